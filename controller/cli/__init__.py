@@ -1,0 +1,39 @@
+"""The ``tianhei`` command. Each subcommand lives in its own module under ``controller.cli`` and exposes
+``register(subparsers)``; this module only lists them."""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+from collections.abc import Sequence
+
+#: Subcommand modules, in the order ``tianhei --help`` lists them.
+SUBCOMMANDS: tuple[str, ...] = (
+    "simulate",
+    "variants",
+)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="tianhei", description="Tianhei (天黑): the automated Killer game table.")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    sub.required = True
+    for name in SUBCOMMANDS:
+        module = importlib.import_module(f"controller.cli.{name.replace('-', '_')}")
+        module.register(sub)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        result = args.func(args)
+    except KeyboardInterrupt:
+        return 130
+    return int(result or 0)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
