@@ -1,0 +1,428 @@
+"""The seat bus wire format, shared byte for byte by the Pi and the seat nodes.
+
+This one file runs on CPython 3.11 (the controller) and on MicroPython (the RP2040 seat node), so it keeps to the
+subset both have: no dataclasses, no typing at run time, no f-strings with ``=``, only bytes / bytearray /
+memoryview, ``struct`` and ``hashlib.sha256``. The canonical copy lives inside the controller package (so a
+pip-installed ``tianhei`` has it); ``firmware/lib/seatbus.py`` is a symbolic link to it, which ``mpremote cp``
+follows when it copies the file onto a node. firmware/PROTOCOL.md is the prose description of what is here.
+
+Frame (all integers big-endian)::
+
+    SYNC 0x7E | LEN | ADDR | SEQ | TYPE | PAYLOAD (LEN bytes) | CRC16 (2 bytes)
+
+CRC16 is CRC-16/CCITT-FALSE (polynomial 0x1021, initial 0xFFFF, no reflection, no final xor) over LEN..PAYLOAD.
+ADDR is the node address (1..126); bit 0x80 is set on frames a node sends, so the master never mistakes the echo
+of its own frame, or another frame, for a reply. 0x7E may also occur inside a frame (there is no byte stuffing);
+the decoder checks the header against the message table and the CRC, and on any failure drops only the sync byte
+and looks again from the next 0x7E, so one bad byte costs at most the frame it hit.
+"""
+
+import hashlib
+import struct
+
+PROTOCOL_VERSION = 1
+
+SYNC = 0x7E
+HEADER_LEN = 5  # SYNC LEN ADDR SEQ TYPE
+OVERHEAD = 7  # header plus CRC16
+MAX_PAYLOAD = 240
+FROM_NODE = 0x80
+BROADCAST = 0x7F
+MAX_ADDRESS = 126
+
+# --- message types: host -> node -------------------------------------------------------------------------
+IDENTIFY = 0x01  # empty; the node answers IDENTITY and (re)starts its session
+POLL = 0x02  # u16 ack: every event with seq <= ack has been applied by the host
+SET_LED = 0x10  # r g b
+DISPLAY = 0x11  # page col data... : write data at (page, col) in SSD1306 horizontal order
+DISPLAY_CMD = 0x12  # raw SSD1306 command bytes (contrast, on/off), never addressing commands
+RESET = 0x13  # u8 magic 0xA5: the node acks, then resets itself
+
+# --- message types: node -> host -------------------------------------------------------------------------
+IDENTITY = 0x81  # proto u8, fw major/minor/patch u8 x3, caps u16, reset cause u8, role u8, boot u16
+EVENTS = 0x82  # reply to POLL: count u8, then events (see encode_events)
+ACK = 0x83  # a command frame with this SEQ was applied (or had been already)
+NAK = 0x84  # code u8: the command was refused
+AUTH = 0x85  # authenticated reply of a remote: counter u32 | inner type u8 | inner payload | mac 8
+
+HOST_TYPES = (IDENTIFY, POLL, SET_LED, DISPLAY, DISPLAY_CMD, RESET)
+NODE_TYPES = (IDENTITY, EVENTS, ACK, NAK, AUTH)
+COMMAND_TYPES = (SET_LED, DISPLAY, DISPLAY_CMD, RESET)
+
+#: Allowed payload lengths (min, max) per type; a header outside them is not a frame.
+PAYLOAD_LIMITS = {
+    IDENTIFY: (0, 0),
+    POLL: (2, 2),
+    SET_LED: (3, 3),
+    DISPLAY: (3, 130),
+    DISPLAY_CMD: (1, 32),
+    RESET: (1, 1),
+    IDENTITY: (11, 11),
+    EVENTS: (1, MAX_PAYLOAD),
+    ACK: (0, 0),
+    NAK: (1, 1),
+    AUTH: (14, MAX_PAYLOAD),
+}
+
+RESET_MAGIC = 0xA5
+
+# --- NAK codes ---------------------------------------------------------------------------------------------
+NAK_UNSUPPORTED = 1  # this node has no such capability (a display command to a node without a screen)
+NAK_BAD_PAYLOAD = 2
+NAK_NOT_IDENTIFIED = 3  # a command before IDENTIFY in this session
+
+# --- capabilities (IDENTITY caps bit mask) -------------------------------------------------------------
+CAP_BUTTONS = 0x0001  # three seat buttons: PREV NEXT OK
+CAP_LED = 0x0002  # RGB LED
+CAP_DISPLAY = 0x0004  # 128x64 SSD1306
+CAP_NFC = 0x0008  # card reader
+CAP_KEYS5 = 0x0010  # 5-way switch plus MENU / BACK (remote)
+CAP_AUTH = 0x0020  # replies are sealed with AUTH (remote)
+CAP_WATCHDOG = 0x0040
+
+ROLE_SEAT = 1
+ROLE_REMOTE = 2
+
+# --- reset causes (IDENTITY), mirroring machine.reset_cause() ------------------------------------------
+RESET_POWER_ON = 1
+RESET_WATCHDOG = 2
+RESET_SOFT = 3  # RESET command or machine.reset()
+RESET_OTHER = 4
+
+# --- events ----------------------------------------------------------------------------------------------
+EV_PRESS = 1  # data: button/key id u8
+EV_RELEASE = 2  # data: button/key id u8
+EV_CARD = 3  # data: card UID (4, 7 or 10 bytes)
+EV_CARD_GONE = 4  # data: card UID
+EV_OVERFLOW = 5  # data: u8 number of events the node had to drop (its queue was full)
+EV_AUTH_FAIL = 6  # (host-side only) an AUTH frame failed its MAC or counter check
+
+BTN_PREV = 1
+BTN_NEXT = 2
+BTN_OK = 3
+KEY_UP = 11
+KEY_DOWN = 12
+KEY_LEFT = 13
+KEY_RIGHT = 14
+KEY_CENTER = 15
+KEY_MENU = 16
+KEY_BACK = 17
+
+MAC_LEN = 8  # HMAC-SHA256 truncated to 64 bits
+
+
+def _make_crc_table():
+    table = []
+    for byte in range(256):
+        crc = byte << 8
+        for _ in range(8):
+            crc = ((crc << 1) ^ 0x1021) if crc & 0x8000 else (crc << 1)
+        table.append(crc & 0xFFFF)
+    return table
+
+
+_CRC_TABLE = _make_crc_table()
+
+
+def crc16(data, start=0, end=None, crc=0xFFFF):
+    """CRC-16/CCITT-FALSE of data[start:end] (check value of b"123456789" is 0x29B1)."""
+    table = _CRC_TABLE
+    if end is None:
+        end = len(data)
+    for i in range(start, end):
+        crc = ((crc << 8) & 0xFF00) ^ table[((crc >> 8) ^ data[i]) & 0xFF]
+    return crc
+
+
+class FrameError(ValueError):
+    """A frame could not be built, or a payload did not parse; the message says which and why."""
+
+
+class Frame:
+    """One decoded frame. ``addr`` is the node address without the direction bit."""
+
+    def __init__(self, addr, seq, mtype, payload=b"", from_node=False):
+        self.addr = addr
+        self.seq = seq
+        self.mtype = mtype
+        self.payload = bytes(payload)
+        self.from_node = from_node
+
+    def encode(self):
+        return encode_frame(self.addr, self.seq, self.mtype, self.payload, self.from_node)
+
+    def __eq__(self, other):
+        return (
+            isinstance(other, Frame)
+            and self.addr == other.addr
+            and self.seq == other.seq
+            and self.mtype == other.mtype
+            and self.payload == other.payload
+            and self.from_node == other.from_node
+        )
+
+    def __hash__(self):
+        return hash((self.addr, self.seq, self.mtype, self.payload, self.from_node))
+
+    def __repr__(self):
+        return "Frame(addr=%d, seq=%d, type=0x%02x, payload=%r, from_node=%r)" % (
+            self.addr,
+            self.seq,
+            self.mtype,
+            self.payload,
+            self.from_node,
+        )
+
+
+def _header_ok(length, addr_byte, mtype):
+    limits = PAYLOAD_LIMITS.get(mtype)
+    if limits is None or length < limits[0] or length > limits[1]:
+        return False
+    from_node = bool(addr_byte & FROM_NODE)
+    if from_node != (mtype >= 0x80):
+        return False
+    addr = addr_byte & 0x7F
+    if addr == 0:
+        return False
+    return not (addr == BROADCAST and (from_node or mtype != IDENTIFY))
+
+
+def encode_frame(addr, seq, mtype, payload=b"", from_node=False):
+    """The bytes of one frame; raises FrameError naming the field that is out of range."""
+    if not 1 <= addr <= BROADCAST:
+        raise FrameError("address %r is outside 1..127" % (addr,))
+    if not 0 <= seq <= 255:
+        raise FrameError("sequence number %r is outside 0..255" % (seq,))
+    addr_byte = addr | (FROM_NODE if from_node else 0)
+    if not _header_ok(len(payload), addr_byte, mtype):
+        raise FrameError(
+            "message type 0x%02x with a %d-byte payload is not allowed %s address %d"
+            % (mtype, len(payload), "from" if from_node else "to", addr)
+        )
+    out = bytearray(OVERHEAD + len(payload))
+    out[0] = SYNC
+    out[1] = len(payload)
+    out[2] = addr_byte
+    out[3] = seq
+    out[4] = mtype
+    out[5 : 5 + len(payload)] = payload
+    crc = crc16(out, 1, 5 + len(payload))
+    out[5 + len(payload)] = crc >> 8
+    out[6 + len(payload)] = crc & 0xFF
+    return bytes(out)
+
+
+class Decoder:
+    """A streaming frame decoder: feed it bytes as they arrive, get back whole, valid frames.
+
+    Garbage, a bad header or a bad CRC costs only the sync byte it started at: the search goes on from the
+    next 0x7E, so a good frame right behind garbage is never lost. ``idle()`` tells the decoder that the line
+    went quiet, so a candidate frame still waiting for bytes can never complete: it is dropped and the rest of
+    the buffer searched again (a stray 0x7E followed by a plausible length must not hide the real frame after
+    it). Counters ``frames``, ``crc_errors`` and ``dropped_bytes`` are for the figures.
+    """
+
+    def __init__(self):
+        self._buf = bytearray()
+        self.frames = 0
+        self.crc_errors = 0
+        self.dropped_bytes = 0
+
+    def pending(self):
+        return len(self._buf)
+
+    def feed(self, data):
+        if data:
+            self._buf.extend(data)
+        return self._scan()
+
+    def idle(self):
+        """The line went quiet: whatever waits at the front is not a frame. Returns frames found behind it."""
+        frames = []
+        while self._buf:
+            if self._buf[0] == SYNC:
+                self._drop(1)
+            frames.extend(self._scan())
+            if self._buf and self._buf[0] != SYNC:
+                self._drop(len(self._buf))
+        return frames
+
+    def _drop(self, n):
+        self.dropped_bytes += n
+        self._buf = self._buf[n:]
+
+    def _scan(self):
+        frames = []
+        buf = self._buf
+        pos = 0
+        n = len(buf)
+        while True:
+            start = buf.find(b"\x7e", pos)
+            if start < 0:
+                self.dropped_bytes += n - pos
+                pos = n
+                break
+            self.dropped_bytes += start - pos
+            pos = start
+            if n - start < HEADER_LEN:
+                break
+            length = buf[start + 1]
+            if not _header_ok(length, buf[start + 2], buf[start + 4]):
+                self.dropped_bytes += 1
+                pos = start + 1
+                continue
+            end = start + HEADER_LEN + length
+            if n < end + 2:
+                break
+            crc = crc16(buf, start + 1, end)
+            if crc != (buf[end] << 8) | buf[end + 1]:
+                self.crc_errors += 1
+                self.dropped_bytes += 1
+                pos = start + 1
+                continue
+            addr_byte = buf[start + 2]
+            frames.append(
+                Frame(
+                    addr_byte & 0x7F,
+                    buf[start + 3],
+                    buf[start + 4],
+                    bytes(buf[start + HEADER_LEN : end]),
+                    bool(addr_byte & FROM_NODE),
+                )
+            )
+            self.frames += 1
+            pos = end + 2
+        if pos:
+            self._buf = buf[pos:]
+        return frames
+
+
+# --- payloads ------------------------------------------------------------------------------------------
+
+
+def encode_poll(ack):
+    return struct.pack(">H", ack & 0xFFFF)
+
+
+def decode_poll(payload):
+    return struct.unpack(">H", payload)[0]
+
+
+def encode_identity(fw_version, caps, reset_cause, role, boot, proto=PROTOCOL_VERSION):
+    return struct.pack(
+        ">BBBBHBBHB", proto, fw_version[0], fw_version[1], fw_version[2], caps, reset_cause, role, boot, 0
+    )
+
+
+def decode_identity(payload):
+    """A dict with proto, fw (tuple), caps, reset_cause, role, boot."""
+    if len(payload) != 11:
+        raise FrameError("IDENTITY payload has %d bytes, expected 11" % len(payload))
+    proto, major, minor, patch, caps, cause, role, boot, _ = struct.unpack(">BBBBHBBHB", payload)
+    return {
+        "proto": proto,
+        "fw": (major, minor, patch),
+        "caps": caps,
+        "reset_cause": cause,
+        "role": role,
+        "boot": boot,
+    }
+
+
+def encode_event(seq, kind, age_ms, data):
+    """One event: seq u16 | kind u8 | age_ms u16 (how long ago it happened) | len u8 | data."""
+    if age_ms > 0xFFFF:
+        age_ms = 0xFFFF
+    return struct.pack(">HBHB", seq & 0xFFFF, kind, age_ms, len(data)) + bytes(data)
+
+
+def encode_events(events):
+    """EVENTS payload from a list of already encoded events (see encode_event)."""
+    out = bytearray([len(events)])
+    for ev in events:
+        out.extend(ev)
+    return bytes(out)
+
+
+def decode_events(payload):
+    """List of (seq, kind, age_ms, data) tuples; FrameError if the payload does not add up."""
+    if not payload:
+        raise FrameError("EVENTS payload is empty")
+    count = payload[0]
+    pos = 1
+    events = []
+    for i in range(count):
+        if pos + 6 > len(payload):
+            raise FrameError("EVENTS payload ends inside event %d of %d" % (i + 1, count))
+        seq, kind, age, dlen = struct.unpack(">HBHB", payload[pos : pos + 6])
+        pos += 6
+        if pos + dlen > len(payload):
+            raise FrameError("EVENTS payload ends inside the data of event %d" % (i + 1))
+        events.append((seq, kind, age, bytes(payload[pos : pos + dlen])))
+        pos += dlen
+    if pos != len(payload):
+        raise FrameError("EVENTS payload has %d bytes left over" % (len(payload) - pos))
+    return events
+
+
+def encode_display(page, col, data):
+    if not 0 <= page < 8 or not 0 <= col < 128 or col + len(data) > 128 or not data:
+        raise FrameError("display write page %d col %d len %d is off the 128x64 screen" % (page, col, len(data)))
+    return bytes([page, col, 0]) + bytes(data)
+
+
+def decode_display(payload):
+    page, col = payload[0], payload[1]
+    data = payload[3:]
+    if page >= 8 or col + len(data) > 128:
+        raise FrameError("display write page %d col %d len %d is off the 128x64 screen" % (page, col, len(data)))
+    return page, col, data
+
+
+# --- authentication (remote role) --------------------------------------------------------------------------
+
+
+def hmac_sha256(key, msg):
+    """RFC 2104 HMAC with SHA-256; written out because MicroPython has no ``hmac`` module."""
+    block = 64
+    if len(key) > block:
+        key = hashlib.sha256(key).digest()
+    key = bytes(key) + bytes(block - len(key))
+    inner = hashlib.sha256(bytes([b ^ 0x36 for b in key]))
+    inner.update(msg)
+    outer = hashlib.sha256(bytes([b ^ 0x5C for b in key]))
+    outer.update(inner.digest())
+    return outer.digest()
+
+
+def _auth_message(addr, seq, counter, inner_type, inner):
+    return struct.pack(">BBIB", addr, seq, counter, inner_type) + bytes(inner)
+
+
+def seal(key, addr, seq, counter, inner_type, inner):
+    """AUTH payload: counter u32 | inner type | inner payload | first 8 bytes of HMAC-SHA256 over
+    (addr, seq, counter, inner type, inner payload)."""
+    mac = hmac_sha256(key, _auth_message(addr, seq, counter, inner_type, inner))[:MAC_LEN]
+    return struct.pack(">IB", counter, inner_type) + bytes(inner) + mac
+
+
+def unseal(key, addr, seq, payload):
+    """(counter, inner_type, inner) if the MAC is right, else None. Replay (counter) checks are the caller's."""
+    if len(payload) < 5 + MAC_LEN:
+        return None
+    counter, inner_type = struct.unpack(">IB", payload[:5])
+    inner = bytes(payload[5 : len(payload) - MAC_LEN])
+    mac = bytes(payload[len(payload) - MAC_LEN :])
+    good = hmac_sha256(key, _auth_message(addr, seq, counter, inner_type, inner))[:MAC_LEN]
+    diff = 0
+    for a, b in zip(mac, good):
+        diff |= a ^ b
+    if diff:
+        return None
+    return counter, inner_type, inner
+
+
+def seq_after(a, b):
+    """True if u16 sequence number a comes after b (serial number arithmetic, window of 32768)."""
+    d = (a - b) & 0xFFFF
+    return 0 < d < 0x8000

@@ -1,0 +1,1 @@
+../../controller/bus/seatbus.py

@@ -1,0 +1,92 @@
+"""Checks tests/firmware/vectors.json against seatbus; runs unchanged under CPython and MicroPython.
+
+Usage: <python or micropython> vector_runner.py VECTORS.json SEATBUS_DIR
+Prints one line per vector ("ok <name>" or "FAIL <name>: why") and a last line "passed N failed M".
+"""
+
+import sys
+
+try:
+    from binascii import hexlify, unhexlify
+except ImportError:  # pragma: no cover - very old MicroPython
+    from ubinascii import hexlify, unhexlify
+import json
+
+
+def hx(b):
+    return hexlify(bytes(b)).decode()
+
+
+def run(vectors_path, seatbus_dir):
+    sys.path.insert(0, seatbus_dir)
+    import seatbus as s
+
+    with open(vectors_path) as f:
+        v = json.load(f)
+    results = []
+
+    def check(name, cond, why=""):
+        results.append((name, bool(cond), why))
+
+    for c in v["crc16"]:
+        got = s.crc16(unhexlify(c["data"]))
+        check("crc16 " + c["data"], got == c["crc"], "got 0x%04x" % got)
+    for fr in v["frames"]:
+        wire = s.encode_frame(fr["addr"], fr["seq"], fr["type"], unhexlify(fr["payload"]), fr["from_node"])
+        check("encode " + fr["name"], hx(wire) == fr["bytes"], hx(wire))
+        got = s.Decoder().feed(unhexlify(fr["bytes"]))
+        ok = len(got) == 1 and got[0].encode() == wire and got[0].addr == fr["addr"]
+        check("decode " + fr["name"], ok, repr(got))
+    for st in v["streams"]:
+        dec = s.Decoder()
+        data = unhexlify(st["stream"])
+        got = []
+        for i in range(len(data)):  # byte by byte: the worst case for a streaming decoder
+            got.extend(dec.feed(data[i : i + 1]))
+        if st["idle"]:
+            got.extend(dec.idle())
+        check("stream " + st["name"], [hx(f.encode()) for f in got] == st["frames"], repr(got))
+        dec2 = s.Decoder()
+        got2 = dec2.feed(data) + (dec2.idle() if st["idle"] else [])
+        check("stream at once " + st["name"], [hx(f.encode()) for f in got2] == st["frames"], repr(got2))
+    for m in v["hmac_sha256"]:
+        got = hx(s.hmac_sha256(unhexlify(m["key"]), unhexlify(m["msg"])))
+        check("hmac " + m["mac"][:8], got == m["mac"], got)
+    for se in v["seal"]:
+        key = unhexlify(se["key"])
+        inner = unhexlify(se["inner"])
+        got = s.seal(key, se["addr"], se["seq"], se["counter"], se["inner_type"], inner)
+        check("seal", hx(got) == se["payload"], hx(got))
+        opened = s.unseal(key, se["addr"], se["seq"], got)
+        check("unseal", opened == (se["counter"], se["inner_type"], inner), repr(opened))
+        check("unseal other seq refused", s.unseal(key, se["addr"], se["seq"] + 1, got) is None)
+        check("unseal wrong key refused", s.unseal(b"x" + key, se["addr"], se["seq"], got) is None)
+    for ev in v["events"]:
+        enc = s.encode_events([s.encode_event(a, b, c, unhexlify(d)) for a, b, c, d in ev["events"]])
+        check("encode events", hx(enc) == ev["payload"], hx(enc))
+        dec = s.decode_events(unhexlify(ev["payload"]))
+        check("decode events", [[a, b, c, hx(d)] for a, b, c, d in dec] == ev["events"], repr(dec))
+    for ident in v["identity"]:
+        d = s.decode_identity(unhexlify(ident["payload"]))
+        ok = d["proto"] == ident["proto"] and list(d["fw"]) == ident["fw"] and d["caps"] == ident["caps"]
+        ok = ok and d["reset_cause"] == ident["reset_cause"] and d["role"] == ident["role"]
+        check("identity", ok and d["boot"] == ident["boot"], repr(d))
+    for bad in v["rejected_encodes"]:
+        try:
+            s.encode_frame(bad["addr"], bad["seq"], bad["type"], unhexlify(bad["payload"]), bad["from_node"])
+            check("refuse " + bad["name"], False, "encoded without complaint")
+        except s.FrameError:
+            check("refuse " + bad["name"], True)
+    failed = 0
+    for name, ok, why in results:
+        if ok:
+            print("ok " + name)
+        else:
+            failed += 1
+            print("FAIL " + name + ": " + why)
+    print("passed %d failed %d" % (len(results) - failed, failed))
+    return failed
+
+
+if __name__ == "__main__":
+    sys.exit(1 if run(sys.argv[1], sys.argv[2]) else 0)
