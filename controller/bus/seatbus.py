@@ -165,12 +165,9 @@ class Frame:
         return hash((self.addr, self.seq, self.mtype, self.payload, self.from_node))
 
     def __repr__(self):
-        return "Frame(addr=%d, seq=%d, type=0x%02x, payload=%r, from_node=%r)" % (
-            self.addr,
-            self.seq,
-            self.mtype,
-            self.payload,
-            self.from_node,
+        return (
+            f"Frame(addr={self.addr}, seq={self.seq}, type=0x{self.mtype:02x}, "
+            f"payload={self.payload!r}, from_node={self.from_node})"
         )
 
 
@@ -190,14 +187,14 @@ def _header_ok(length, addr_byte, mtype):
 def encode_frame(addr, seq, mtype, payload=b"", from_node=False):
     """The bytes of one frame; raises FrameError naming the field that is out of range."""
     if not 1 <= addr <= BROADCAST:
-        raise FrameError("address %r is outside 1..127" % (addr,))
+        raise FrameError(f"address {addr!r} is outside 1..127")
     if not 0 <= seq <= 255:
-        raise FrameError("sequence number %r is outside 0..255" % (seq,))
+        raise FrameError(f"sequence number {seq!r} is outside 0..255")
     addr_byte = addr | (FROM_NODE if from_node else 0)
     if not _header_ok(len(payload), addr_byte, mtype):
         raise FrameError(
-            "message type 0x%02x with a %d-byte payload is not allowed %s address %d"
-            % (mtype, len(payload), "from" if from_node else "to", addr)
+            f"message type 0x{mtype:02x} with a {len(payload)}-byte payload is not allowed "
+            f"{'from' if from_node else 'to'} address {addr}"
         )
     out = bytearray(OVERHEAD + len(payload))
     out[0] = SYNC
@@ -317,7 +314,7 @@ def encode_identity(fw_version, caps, reset_cause, role, boot, proto=PROTOCOL_VE
 def decode_identity(payload):
     """A dict with proto, fw (tuple), caps, reset_cause, role, boot."""
     if len(payload) != 11:
-        raise FrameError("IDENTITY payload has %d bytes, expected 11" % len(payload))
+        raise FrameError(f"IDENTITY payload has {len(payload)} bytes, expected 11")
     proto, major, minor, patch, caps, cause, role, boot, _ = struct.unpack(">BBBBHBBHB", payload)
     return {
         "proto": proto,
@@ -353,21 +350,21 @@ def decode_events(payload):
     events = []
     for i in range(count):
         if pos + 6 > len(payload):
-            raise FrameError("EVENTS payload ends inside event %d of %d" % (i + 1, count))
+            raise FrameError(f"EVENTS payload ends inside event {i + 1} of {count}")
         seq, kind, age, dlen = struct.unpack(">HBHB", payload[pos : pos + 6])
         pos += 6
         if pos + dlen > len(payload):
-            raise FrameError("EVENTS payload ends inside the data of event %d" % (i + 1))
+            raise FrameError(f"EVENTS payload ends inside the data of event {i + 1}")
         events.append((seq, kind, age, bytes(payload[pos : pos + dlen])))
         pos += dlen
     if pos != len(payload):
-        raise FrameError("EVENTS payload has %d bytes left over" % (len(payload) - pos))
+        raise FrameError(f"EVENTS payload has {len(payload) - pos} bytes left over")
     return events
 
 
 def encode_display(page, col, data):
     if not 0 <= page < 8 or not 0 <= col < 128 or col + len(data) > 128 or not data:
-        raise FrameError("display write page %d col %d len %d is off the 128x64 screen" % (page, col, len(data)))
+        raise FrameError(f"display write page {page} col {col} len {len(data)} is off the 128x64 screen")
     return bytes([page, col, 0]) + bytes(data)
 
 
@@ -375,7 +372,7 @@ def decode_display(payload):
     page, col = payload[0], payload[1]
     data = payload[3:]
     if page >= 8 or col + len(data) > 128:
-        raise FrameError("display write page %d col %d len %d is off the 128x64 screen" % (page, col, len(data)))
+        raise FrameError(f"display write page {page} col {col} len {len(data)} is off the 128x64 screen")
     return page, col, data
 
 
@@ -415,8 +412,8 @@ def unseal(key, addr, seq, payload):
     mac = bytes(payload[len(payload) - MAC_LEN :])
     good = hmac_sha256(key, _auth_message(addr, seq, counter, inner_type, inner))[:MAC_LEN]
     diff = 0
-    for a, b in zip(mac, good):
-        diff |= a ^ b
+    for i in range(MAC_LEN):
+        diff |= mac[i] ^ good[i]
     if diff:
         return None
     return counter, inner_type, inner

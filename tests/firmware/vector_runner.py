@@ -30,7 +30,7 @@ def run(vectors_path, seatbus_dir):
 
     for c in v["crc16"]:
         got = s.crc16(unhexlify(c["data"]))
-        check("crc16 " + c["data"], got == c["crc"], "got 0x%04x" % got)
+        check("crc16 " + c["data"], got == c["crc"], f"got 0x{got:04x}")
     for fr in v["frames"]:
         wire = s.encode_frame(fr["addr"], fr["seq"], fr["type"], unhexlify(fr["payload"]), fr["from_node"])
         check("encode " + fr["name"], hx(wire) == fr["bytes"], hx(wire))
@@ -84,7 +84,7 @@ def run(vectors_path, seatbus_dir):
         else:
             failed += 1
             print("FAIL " + name + ": " + why)
-    print("passed %d failed %d" % (len(results) - failed, failed))
+    print(f"passed {len(results) - failed} failed {failed}")
     return failed
 
 
