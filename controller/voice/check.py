@@ -1,0 +1,126 @@
+"""``tianhei sounds check``: is every prompt of a pack there, readable, audible and not too long?
+
+The committed packs must pass (a test runs this on them); a club runs it on its own recordings before a game
+night, since at the table a missing prompt only falls back to the default pack with a warning in the log.
+"""
+
+from __future__ import annotations
+
+import array
+import contextlib
+import math
+import os
+import tomllib
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+from controller.voice.packs import DEFAULT_PACK, SOURCE_PACKS, Pack, PackError, find_pack, ogg_duration
+
+#: Longest a spoken prompt may be: a longer one holds up the game (and is usually a recording left running).
+MAX_PROMPT_SECONDS = 8.0
+#: Per-kind limits for the noises.
+MAX_SECONDS = {"sfx.mask": 60.0, "sfx.beep.warning": 1.0, "sfx.beep.final": 1.5}
+#: Below this peak (about -40 dBFS) a clip counts as silent.
+SILENT_PEAK = 0.01
+#: The manifest's duration may differ from the file's by this much (vote windows open on it).
+DURATION_TOLERANCE = 0.05
+
+
+@dataclass(frozen=True, slots=True)
+class Problem:
+    prompt_id: str
+    kind: str  # missing | unreadable | silent | overlong | duration
+    detail: str
+
+    def __str__(self) -> str:
+        return f"{self.kind:10} {self.prompt_id}: {self.detail}"
+
+
+def required_ids(catalog: Path = SOURCE_PACKS.parent / "catalog.toml") -> set[str]:
+    """Every ID a pack should have: the catalogue's (in a checkout), else the default pack's manifest."""
+    if catalog.is_file():
+        with catalog.open("rb") as fh:
+            data = tomllib.load(fh)
+        return set(data.get("prompts", {})) | set(data.get("sounds", {}))
+    return set(Pack.load(find_pack(DEFAULT_PACK)).clips)
+
+
+@contextlib.contextmanager
+def _decoder() -> Iterator[None]:
+    """pygame.mixer decodes OGG; a check needs no sound card, so SDL's dummy driver is used unless the mixer
+    is already running."""
+    import pygame.mixer
+
+    if pygame.mixer.get_init():
+        yield
+        return
+    saved = os.environ.get("SDL_AUDIODRIVER")
+    os.environ["SDL_AUDIODRIVER"] = "dummy"
+    try:
+        pygame.mixer.init(frequency=22050, size=-16, channels=1)
+        yield
+    finally:
+        pygame.mixer.quit()
+        if saved is None:
+            del os.environ["SDL_AUDIODRIVER"]
+        else:
+            os.environ["SDL_AUDIODRIVER"] = saved
+
+
+def peak(path: Path) -> float:
+    """Peak level 0..1 of an audio file, decoded by pygame (raises ``ValueError`` if it cannot be decoded)."""
+    import pygame
+    import pygame.mixer
+
+    try:
+        sound = pygame.mixer.Sound(str(path))
+    except pygame.error as exc:
+        raise ValueError(str(exc)) from None
+    init = pygame.mixer.get_init()
+    raw = sound.get_raw()
+    if init is None or not raw:
+        return 0.0
+    size = init[1]
+    if size == -16:
+        samples = array.array("h", raw[: len(raw) // 2 * 2])
+        return max((abs(s) for s in samples), default=0) / 32768
+    if size == 32:
+        floats = array.array("f", raw[: len(raw) // 4 * 4])
+        return max((abs(s) for s in floats), default=0.0)
+    return 1.0  # an unusual mixer format: do not claim silence we cannot measure
+
+
+def check_pack(name_or_path: str | os.PathLike[str], required: set[str] | None = None) -> list[Problem]:
+    """Everything wrong with a pack, as a list (empty when it is fit to play)."""
+    try:
+        pack = Pack.load(find_pack(name_or_path))
+    except PackError as exc:
+        return [Problem("-", "unreadable", str(exc))]
+    need = required_ids() if required is None else required
+    problems = [Problem(pid, "missing", "not in the manifest") for pid in sorted(need - set(pack.clips))]
+    with _decoder():
+        for pid in sorted(pack.clips):
+            problems.extend(_check_clip(pack, pid))
+    return problems
+
+
+def _check_clip(pack: Pack, pid: str) -> list[Problem]:
+    clip = pack.clips[pid]
+    if not clip.path.is_file():
+        return [Problem(pid, "missing", f"file {clip.path.name} does not exist")]
+    try:
+        real = ogg_duration(clip.path)
+        level = peak(clip.path)
+    except (OSError, ValueError) as exc:
+        return [Problem(pid, "unreadable", f"{clip.path.name}: {exc}")]
+    out = []
+    if level < SILENT_PEAK:
+        out.append(Problem(pid, "silent", f"{clip.path.name} peaks at {level:.4f} (below {SILENT_PEAK})"))
+    limit = MAX_SECONDS.get(pid, MAX_PROMPT_SECONDS)
+    if real > limit:
+        out.append(Problem(pid, "overlong", f"{clip.path.name} lasts {real:.2f} s (limit {limit:.0f} s)"))
+    if math.isnan(clip.duration) or abs(real - clip.duration) > DURATION_TOLERANCE:
+        out.append(Problem(pid, "duration", f"manifest says {clip.duration:.3f} s, the file lasts {real:.3f} s "
+                                            f"(run: tianhei sounds build {pack.root})"))
+    return out

@@ -1,0 +1,164 @@
+"""The catalogue API: how the director names what the table says.
+
+The director never passes sentences to the voice, only prompt IDs (dotted strings such as ``"night.falls"``)
+that every voice pack maps to a recording. Sentences are composed from parts, so a pack needs one clip per
+part, not one per sentence: ``phrase(seat_number(5), prompt("death.died"))`` says "5号 死亡" / "Seat 5 has
+died".
+
+Every literal ID in the code goes through :func:`prompt` (a marker, like gettext's ``_``) and every
+role-dependent ID through :func:`role_prompt`, so that a static check (``tests/voice``) can list every ID the
+code may produce and prove that each committed pack has it. IDs built any other way would escape that check.
+
+Why seats are one part each ("5号" / "Seat 5") rather than number + word: the word order differs between
+languages (zh puts 号 after the number, en puts "seat" before it) while the list of IDs must be the same in every
+pack. Counts ("3 votes") are composed from a number part and a unit part, which works in both orders.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping, Sequence
+
+#: Seats a table can have (V1.1: up to 20 players).
+MAX_SEAT = 20
+#: Largest count the voice can say ("N votes"): every player voting for one seat.
+MAX_COUNT = 20
+
+_ID = re.compile(r"^[a-z0-9_]+(\.[a-z0-9_]+)+$")
+
+#: Every role in every version (RULES.md glossary, F1, V3–V7, D2–D3) and what the voice can say to or about it.
+#: ``name`` is the role's name, said when identities are shown (D1/D3, the end of a game); ``wake``/``sleep``
+#: open and close its eyes (C2); ``recognize`` asks partners to recognise each other (V2.2, V5.2); ``act``
+#: asks for the night action; ``ask`` asks whether to use a one-time or optional power (V3.3 secret police,
+#: D3 snipers); ``take_along`` is the angel's last act (V7.1).
+ROLE_PROMPTS: Mapping[str, tuple[str, ...]] = {
+    "killer": ("name", "wake", "recognize", "act", "sleep"),  # act: kill (V2.2, V4.2)
+    "police": ("name", "wake", "recognize", "act", "sleep"),  # act: check (V2.2); the answer is never spoken
+    "civilian": ("name",),  # civilians never wake
+    "doctor": ("name", "wake", "act", "sleep"),  # act: save / needle (V3.2, V4.5)
+    "secret_police": ("name", "wake", "ask", "act", "sleep"),  # act: secret kill (V3.3)
+    "informant": ("name", "wake", "act", "sleep"),  # act: check for the bandits (F2)
+    "butterfly": ("name", "wake", "act", "sleep"),  # act: hug (V4.4)
+    "sniper": ("name", "wake", "ask", "act", "sleep"),  # act: shoot (V4.2, D3)
+    "elder": ("name", "wake", "act", "sleep"),  # forest elder; act: silence (V4.2)
+    "undercover_police": ("name", "wake", "recognize", "act", "sleep"),  # act: name the undercover killer (V5.4)
+    "undercover_killer": ("name", "wake", "recognize", "act", "sleep"),  # act: kill once killers are gone (V5.4)
+    "killer_boss": ("name", "wake", "recognize", "sleep"),  # V5.2
+    "police_boss": ("name", "wake", "recognize", "sleep"),  # V5.2
+    "angel": ("name", "wake", "act", "take_along", "sleep"),  # act: revive the night's victim (V7.1)
+    "devil": ("name", "wake", "act", "sleep"),  # act: kill after the killers are gone (V7.1)
+}
+
+#: Other names the variants use for a role (F1: "bandit" is the five-identities killer).
+ROLE_SYNONYMS: Mapping[str, str] = {"bandit": "killer"}
+
+ROLES: tuple[str, ...] = tuple(ROLE_PROMPTS)
+
+
+class PromptError(ValueError):
+    """A prompt ID that cannot exist: malformed, an unknown role, or a number out of range."""
+
+
+def prompt(prompt_id: str) -> str:
+    """Mark a literal prompt ID (the static check finds it) and check its shape; returns it unchanged."""
+    if not _ID.match(prompt_id):
+        raise PromptError(f"prompt ID {prompt_id!r} is not dotted lower-case words (like 'night.falls')")
+    return prompt_id
+
+
+def canonical_role(role: str) -> str:
+    """The catalogue's name for ``role`` (synonyms resolved); :class:`PromptError` if no pack knows it."""
+    name = ROLE_SYNONYMS.get(role, role)
+    if name not in ROLE_PROMPTS:
+        known = ", ".join(sorted([*ROLE_PROMPTS, *ROLE_SYNONYMS]))
+        raise PromptError(f"unknown role {role!r}; the voice knows: {known}")
+    return name
+
+
+def role_prompt(role: str, what: str) -> str:
+    """The ID for saying ``what`` to or about ``role``, e.g. ``role_prompt("killer", "wake")`` →
+    ``"role.killer.wake"``. Raises :class:`PromptError` if that role has no such prompt (civilians never
+    wake), so a director bug shows up in tests, not as silence at the table."""
+    name = canonical_role(role)
+    if what not in ROLE_PROMPTS[name]:
+        raise PromptError(f"role {name!r} has no {what!r} prompt; it has: {', '.join(ROLE_PROMPTS[name])}")
+    return f"role.{name}.{what}"
+
+
+def seat_number(seat: int) -> list[str]:
+    """The parts that say a seat: ``["seat.5"]`` ("5号" / "Seat 5")."""
+    if not 1 <= seat <= MAX_SEAT:
+        raise PromptError(f"seat {seat} is outside 1..{MAX_SEAT}")
+    return [f"seat.{seat}"]
+
+
+def count(n: int) -> list[str]:
+    """The parts that say a number used as a count (``"number.3"``; zh says 两 for 2 in counts)."""
+    if not 0 <= n <= MAX_COUNT:
+        raise PromptError(f"count {n} is outside 0..{MAX_COUNT}")
+    return [f"number.{n}"]
+
+
+def votes(n: int) -> list[str]:
+    """A tally: "3票" / "three votes" (singular in English for one)."""
+    return [*count(n), prompt("unit.vote") if n == 1 else prompt("unit.votes")]
+
+
+def phrase(*parts: str | Sequence[str]) -> list[str]:
+    """Flatten IDs and lists of IDs into one utterance: ``phrase(seat_number(3), prompt("speech.your_turn"))``."""
+    out: list[str] = []
+    for part in parts:
+        if isinstance(part, str):
+            out.append(part)
+        else:
+            out.extend(part)
+    return out
+
+
+def seats_list(seats: Iterable[int]) -> list[str]:
+    """Several seats one after another ("3号，7号")."""
+    return [p for seat in seats for p in seat_number(seat)]
+
+
+# Composed sentences the director needs often. They only combine the parts above.
+
+
+def night_deaths(seats: Sequence[int]) -> list[str]:
+    """Dawn's announcement (C3, V3.4): the night's dead, or that nobody died."""
+    if not seats:
+        return [prompt("dawn.nobody_died")]
+    return phrase(prompt("dawn.deaths"), seats_list(sorted(seats)))
+
+
+def vote_call(seat: int) -> list[str]:
+    """The call for one seat in a public vote (V2.5): "5号，投他的请举手"."""
+    return phrase(seat_number(seat), prompt("vote.hands_for"))
+
+
+def tally(seat: int, n: int) -> list[str]:
+    """A seat's result: "5号，3票"."""
+    return phrase(seat_number(seat), votes(n))
+
+
+def speech_turn(seat: int) -> list[str]:
+    """"5号请发言" (V2.4)."""
+    return phrase(seat_number(seat), prompt("speech.your_turn"))
+
+
+def last_words(seat: int) -> list[str]:
+    """"5号请留遗言" (V2.3)."""
+    return phrase(seat_number(seat), prompt("lastwords.your_turn"))
+
+
+def numbers_in_catalogue() -> list[str]:
+    """Every seat and count ID the helpers can produce (for the pack checks)."""
+    return [f"seat.{n}" for n in range(1, MAX_SEAT + 1)] + [f"number.{n}" for n in range(MAX_COUNT + 1)]
+
+
+def role_prompts_in_catalogue(roles: Iterable[str] = ROLES) -> list[str]:
+    """Every role ID :func:`role_prompt` can produce for ``roles``."""
+    out: list[str] = []
+    for role in roles:
+        name = canonical_role(role)
+        out.extend(f"role.{name}.{what}" for what in ROLE_PROMPTS[name])
+    return out
