@@ -1,0 +1,108 @@
+"""Builds the node's hardware from its config with ``machine``: the only module here that touches pins.
+
+Under test the ``machine`` imported here is the fake from tests/firmware/fakes, installed in sys.modules
+before this module is imported; nothing else changes.
+"""
+
+import machine
+import seatbus as sb
+from buttons import Debounced
+from rs485 import RS485
+
+SEAT_IDS = {"prev": sb.BTN_PREV, "next": sb.BTN_NEXT, "ok": sb.BTN_OK}
+REMOTE_IDS = {
+    "up": sb.KEY_UP,
+    "down": sb.KEY_DOWN,
+    "left": sb.KEY_LEFT,
+    "right": sb.KEY_RIGHT,
+    "center": sb.KEY_CENTER,
+    "menu": sb.KEY_MENU,
+    "back": sb.KEY_BACK,
+}
+
+
+class IO:
+    """What Node needs: link, buttons, led, screen, reader, wdt, reset."""
+
+    def __init__(self):
+        self.link = None
+        self.buttons = []
+        self.led = None
+        self.screen = None
+        self.reader = None
+        self.wdt = None
+        self.reset = machine.reset
+
+
+def reset_cause():
+    """machine.reset_cause() in the protocol's terms (seatbus RESET_*)."""
+    cause = machine.reset_cause()
+    if cause == getattr(machine, "WDT_RESET", -1):
+        return sb.RESET_WATCHDOG
+    if cause == getattr(machine, "PWRON_RESET", -1):
+        return sb.RESET_POWER_ON
+    if cause == getattr(machine, "SOFT_RESET", -1):
+        return sb.RESET_SOFT
+    return sb.RESET_OTHER
+
+
+def build(cfg):
+    io = IO()
+    u = cfg["uart"]
+    uart = machine.UART(u["id"], baudrate=u["baud"], tx=machine.Pin(u["tx"]), rx=machine.Pin(u["rx"]))
+    de = machine.Pin(u["de"], machine.Pin.OUT) if u.get("de") is not None else None
+    io.link = RS485(uart, de)
+    ids = SEAT_IDS if cfg["role"] == "seat" else REMOTE_IDS
+    pins = cfg["buttons"] if cfg["role"] == "seat" else cfg["keys"]
+    debounce = cfg.get("debounce_ms", 20)
+    for name in sorted(pins):
+        pin = machine.Pin(pins[name], machine.Pin.IN, machine.Pin.PULL_UP)
+        io.buttons.append(Debounced(pin, ids[name], debounce))
+    if "led" in cfg:
+        from rgbled import RGBLed
+
+        led = cfg["led"]
+        pwms = [machine.PWM(machine.Pin(led[c])) for c in ("r", "g", "b")]
+        io.led = RGBLed(pwms[0], pwms[1], pwms[2], led.get("common_anode", False))
+    if "display" in cfg:
+        from ssd1306 import SSD1306
+
+        i = cfg["i2c"]
+        i2c = machine.I2C(
+            i["id"], sda=machine.Pin(i["sda"]), scl=machine.Pin(i["scl"]), freq=i.get("freq", 400000)
+        )
+        io.screen = SSD1306(i2c, cfg["display"].get("addr", 0x3C))
+        io.screen.init()
+    if "nfc" in cfg:
+        from mfrc522 import MFRC522
+
+        n = cfg["nfc"]
+        spi = machine.SPI(
+            n["spi"],
+            baudrate=1000000,
+            sck=machine.Pin(n["sck"]),
+            mosi=machine.Pin(n["mosi"]),
+            miso=machine.Pin(n["miso"]),
+        )
+        cs = machine.Pin(n["cs"], machine.Pin.OUT)
+        rst = machine.Pin(n["rst"], machine.Pin.OUT) if n.get("rst") is not None else None
+        io.reader = MFRC522(spi, cs, rst)
+        io.reader.init()
+    if cfg.get("watchdog_ms", 2000):
+        io.wdt = machine.WDT(timeout=cfg.get("watchdog_ms", 2000))
+    return io
+
+
+def next_counter_base(path="counter"):
+    """The remote's AUTH counters must only grow, even across reboots (the host refuses any counter it has seen).
+    Each boot reserves the next block of 2**20 counters with one small flash write."""
+    boots = 0
+    try:
+        with open(path) as f:
+            boots = int(f.read().strip() or "0")
+    except (OSError, ValueError):
+        boots = 0
+    boots += 1
+    with open(path, "w") as f:
+        f.write(str(boots))
+    return boots << 20

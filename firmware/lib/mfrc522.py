@@ -1,0 +1,101 @@
+"""MFRC522 card reader over SPI: is a card there, and what is its UID?
+
+Every exchange is bounded: the chip's own timer ends a transceive after ~25 ms with no card, and this driver reads
+the interrupt register a fixed number of times, so a scan can never block the node's loop (and its watchdog).
+Only single-size (4-byte) UIDs are read, which covers the MIFARE Classic cards a deck is printed on.
+"""
+
+COMMAND = 0x01
+COM_IRQ = 0x04
+ERROR = 0x06
+FIFO_DATA = 0x09
+FIFO_LEVEL = 0x0A
+BIT_FRAMING = 0x0D
+MODE = 0x11
+TX_CONTROL = 0x14
+TX_ASK = 0x15
+T_MODE = 0x2A
+T_PRESCALER = 0x2B
+T_RELOAD_H = 0x2C
+T_RELOAD_L = 0x2D
+VERSION = 0x37
+
+IDLE = 0x00
+TRANSCEIVE = 0x0C
+SOFT_RESET = 0x0F
+
+WUPA = 0x52  # wakes idle and halted cards, so a card left on the reader keeps answering
+SEL_CL1 = 0x93
+
+
+class MFRC522:
+    def __init__(self, spi, cs, rst=None, irq_reads=40):
+        self.spi = spi
+        self.cs = cs
+        self.rst = rst
+        self.irq_reads = irq_reads
+        self.errors = 0
+        self._buf = bytearray(2)
+        cs.value(1)
+
+    def _write(self, reg, value):
+        self.cs.value(0)
+        self.spi.write(bytes(((reg << 1) & 0x7E, value)))
+        self.cs.value(1)
+
+    def _read(self, reg):
+        self.cs.value(0)
+        self.spi.write_readinto(bytes((((reg << 1) & 0x7E) | 0x80, 0)), self._buf)
+        self.cs.value(1)
+        return self._buf[1]
+
+    def init(self):
+        if self.rst is not None:
+            self.rst.value(1)
+        self._write(COMMAND, SOFT_RESET)
+        self._write(T_MODE, 0x8D)
+        self._write(T_PRESCALER, 0x3E)
+        self._write(T_RELOAD_H, 0)
+        self._write(T_RELOAD_L, 30)
+        self._write(TX_ASK, 0x40)
+        self._write(MODE, 0x3D)
+        self._write(TX_CONTROL, self._read(TX_CONTROL) | 0x03)  # antenna on
+        return self._read(VERSION)
+
+    def _transceive(self, data, last_bits=0):
+        self._write(COMMAND, IDLE)
+        self._write(COM_IRQ, 0x7F)
+        self._write(FIFO_LEVEL, 0x80)
+        for b in data:
+            self._write(FIFO_DATA, b)
+        self._write(BIT_FRAMING, last_bits)
+        self._write(COMMAND, TRANSCEIVE)
+        self._write(BIT_FRAMING, 0x80 | last_bits)
+        for _ in range(self.irq_reads):
+            irq = self._read(COM_IRQ)
+            if irq & 0x30:  # RxIRq or IdleIRq: the exchange is over
+                break
+            if irq & 0x01:  # TimerIRq: nobody answered
+                return None
+        else:
+            return None
+        if self._read(ERROR) & 0x1B:
+            self.errors += 1
+            return None
+        n = self._read(FIFO_LEVEL)
+        return bytes(self._read(FIFO_DATA) for _ in range(n))
+
+    def scan(self, tries=2):
+        """The UID (4 bytes) of the card on the reader, or None. ``tries`` bounds the RF retries."""
+        for _ in range(tries):
+            atqa = self._transceive(bytes((WUPA,)), 7)
+            if atqa is None or len(atqa) != 2:
+                continue
+            uid = self._transceive(bytes((SEL_CL1, 0x20)))
+            if uid is None or len(uid) != 5:
+                continue
+            if uid[0] ^ uid[1] ^ uid[2] ^ uid[3] != uid[4]:
+                self.errors += 1
+                continue
+            return uid[:4]
+        return None

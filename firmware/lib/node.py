@@ -1,0 +1,235 @@
+"""The seat node's behaviour, free of any pin: ``Node.step(now_ms)`` does one pass of the main loop.
+
+Keeping the loop a method with the time passed in is what lets the very same code run on the Pico (``main.py``
+calls it forever) and in tests and the bus simulator under the unix ``micropython`` binary with fake ``machine``
+modules, stepped with a simulated clock.
+
+What one step does, in order: feed the watchdog; read the buttons (a settled press is queued as an event and
+lights the LED at once, the "local echo"); scan the card reader every ``nfc_period_ms``; read the bus and answer
+frames addressed to this node. Events stay queued, oldest first, until a POLL acknowledges them, so a lost reply
+only means they are sent again; the host drops repeats by their sequence number.
+"""
+
+import seatbus as sb
+
+FIRMWARE_VERSION = (0, 1, 0)
+QUEUE_MAX = 32
+ECHO_RGB = (40, 40, 40)
+
+
+def _elapsed(now, then):
+    return now - then
+
+
+class Node:
+    def __init__(self, cfg, io, now_ms, reset_cause=sb.RESET_POWER_ON, boot=0, counter_base=0):
+        """io: an object with ``link`` (read()/write()), ``buttons`` (list of Debounced), ``led`` (RGBLed or
+        None), ``screen`` (SSD1306 or None), ``reader`` (MFRC522 or None), ``wdt`` (or None), ``reset``
+        (callable that restarts the board)."""
+        self.cfg = cfg
+        self.io = io
+        self.address = cfg["address"]
+        self.role = sb.ROLE_REMOTE if cfg["role"] == "remote" else sb.ROLE_SEAT
+        self.key = None
+        if self.role == sb.ROLE_REMOTE:
+            from binascii import unhexlify
+
+            self.key = unhexlify(cfg["key"])
+        self.reset_cause = reset_cause
+        self.boot = boot & 0xFFFF
+        self.counter = counter_base  # AUTH counter; the board persists a base per boot (see main.py)
+        self.decoder = sb.Decoder()
+        self.identified = False
+        self.last_cmd_seq = None
+        self.queue = []  # (seq, kind, at_ms, data)
+        self.next_event_seq = 1
+        self.dropped_events = 0
+        self.host_rgb = (0, 0, 0)
+        self.echo_until = None
+        self.card = None
+        self.card_misses = 0
+        self.nfc_period_ms = cfg.get("nfc_period_ms", 100)
+        self.card_gone_after = cfg.get("card_gone_scans", 2)
+        self.next_scan = now_ms
+        self.echo_ms = cfg.get("echo_ms", 200)
+        self.gap_ms = cfg.get("frame_gap_ms", 5)
+        self.last_rx = now_ms
+        self.pending_reset = False
+        self.caps = self._caps()
+        self.stats = {"frames": 0, "crc_errors": 0, "replies": 0}
+
+    def _caps(self):
+        io = self.io
+        caps = sb.CAP_BUTTONS if self.role == sb.ROLE_SEAT else (sb.CAP_KEYS5 | sb.CAP_AUTH)
+        if io.led is not None:
+            caps |= sb.CAP_LED
+        if io.screen is not None:
+            caps |= sb.CAP_DISPLAY
+        if io.reader is not None:
+            caps |= sb.CAP_NFC
+        if io.wdt is not None:
+            caps |= sb.CAP_WATCHDOG
+        return caps
+
+    # --- inputs -----------------------------------------------------------------------------------------
+    def _queue(self, kind, now, data):
+        if len(self.queue) >= QUEUE_MAX:
+            self.queue.pop(0)
+            self.dropped_events += 1
+        self.queue.append((self.next_event_seq, kind, now, bytes(data)))
+        self.next_event_seq = (self.next_event_seq + 1) & 0xFFFF or 1
+
+    def _buttons(self, now):
+        for b in self.io.buttons:
+            edge = b.update(now)
+            if edge is None:
+                continue
+            self._queue(sb.EV_PRESS if edge else sb.EV_RELEASE, now, bytes((b.button_id,)))
+            if edge and self.io.led is not None:
+                self.io.led.set(ECHO_RGB)  # local echo: the player sees the press before the Pi answers
+                self.echo_until = now + self.echo_ms
+
+    def _reader(self, now):
+        reader = self.io.reader
+        if reader is None or _elapsed(now, self.next_scan) < 0:
+            return
+        self.next_scan = now + self.nfc_period_ms
+        uid = reader.scan()
+        if uid is not None:
+            self.card_misses = 0
+            if uid != self.card:
+                if self.card is not None:
+                    self._queue(sb.EV_CARD_GONE, now, self.card)
+                self.card = uid
+                self._queue(sb.EV_CARD, now, uid)  # reported once, however long it stays
+        elif self.card is not None:
+            self.card_misses += 1
+            if self.card_misses >= self.card_gone_after:  # one missed scan is RF noise, not a removal
+                self._queue(sb.EV_CARD_GONE, now, self.card)
+                self.card = None
+                self.card_misses = 0
+
+    def _echo(self, now):
+        if self.echo_until is not None and _elapsed(now, self.echo_until) >= 0:
+            self.echo_until = None
+            if self.io.led is not None:
+                self.io.led.set(self.host_rgb)
+
+    # --- bus --------------------------------------------------------------------------------------------
+    def _send(self, seq, mtype, payload=b""):
+        self.io.link.write(sb.encode_frame(self.address, seq, mtype, payload, True))
+        self.stats["replies"] += 1
+
+    def _identity(self):
+        return sb.encode_identity(FIRMWARE_VERSION, self.caps, self.reset_cause, self.role, self.boot)
+
+    def _events_payload(self, now):
+        budget = sb.MAX_PAYLOAD - 1 - (5 + sb.MAC_LEN if self.key else 0)
+        out = []
+        for seq, kind, at, data in self.queue:
+            ev = sb.encode_event(seq, kind, _elapsed(now, at), data)
+            if len(ev) > budget:
+                break
+            budget -= len(ev)
+            out.append(ev)
+        return sb.encode_events(out)
+
+    def _ack_events(self, ack):
+        while self.queue and not sb.seq_after(self.queue[0][0], ack):
+            self.queue.pop(0)
+
+    def _handle(self, frame, now):
+        if frame.from_node or frame.addr != self.address:
+            return
+        t = frame.mtype
+        if t == sb.IDENTIFY:
+            self.identified = True
+            self.last_cmd_seq = None
+            self._send(frame.seq, sb.IDENTITY, self._identity())
+            return
+        if not self.identified:
+            # After a reboot the host must learn it before anything else: answer every frame with IDENTITY.
+            self._send(frame.seq, sb.IDENTITY, self._identity())
+            return
+        if t == sb.POLL:
+            self._ack_events(sb.decode_poll(frame.payload))
+            payload = self._events_payload(now)
+            if self.key is not None:
+                self.counter += 1
+                sealed = sb.seal(self.key, self.address, frame.seq, self.counter, sb.EVENTS, payload)
+                self._send(frame.seq, sb.AUTH, sealed)
+            else:
+                self._send(frame.seq, sb.EVENTS, payload)
+            return
+        if frame.seq == self.last_cmd_seq:
+            self._send(frame.seq, sb.ACK)  # a retransmit: our ACK was lost; never apply twice
+            return
+        code = self._apply(t, frame.payload)
+        if code:
+            self._send(frame.seq, sb.NAK, bytes((code,)))
+            return
+        self.last_cmd_seq = frame.seq
+        self._send(frame.seq, sb.ACK)
+
+    def _apply(self, t, payload):
+        io = self.io
+        if t == sb.SET_LED:
+            if io.led is None:
+                return sb.NAK_UNSUPPORTED
+            self.host_rgb = (payload[0], payload[1], payload[2])
+            self.echo_until = None
+            io.led.set(self.host_rgb)
+        elif t == sb.DISPLAY:
+            if io.screen is None:
+                return sb.NAK_UNSUPPORTED
+            try:
+                page, col, data = sb.decode_display(payload)
+            except sb.FrameError:
+                return sb.NAK_BAD_PAYLOAD
+            io.screen.write(page, col, data)
+        elif t == sb.DISPLAY_CMD:
+            if io.screen is None:
+                return sb.NAK_UNSUPPORTED
+            from ssd1306 import passthrough_ok
+
+            if not passthrough_ok(payload):
+                return sb.NAK_BAD_PAYLOAD
+            io.screen.command(payload)
+        elif t == sb.RESET:
+            if payload[0] != sb.RESET_MAGIC:
+                return sb.NAK_BAD_PAYLOAD
+            self.pending_reset = True
+        else:
+            return sb.NAK_UNSUPPORTED
+        return 0
+
+    def _bus(self, now):
+        data = self.io.link.read()
+        frames = []
+        if data:
+            self.last_rx = now
+            frames = self.decoder.feed(data)
+        elif self.decoder.pending() and _elapsed(now, self.last_rx) > self.gap_ms:
+            frames = self.decoder.idle()
+        for frame in frames:
+            self.stats["frames"] += 1
+            self._handle(frame, now)
+        self.stats["crc_errors"] = self.decoder.crc_errors
+
+    def step(self, now_ms):
+        """One pass of the main loop at time now_ms (milliseconds, from ticks_ms or a test clock)."""
+        if self.io.wdt is not None:
+            self.io.wdt.feed()
+        self._buttons(now_ms)
+        self._echo(now_ms)
+        self._reader(now_ms)
+        self._bus(now_ms)
+        if self.pending_reset:
+            self.pending_reset = False
+            self.io.reset()
+
+    def busy(self):
+        """True while something needs the node stepped again soon (debounce, local echo)."""
+        if self.echo_until is not None:
+            return True
+        return any(b.waiting() for b in self.io.buttons)

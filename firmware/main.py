@@ -1,0 +1,38 @@
+"""Seat node entry point (MicroPython runs main.py at boot): load config, build the hardware, loop forever.
+
+Everything with behaviour is in lib/node.py; this file only wires it to the real clock.
+"""
+
+import time
+
+import board
+import config
+from node import Node
+
+
+def boot_id():
+    try:
+        import os
+
+        return int.from_bytes(os.urandom(2), "big")
+    except (ImportError, AttributeError):
+        return time.ticks_ms() & 0xFFFF
+
+
+def run(path="config.json"):
+    cfg = config.load(path)
+    io = board.build(cfg)
+    base = board.next_counter_base() if cfg["role"] == "remote" else 0
+    node = Node(cfg, io, 0, board.reset_cause(), boot_id(), base)
+    last = time.ticks_ms()
+    now = 0
+    while True:
+        # ticks_ms wraps; summing ticks_diff gives a millisecond count that never does.
+        t = time.ticks_ms()
+        now += time.ticks_diff(t, last)
+        last = t
+        node.step(now)
+
+
+if __name__ == "__main__":
+    run()

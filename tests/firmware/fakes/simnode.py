@@ -1,0 +1,118 @@
+"""Runs the real firmware (firmware/lib) on fake ``machine`` hardware, driven line by line over stdin/stdout.
+
+Used by the tests and by controller.bus.sim, under the unix ``micropython`` binary (or CPython). The driver on
+the other end owns the clock: every step says what time it is, so a simulated game never sleeps.
+
+    argv: FIRMWARE_LIB CONFIG_JSON STATE_DIR
+    in:  s NOW_MS RXHEX|-   deliver bus bytes, then run Node.step(NOW_MS)
+         b NAME 1|0          press (1) or release (0) the button/key NAME (pins are active low)
+         c UIDHEX|-          put a card on the reader, or take it away
+         f N                 make the reader's next N RF exchanges fail
+         d                   dump the display RAM
+         q                   quit
+    out: t TXHEX             bytes the node put on the bus during the step (DE was high for each write)
+         k BUSY R G B BOOT    after every step: needs stepping soon? LED duties as 0..255, boot id
+         r RAMHEX            display RAM (after d)
+         e MESSAGE           an error (bad command, DE low while transmitting)
+         .                   end of the answer
+"""
+
+import sys
+from binascii import hexlify, unhexlify
+
+FAKES = sys.argv[0].rsplit("/", 1)[0] if "/" in sys.argv[0] else "."
+sys.path.insert(0, FAKES)
+sys.path.insert(0, sys.argv[1])
+
+import machine  # noqa: E402  (the fake, found first on sys.path)
+
+sys.modules["machine"] = machine
+
+import board  # noqa: E402
+import config  # noqa: E402
+import seatbus as sb  # noqa: E402
+from node import Node  # noqa: E402
+
+cfg = config.load(sys.argv[2])
+state_dir = sys.argv[3]
+world = machine.world
+screen = machine.FakeSSD1306() if "display" in cfg else None
+if screen is not None:
+    world.i2c_devices[cfg["display"].get("addr", 0x3C)] = screen
+reader = machine.FakeMFRC522() if "nfc" in cfg else None
+if reader is not None:
+    world.spi_devices[cfg["nfc"]["spi"]] = reader
+boots = [0]
+
+
+def start(now):
+    io = board.build(cfg)
+    io.link.uart.de_pin = cfg["uart"].get("de")
+    base = board.next_counter_base(state_dir + "/counter") if cfg["role"] == "remote" else 0
+    boots[0] += 1
+    boot = (cfg["address"] * 7919 + boots[0] * 104729) & 0xFFFF
+    return io, Node(cfg, io, now, board.reset_cause(), boot, base)
+
+
+io, node = start(0)
+out = sys.stdout
+
+
+def led255():
+    if io.led is None:
+        return "0 0 0"
+    rgb = []
+    for pin in ("r", "g", "b"):
+        duty = world.pwms[cfg["led"][pin]].duty_u16()
+        rgb.append(str(duty // 257))
+    return " ".join(rgb)
+
+
+names = cfg["buttons"] if cfg["role"] == "seat" else cfg["keys"]
+
+while True:
+    line = sys.stdin.readline()
+    if not line:
+        break
+    parts = line.split()
+    if not parts:
+        continue
+    op = parts[0]
+    if op == "s":
+        now = int(parts[1])
+        if parts[2] != "-":
+            io.link.uart.rx.extend(unhexlify(parts[2]))
+        try:
+            node.step(now)
+        except machine.FakeReset:
+            world.reset_cause = machine.SOFT_RESET
+            tx = io.link.uart.take_tx()  # the ACK of RESET went out before the reset
+            if tx:
+                out.write("t " + hexlify(tx).decode() + "\n")
+            io, node = start(now)
+        tx = io.link.uart.take_tx()
+        if tx:
+            de = io.link.uart.de_during_write
+            if cfg["uart"].get("de") is not None and 0 in de:
+                out.write("e DE was low while the node transmitted\n")
+            io.link.uart.de_during_write = []
+            out.write("t " + hexlify(tx).decode() + "\n")
+        out.write(f"k {1 if node.busy() else 0} {led255()} {node.boot}\n")
+    elif op == "b":
+        world.pins[names[parts[1]]] = 0 if parts[2] == "1" else 1
+    elif op == "c":
+        if reader is not None:
+            reader.card = None if parts[1] == "-" else unhexlify(parts[1])
+    elif op == "f":
+        if reader is not None:
+            reader.fail_next = int(parts[1])
+    elif op == "d":
+        out.write("r " + (hexlify(bytes(screen.ram)).decode() if screen is not None else "") + "\n")
+    elif op == "q":
+        break
+    else:
+        out.write("e unknown command " + op + "\n")
+    out.write(".\n")
+    if hasattr(out, "flush"):
+        out.flush()
+_ = sb
