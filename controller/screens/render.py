@@ -1,0 +1,412 @@
+"""``render(view, lang) -> Image``: one function per view, each laying out a 128x64 one-colour screen.
+
+Layout conventions, so every screen reads the same from across the table:
+- the top 13 px line says what is going on (small font), a countdown number at its right when there is one;
+- the middle is the one thing to read from ~60 cm: a seat number, a role, a countdown (HUGE or BIG face);
+- the bottom line is the hint or the detail; a 3 px countdown bar sits on the very last rows;
+- problems are title-bar screens (inverted title), so an error never looks like a normal step.
+The judge's remote uses the same 128x64 panel (the handheld carries the same SSD1306 as a seat), so one
+renderer serves both; its lists scroll with a visible scrollbar instead of growing the screen.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+from PIL import Image
+
+from controller.screens import views as v
+from controller.screens.canvas import Canvas, H, ScreenOverflow, W
+from controller.screens.fonts import BIG, HUGE, MEDIUM, SMALL
+from controller.screens.strings import Lang, action_name, role_name, side_name, ui
+
+log = logging.getLogger(__name__)
+
+V = TypeVar("V", bound=v.View)
+Drawer = Callable[[Canvas, Any, Lang], None]
+_DRAWERS: dict[type, Drawer] = {}
+
+TOP = 13  # height of the top line
+BAR = (0, H - 3, W, H)  # the countdown bar
+
+
+def draws(kind: type[V]) -> Callable[[Callable[[Canvas, V, Lang], None]], Callable[[Canvas, V, Lang], None]]:
+    def register(fn: Callable[[Canvas, V, Lang], None]) -> Callable[[Canvas, V, Lang], None]:
+        _DRAWERS[kind] = fn
+        return fn
+    return register
+
+
+def render(view: v.View, lang: Lang | str = Lang.ZH, *, strict: bool = False) -> Image.Image:
+    """Draw ``view`` in ``lang`` as a 128x64 mode "1" image.
+
+    Text that does not fit, or has no glyph, is a recorded problem: with ``strict`` it raises
+    :class:`ScreenOverflow` naming the view and the text; otherwise it is logged and drawn truncated with "…".
+    """
+    lang = Lang.parse(lang)
+    try:
+        drawer = _DRAWERS[type(view)]
+    except KeyError:
+        raise TypeError(f"no screen layout for {type(view).__name__}; known: "
+                        f"{', '.join(sorted(k.__name__ for k in _DRAWERS))}") from None
+    canvas = Canvas.new(f"{type(view).__name__}[{lang.value}]")
+    drawer(canvas, view, lang)
+    if canvas.problems:
+        if strict:
+            raise ScreenOverflow("; ".join(canvas.problems))
+        for p in canvas.problems:
+            log.warning("screen: %s", p)
+    return canvas.finished()
+
+
+def views_known() -> tuple[type, ...]:
+    """Every view class :func:`render` can draw (the golden tests check they are all covered)."""
+    return tuple(_DRAWERS)
+
+
+def text(t: v.Text, lang: Lang) -> str:
+    if isinstance(t, v.L10n):
+        return t.zh if lang is Lang.ZH else t.en
+    return t
+
+
+def seconds(cd: v.Countdown, lang: Lang) -> str:
+    return f"{cd.seconds}秒" if lang is Lang.ZH else f"{cd.seconds}s"
+
+
+def clock(cd: v.Countdown) -> str:
+    s = cd.seconds
+    return f"{s // 60}:{s % 60:02d}" if s >= 60 else str(s)
+
+
+def seat_list(seats: tuple[int, ...] | list[int]) -> str:
+    return " ".join(str(s) for s in seats)
+
+
+# --- setup and deal ------------------------------------------------------------------------------------------
+def _seat_badge(c: Canvas, seat: int, lang: Lang) -> None:
+    """The seat number, huge, on the left; its label ("3号" / "Seat 3") above it."""
+    c.centered(0, ui("seat", lang, n=seat), SMALL, box=(0, 0, 56, H))
+    c.ink(str(seat), (0, TOP + 2, 56, H - 2), (HUGE, BIG))
+
+
+@draws(v.CheckIn)
+def _check_in(c: Canvas, view: v.CheckIn, lang: Lang) -> None:
+    _seat_badge(c, view.seat, lang)
+    if view.joined:
+        c.check((70, 4, 118, 40), width=6)
+        c.fit(ui("joined", lang), (58, 42, W, H), (MEDIUM, SMALL))
+    else:
+        c.fit(ui("checkin", lang), (60, 0, W, H), (MEDIUM, SMALL))
+
+
+@draws(v.TapCard)
+def _tap_card(c: Canvas, view: v.TapCard, lang: Lang) -> None:
+    c.row(0, ui("seat", lang, n=view.seat))
+    if view.digital:
+        c.fit(ui("peek", lang), (0, TOP, W, H), (MEDIUM, SMALL))
+        return
+    c.fit(ui("tap_card", lang), (0, TOP, W, H - 2 * SMALL.line), (MEDIUM, SMALL))
+    c.fit(ui("tap_card_hint", lang), (0, H - 2 * SMALL.line, W, H), (SMALL,), valign="bottom")
+
+
+@draws(v.RoleReveal)
+def _role_reveal(c: Canvas, view: v.RoleReveal, lang: Lang) -> None:
+    top = ui("hold_ok", lang) if view.hint and view.partners else ui("you_are", lang)
+    seat = ui("seat", lang, n=view.seat)
+    if SMALL.width(top) + SMALL.width(seat) + 4 <= W:
+        c.row(0, top, seat)
+    else:  # the player knows their seat; the hint matters more
+        c.centered(0, top, SMALL)
+    bottom = H - TOP if (view.partners or view.hint) else H
+    c.ink(role_name(view.role, lang), (0, TOP + 1, W, bottom - 1), (BIG, MEDIUM, SMALL))
+    if view.partners:
+        c.centered(H - TOP, f"{ui('partners', lang)}: {seat_list(view.partners)}", SMALL)
+    elif view.hint:
+        c.centered(H - TOP, ui("hold_ok", lang), SMALL)
+
+
+def _deck_line(items: tuple[tuple[str, int], ...], lang: Lang) -> str:
+    sep = "、" if lang is Lang.ZH else ", "
+    return sep.join(f"{role_name(r, lang)}×{n}" for r, n in items)
+
+
+def _notice(c: Canvas, title: str, *bodies: str) -> None:
+    """A problem or message: an inverted title bar, the body wrapped below it. ``bodies`` go from the fullest
+    to the shortest wording; the first that fits is shown (with a slimmer title bar if that makes it fit)."""
+    bodies = tuple(b for b in bodies if b) or ("",)
+    for body in bodies:
+        for bar in (16, 11):
+            if not body or c.fits(body, (0, bar + 1, W, H), (MEDIUM, SMALL)):
+                break
+        else:
+            continue
+        break
+    face = MEDIUM if bar == 16 else SMALL
+    c.fill((0, 0, W, bar))
+    c.fit(title, (0, 0 if bar == 16 else -1, W, bar + (0 if bar == 16 else 1)), (face, SMALL), fill=0)
+    if body:
+        c.fit(body, (0, bar + 1, W, H), (MEDIUM, SMALL))
+
+
+@draws(v.CardProblem)
+def _card_problem(c: Canvas, view: v.CardProblem, lang: Lang) -> None:
+    k = v.CardProblemKind
+    if view.kind is k.UNKNOWN:
+        _notice(c, ui("card_unknown", lang), ui("card_unknown_body", lang))
+    elif view.kind is k.DUPLICATE:
+        _notice(c, ui("card_duplicate", lang), ui("card_duplicate_body", lang, n=view.other_seat or "?"))
+    elif view.kind is k.TAPPED_TWICE:
+        _notice(c, ui("card_twice", lang), ui("card_twice_body", lang))
+    else:
+        parts = []
+        if view.missing:
+            parts.append(f"{ui('deck_missing', lang)}: {_deck_line(view.missing, lang)}")
+        if view.extra:
+            parts.append(f"{ui('deck_extra', lang)}: {_deck_line(view.extra, lang)}")
+        details = "\n".join(parts)
+        _notice(c, ui("deck_mismatch", lang), details + "\n" + ui("deck_wait", lang), details)
+
+
+# --- night ---------------------------------------------------------------------------------------------------
+@draws(v.Dark)
+def _dark(c: Canvas, view: v.Dark, lang: Lang) -> None:
+    """Nothing lit at all."""
+
+
+@draws(v.EyesClosed)
+def _eyes_closed(c: Canvas, view: v.EyesClosed, lang: Lang) -> None:
+    c.centered(H - TOP - 2, ui("eyes_closed", lang), SMALL)
+
+
+def _countdown_top(c: Canvas, title: str, cd: v.Countdown | None, lang: Lang) -> None:
+    c.row(0, title, seconds(cd, lang) if cd is not None else "")
+    if cd is not None:
+        c.bar(BAR, cd.fraction)
+
+
+@draws(v.NightChoice)
+def _night_choice(c: Canvas, view: v.NightChoice, lang: Lang) -> None:
+    title = action_name(view.action, lang)
+    if view.confirmed and SMALL.width(f"{title} · {ui('confirmed', lang)} {seconds(view.countdown, lang)}") < W:
+        title += " · " + ui("confirmed", lang)  # else the inverted number alone says it
+    _countdown_top(c, title, view.countdown, lang)
+    mid = (0, TOP + 1, W, H - 3 - (TOP if view.partner_picks else 1))
+    c.arrow((1, mid[1] + 8, 11, mid[3] - 8), "left")
+    c.arrow((W - 11, mid[1] + 8, W - 1, mid[3] - 8), "right")
+    target_box = (14, mid[1], W - 14, mid[3])
+    if view.target is None:
+        c.ink(ui("skip", lang), target_box, (BIG, MEDIUM, SMALL))
+    else:
+        picked_by = [s for s, t in view.partner_picks if t == view.target]
+        label = ui("seat_short", lang, n=view.target) if lang is Lang.ZH else str(view.target)
+        inked = c.ink(label, (14, mid[1], W - 14 - (22 if picked_by else 0), mid[3]), (HUGE, BIG, MEDIUM))
+        if picked_by:
+            # C6: a small badge says how many partners point at the same seat
+            bx = min(inked[2] + 3, W - 36)
+            c.text((bx, mid[1] + 2), f"★{len(picked_by)}", SMALL)
+        if view.confirmed:
+            c.invert((inked[0] - 3, inked[1] - 2, inked[2] + 3, inked[3] + 2))
+    if view.partner_picks:
+        # Who picked what if it fits, else just the picks: the group needs to see where the others point.
+        full = " ".join(f"{s}→{'-' if t is None else t}" for s, t in view.partner_picks)
+        bare = " ".join("-" if t is None else str(t) for _s, t in view.partner_picks)
+        label = ui("mates", lang)
+        for line in (f"{label} {full}", full, f"{label} {bare}", bare):
+            if SMALL.width(line) <= W:
+                break
+        c.text((0, H - 3 - TOP), line, SMALL)
+
+
+@draws(v.PoliceAnswer)
+def _police_answer(c: Canvas, view: v.PoliceAnswer, lang: Lang) -> None:
+    mark = (4, 6, 58, 58)
+    if view.answer is v.Answer.NOD:
+        c.fill(mark)
+        c.check((10, 12, 52, 52), width=7, fill=0)
+        word = ui("nod", lang)
+    elif view.answer is v.Answer.SHAKE:
+        c.draw.rectangle((mark[0], mark[1], mark[2] - 1, mark[3] - 1), outline=1, width=2)
+        c.cross((14, 16, 48, 48), width=6)
+        word = ui("shake", lang)
+    else:
+        c.draw.rectangle((mark[0], mark[1], mark[2] - 1, mark[3] - 1), outline=1, width=2)
+        c.ink("?", (10, 12, 52, 52), (HUGE,))
+        word = ui("no_signal", lang)
+    c.ink(ui("check_of", lang, n=view.target), (62, 2, W, 32), (BIG, MEDIUM, SMALL))
+    c.fit(word, (62, 34, W, H), (MEDIUM, SMALL))
+
+
+# --- day -----------------------------------------------------------------------------------------------------
+@draws(v.Dead)
+def _dead(c: Canvas, view: v.Dead, lang: Lang) -> None:
+    c.row(0, "", ui("seat", lang, n=view.seat))
+    c.ink(ui("dead", lang), (0, TOP, W, H - TOP - 1), (BIG, MEDIUM, SMALL))
+    c.centered(H - TOP, ui("dead_body", lang), SMALL)
+
+
+@draws(v.Speaking)
+def _speaking(c: Canvas, view: v.Speaking, lang: Lang) -> None:
+    key = "last_words_of" if view.last_words else "speaking"
+    _countdown_top(c, ui(key, lang, n=view.speaker), view.countdown, lang)
+    label = ui("seat_short", lang, n=view.speaker) if lang is Lang.ZH else str(view.speaker)
+    c.ink(label, (0, TOP + 1, W, H - 4), (HUGE, BIG, MEDIUM))
+
+
+@draws(v.YourSpeech)
+def _your_speech(c: Canvas, view: v.YourSpeech, lang: Lang) -> None:
+    title = ui("your_last_words" if view.last_words else "your_speech", lang)
+    c.row(0, title, ui("ok_pass", lang))
+    c.ink(clock(view.countdown), (0, TOP + 1, W, H - 4), (HUGE, BIG))
+    c.bar(BAR, view.countdown.fraction)
+    if view.warning:
+        c.invert((0, 0, W, H))
+
+
+@draws(v.VoteCall)
+def _vote_call(c: Canvas, view: v.VoteCall, lang: Lang) -> None:
+    _countdown_top(c, ui("vote_call", lang, n=view.candidate), view.countdown, lang)
+    label = ui("seat_short", lang, n=view.candidate) if lang is Lang.ZH else str(view.candidate)
+    right = W - 40 if view.voted else W
+    c.ink(label, (0, TOP + 1, right, H - 4 - TOP), (BIG, MEDIUM))
+    if view.voted:
+        c.check((W - 36, TOP + 2, W - 4, H - 6 - TOP), width=5)
+        c.centered(H - 3 - TOP, ui("vote_counted", lang), SMALL)
+    else:
+        c.centered(H - 3 - TOP, ui("vote_hint", lang), SMALL)
+
+
+@draws(v.VoteFeedback)
+def _vote_feedback(c: Canvas, view: v.VoteFeedback, lang: Lang) -> None:
+    r = v.VoteResult
+    mark = (2, 10, 46, 54)
+    if view.result is r.COUNTED:
+        c.check(mark, width=6)
+        title, body = ui("vote_counted", lang), ui("vote_counted_body", lang, n=view.candidate)
+    elif view.result is r.LATE:
+        c.cross((6, 14, 42, 50), width=6)
+        title, body = ui("vote_late", lang), ui("vote_late_body", lang)
+    else:
+        c.ink("!", mark, (HUGE,))
+        title, body = ui("vote_already", lang), ui("vote_already_body", lang)
+    c.fit(title, (50, 0, W, 34), (MEDIUM, SMALL))
+    c.fit(body, (50, 36, W, H), (SMALL,))
+
+
+@draws(v.Tally)
+def _tally(c: Canvas, view: v.Tally, lang: Lang) -> None:
+    if view.out is not None:
+        head = ui("tally_out", lang, n=view.out)
+    elif view.tie:
+        head = f"{ui('tally_tie', lang)}: {seat_list(view.tie)}"
+    else:
+        head = ui("tally_none", lang)
+    c.fill((0, 0, W, 16))
+    c.fit(head, (0, 0, W, 16), (MEDIUM, SMALL), fill=0)
+    counts = sorted(view.counts, key=lambda sv: (-sv[1], sv[0]))
+    # From the most readable cell format to the most compact, take the first where every count fits.
+    styles: list[Callable[[int, int], str]] = [
+        lambda s, n: f"{ui('seat_short', lang, n=s)} {ui('votes', lang, v=n)}",
+        lambda s, n: f"{s}:{n}",
+    ]
+    area_top, rows = 18, (H - 18) // SMALL.line
+    for style in styles:
+        cells = [style(s, n) for s, n in counts]
+        cell_w = max((SMALL.width(x) for x in cells), default=0) + 6
+        cols = max(1, W // max(1, cell_w))
+        if len(cells) <= cols * rows:
+            break
+    if len(cells) > cols * rows:  # the smallest counts give way to a visible "+N more"
+        keep = cols * rows - 1
+        cells = [*cells[:keep], f"+{len(cells) - keep}"]
+    col_w = W // cols
+    for i, cell in enumerate(cells):
+        col, row = divmod(i, rows)
+        c.text((col * col_w, area_top + row * SMALL.line), cell, SMALL, max_width=col_w)
+
+
+# --- any time ------------------------------------------------------------------------------------------------
+@draws(v.Paused)
+def _paused(c: Canvas, view: v.Paused, lang: Lang) -> None:
+    c.fill((8, 10, 18, 42))
+    c.fill((24, 10, 34, 42))
+    c.fit(ui("paused", lang), (40, 4, W, 46), (BIG, MEDIUM, SMALL))
+    c.centered(H - TOP, ui("paused_body", lang), SMALL)
+
+
+@draws(v.Message)
+def _message(c: Canvas, view: v.Message, lang: Lang) -> None:
+    _notice(c, text(view.title, lang), text(view.body, lang))
+
+
+@draws(v.GameOver)
+def _game_over(c: Canvas, view: v.GameOver, lang: Lang) -> None:
+    if view.winner == "draw":
+        head = ui("draw", lang)
+    else:
+        head = ui("winner", lang, side=side_name(view.winner, lang))
+    c.ink(head, (0, 0, W, 34), (BIG, MEDIUM, SMALL))
+    mine = f"{ui('your_role_was', lang)} {role_name(view.role, lang)}"
+    if view.won is not None:
+        mine += "\n" + ui("you_won" if view.won else "you_lost", lang)
+    c.fit(mine, (0, 37, W, H), (SMALL,))
+
+
+# --- the judge's remote --------------------------------------------------------------------------------------
+LIST_ROWS = (H - TOP - 1) // SMALL.line  # rows under the title
+
+
+def _scrolled(count: int, cursor: int | None) -> int:
+    """First visible row: the cursor stays visible with one row of context where there is room."""
+    if cursor is None or count <= LIST_ROWS:
+        return 0
+    return max(0, min(cursor - 1, count - LIST_ROWS))
+
+
+def _list(c: Canvas, title: str, rows: list[str], cursor: int | None) -> None:
+    c.fill((0, 0, W, TOP))
+    pos = f"{(cursor or 0) + 1}/{len(rows)}" if rows and cursor is not None else ""
+    c.row(0, title, pos, SMALL, fill=0)
+    if not rows:
+        c.text((0, TOP + 1), "—", SMALL)
+        return
+    first = _scrolled(len(rows), cursor)
+    for i, row in enumerate(rows[first:first + LIST_ROWS]):
+        y = TOP + 1 + i * SMALL.line
+        c.text((0, y), row, SMALL, max_width=W - 4)
+        if cursor is not None and first + i == cursor:
+            c.invert((0, y, W - 4, y + SMALL.line))
+    c.scrollbar((W - 3, TOP + 1, W, H), first, LIST_ROWS, len(rows))
+
+
+@draws(v.JudgeSeats)
+def _judge_seats(c: Canvas, view: v.JudgeSeats, lang: Lang) -> None:
+    rows = []
+    for s in view.seats:
+        state = "" if s.alive else ui("judge_dead", lang)
+        note = text(s.note, lang)
+        rows.append(f"{s.seat:>2} {role_name(s.role, lang)} {state} {note}".rstrip())
+    title = text(view.title, lang) or ui("judge_seats", lang)
+    _list(c, title, rows, view.cursor if view.seats else None)
+
+
+@draws(v.JudgeList)
+def _judge_list(c: Canvas, view: v.JudgeList, lang: Lang) -> None:
+    _list(c, text(view.title, lang), [text(i, lang) for i in view.items], view.cursor)
+
+
+@draws(v.JudgeStatus)
+def _judge_status(c: Canvas, view: v.JudgeStatus, lang: Lang) -> None:
+    c.fill((0, 0, W, TOP))
+    c.row(0, text(view.phase, lang), seconds(view.countdown, lang) if view.countdown else "", SMALL, fill=0)
+    c.fit(text(view.turn, lang), (0, TOP + 1, W, TOP + 17), (MEDIUM, SMALL))
+    y = TOP + 18
+    for line in view.lines[: (H - 4 - y) // SMALL.line]:
+        c.text((0, y), text(line, lang), SMALL)
+        y += SMALL.line
+    if len(view.lines) > (H - 4 - TOP - 18) // SMALL.line:
+        c.problem(f"{len(view.lines)} status lines, room for {(H - 4 - TOP - 18) // SMALL.line}")
+    if view.countdown:
+        c.bar(BAR, view.countdown.fraction)

@@ -1,0 +1,208 @@
+"""Every word a screen shows, in Chinese (the default) and English.
+
+One table, so a translator or a new language touches one file, and so the font subset (``fonts/build.py``) can
+prove that every character here has a glyph. Views carry IDs (a role, an action, a side) and numbers, never
+sentences; this module turns them into words.
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Iterator
+
+
+class Lang(enum.Enum):
+    """Screen languages. Chinese first: the game is Chinese."""
+
+    ZH = "zh"
+    EN = "en"
+
+    @classmethod
+    def parse(cls, value: str | Lang) -> Lang:
+        """``"zh"``/``"en"`` (any case, ``zh-CN`` etc. too) to a :class:`Lang`, with a clear error otherwise."""
+        if isinstance(value, Lang):
+            return value
+        key = value.strip().lower().split("-")[0].split("_")[0]
+        for lang in cls:
+            if lang.value == key:
+                return lang
+        raise ValueError(f"screen language {value!r} is not one of: {', '.join(x.value for x in cls)}")
+
+
+#: Role IDs (as the rules engine and deck files name them) to (zh, en).
+ROLES: dict[str, tuple[str, str]] = {
+    "killer": ("杀手", "Killer"),
+    "police": ("警察", "Police"),
+    "civilian": ("平民", "Civilian"),
+    "doctor": ("医生", "Doctor"),
+    "secret_police": ("秘密警察", "Secret police"),
+    "informant": ("匪民", "Informant"),
+    "butterfly": ("花蝴蝶", "Butterfly"),
+    "sniper": ("狙击手", "Sniper"),
+    "elder": ("森林老人", "Forest elder"),
+    "undercover": ("卧底", "Undercover"),
+    "undercover_police": ("卧底警察", "Undercover police"),
+    "undercover_killer": ("卧底杀手", "Undercover killer"),
+    "killer_boss": ("杀手老大", "Killer boss"),
+    "police_boss": ("警察老大", "Police boss"),
+    "angel": ("天使", "Angel"),
+    "devil": ("魔鬼", "Devil"),
+    "judge": ("法官", "Judge"),
+    "evil_doctor": ("黑医生", "Evil doctor"),
+    "evil_sniper": ("黑狙击手", "Evil sniper"),
+}
+
+#: Alternative role IDs seen in the rules and seeds, mapped to the IDs above.
+ROLE_ALIASES = {"forest_elder": "elder", "bandit": "killer", "good": "civilian"}
+
+#: Night actions (title on the choice screen).
+ACTIONS: dict[str, tuple[str, str]] = {
+    "kill": ("杀人", "Kill"),
+    "check": ("验人", "Check"),
+    "save": ("救人", "Save"),
+    "needle": ("扎针", "Needle"),
+    "hug": ("抱人", "Hug"),
+    "shoot": ("狙击", "Shoot"),
+    "silence": ("禁言", "Silence"),
+    "execute": ("执行", "Execute"),
+    "revive": ("复活", "Revive"),
+    "take": ("带走", "Take along"),
+    "recognise": ("认同伴", "Meet partners"),
+    "vote": ("投票", "Vote"),
+}
+
+#: Sides (winners).
+SIDES: dict[str, tuple[str, str]] = {
+    "good": ("好人", "Good side"),
+    "police": ("警方", "Police side"),
+    "killers": ("杀手", "Killers"),
+    "killer": ("杀手", "Killers"),
+    "civilians": ("平民", "Civilians"),
+    "draw": ("平局", "Draw"),
+}
+
+#: Everything else. ``{n}`` is a seat number, other fields are named where used.
+UI: dict[str, tuple[str, str]] = {
+    "seat": ("{n}号", "Seat {n}"),
+    "seat_short": ("{n}号", "#{n}"),
+    "checkin": ("按 OK\n加入", "Press OK\nto join"),
+    "joined": ("已加入", "Joined"),
+    "tap_card": ("请刷你的牌", "Tap your card"),
+    "tap_card_hint": ("牌面朝下放在读卡处", "Card face down on the reader"),
+    "peek": ("按住 OK 看身份", "Hold OK to see your role"),
+    "you_are": ("你的身份", "You are"),
+    "partners": ("同伴", "Partners"),
+    "no_partners": ("", ""),
+    "hold_ok": ("按住 OK 再看", "Hold OK to see again"),
+    "card_unknown": ("未知的牌", "Unknown card"),
+    "card_unknown_body": ("这张牌不在本副牌中", "This card is not in this deck"),
+    "card_duplicate": ("重复的牌", "Duplicate card"),
+    "card_duplicate_body": ("这张牌已在{n}号", "This card is at seat {n}"),
+    "card_twice": ("已刷过牌", "Already tapped"),
+    "card_twice_body": ("每人只刷一张牌，请等法官处理", "One card per seat; wait for the judge"),
+    "deck_mismatch": ("牌组不符", "Deck mismatch"),
+    "deck_missing": ("缺", "Missing"),
+    "deck_extra": ("多", "Extra"),
+    "deck_wait": ("请等法官重新发牌", "Wait for the judge to redeal"),
+    "eyes_closed": ("天黑请闭眼", "Night: close your eyes"),
+    "choose_hint": ("←→选择  OK确认", "←→ choose, OK confirm"),
+    "skip": ("不行动", "Skip"),
+    "confirmed": ("已确认", "Confirmed"),
+    "mates": ("同伴", "Mates"),
+    "mate_pick": ("同伴选", "mate"),
+    "nod": ("是杀手", "KILLER"),
+    "shake": ("不是杀手", "Not a killer"),
+    "no_signal": ("无结果", "No answer"),
+    "check_of": ("{n}号", "Seat {n}"),
+    "dead": ("你已出局", "You are out"),
+    "dead_body": ("请保持安静", "Please stay silent"),
+    "speaking": ("{n}号发言", "Seat {n} speaking"),
+    "last_words_of": ("{n}号遗言", "Seat {n}: last words"),
+    "your_speech": ("你的发言", "Your speech"),
+    "your_last_words": ("你的遗言", "Last words"),
+    "ok_pass": ("OK = 过", "OK = pass"),
+    "time_up": ("时间快到", "Time is almost up"),
+    "vote_call": ("投{n}号？", "Vote seat {n}?"),
+    "vote_hint": ("同意请按 OK", "Hands up: press OK"),
+    "vote_counted": ("已计票", "Vote counted"),
+    "vote_counted_body": ("你投了{n}号", "You voted for seat {n}"),
+    "vote_late": ("晚了，不计票", "Late: not counted"),
+    "vote_late_body": ("跟票无效", "Follow-votes do not count"),
+    "vote_already": ("你已投过票", "You already voted"),
+    "vote_already_body": ("每人一票", "One vote each"),
+    "tally": ("计票", "Tally"),
+    "tally_out": ("{n}号出局", "Seat {n} is out"),
+    "tally_tie": ("平票", "Tie"),
+    "tally_none": ("无人出局", "Nobody is out"),
+    "votes": ("{v}票", "{v}"),
+    "paused": ("暂停", "Paused"),
+    "paused_body": ("请等待法官", "Waiting for the judge"),
+    "game_over": ("游戏结束", "Game over"),
+    "winner": ("{side}胜", "{side} win"),
+    "draw": ("平局", "Draw"),
+    "you_won": ("你赢了", "You won"),
+    "you_lost": ("你输了", "You lost"),
+    "your_role_was": ("你是", "You were"),
+    # the judge's remote
+    "judge_seats": ("座位", "Seats"),
+    "judge_night": ("夜间行动", "Night choices"),
+    "judge_turn": ("当前", "Now"),
+    "judge_alive": ("活", "in"),
+    "judge_dead": ("死", "out"),
+    "judge_none": ("无", "none"),
+    "judge_empty": ("（空）", "(empty)"),
+    "day": ("第{d}天", "Day {d}"),
+    "night": ("第{d}夜", "Night {d}"),
+}
+
+
+def _pick(pair: tuple[str, str], lang: Lang) -> str:
+    return pair[0] if lang is Lang.ZH else pair[1]
+
+
+def ui(key: str, lang: Lang, **fields: object) -> str:
+    """A UI phrase, with ``{n}``-style fields filled in. An unknown key is a programming error: say which."""
+    try:
+        pair = UI[key]
+    except KeyError:
+        raise KeyError(f"screen text {key!r} is not in controller/screens/strings.py UI") from None
+    return _pick(pair, lang).format(**fields)
+
+
+def _lookup(table: dict[str, tuple[str, str]], key: str, lang: Lang,
+            aliases: dict[str, str] | None = None) -> str:
+    norm = key.strip().lower().replace("-", "_").replace(" ", "_")
+    norm = (aliases or {}).get(norm, norm)
+    if norm in table:
+        return _pick(table[norm], lang)
+    # An ID we have no words for is shown as itself rather than hidden: the screen still says something true,
+    # and tests/screens/test_strings.py lists the IDs the engine uses so a gap is caught before a game.
+    return key
+
+
+def role_name(role: str, lang: Lang) -> str:
+    return _lookup(ROLES, role, lang, ROLE_ALIASES)
+
+
+def action_name(action: str, lang: Lang) -> str:
+    return _lookup(ACTIONS, action, lang)
+
+
+def side_name(side: str, lang: Lang) -> str:
+    return _lookup(SIDES, side, lang)
+
+
+def known(table: str, key: str) -> bool:
+    """Whether ``key`` has words in ``table`` (``"role"``, ``"action"`` or ``"side"``)."""
+    norm = key.strip().lower().replace("-", "_").replace(" ", "_")
+    if table == "role":
+        return ROLE_ALIASES.get(norm, norm) in ROLES
+    return norm in {"action": ACTIONS, "side": SIDES}[table]
+
+
+def all_texts() -> Iterator[str]:
+    """Every string in every table (both languages): what the font subset must cover."""
+    for table in (ROLES, ACTIONS, SIDES, UI):
+        for zh, en in table.values():
+            yield zh
+            yield en
