@@ -50,6 +50,7 @@ def required_ids(catalog: Path = SOURCE_PACKS.parent / "catalog.toml") -> set[st
 def _decoder() -> Iterator[None]:
     """pygame.mixer decodes OGG; a check needs no sound card, so SDL's dummy driver is used unless the mixer
     is already running."""
+    os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
     import pygame.mixer
 
     if pygame.mixer.get_init():
@@ -71,6 +72,7 @@ def _decoder() -> Iterator[None]:
 def peak(path: Path) -> float:
     """Peak level 0..1 of an audio file, decoded by pygame (raises ``ValueError`` if it cannot be decoded)."""
     import pygame
+    os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
     import pygame.mixer
 
     try:

@@ -94,8 +94,8 @@ class Pack:
             duration = entry.get("duration")
             path = root / entry["file"]
             if duration is None:
-                duration = _measured_duration(path)
-            if not isinstance(duration, int | float) or isinstance(duration, bool) or not duration >= 0:
+                duration = _measured_duration(path)  # NaN if unreadable: the clip is then borrowed
+            elif not isinstance(duration, int | float) or isinstance(duration, bool) or not duration >= 0:
                 raise PackError(f"{where}: duration must be seconds >= 0, got {duration!r}")
             clips[pid] = Clip(pid, path, str(entry.get("text", "")), float(duration))
         name = str(meta.get("name", root.name))
