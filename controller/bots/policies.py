@@ -1,0 +1,179 @@
+"""The three bot policies.
+
+- ``uninformed``: the model of the published Mafia analyses, exactly: each night the killers kill a uniformly
+  random living non-killer; each day every living player votes for one and the same uniformly random living
+  player (among the candidates of the vote); checks and saves are uniformly random among the legal choices;
+  nobody surrenders, claims a defence or speaks beyond "pass".
+- ``random``: every player picks uniformly among its own legal inputs, independently (abstaining included).
+- ``heuristic``: plausible play. Police check players they have not checked; a police nod becomes a public
+  claim the next day, and the good side votes for the claimed killer; the claiming police is then known to
+  everyone, so the killers kill the claimed police first and the doctor protects them. Killers never vote
+  for a partner; they vote for a claimed police or a random non-killer. The secret police shoots a claimed
+  killer. Without a claim, good players vote for a random player other than themselves and those the police
+  cleared (a shake).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from typing import Protocol
+
+from controller.rules.actions import (
+    Action,
+    Ballot,
+    ChooseDirection,
+    GroupPick,
+    Pass,
+    Pick,
+    Timeout,
+    Vote,
+)
+from controller.rules.engine import Pending
+from controller.rules.events import Acted, Event
+from controller.rules.state import GameState
+
+PASSIVE_KINDS = frozenset({"speeches", "last_words"})
+
+
+class Policy(Protocol):
+    name: str
+
+    def actions(self, state: GameState, p: Pending, rng: random.Random) -> Sequence[Action]:
+        """The inputs to send now for the seats ``p`` waits for (all of them, or some)."""
+
+    def observe(self, state: GameState, events: Sequence[Event]) -> None:
+        """See what the engine answered (a policy remembers only what its seats may know)."""
+
+
+def _targets(p: Pending) -> list[int]:
+    return [c for c in p.choices if c is not None]
+
+
+class UninformedPolicy:
+    name = "uninformed"
+
+    def actions(self, state: GameState, p: Pending, rng: random.Random) -> Sequence[Action]:
+        kind = p.kind
+        if kind == "night":
+            if p.ability == "kill":
+                actors = p.seats
+                targets = [c for c in p.choices if c is not None and c not in actors
+                           and state.roles[c - 1] not in p.role.split("+")]
+                return (GroupPick(rng.choice(targets) if targets else None),)
+            return (GroupPick(rng.choice(p.choices)),)
+        if kind == "vote":
+            target = rng.choice(_targets(p))
+            return (Ballot(tuple((v, target) for v in p.seats)),)
+        if kind in PASSIVE_KINDS:
+            return (Pass(p.seats[0]),)
+        return (Timeout(),)  # recognition, defence claims, the judge's direction: nothing to add
+
+    def observe(self, state: GameState, events: Sequence[Event]) -> None:
+        return None
+
+
+class RandomPolicy:
+    name = "random"
+
+    def actions(self, state: GameState, p: Pending, rng: random.Random) -> Sequence[Action]:
+        kind = p.kind
+        if kind == "night":
+            if p.group:
+                todo = [m for m in p.seats if m not in p.picks]
+                if not todo:
+                    return (Timeout(),)  # everyone picked and the group is still split: the deadline decides
+                return tuple(Pick(m, rng.choice(p.choices)) for m in todo)
+            return (Pick(p.seats[0], rng.choice(p.choices)),)
+        if kind == "vote":
+            return tuple(Vote(v, rng.choice(p.choices)) for v in p.seats)
+        if kind in PASSIVE_KINDS:
+            return (Pass(p.seats[0]),)
+        if kind == "recognition":
+            return tuple(Pass(s) for s in p.seats) or (Timeout(),)
+        if kind == "defence_claim":
+            return tuple(Pick(s, s) if rng.random() < 0.5 else Pass(s) for s in p.seats) or (Timeout(),)
+        if kind == "direction":
+            return (ChooseDirection(rng.random() < 0.5),)
+        return (Timeout(),)
+
+    def observe(self, state: GameState, events: Sequence[Event]) -> None:
+        return None
+
+
+class HeuristicPolicy:
+    name = "heuristic"
+
+    def __init__(self) -> None:
+        self.nods: set[int] = set()  # checked killers (the police's knowledge)
+        self.cleared: set[int] = set()  # checked non-killers
+        self.claimed_police: int | None = None  # public once the police claim a nod
+        self.claimed_killers: set[int] = set()  # public claims
+
+    def observe(self, state: GameState, events: Sequence[Event]) -> None:
+        for e in events:
+            if isinstance(e, Acted) and e.ability == "check" and e.target is not None and e.actors:
+                if state.spec(e.actors[0]).side == "good":
+                    (self.nods if e.result == "nod" else self.cleared).add(e.target)
+                    if e.result == "nod" and self.claimed_police is None:
+                        self.claimed_police = e.actors[0]
+
+    def _claims(self, state: GameState) -> None:
+        # By day the police tell the table what they found (a claim is public from then on).
+        if state.phase == "day":
+            self.claimed_killers |= {k for k in self.nods if k in state.alive}
+
+    def actions(self, state: GameState, p: Pending, rng: random.Random) -> Sequence[Action]:
+        self._claims(state)
+        kind = p.kind
+        alive = state.alive
+        if kind == "night":
+            targets = _targets(p)
+            roles = p.role.split("+")
+            if p.ability == "kill":
+                others = [t for t in targets if state.roles[t - 1] not in roles]
+                if self.claimed_police in others:
+                    return (GroupPick(self.claimed_police),)
+                return (GroupPick(rng.choice(others) if others else None),)
+            if p.ability == "check":
+                if state.spec(p.seats[0]).side == "good":
+                    fresh = [t for t in targets if t not in self.nods and t not in self.cleared]
+                else:
+                    fresh = targets
+                return (GroupPick(rng.choice(fresh or targets)),)
+            if p.ability == "protect":
+                if self.claimed_police in targets:
+                    return (GroupPick(self.claimed_police),)
+                return (GroupPick(rng.choice(targets)),)
+            if p.ability == "secret_kill":
+                shots = [t for t in targets if t in self.claimed_killers and t in alive]
+                return (GroupPick(shots[0] if shots else None),)
+            return (GroupPick(rng.choice(p.choices)),)
+        if kind == "vote":
+            out: list[Action] = []
+            candidates = _targets(p)
+            claimed = [c for c in candidates if c in self.claimed_killers]
+            for v in p.seats:
+                mine = state.roles[v - 1]
+                if state.side_of(v) == "killers":
+                    partners = {c for c in candidates if state.roles[c - 1] == mine}
+                    pool = [c for c in candidates if c not in partners]
+                    if self.claimed_police in pool:
+                        target: int | None = self.claimed_police
+                    else:
+                        target = rng.choice(pool) if pool else None
+                elif claimed:
+                    target = claimed[0]
+                else:
+                    pool = [c for c in candidates if c != v and c not in self.cleared]
+                    target = rng.choice(pool or candidates)
+                out.append(Vote(v, target))
+            return out
+        if kind in PASSIVE_KINDS:
+            return (Pass(p.seats[0]),)
+        if kind == "defence_claim":
+            return tuple(Pick(s, s) if s in self.claimed_killers else Pass(s) for s in p.seats) or (Timeout(),)
+        return (Timeout(),)
+
+
+POLICIES = {"uninformed": UninformedPolicy, "random": RandomPolicy, "heuristic": HeuristicPolicy}

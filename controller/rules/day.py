@@ -1,0 +1,374 @@
+"""The day (C3): last words (V2.3, V2.8), speeches in the rule's order (V2.4), the suspects' defence (C3), the
+public vote with its order (V2.5), follow-votes (V2.6), ties (V2.7), executions and the club rules of V2.11.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import TYPE_CHECKING, Any
+
+from controller.rules import win
+from controller.rules.actions import Rejected
+from controller.rules.events import DefenceClaimed, Died, Spoke, TieRound, VoteClosed, Voted
+from controller.rules.seats import COUNTER_CLOCKWISE, left_hand_neighbour, order_from, right_hand_neighbour
+from controller.rules.state import GameState
+
+if TYPE_CHECKING:
+    from controller.rules.engine import Tx
+
+
+def day_agenda(s: GameState) -> list[Any]:
+    """The variant's day script as tasks, then the next night."""
+    tasks: list[Any] = []
+    for name in s.config.variant.day_script:
+        if name == "last_words":
+            tasks.append(("last_words_night",))
+        elif name == "speeches":
+            tasks.append(("speeches",))
+        elif name == "defence":
+            if s.config.opt("defence.suspects") and "defence.suspects" in s.config.options:
+                tasks.append(("defence",))
+        elif name == "vote":
+            tasks.append(("vote",))
+    tasks.append(("night",))
+    return tasks
+
+
+# ---- orders ----------------------------------------------------------------------------------------------
+
+def _victim(s: GameState) -> int | None:
+    """The night's victim that the order rules start from. Decision (two deaths, V3.4): the killers' victim if
+    they killed, else the lowest seat that died."""
+    if not s.night_dead:
+        return None
+    killed = [a.target for a in s.acts if a.ability == "kill" and a.target in s.night_dead]
+    return killed[0] if killed else s.night_dead[0]
+
+
+def speech_order(s: GameState) -> tuple[int, ...]:
+    """V2.4: from the right-hand neighbour of the night's victim, counter-clockwise; with
+    ``speech.any_direction`` from either neighbour in the judge's direction. Decision: no victim -> seat 1."""
+    victim = _victim(s)
+    direction = s.direction or COUNTER_CLOCKWISE
+    if victim is None:
+        start = 1
+    elif direction == COUNTER_CLOCKWISE:
+        start = right_hand_neighbour(victim, s.players)
+    else:
+        start = left_hand_neighbour(victim, s.players)
+    return order_from(start, direction, s.players, s.alive)
+
+
+def vote_order(s: GameState) -> tuple[int, ...]:
+    """V2.5: ``vote.reverse`` calls from the last speaker backwards; ``vote.from_victim`` from the victim's
+    right-hand neighbour (counter-clockwise)."""
+    if s.config.opt("vote") == "reverse" and s.speech_order:
+        return tuple(x for x in reversed(s.speech_order) if x in s.alive)
+    victim = _victim(s)
+    start = 1 if victim is None else right_hand_neighbour(victim, s.players)
+    return order_from(start, COUNTER_CLOCKWISE, s.players, s.alive)
+
+
+# ---- last words ------------------------------------------------------------------------------------------
+
+def lastwords_allowed(s: GameState, seat: int, cause: str, already: int = 0) -> bool:
+    """V2.3 / V2.8 / V1.3: may ``seat``, who just died of ``cause``, leave last words?"""
+    mode = s.config.opt("lastwords")
+    if mode == "all":
+        return True
+    if mode == "killer_silent":
+        return not (cause == "executed" and s.side_of(seat) == "killers")
+    return s.lastwords_given + already < s.config.quota
+
+
+def task_last_words_night(tx: Tx) -> None:
+    s = tx.s
+    seats: list[int] = []
+    for seat in s.night_dead:
+        if lastwords_allowed(s, seat, "night", len(seats)):
+            seats.append(seat)
+    if seats:
+        tx.open("last_words", "last_words", seats)
+
+
+def task_speeches(tx: Tx) -> None:
+    s = tx.s
+    if s.config.opt("speech.any_direction") and "speech.any_direction" in s.config.options and not s.direction:
+        tx.push(("speeches",))
+        tx.open("direction", "speech.direction", (0,), (1, -1))
+        return
+    order = speech_order(s)
+    if order:
+        tx.open("speeches", "speeches", order)
+
+
+def task_speak_among(tx: Tx, seats: tuple[int, ...], step: str) -> None:
+    living = tuple(x for x in seats if x in tx.s.alive)
+    if living:
+        tx.open("speeches", step, living)
+
+
+def task_defence(tx: Tx) -> None:
+    """C3 ``defence.suspects``: everyone may claim a defence speech (OK = claim, or pass); claimants speak in
+    the day's speech order."""
+    tx.push(("defence_speeches",))
+    tx.open("defence_claim", "defence.claim", tuple(sorted(tx.s.alive)), ())
+
+
+def task_defence_speeches(tx: Tx) -> None:
+    s = tx.s
+    order = [x for x in (s.speech_order or speech_order(s)) if x in s.defence and x in s.alive]
+    if order:
+        tx.open("speeches", "defence", order)
+
+
+def task_vote(tx: Tx) -> None:
+    s = tx.s
+    tx.open("vote", "vote", tuple(sorted(s.alive)), (*vote_order(s), None))
+
+
+def task_revote(tx: Tx, candidates: tuple[int, ...]) -> None:
+    """V2.7: in every revote all living players vote; only the tied players are candidates."""
+    s = tx.s
+    order = [x for x in vote_order(s) if x in candidates]
+    tx.open("vote", "revote", tuple(sorted(s.alive)), (*order, None))
+
+
+def task_execute(tx: Tx, seat: int) -> None:
+    s = tx.s
+    allowed = lastwords_allowed(s, seat, "executed")
+    tx.emit(Died(seat, "executed"))
+    if _check_win(tx):
+        return
+    if allowed:
+        tx.open("last_words", "last_words.executed", (seat,))
+
+
+TASKS: dict[str, Any] = {
+    "last_words_night": task_last_words_night,
+    "speeches": task_speeches,
+    "speak_among": task_speak_among,
+    "defence": task_defence,
+    "defence_speeches": task_defence_speeches,
+    "vote": task_vote,
+    "revote": task_revote,
+    "execute": task_execute,
+}
+
+
+def _check_win(tx: Tx) -> bool:
+    result = win.check(tx.s)
+    if result:
+        tx.end(*result)
+        return True
+    return False
+
+
+# ---- inputs ----------------------------------------------------------------------------------------------
+
+def end_speech(tx: Tx, seat: int, how: str) -> None:
+    s = tx.s
+    if not s.queue or s.queue[0] != seat:
+        current = s.queue[0] if s.queue else None
+        raise Rejected("not_your_turn", f"seat {seat} is not speaking now (seat {current} is); nobody speaks "
+                                        "out of turn (V2.4)")
+    tx.emit(Spoke(seat, how))
+
+
+def claim_defence(tx: Tx, seat: int, target: int | None) -> None:
+    s = tx.s
+    if seat in s.defence or seat in s.picks:
+        raise Rejected("already_answered", f"seat {seat} has already answered")
+    if target is not None and target != seat:
+        raise Rejected("bad_target", "a defence is claimed for oneself")
+    if target is None:
+        from controller.rules.events import Picked
+
+        tx.emit(Picked(seat, None))
+    else:
+        tx.emit(DefenceClaimed(seat))
+    if all(x in tx.s.defence or x in tx.s.picks for x in tx.s.alive):
+        close_defence_claims(tx)
+
+
+def close_defence_claims(tx: Tx) -> None:
+    from controller.rules.events import Acted
+
+    w = tx.s.waiting
+    assert w is not None
+    tx.emit(Acted(w.step, "defence", tuple(tx.s.defence), None, "closed"))
+
+
+def _check_vote_target(s: GameState, target: int | None) -> None:
+    w = s.waiting
+    assert w is not None
+    if target in w.choices:
+        return
+    if not isinstance(target, int) or not 1 <= target <= s.players:
+        raise Rejected("unknown_seat", f"there is no seat {target}")
+    if target not in s.alive:
+        raise Rejected("target_dead", f"seat {target} is out of the game and cannot be voted for")
+    raise Rejected("not_candidate", f"seat {target} is not a candidate in this vote")
+
+
+def vote(tx: Tx, seat: int, target: int | None, delay_s: float) -> None:
+    s = tx.s
+    w = s.waiting
+    assert w is not None
+    if seat not in w.seats:
+        raise Rejected("not_voter", f"seat {seat} does not vote in this round")
+    if seat in s.picks:
+        raise Rejected("already_voted", f"seat {seat} has already voted; one vote each (V2.5)")
+    _check_vote_target(s, target)
+    window = float(s.config.opt("vote.window_s"))
+    if delay_s > window:
+        raise Rejected("follow_vote", f"seat {seat}'s hand came {delay_s:.1f}s after the call, later than the "
+                                      f"{window:g}s window: a follow-vote does not count (V2.6)")
+    tx.emit(Voted(seat, target))
+    if all(x in tx.s.picks for x in w.seats if x in tx.s.alive):
+        close_vote(tx)
+
+
+def ballot(tx: Tx, votes: tuple[tuple[int, int | None], ...]) -> None:
+    """The judge's count of a whole vote (judge entry): checked like single votes, then closed at once."""
+    s = tx.s
+    w = s.waiting
+    assert w is not None
+    seen: set[int] = set()
+    for voter, target in votes:
+        if not isinstance(voter, int) or not 1 <= voter <= s.players:
+            raise Rejected("unknown_seat", f"there is no seat {voter}")
+        if voter not in s.alive:
+            raise Rejected("dead", f"seat {voter} is out of the game and cannot vote")
+        if voter in seen or voter in s.picks:
+            raise Rejected("already_voted", f"seat {voter} votes twice; one vote each (V2.5)")
+        seen.add(voter)
+        _check_vote_target(s, target)
+    _close(tx, tuple((v, t) for v, t in sorted(s.picks.items())) + tuple(votes))
+
+
+def close_vote(tx: Tx) -> None:
+    """The deadline (or the last hand): count what was raised (V2.5: abstaining is allowed)."""
+    _close(tx, tuple(sorted(tx.s.picks.items())))
+
+
+def _close(tx: Tx, hands: tuple[tuple[int, int | None], ...]) -> None:
+    s = tx.s
+    w = s.waiting
+    assert w is not None
+    order = [c for c in w.choices if c is not None]
+    counts = Counter(t for v, t in hands if t is not None and v in s.alive and t in s.alive)
+    tally = tuple((c, counts[c]) for c in order if counts[c])
+    if not tally:  # V2.5 decision: if nobody votes, nobody is out
+        tx.emit(VoteClosed((), None, ()))
+        return
+    top = max(n for _, n in tally)
+    tops = tuple(c for c, n in tally if n == top)
+    procedure = str(s.config.opt("tie"))
+    if w.step == "vote" and procedure == "top2" and "tie" in s.config.options:
+        _top2_first_round(tx, tally, tops)
+        return
+    if len(tops) == 1:
+        tx.emit(VoteClosed(tally, tops[0], ()))
+        tx.push(("execute", tops[0]))
+        return
+    tx.emit(VoteClosed(tally, None, tops))
+    _tie(tx, tops)
+
+
+def _top2_first_round(tx: Tx, tally: tuple[tuple[int, int], ...], tops: tuple[int, ...]) -> None:
+    """V2.7 ``tie.top2``: the top vote-getter and the next (two or more players) debate; a revote decides."""
+    group = tops
+    if len(tops) == 1:
+        rest = [n for c, n in tally if c not in tops]
+        if rest:
+            second = max(rest)
+            group = tops + tuple(c for c, n in tally if n == second)
+    if len(group) == 1:  # only one player got any vote: there is nobody to debate with
+        tx.emit(VoteClosed(tally, group[0], ()))
+        tx.push(("execute", group[0]))
+        return
+    tx.emit(VoteClosed(tally, None, group))
+    tx.emit(TieRound("top2", 1, group))
+    tx.push(("speak_among", group, "tie.debate"), ("revote", group))
+
+
+def _tie(tx: Tx, tied: tuple[int, ...]) -> None:
+    """V2.7, the variant's tie procedure, one round at a time."""
+    s = tx.s
+    procedure = str(s.config.opt("tie")) if "tie" in s.config.options else "revote"
+    previous = s.tie
+    limit = int(s.config.opt("tie.limit"))
+    if procedure == "club":
+        same = previous is not None and set(previous.tied) == set(tied)
+        stage = previous.stage + 1 if same and previous is not None else 1
+        if stage == 1:  # the tied players speak again, then a revote among them
+            tx.emit(TieRound("club", 1, tied))
+            tx.push(("speak_among", tied, "tie.speak"), ("revote", tied))
+        elif stage == 2:  # the other players speak one by one, then a revote
+            tx.emit(TieRound("club", 2, tied))
+            others = tuple(x for x in (s.speech_order or speech_order(s)) if x not in tied and x in s.alive)
+            tx.push(("speak_among", others, "tie.others"), ("revote", tied))
+        else:  # the same players tied a third time: a draw
+            tx.emit(TieRound("club", 3, tied, "draw"))
+            tx.end("draw", "V2.7: the same players tied three times")
+        return
+    stage = (previous.stage + 1) if previous is not None else 1
+    if stage > limit:  # Decision (tie.limit): nobody is voted out, so that the day ends
+        tx.emit(TieRound(procedure, stage, tied, "nobody_out"))
+        return
+    tx.emit(TieRound(procedure, stage, tied))
+    if procedure == "revote" and stage == 1:  # a second vote at once
+        tx.push(("revote", tied))
+    else:  # defence speeches (revote, top2) or the tied debate (debate_first), then a revote
+        step = "tie.debate" if procedure == "debate_first" else "tie.defence"
+        tx.push(("speak_among", tied, step), ("revote", tied))
+
+
+def surrender(tx: Tx, seat: int) -> None:
+    """V2.11: a side may surrender, except civilians, and never while both sides still have partners alive.
+    Decision: a non-civilian may surrender only when they are the last living member of their role's team;
+    the other side wins."""
+    s = tx.s
+    if not (isinstance(seat, int) and 1 <= seat <= s.players):
+        raise Rejected("unknown_seat", f"there is no seat {seat}")
+    if seat not in s.alive:
+        raise Rejected("dead", f"seat {seat} is out of the game")
+    if "surrender" not in s.config.options or not s.config.opt("surrender"):
+        raise Rejected("no_surrender", "this variant does not allow surrender")
+    spec = s.spec(seat)
+    if spec.civilian:
+        raise Rejected("civilian_surrender", "civilians may not surrender (V2.11)")
+    team = s.living_with((s.role_of(seat),))
+    if len(team) > 1:
+        raise Rejected("partners_alive", f"seat {seat} still has living partners; no surrender (V2.11)")
+    other = "good" if spec.side == "killers" else "killers"
+    tx.emit(Died(seat, "surrendered"))
+    tx.end(other, f"V2.11: seat {seat} surrendered")
+
+
+def remove_player(tx: Tx, seat: int, cause: str) -> None:
+    """V2.11 §5.14/§5.15: the judge rules a player out. The open step goes on without them."""
+    s = tx.s
+    speaking = bool(s.queue) and s.queue[0] == seat and s.waiting is not None
+    tx.emit(Died(seat, cause))
+    if _check_win(tx):
+        return
+    s = tx.s
+    if speaking:
+        tx.emit(Spoke(seat, cause))
+    elif s.waiting is not None and seat in s.queue:
+        tx.emit(Spoke(seat, cause))
+    w = tx.s.waiting
+    if w is not None and w.kind == "vote" and all(x in tx.s.picks for x in w.seats if x in tx.s.alive):
+        close_vote(tx)
+    elif w is not None and w.kind == "night" and w.group:
+        from controller.rules.night import _group_check
+
+        members = [m for m in w.seats if m in tx.s.alive]
+        if not members:
+            from controller.rules.night import deadline
+
+            deadline(tx)
+        elif all(m in tx.s.picks for m in members):
+            _group_check(tx, final=False)

@@ -1,0 +1,420 @@
+"""The engine: ``step(state, action) -> (state, events)``, ``apply(state, event) -> state``, ``fold(events)``.
+
+Pure: no clock, no I/O, randomness only from the ``random.Random`` passed in (and what it decides is written
+into the events, so folding needs no randomness). An illegal input raises :class:`Rejected` and the caller's
+state is untouched (states are immutable).
+
+After an input is applied the engine runs the script on by itself (skipping steps nobody can act in, resolving
+the dawn, checking the win conditions) until it waits for a person again; :func:`pending` says for whom.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, replace
+from types import MappingProxyType
+from typing import Any
+
+from controller.rules import day, night, win
+from controller.rules.actions import (
+    Action,
+    Ballot,
+    ChooseDirection,
+    Eject,
+    GroupPick,
+    Pass,
+    Penalty,
+    Pick,
+    Rejected,
+    Surrender,
+    Timeout,
+    Vote,
+)
+from controller.rules.events import (
+    Acted,
+    Dawn,
+    DayBroke,
+    Dealt,
+    DefenceClaimed,
+    Died,
+    DirectionChosen,
+    Event,
+    GameCreated,
+    GameEnded,
+    NightFell,
+    Opened,
+    Penalised,
+    Picked,
+    Reasked,
+    Spoke,
+    TieRound,
+    VoteClosed,
+    Voted,
+)
+from controller.rules.setup import GameConfig
+from controller.rules.state import EMPTY, Act, GameState, TieState, Waiting
+from controller.rules.variant import parse_variant
+
+SPEECH_KINDS = frozenset({"speeches", "last_words"})
+
+
+# --------------------------------------------------------------------------------------------------------
+# apply: events -> state. Bookkeeping only; every decision was made when the event was created.
+# --------------------------------------------------------------------------------------------------------
+
+def _created(s: GameState, e: GameCreated) -> GameState:
+    variant = parse_variant(e.variant, e.variant_source)
+    config = GameConfig(variant, e.players, MappingProxyType(dict(e.options)), e.composition, e.history, e.quota)
+    return GameState(config=config, seed=e.seed)
+
+
+def _opened(s: GameState, e: Opened) -> GameState:
+    w = Waiting(e.kind, e.step, e.seats, e.choices, e.group, e.role, e.ability)
+    changes: dict[str, Any] = {"waiting": w, "agenda": e.agenda, "picks": EMPTY, "reasked": False}
+    if e.kind in SPEECH_KINDS:
+        changes["queue"] = e.seats
+        if e.kind == "last_words":
+            changes["lastwords_given"] = s.lastwords_given + len(e.seats)
+        elif e.step == "speeches":
+            changes["speech_order"] = e.seats
+    return replace(s, **changes)
+
+
+def _spoke(s: GameState, e: Spoke) -> GameState:
+    queue = tuple(x for x in s.queue if x != e.seat)
+    return replace(s, queue=queue, waiting=s.waiting if queue else None)
+
+
+def _acted(s: GameState, e: Acted) -> GameState:
+    marks = s.marks
+    if e.marks:
+        merged = dict(marks)
+        merged.update(e.marks)
+        marks = MappingProxyType(merged)
+    act = Act(e.step, e.ability, e.actors, e.target, e.how, e.result)
+    return replace(s, acts=(*s.acts, act), marks=marks, waiting=None, picks=EMPTY)
+
+
+def _dawn(s: GameState, e: Dawn) -> GameState:
+    dead_seats = tuple(seat for seat, _ in e.deaths)
+    marks = s.marks
+    if e.marks:
+        merged = dict(marks)
+        merged.update(e.marks)
+        marks = MappingProxyType(merged)
+    return replace(
+        s, phase="day", day=e.night, waiting=None, alive=s.alive.difference(dead_seats), dead=s.dead + e.deaths,
+        night_dead=dead_seats, marks=marks, speech_order=(), direction=0, defence=(), tie=None,
+    )
+
+
+def _picked(s: GameState, e: Picked | Voted) -> GameState:
+    picks = dict(s.picks)
+    picks[e.seat] = e.target
+    return replace(s, picks=MappingProxyType(picks))
+
+
+def _died(s: GameState, e: Died) -> GameState:
+    return replace(s, alive=s.alive - {e.seat}, dead=(*s.dead, (e.seat, e.cause)))
+
+
+def _penalised(s: GameState, e: Penalised) -> GameState:
+    pen = dict(s.penalties)
+    pen[e.seat] = e.total
+    return replace(s, penalties=MappingProxyType(pen))
+
+
+def _tie(s: GameState, e: TieRound) -> GameState:
+    tie = TieState(e.procedure, e.stage, e.tied) if e.outcome == "revote" else None
+    return replace(s, tie=tie)
+
+
+_APPLY: dict[type, Callable[[GameState, Any], GameState]] = {
+    GameCreated: _created,
+    Dealt: lambda s, e: replace(s, roles=e.roles, alive=frozenset(range(1, len(e.roles) + 1))),
+    NightFell: lambda s, e: replace(s, phase="night", night=e.night, acts=(), waiting=None),
+    DayBroke: lambda s, e: replace(s, phase="day", day=e.day, waiting=None, night_dead=(), speech_order=(),
+                                   direction=0, defence=(), tie=None),
+    Opened: _opened,
+    Picked: _picked,
+    Reasked: lambda s, e: replace(s, picks=EMPTY, reasked=True),
+    Acted: _acted,
+    Dawn: _dawn,
+    Spoke: _spoke,
+    DefenceClaimed: lambda s, e: replace(s, defence=(*s.defence, e.seat)),
+    DirectionChosen: lambda s, e: replace(s, direction=e.direction, waiting=None),
+    Voted: _picked,
+    VoteClosed: lambda s, e: replace(s, waiting=None, picks=EMPTY),
+    TieRound: _tie,
+    Died: _died,
+    Penalised: _penalised,
+    GameEnded: lambda s, e: replace(s, phase="over", winner=e.winner, end_reason=e.reason, waiting=None),
+}
+
+
+def apply(state: GameState, event: Event) -> GameState:
+    return _APPLY[type(event)](state, event)
+
+
+def fold(events: Iterable[Event]) -> GameState:
+    """Rebuild a game's state from its events; the first must be GameCreated."""
+    it = iter(events)
+    first = next(it, None)
+    if not isinstance(first, GameCreated):
+        raise ValueError("a game's events begin with game_created")
+    state = _created(None, first)  # type: ignore[arg-type]
+    for event in it:
+        state = _APPLY[type(event)](state, event)
+    return state
+
+
+# --------------------------------------------------------------------------------------------------------
+# The transaction: one input's worth of events, applied as they are made.
+# --------------------------------------------------------------------------------------------------------
+
+class Tx:
+    """Collects the events of one input and keeps the state they lead to. The rule modules (night, day, win)
+    work on a Tx; ``agenda`` is the script still to run in this phase (tasks are tuples)."""
+
+    __slots__ = ("agenda", "events", "rng", "s")
+
+    def __init__(self, state: GameState, rng: random.Random | None) -> None:
+        self.s = state
+        self.events: list[Event] = []
+        self.rng = rng
+        self.agenda: list[Any] = list(state.agenda)
+
+    def emit(self, event: Event) -> None:
+        self.events.append(event)
+        self.s = _APPLY[type(event)](self.s, event)
+
+    def open(self, kind: str, step: str, seats: Sequence[int], choices: Sequence[int | None] = (),
+             group: bool = False, role: str = "", ability: str = "") -> None:
+        self.emit(Opened(kind, step, tuple(seats), tuple(choices), group, tuple(self.agenda), role, ability))
+
+    def push(self, *tasks: Any) -> None:
+        """Run ``tasks`` next, before the rest of the agenda."""
+        self.agenda[0:0] = tasks
+
+    def end(self, winner: str, reason: str) -> None:
+        self.emit(GameEnded(winner, reason))
+
+    def random(self) -> random.Random:
+        if self.rng is None:
+            raise Rejected("needs_rng", "this input needs a random choice; pass an rng")
+        return self.rng
+
+
+def _run_agenda(tx: Tx) -> None:
+    """Run the script on until the engine waits for someone or the game is over."""
+    while tx.s.waiting is None and tx.s.phase != "over":
+        if not tx.agenda:
+            tx.agenda.append(("night",) if tx.s.phase == "day" else ("dawn",))
+        task = tx.agenda.pop(0)
+        _TASKS[task[0]](tx, *task[1:])
+
+
+_TASKS: dict[str, Callable[..., None]] = {}
+_TASKS.update(night.TASKS)
+_TASKS.update(day.TASKS)
+
+
+# --------------------------------------------------------------------------------------------------------
+# Public API
+# --------------------------------------------------------------------------------------------------------
+
+def new_game(config: GameConfig, rng: random.Random | None = None, *, seed: int | None = None,
+             roles: Sequence[str] | None = None, first: str | None = None) -> tuple[GameState, list[Event]]:
+    """Create a game and deal (C1): shuffle the deck with ``rng`` (or ``random.Random(seed)``), or take the
+    given ``roles`` (seat 1 first: a physical deal read from the cards). ``first`` overrides the variant's
+    first phase ("night" or "day": a day-one blind lynch)."""
+    if rng is None:
+        rng = random.Random(seed)
+    variant = config.variant
+    created = GameCreated(
+        variant=dict(variant.data), variant_source=variant.source, players=config.players,
+        options=tuple(sorted(config.options.items())), composition=config.composition,
+        history=config.history, quota=config.quota, seed=seed,
+    )
+    if roles is None:
+        deck = config.deck()
+        rng.shuffle(deck)
+        dealt = tuple(deck)
+    else:
+        dealt = tuple(roles)
+        if sorted(dealt) != sorted(config.deck()):
+            raise Rejected("deck_mismatch", "the dealt cards do not match the configuration")
+    tx = Tx(GameState(config=config, seed=seed), rng)
+    tx.events.append(created)
+    tx.emit(Dealt(dealt))
+    start = first or variant.first
+    if start == "day":
+        tx.emit(DayBroke(1))
+        tx.agenda = day.day_agenda(tx.s)
+    else:
+        tx.agenda = [("night",)]
+    _run_agenda(tx)
+    return tx.s, tx.events
+
+
+def step(state: GameState, action: Action, rng: random.Random | None = None) -> tuple[GameState, list[Event]]:
+    """Apply one input. Raises Rejected (the state is unchanged) if it is not legal now."""
+    if state.phase == "over":
+        raise Rejected("game_over", "the game is over")
+    tx = Tx(state, rng)
+    handler = _HANDLERS.get(type(action))
+    if handler is None:
+        raise Rejected("unknown_input", f"unknown input {action!r}")
+    handler(tx, action)
+    if tx.s.phase != "over":
+        _run_agenda(tx)
+    return tx.s, tx.events
+
+
+def _seat_exists(s: GameState, seat: int) -> None:
+    if not isinstance(seat, int) or not 1 <= seat <= s.players:
+        raise Rejected("unknown_seat", f"there is no seat {seat} at this {s.players}-player table")
+
+
+def _living_actor(s: GameState, seat: int) -> None:
+    _seat_exists(s, seat)
+    if seat not in s.alive:
+        raise Rejected("dead", f"seat {seat} is out of the game; the dead do not act (C3)")
+
+
+def _waiting(s: GameState, kinds: frozenset[str] | set[str], what: str) -> Waiting:
+    w = s.waiting
+    if w is None or w.kind not in kinds:
+        now = w.kind if w else s.phase
+        raise Rejected("not_now", f"no {what} now (the table is at: {now})")
+    return w
+
+
+def _on_pick(tx: Tx, a: Pick) -> None:
+    s = tx.s
+    _living_actor(s, a.seat)
+    w = _waiting(s, {"night", "recognition", "defence_claim"}, "night action")
+    if w.kind == "defence_claim":
+        day.claim_defence(tx, a.seat, a.target)
+        return
+    if a.seat not in w.seats:
+        night.reject_out_of_turn(s, a.seat)
+    if w.kind == "recognition":
+        night.acknowledge(tx, a.seat)
+        return
+    night.pick(tx, a.seat, a.target)
+
+
+def _on_group_pick(tx: Tx, a: GroupPick) -> None:
+    _waiting(tx.s, {"night"}, "night action")
+    night.group_pick(tx, a.target)
+
+
+def _on_vote(tx: Tx, a: Vote) -> None:
+    s = tx.s
+    _living_actor(s, a.seat)
+    _waiting(s, {"vote"}, "vote")
+    day.vote(tx, a.seat, a.target, a.delay_s)
+
+
+def _on_ballot(tx: Tx, a: Ballot) -> None:
+    _waiting(tx.s, {"vote"}, "vote")
+    day.ballot(tx, a.votes)
+
+
+def _on_pass(tx: Tx, a: Pass) -> None:
+    s = tx.s
+    _living_actor(s, a.seat) if s.waiting is None or s.waiting.kind != "last_words" else _seat_exists(s, a.seat)
+    w = _waiting(s, {"speeches", "last_words", "recognition", "defence_claim"}, "speech")
+    if w.kind == "recognition":
+        if a.seat not in w.seats:
+            night.reject_out_of_turn(s, a.seat)
+        night.acknowledge(tx, a.seat)
+    elif w.kind == "defence_claim":
+        day.claim_defence(tx, a.seat, None)
+    else:
+        day.end_speech(tx, a.seat, "pass")
+
+
+def _on_timeout(tx: Tx, a: Timeout) -> None:
+    w = tx.s.waiting
+    if w is None:
+        raise Rejected("not_now", "nothing is waiting for a deadline")
+    if w.kind == "night":
+        night.deadline(tx)
+    elif w.kind == "recognition":
+        night.end_recognition(tx)
+    elif w.kind in SPEECH_KINDS:
+        day.end_speech(tx, tx.s.queue[0], "timeout")
+    elif w.kind == "vote":
+        day.close_vote(tx)
+    elif w.kind == "defence_claim":
+        day.close_defence_claims(tx)
+    elif w.kind == "direction":
+        tx.emit(DirectionChosen(-1))  # V2.4: the rule's own direction when the judge does not choose
+
+
+def _on_direction(tx: Tx, a: ChooseDirection) -> None:
+    _waiting(tx.s, {"direction"}, "choice of direction")
+    tx.emit(DirectionChosen(1 if a.clockwise else -1))
+
+
+def _on_surrender(tx: Tx, a: Surrender) -> None:
+    day.surrender(tx, a.seat)
+
+
+def _on_eject(tx: Tx, a: Eject) -> None:
+    _living_actor(tx.s, a.seat)
+    day.remove_player(tx, a.seat, "ejected")
+
+
+def _on_penalty(tx: Tx, a: Penalty) -> None:
+    _seat_exists(tx.s, a.seat)
+    tx.emit(Penalised(a.seat, tx.s.penalties.get(a.seat, 0) + 1))
+
+
+_HANDLERS: dict[type, Callable[[Tx, Any], None]] = {
+    Pick: _on_pick, GroupPick: _on_group_pick, Vote: _on_vote, Ballot: _on_ballot, Pass: _on_pass,
+    Timeout: _on_timeout, ChooseDirection: _on_direction, Surrender: _on_surrender, Eject: _on_eject,
+    Penalty: _on_penalty,
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Pending:
+    """What the engine waits for, as the director and the bots see it.
+
+    ``seats``: who may act now (0 = the judge). ``choices``: legal targets (None = skip/abstain where allowed).
+    ``picks``: for a group, the members' current picks (only ever shown to the members).
+    """
+
+    kind: str
+    step: str
+    seats: tuple[int, ...]
+    choices: tuple[int | None, ...]
+    group: bool
+    role: str
+    ability: str
+    picks: Mapping[int, int | None]
+    agenda: tuple[Any, ...]
+
+
+def pending(state: GameState) -> Pending | None:
+    """Who the engine waits for, with which choices, and what comes after. None when the game is over."""
+    w = state.waiting
+    if w is None:
+        return None
+    if w.kind in SPEECH_KINDS:
+        seats: tuple[int, ...] = state.queue[:1]
+    elif w.kind in ("vote", "defence_claim", "recognition"):
+        done = state.picks if w.kind != "defence_claim" else {**dict.fromkeys(state.defence), **state.picks}
+        seats = tuple(x for x in w.seats if x in state.alive and x not in done)
+    else:
+        seats = w.seats
+    return Pending(w.kind, w.step, seats, w.choices, w.group, w.role, w.ability, state.picks, state.agenda)
+
+
+def winner_now(state: GameState) -> tuple[str, str] | None:
+    """The side whose win condition holds now (or "draw"), with the reason; None while the game goes on."""
+    return win.check(state)

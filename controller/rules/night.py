@@ -1,0 +1,278 @@
+"""The night (C2, C6, C8): who wakes, what they may point at, how a group decides, and how the dawn resolves.
+
+Abilities are small pieces named in the variant files (``ability = "kill"``): each says when its holders wake
+(:func:`_available`), whom they may target (:func:`legal_targets`), what they learn at once (:func:`_result`),
+and what it does at dawn (:func:`resolve_dawn`).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import TYPE_CHECKING, Any
+
+from controller.rules import win
+from controller.rules.actions import Rejected
+from controller.rules.events import Acted, Dawn, NightFell, Picked, Reasked
+from controller.rules.state import GameState
+from controller.rules.variant import NightStep
+
+if TYPE_CHECKING:
+    from controller.rules.engine import Tx
+
+
+def _step(s: GameState, step_id: str) -> NightStep:
+    for st in s.config.variant.night:
+        if st.id == step_id:
+            return st
+    raise KeyError(step_id)
+
+
+def _spent(s: GameState, seat: int) -> bool:
+    return s.marks.get(f"spent:{seat}", 0) > 0
+
+
+def _available(s: GameState, st: NightStep, actors: tuple[int, ...]) -> tuple[int, ...]:
+    """The actors who may use the ability tonight (empty: the step is skipped and nobody wakes)."""
+    if st.ability == "check":
+        limit = int(s.config.opt("checks")) if "checks" in s.config.options else 0
+        if limit and s.marks.get("checks_used", 0) >= limit:  # V2.10: limited checks
+            return ()
+    elif st.ability == "secret_kill":  # V3.3: one use per game
+        return tuple(a for a in actors if not _spent(s, a))
+    return actors
+
+
+def legal_targets(s: GameState, st: NightStep, actors: tuple[int, ...]) -> tuple[int | None, ...]:
+    """Whom ``actors`` may point at in step ``st`` (C2: players with eyes closed, unless the rule allows more)."""
+    living = sorted(s.alive)
+    if st.targets == "living":
+        out = living
+    elif st.targets == "others":
+        out = [x for x in living if x not in actors]
+    else:  # eyes_closed
+        out = [x for x in living if x not in actors]
+        if st.ability == "kill" and s.config.opt("killers.selfkill") and "killers.selfkill" in s.config.options:
+            out = living  # V2.12: killers may kill themselves or each other, by majority only
+    if st.ability == "kill" and s.night == 1:
+        out = [x for x in out if not _repeat_victim(s, x)]
+    choices: tuple[int | None, ...] = tuple(out)
+    if st.optional:
+        choices = (*choices, None)
+    return choices
+
+
+def _repeat_victim(s: GameState, seat: int) -> bool:
+    """V2.11: may ``seat`` not be tonight's first-night victim, given the previous games' first victims?"""
+    limit = int(s.config.opt("first_victim.max_repeat")) if "first_victim.max_repeat" in s.config.options else 0
+    if not limit or len(s.config.history) < limit:
+        return False
+    return all(v == seat for v in s.config.history[-limit:])
+
+
+def _result(s: GameState, st: NightStep, target: int | None) -> tuple[str, tuple[tuple[str, int], ...]]:
+    """What the actors learn at once, and the ability's bookkeeping."""
+    if target is None:
+        return "", ()
+    if st.ability == "check":  # V2.2: a nod for a killer, a shake for anyone else; F2: the informant too
+        result = "nod" if s.spec(target).nod else "shake"
+        return result, (("checks_used", s.marks.get("checks_used", 0) + 1),)
+    return "", ()
+
+
+# ---- tasks -----------------------------------------------------------------------------------------------
+
+def task_night(tx: Tx) -> None:
+    s = tx.s
+    n = s.night + 1
+    tx.emit(NightFell(n))
+    variant = s.config.variant
+    if n == 1 and "first_night" in s.config.options and s.config.opt("first_night") == "recognition":
+        # V2.10: the first night is recognition only; a day-one blind push follows.
+        groups = [r for r, spec in variant.roles.items() if spec.knows_partners and s.config.count(r) > 1]
+        tx.push(*[("recognition", r) for r in groups], ("dawn",))
+        return
+    tx.push(*[("night_step", st.id) for st in variant.night], ("dawn",))
+
+
+def task_night_step(tx: Tx, step_id: str) -> None:
+    s = tx.s
+    st = _step(s, step_id)
+    actors = tuple(seat for seat in sorted(s.alive) if s.roles[seat - 1] in st.roles)
+    actors = _available(s, st, actors)
+    if not actors:
+        return
+    choices = legal_targets(s, st, actors)
+    tx.open("night", st.id, actors, choices, group=len(actors) > 1, role="+".join(st.roles), ability=st.ability)
+
+
+def task_recognition(tx: Tx, role: str) -> None:
+    members = tx.s.living_with((role,))
+    if len(members) > 1:
+        tx.open("recognition", f"recognise.{role}", members, (), group=True, role=role, ability="recognise")
+
+
+def task_dawn(tx: Tx) -> None:
+    s = tx.s
+    deaths, marks = resolve_dawn(s)
+    tx.emit(Dawn(s.night, deaths, marks))
+    result = win.check(tx.s)
+    if result:
+        tx.end(*result)
+        return
+    from controller.rules.day import day_agenda
+
+    tx.agenda[:] = day_agenda(tx.s)
+
+
+TASKS: dict[str, Any] = {
+    "night": task_night,
+    "night_step": task_night_step,
+    "recognition": task_recognition,
+    "dawn": task_dawn,
+}
+
+
+# ---- inputs ----------------------------------------------------------------------------------------------
+
+def reject_out_of_turn(s: GameState, seat: int) -> None:
+    w = s.waiting
+    role = s.role_of(seat)
+    for st in s.config.variant.night:
+        if role in st.roles and st.ability == "check" and not _available(s, st, (seat,)):
+            raise Rejected("no_checks_left", f"seat {seat}: the police have no checks left (V2.10)")
+    step = w.step if w else s.phase
+    raise Rejected("not_your_turn", f"seat {seat} is not awake in this step ({step})")
+
+
+def _check_target(s: GameState, target: int | None) -> None:
+    w = s.waiting
+    assert w is not None
+    if target in w.choices:
+        return
+    if target is None:
+        raise Rejected("must_choose", f"this step ({w.step}) cannot be skipped; point at a player")
+    if not isinstance(target, int) or not 1 <= target <= s.players:
+        raise Rejected("unknown_seat", f"there is no seat {target}")
+    if target not in s.alive:
+        raise Rejected("target_dead", f"seat {target} is already out of the game")
+    raise Rejected("bad_target", f"seat {target} cannot be chosen in this step ({w.step})")
+
+
+def pick(tx: Tx, seat: int, target: int | None) -> None:
+    s = tx.s
+    _check_target(s, target)
+    w = s.waiting
+    assert w is not None
+    if not w.group:
+        _settle(tx, target, "chosen" if target is not None else "skipped")
+        return
+    tx.emit(Picked(seat, target))
+    _group_check(tx, final=False)
+
+
+def group_pick(tx: Tx, target: int | None) -> None:
+    """The judge enters the group's choice at once (judge entry mode), or a bot speaks for the group."""
+    _check_target(tx.s, target)
+    _settle(tx, target, "judge" if target is not None else "skipped")
+
+
+def deadline(tx: Tx) -> None:
+    """C5: the time is up. A group settles on what its members picked (C6); nobody picked: forfeited."""
+    w = tx.s.waiting
+    assert w is not None
+    if w.group:
+        _group_check(tx, final=True)
+    else:
+        _settle(tx, None, "forfeited")
+
+
+def _group_check(tx: Tx, final: bool) -> None:
+    """C6: majority decides; members who say nothing agree with the others. An even split is asked again;
+    still split at the deadline, the action is forfeited (or ``group_tie = random``). V2.12: a self-kill needs a
+    strict majority of the living killers."""
+    s = tx.s
+    w = s.waiting
+    assert w is not None
+    members = [m for m in w.seats if m in s.alive]
+    picks = {m: t for m, t in s.picks.items() if m in members}
+    if not picks:
+        if final:
+            _settle(tx, None, "forfeited")
+        return
+    everyone = len(picks) == len(members)
+    counts = Counter(picks.values()).most_common()
+    top = counts[0][1]
+    tops = [t for t, c in counts if c == top]
+    if len(tops) == 1:
+        target = tops[0]
+        if (target is not None and w.ability == "kill" and s.roles[target - 1] in w.role.split("+")
+                and top * 2 <= len(members)):
+            tops = [target]  # V2.12: a self-kill without a strict majority is not a decision
+        elif everyone or final:
+            _settle(tx, target, "chosen" if target is not None else "skipped")
+            return
+        else:
+            return
+    if final:
+        if s.config.opt("group_tie") == "random" and "group_tie" in s.config.options:
+            _settle(tx, tx.random().choice(sorted(tops, key=lambda t: -1 if t is None else t)), "random")
+        else:
+            _settle(tx, None, "forfeited")
+    elif everyone and not s.reasked:
+        tx.emit(Reasked(w.step))
+
+
+def _settle(tx: Tx, target: int | None, how: str) -> None:
+    s = tx.s
+    w = s.waiting
+    assert w is not None
+    st = _step(s, w.step)
+    result, marks = _result(s, st, target)
+    if st.ability == "secret_kill" and target is not None:
+        marks = (*marks, *((f"spent:{a}", 1) for a in w.seats))
+    tx.emit(Acted(w.step, st.ability, w.seats, target, how, result, marks))
+
+
+def acknowledge(tx: Tx, seat: int) -> None:
+    tx.emit(Picked(seat, None))
+    w = tx.s.waiting
+    assert w is not None
+    if all(m in tx.s.picks for m in w.seats if m in tx.s.alive):
+        end_recognition(tx)
+
+
+def end_recognition(tx: Tx) -> None:
+    w = tx.s.waiting
+    assert w is not None
+    tx.emit(Acted(w.step, "recognise", w.seats, None, "recognised"))
+
+
+# ---- dawn ------------------------------------------------------------------------------------------------
+
+def resolve_dawn(s: GameState) -> tuple[tuple[tuple[int, str], ...], tuple[tuple[str, int], ...]]:
+    """C8: all of the night's effects at once. Returns the deaths (seat, cause) in seat order.
+
+    - kill: the killers' victim dies, unless
+      - V3.2: the doctor's protection is on the victim (protects only against the killers' kill);
+      - V3.3: the victim holds an unspent secret-police power at the time of the kill. Decision: a secret
+        police who uses the power the same night still survives (the kill came first in the night order).
+    - secret_kill (V3.3): the target dies if a killer; on anyone else, nothing.
+    """
+    deaths: dict[int, str] = {}
+    acts = s.acts
+    protected = {a.target for a in acts if a.ability == "protect" and a.target is not None}
+    spent_tonight = {seat for a in acts if a.ability == "secret_kill" and a.target is not None for seat in a.actors}
+    secret_holders = {st_role for st in s.config.variant.night if st.ability == "secret_kill" for st_role in st.roles}
+    for a in acts:
+        if a.target is None:
+            continue
+        if a.ability == "kill":
+            t = a.target
+            if t in protected:
+                continue
+            if s.roles[t - 1] in secret_holders and (not _spent(s, t) or t in spent_tonight):
+                continue
+            deaths.setdefault(t, "killed")
+        elif a.ability == "secret_kill" and s.spec(a.target).nod:
+            deaths.setdefault(a.target, "secret_police")
+    return tuple(sorted(deaths.items())), ()

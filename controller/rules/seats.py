@@ -1,0 +1,40 @@
+"""Seat geometry, defined once for every order rule (V2.4, V2.5, V4.7).
+
+Seats are numbered 1..N **clockwise** as seen from above the table. A player faces the centre, so the clockwise
+neighbour sits on their *left* and the **right-hand neighbour** of seat ``k`` is seat ``k - 1`` (seat N for seat
+1). Going **counter-clockwise** therefore means going down the seat numbers: 5, 4, 3, 2, 1, N, ...
+
+Seed 004 §3.15 ("由被杀者右手边第一人开始") starts the speeches at the victim's right-hand neighbour and goes on
+counter-clockwise, which with this convention is simply "down the seat numbers from victim - 1".
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Iterable
+
+CLOCKWISE = 1
+COUNTER_CLOCKWISE = -1
+
+
+def right_hand_neighbour(seat: int, players: int) -> int:
+    """The seat on ``seat``'s right: one step counter-clockwise."""
+    return players if seat == 1 else seat - 1
+
+
+def left_hand_neighbour(seat: int, players: int) -> int:
+    """The seat on ``seat``'s left: one step clockwise."""
+    return 1 if seat == players else seat + 1
+
+
+def walk(start: int, direction: int, players: int) -> list[int]:
+    """Every seat once, beginning at ``start`` and moving ``direction`` (CLOCKWISE or COUNTER_CLOCKWISE)."""
+    return [((start - 1 + direction * i) % players) + 1 for i in range(players)]
+
+
+def order_from(start: int, direction: int, players: int, among: Collection[int]) -> tuple[int, ...]:
+    """The seats of ``among`` in table order, beginning at ``start`` (or the first of ``among`` after it)."""
+    return tuple(s for s in walk(start, direction, players) if s in among)
+
+
+def in_seat_order(seats: Iterable[int]) -> tuple[int, ...]:
+    return tuple(sorted(seats))

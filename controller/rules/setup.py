@@ -1,0 +1,128 @@
+"""Setting up one game: a variant, its options, the number of card holders and the composition of the deck.
+
+``players`` always counts the card holders; the judge is never counted (a "13-person game" in the seeds is a
+judge and 12 players).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from types import MappingProxyType
+
+from controller.rules.options import OPTIONS, OptionValue
+from controller.rules.variant import Variant, VariantError, WinRow, _suggest
+
+
+@dataclass(frozen=True, slots=True)
+class GameConfig:
+    variant: Variant
+    players: int
+    options: Mapping[str, OptionValue]
+    #: (role, count) in the variant's role order; civilians included. Sums to ``players``.
+    composition: tuple[tuple[str, int], ...]
+    #: First-night victims of the previous games at this table, oldest first (V2.11).
+    history: tuple[int, ...] = ()
+    #: The last-words quota N (V2.3), already resolved from the option and the role table.
+    quota: int = 0
+
+    def opt(self, key: str) -> OptionValue:
+        value = self.options.get(key)
+        return OPTIONS[key].default if value is None else value
+
+    @property
+    def win_rows(self) -> tuple[WinRow, ...]:
+        tables = self.variant.win_tables
+        name = str(self.options.get("win", "default"))
+        return tables[name] if name in tables else next(iter(tables.values()))
+
+    def count(self, role: str) -> int:
+        return dict(self.composition).get(role, 0)
+
+    def deck(self) -> list[str]:
+        """The role cards, one per player, in a canonical order (the deal shuffles them)."""
+        return [role for role, n in self.composition for _ in range(n)]
+
+
+def parse_roles_override(text: str) -> dict[str, int]:
+    """``killer=2,police=2`` -> {"killer": 2, "police": 2}."""
+    counts: dict[str, int] = {}
+    for part in filter(None, (p.strip() for p in text.split(","))):
+        role, sep, n = part.partition("=")
+        if not sep or not n.strip().isdigit():
+            raise ValueError(f"--roles expects ROLE=COUNT,... (for example killer=2,police=2), got {part!r}")
+        counts[role.strip()] = int(n)
+    return counts
+
+
+def configure(
+    variant: Variant,
+    players: int,
+    options: Mapping[str, object] | Iterable[tuple[str, object]] = (),
+    roles: Mapping[str, int] | None = None,
+    history: Iterable[int] = (),
+) -> GameConfig:
+    """Check a game set-up against the variant; raise VariantError naming what is wrong and how to fix it."""
+    where = variant.source
+    given = dict(options.items() if isinstance(options, Mapping) else options)
+    resolved: dict[str, OptionValue] = dict(variant.options)
+    for key, raw in given.items():
+        if key not in OPTIONS:
+            raise VariantError(where, f"option {key}", "unknown option", _suggest(key, tuple(variant.options)))
+        if key not in variant.options:
+            offered = ", ".join(variant.options) or "none"
+            raise VariantError(where, f"option {key}", f"{variant.id} does not offer this option ({OPTIONS[key].rule})",
+                               f"options of {variant.id}: {offered}")
+        try:
+            resolved[key] = OPTIONS[key].parse(raw)
+        except ValueError as exc:
+            raise VariantError(where, f"option {key}", str(exc)) from None
+
+    if roles:
+        for role, n in roles.items():
+            if role not in variant.roles:
+                raise VariantError(where, f"roles {role}", "no such role in this variant",
+                                   _suggest(role, tuple(variant.roles)))
+            if n < 0:
+                raise VariantError(where, f"roles {role}", "a count cannot be negative")
+        counts = {r: roles.get(r, 0) for r in variant.roles if not variant.roles[r].civilian}
+        fixed = sum(counts.values())
+        civilians = [r for r in variant.roles if variant.roles[r].civilian]
+        if civilians:
+            counts[civilians[0]] = players - fixed
+        if players - fixed < 0 or (not civilians and fixed != players):
+            raise VariantError("--roles", "", f"{fixed} role cards do not fit {players} players",
+                               "give fewer role cards or more players")
+        lastwords = 0
+    else:
+        table_name = str(resolved.get("roles", next(iter(variant.role_tables))))
+        rows = variant.role_tables[table_name]
+        row = next((r for r in rows if r.low <= players <= r.high), None)
+        if row is None:
+            spans = ", ".join(f"{r.low}-{r.high}" for r in rows)
+            raise VariantError(
+                where, f"players {players}",
+                f"the role table {table_name!r} of {variant.id} has no row for {players} players ({spans})",
+                "choose a player count the table covers, another role table, or give --roles")
+        counts = dict(row.counts)
+        civilians = [r for r in variant.roles if variant.roles[r].civilian]
+        if civilians:
+            counts[civilians[0]] = players - sum(n for r, n in row.counts if r != civilians[0])
+        lastwords = row.lastwords
+    if players < 3:
+        raise VariantError(where, f"players {players}", "too few players", "a game needs at least 3 players")
+    if sum(counts.values()) != players:
+        raise VariantError(where, f"players {players}", "the composition does not add up to the players")
+    if not any(variant.roles[r].side == "killers" and n for r, n in counts.items()):
+        raise VariantError(where, "roles", "no killer in the game", "give at least one killer")
+    composition = tuple((r, counts.get(r, 0)) for r in variant.roles if counts.get(r, 0) > 0)
+
+    quota = int(resolved.get("lastwords.quota", 0) or 0)  # type: ignore[arg-type]
+    if quota == 0:
+        quota = lastwords or (counts.get(variant.quota_role, 0) if variant.quota_role else 0)
+    hist = tuple(int(s) for s in history)
+    for s in hist:
+        if not 1 <= s <= players:
+            raise VariantError("history", str(s), f"seat {s} does not exist at a {players}-player table",
+                               "pass the seat numbers of earlier first-night victims")
+    return GameConfig(variant, players, MappingProxyType(resolved), composition, hist, quota)

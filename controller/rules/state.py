@@ -1,0 +1,108 @@
+"""The game state: immutable, rebuilt exactly by folding the events (engine.fold)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import Any
+
+from controller.rules.setup import GameConfig
+from controller.rules.variant import RoleSpec
+
+EMPTY: Mapping[Any, Any] = MappingProxyType({})
+
+
+@dataclass(frozen=True, slots=True)
+class Act:
+    """One settled night action of the current night."""
+
+    step: str
+    ability: str
+    actors: tuple[int, ...]
+    target: int | None
+    how: str
+    result: str
+
+
+@dataclass(frozen=True, slots=True)
+class Waiting:
+    """What the engine waits for: see events.Opened for the kinds."""
+
+    kind: str
+    step: str
+    seats: tuple[int, ...]
+    choices: tuple[int | None, ...]
+    group: bool
+    role: str = ""
+    ability: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class TieState:
+    procedure: str
+    stage: int
+    tied: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class GameState:
+    config: GameConfig
+    roles: tuple[str, ...] = ()
+    alive: frozenset[int] = frozenset()
+    phase: str = "setup"  # setup | night | day | over
+    night: int = 0
+    day: int = 0
+    waiting: Waiting | None = None
+    agenda: tuple[Any, ...] = ()
+    #: C6 picks of the open night step, or the hands of the open vote: seat -> target.
+    picks: Mapping[int, int | None] = field(default_factory=lambda: EMPTY)
+    reasked: bool = False
+    #: Speakers still to come in the open speech step; ``queue[0]`` is speaking.
+    queue: tuple[int, ...] = ()
+    acts: tuple[Act, ...] = ()
+    night_dead: tuple[int, ...] = ()
+    speech_order: tuple[int, ...] = ()
+    direction: int = 0
+    defence: tuple[int, ...] = ()
+    tie: TieState | None = None
+    lastwords_given: int = 0
+    #: Ability bookkeeping, e.g. "checks_used", "spent:7" (V3.3).
+    marks: Mapping[str, int] = field(default_factory=lambda: EMPTY)
+    penalties: Mapping[int, int] = field(default_factory=lambda: EMPTY)
+    winner: str | None = None
+    end_reason: str = ""
+    seed: int | None = None
+    #: Everyone who died, in order, with the cause (public: the fact; causes are secret until the end).
+    dead: tuple[tuple[int, str], ...] = field(default=())
+
+    # --- queries every layer uses -------------------------------------------------------------------------
+    def role_of(self, seat: int) -> str:
+        return self.roles[seat - 1]
+
+    def spec(self, seat: int) -> RoleSpec:
+        return self.config.variant.roles[self.roles[seat - 1]]
+
+    def side_of(self, seat: int) -> str:
+        return self.config.variant.roles[self.roles[seat - 1]].side
+
+    def living(self) -> tuple[int, ...]:
+        return tuple(sorted(self.alive))
+
+    def living_with(self, roles: tuple[str, ...] | frozenset[str]) -> tuple[int, ...]:
+        return tuple(s for s in sorted(self.alive) if self.roles[s - 1] in roles)
+
+    def partners(self, seat: int) -> tuple[int, ...]:
+        """The seats a player knows as partners (V2.2 recognition), the dead included."""
+        if not self.spec(seat).knows_partners:
+            return ()
+        mine = self.roles[seat - 1]
+        return tuple(i + 1 for i, r in enumerate(self.roles) if r == mine and i + 1 != seat)
+
+    @property
+    def players(self) -> int:
+        return self.config.players
+
+    @property
+    def over(self) -> bool:
+        return self.phase == "over"

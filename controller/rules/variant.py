@@ -1,0 +1,343 @@
+"""Variants as data: a variant file (TOML) names the roles, the night order, the day script, the role tables,
+the win tables and the options it offers. This module loads and checks one, so that a mistake in a club's own
+variant file is reported with the file, the key and the fix before any game starts.
+"""
+
+from __future__ import annotations
+
+import difflib
+import tomllib
+from collections.abc import Mapping
+from dataclasses import dataclass
+from importlib import resources
+from pathlib import Path
+from types import MappingProxyType
+from typing import Any
+
+from controller.rules.options import OPTIONS, OptionValue
+
+#: Night abilities the engine implements (controller/rules/night.py). A variant that only recombines these needs
+#: no new engine code.
+ABILITIES = ("kill", "check", "protect", "secret_kill", "recognise")
+TARGET_RULES = ("eyes_closed", "others", "living")
+DAY_STEPS = ("announce", "last_words", "speeches", "defence", "vote")
+WIN_PREDICATES = ("all_dead", "at_least_others")
+SIDES = ("good", "killers")
+
+
+class VariantError(ValueError):
+    """A variant file (or a game set-up) that cannot be played, with where and how to fix it."""
+
+    def __init__(self, where: str, key: str, problem: str, fix: str = "") -> None:
+        self.where, self.key, self.problem, self.fix = where, key, problem, fix
+        text = f"{where}: {key}: {problem}" if key else f"{where}: {problem}"
+        super().__init__(f"{text}. Fix: {fix}" if fix else text)
+
+
+@dataclass(frozen=True, slots=True)
+class RoleSpec:
+    name: str
+    side: str
+    knows_partners: bool = False
+    special: bool = False
+    civilian: bool = False
+    #: The police's nod (V2.2): True for killers. A variant may say otherwise for a role (V5.3).
+    nod: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class NightStep:
+    id: str
+    roles: tuple[str, ...]
+    ability: str
+    targets: str
+    optional: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class RoleRow:
+    low: int
+    high: int
+    counts: tuple[tuple[str, int], ...]
+    lastwords: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class WinRow:
+    side: str  # "good", "killers" or "draw"
+    when: str
+    roles: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Variant:
+    id: str
+    name: str
+    name_zh: str
+    rules: tuple[str, ...]
+    first: str
+    roles: Mapping[str, RoleSpec]
+    night: tuple[NightStep, ...]
+    day_script: tuple[str, ...]
+    quota_role: str
+    role_tables: Mapping[str, tuple[RoleRow, ...]]
+    role_table_rules: Mapping[str, str]
+    win_tables: Mapping[str, tuple[WinRow, ...]]
+    options: Mapping[str, OptionValue]
+    source: str
+    data: Mapping[str, Any]
+
+    @property
+    def min_players(self) -> int:
+        return min(row.low for rows in self.role_tables.values() for row in rows)
+
+    @property
+    def max_players(self) -> int:
+        return max(row.high for rows in self.role_tables.values() for row in rows)
+
+
+def _suggest(word: str, known: list[str] | tuple[str, ...]) -> str:
+    close = difflib.get_close_matches(word, list(known), n=1)
+    return f"did you mean {close[0]!r}?" if close else f"use one of: {', '.join(known)}"
+
+
+class _Reader:
+    """Walks the raw TOML with the file name at hand, so every error names its place."""
+
+    def __init__(self, where: str) -> None:
+        self.where = where
+
+    def fail(self, key: str, problem: str, fix: str = "") -> VariantError:
+        return VariantError(self.where, key, problem, fix)
+
+    def table(self, data: Mapping[str, Any], key: str, required: bool = True) -> Mapping[str, Any]:
+        value = data.get(key.rsplit(".", 1)[-1])
+        if value is None:
+            if required:
+                raise self.fail(key, "missing", f"add a [{key}] table")
+            return {}
+        if not isinstance(value, Mapping):
+            raise self.fail(key, f"must be a table, not {type(value).__name__}")
+        return value
+
+    def string(self, data: Mapping[str, Any], key: str, path: str, default: str | None = None,
+               choices: tuple[str, ...] = ()) -> str:
+        value = data.get(key, default)
+        if value is None:
+            raise self.fail(path, "missing", f"add {key} = \"...\"")
+        if not isinstance(value, str):
+            raise self.fail(path, f"must be a string, not {value!r}")
+        if choices and value not in choices:
+            raise self.fail(path, f"unknown value {value!r}", _suggest(value, choices))
+        return value
+
+    def strings(self, data: Mapping[str, Any], key: str, path: str) -> tuple[str, ...]:
+        value = data.get(key, [])
+        if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+            raise self.fail(path, f"must be a list of strings, not {value!r}")
+        return tuple(value)
+
+    def boolean(self, data: Mapping[str, Any], key: str, path: str, default: bool = False) -> bool:
+        value = data.get(key, default)
+        if not isinstance(value, bool):
+            raise self.fail(path, f"must be true or false, not {value!r}")
+        return value
+
+    def unknown_keys(self, data: Mapping[str, Any], allowed: tuple[str, ...], path: str) -> None:
+        for key in data:
+            if key not in allowed:
+                raise self.fail(f"{path}.{key}" if path else key, "unknown key", _suggest(key, allowed))
+
+
+_TOP_KEYS = ("id", "name", "name_zh", "rules", "first", "roles", "night", "day", "role_tables", "win_tables",
+             "options")
+
+
+def parse_variant(data: Mapping[str, Any], where: str) -> Variant:
+    """Check and convert one variant's raw TOML data. ``where`` names the file in error messages."""
+    r = _Reader(where)
+    r.unknown_keys(data, _TOP_KEYS, "")
+    vid = r.string(data, "id", "id")
+    roles: dict[str, RoleSpec] = {}
+    for name, spec in r.table(data, "roles").items():
+        path = f"roles.{name}"
+        if not isinstance(spec, Mapping):
+            raise r.fail(path, "must be a table")
+        r.unknown_keys(spec, ("side", "knows_partners", "special", "civilian", "nod"), path)
+        side = r.string(spec, "side", f"{path}.side", choices=SIDES)
+        roles[name] = RoleSpec(
+            name=name,
+            side=side,
+            knows_partners=r.boolean(spec, "knows_partners", f"{path}.knows_partners"),
+            special=r.boolean(spec, "special", f"{path}.special"),
+            civilian=r.boolean(spec, "civilian", f"{path}.civilian"),
+            nod=r.boolean(spec, "nod", f"{path}.nod", default=(name == "killer")),
+        )
+    role_names = tuple(roles)
+
+    def check_roles(names: tuple[str, ...], path: str) -> None:
+        for n in names:
+            if n not in roles:
+                raise r.fail(path, f"unknown role {n!r}", _suggest(n, role_names))
+
+    night: list[NightStep] = []
+    raw_night = data.get("night", [])
+    if not isinstance(raw_night, list):
+        raise r.fail("night", "must be an array of tables ([[night]])")
+    seen_ids: set[str] = set()
+    for i, step in enumerate(raw_night):
+        path = f"night[{i}]"
+        r.unknown_keys(step, ("id", "roles", "ability", "targets", "optional"), path)
+        sid = r.string(step, "id", f"{path}.id")
+        if sid in seen_ids:
+            raise r.fail(f"{path}.id", f"the step id {sid!r} is used twice", "give every night step its own id")
+        seen_ids.add(sid)
+        step_roles = r.strings(step, "roles", f"{path}.roles")
+        if not step_roles:
+            raise r.fail(f"{path}.roles", "no role wakes in this step", "name at least one role")
+        check_roles(step_roles, f"{path}.roles")
+        night.append(NightStep(
+            id=sid,
+            roles=step_roles,
+            ability=r.string(step, "ability", f"{path}.ability", choices=ABILITIES),
+            targets=r.string(step, "targets", f"{path}.targets", default="eyes_closed", choices=TARGET_RULES),
+            optional=r.boolean(step, "optional", f"{path}.optional"),
+        ))
+
+    day = r.table(data, "day")
+    r.unknown_keys(day, ("script", "quota_role"), "day")
+    script = r.strings(day, "script", "day.script")
+    for s in script:
+        if s not in DAY_STEPS:
+            raise r.fail("day.script", f"unknown day step {s!r}", _suggest(s, DAY_STEPS))
+    if "vote" not in script:
+        raise r.fail("day.script", "a day needs a vote", "add \"vote\" to day.script")
+    quota_role = r.string(day, "quota_role", "day.quota_role", default="")
+    if quota_role:
+        check_roles((quota_role,), "day.quota_role")
+
+    role_tables: dict[str, tuple[RoleRow, ...]] = {}
+    table_rules: dict[str, str] = {}
+    for tname, table in r.table(data, "role_tables").items():
+        path = f"role_tables.{tname}"
+        r.unknown_keys(table, ("rule", "rows"), path)
+        table_rules[tname] = r.string(table, "rule", f"{path}.rule", default="")
+        rows: list[RoleRow] = []
+        for j, row in enumerate(table.get("rows", [])):
+            rpath = f"{path}.rows[{j}]"
+            span = row.get("players")
+            if (not isinstance(span, list) or len(span) != 2 or not all(isinstance(x, int) for x in span)
+                    or span[0] > span[1] or span[0] < 3):
+                raise r.fail(f"{rpath}.players", f"must be [low, high] with 3 <= low <= high, not {span!r}")
+            counts = []
+            for role, n in row.items():
+                if role in ("players", "lastwords"):
+                    continue
+                check_roles((role,), rpath)
+                if not isinstance(n, int) or n < 0:
+                    raise r.fail(f"{rpath}.{role}", f"must be a count >= 0, not {n!r}")
+                counts.append((role, n))
+            if "civilian" in roles and sum(n for _, n in counts) > span[0]:
+                raise r.fail(rpath, f"more role cards than the {span[0]} players of the row's smallest table")
+            lastwords = row.get("lastwords", 0)
+            if not isinstance(lastwords, int) or lastwords < 0:
+                raise r.fail(f"{rpath}.lastwords", f"must be a count >= 0, not {lastwords!r}")
+            rows.append(RoleRow(span[0], span[1], tuple(counts), lastwords))
+        if not rows:
+            raise r.fail(f"{path}.rows", "empty", "add at least one row")
+        role_tables[tname] = tuple(rows)
+    if not role_tables:
+        raise r.fail("role_tables", "missing", "add a [role_tables.default] table")
+
+    win_tables: dict[str, tuple[WinRow, ...]] = {}
+    for wname, table in r.table(data, "win_tables").items():
+        path = f"win_tables.{wname}"
+        r.unknown_keys(table, ("rule", "rows"), path)
+        wrows: list[WinRow] = []
+        for j, row in enumerate(table.get("rows", [])):
+            rpath = f"{path}.rows[{j}]"
+            r.unknown_keys(row, ("side", "when", "roles"), rpath)
+            wroles = r.strings(row, "roles", f"{rpath}.roles")
+            check_roles(wroles, f"{rpath}.roles")
+            wrows.append(WinRow(
+                side=r.string(row, "side", f"{rpath}.side", choices=(*SIDES, "draw")),
+                when=r.string(row, "when", f"{rpath}.when", choices=WIN_PREDICATES),
+                roles=wroles,
+            ))
+        win_tables[wname] = tuple(wrows)
+    if not win_tables:
+        raise r.fail("win_tables", "missing", "add a [win_tables.default] table")
+
+    options: dict[str, OptionValue] = {}
+    for key, raw in r.table(data, "options", required=False).items():
+        spec = OPTIONS.get(key)
+        if spec is None:
+            raise r.fail(f"options.{key}", "unknown option", _suggest(key, tuple(OPTIONS)))
+        try:
+            options[key] = spec.parse(raw)
+        except ValueError as exc:
+            raise r.fail(f"options.{key}", str(exc)) from None
+    if len(role_tables) > 1 and "roles" not in options:
+        raise r.fail("options.roles", "several role tables but no option to choose one",
+                     f"add roles = \"{next(iter(role_tables))}\" to [options]")
+    if "roles" in options and options["roles"] not in role_tables:
+        raise r.fail("options.roles", f"no role table named {options['roles']!r}", _suggest(
+            str(options["roles"]), tuple(role_tables)))
+    if len(win_tables) > 1 and "win" not in options:
+        raise r.fail("options.win", "several win tables but no option to choose one",
+                     f"add win = \"{next(iter(win_tables))}\" to [options]")
+
+    first = r.string(data, "first", "first", default="night", choices=("night", "day"))
+    rules = r.strings(data, "rules", "rules")
+    return Variant(
+        id=vid,
+        name=r.string(data, "name", "name", default=vid),
+        name_zh=r.string(data, "name_zh", "name_zh", default=""),
+        rules=rules,
+        first=first,
+        roles=MappingProxyType(roles),
+        night=tuple(night),
+        day_script=script,
+        quota_role=quota_role,
+        role_tables=MappingProxyType(role_tables),
+        role_table_rules=MappingProxyType(table_rules),
+        win_tables=MappingProxyType(win_tables),
+        options=MappingProxyType(options),
+        source=where,
+        data=MappingProxyType(dict(data)),
+    )
+
+
+def builtin_ids() -> list[str]:
+    """The variants shipped with Tianhei, by id (file name without .toml)."""
+    files = resources.files("controller.variants").iterdir()
+    return sorted(f.name[:-5] for f in files if f.name.endswith(".toml") and not f.name.startswith("_"))
+
+
+_CACHE: dict[str, Variant] = {}
+
+
+def load_variant(name_or_path: str) -> Variant:
+    """A built-in variant by id (``standard-2.0``), or a club's own variant file by path."""
+    if name_or_path in _CACHE:
+        return _CACHE[name_or_path]
+    path = Path(name_or_path)
+    if name_or_path.endswith(".toml") or path.exists():
+        if not path.is_file():
+            raise VariantError(name_or_path, "", "no such variant file", "check the path")
+        where = str(path)
+        text = path.read_text(encoding="utf-8")
+    else:
+        ids = builtin_ids()
+        if name_or_path not in ids:
+            raise VariantError("variant", name_or_path, "unknown variant", _suggest(name_or_path, ids)
+                               + " (or give the path of a variant file)")
+        where = f"controller/variants/{name_or_path}.toml"
+        text = resources.files("controller.variants").joinpath(f"{name_or_path}.toml").read_text("utf-8")
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise VariantError(where, "", f"not valid TOML: {exc}", "fix the syntax at that line") from None
+    variant = parse_variant(data, where)
+    _CACHE[name_or_path] = variant
+    return variant

@@ -1,0 +1,34 @@
+"""Win conditions (V1.4, V2.9, F3, V3.6, ...), as the variant's win table says. Checked after the dawn
+resolution and after each death by day, never in the middle of one (C8).
+
+Decision (V3.6, V4.9): when the conditions of both sides hold at the same moment, the game is a draw.
+"""
+
+from __future__ import annotations
+
+from controller.rules.state import GameState
+from controller.rules.variant import WinRow
+
+
+def _holds(s: GameState, row: WinRow) -> bool:
+    roles = row.roles
+    if row.when == "all_dead":
+        # A condition over roles that were never dealt never holds (a --roles table without civilians).
+        if not any(s.config.count(r) for r in roles):
+            return False
+        return not any(s.roles[seat - 1] in roles for seat in s.alive)
+    if row.when == "at_least_others":  # F3: bandits >= all others
+        mine = sum(1 for seat in s.alive if s.roles[seat - 1] in roles)
+        return mine > 0 and mine >= len(s.alive) - mine
+    raise ValueError(f"unknown win predicate {row.when!r}")
+
+
+def check(s: GameState) -> tuple[str, str] | None:
+    hits = [row for row in s.config.win_rows if _holds(s, row)]
+    if not hits:
+        return None
+    sides = {row.side for row in hits}
+    reason = "; ".join(f"{row.when}:{'+'.join(row.roles)}" for row in hits)
+    if len(sides) > 1 or "draw" in sides:
+        return "draw", reason
+    return hits[0].side, reason

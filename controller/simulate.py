@@ -1,0 +1,120 @@
+"""Play many complete games with bots, fast, to tune role tables (``tianhei simulate``).
+
+Every game draws its deal and its bots' choices from one ``random.Random(seed)``, so the same arguments and
+seed always give the same counts.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from collections import Counter
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from controller.bots import POLICIES, Policy
+from controller.rules.actions import Rejected
+from controller.rules.engine import new_game, pending, step
+from controller.rules.events import Event
+from controller.rules.setup import GameConfig
+from controller.rules.state import GameState
+
+#: No real game needs more inputs than this; reaching it means an engine or policy bug, not a long game.
+MAX_INPUTS = 100_000
+
+
+class StuckGame(RuntimeError):
+    """A game did not end: the engine and a policy disagree. Carries the state for the bug report."""
+
+    def __init__(self, message: str, state: GameState) -> None:
+        super().__init__(message)
+        self.state = state
+
+
+def play(config: GameConfig, policy: Policy, rng: random.Random, first: str | None = None,
+         record: Callable[[Event], None] | None = None) -> GameState:
+    """One complete game; returns the final state. ``record`` sees every event (None: keep none)."""
+    state, events = new_game(config, rng, first=first)
+    if record:
+        for e in events:
+            record(e)
+    observe = policy.observe
+    inputs = 0
+    while state.phase != "over":
+        p = pending(state)
+        if p is None:
+            raise StuckGame("the engine waits for nothing but the game is not over", state)
+        for action in policy.actions(state, p, rng):
+            try:
+                state, events = step(state, action, rng)
+            except Rejected as exc:
+                raise StuckGame(f"{policy.name} sent an illegal input {action!r}: {exc.message}", state) from None
+            observe(state, events)
+            if record:
+                for e in events:
+                    record(e)
+            inputs += 1
+            if state.phase == "over" or state.waiting is None or state.waiting.step != p.step:
+                break
+        if inputs > MAX_INPUTS:
+            raise StuckGame(f"no end after {MAX_INPUTS} inputs", state)
+    return state
+
+
+@dataclass
+class Summary:
+    games: int
+    wins: Counter[str] = field(default_factory=Counter)
+    draws: int = 0
+    days_total: int = 0
+    seconds: float = 0.0
+
+    @property
+    def mean_days(self) -> float:
+        return self.days_total / self.games if self.games else 0.0
+
+    @property
+    def games_per_second(self) -> float:
+        return self.games / self.seconds if self.seconds > 0 else float("inf")
+
+    def interval(self, side: str) -> tuple[float, float]:
+        """Wilson 95% confidence interval of the share of games ``side`` won."""
+        n = self.games
+        if n == 0:
+            return 0.0, 0.0
+        k = self.draws if side == "draw" else self.wins.get(side, 0)
+        z = 1.959963984540054
+        p = k / n
+        centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+        half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+        return max(0.0, centre - half), min(1.0, centre + half)
+
+    def as_json(self) -> dict[str, object]:
+        sides = sorted(set(self.wins) | {"good", "killers"})
+        return {
+            "games": self.games,
+            "wins": {side: self.wins.get(side, 0) for side in sides},
+            "draws": self.draws,
+            "ci95": {side: list(self.interval(side)) for side in [*sides, "draw"]},
+            "mean_days": round(self.mean_days, 4),
+            "games_per_second": round(self.games_per_second, 1),
+        }
+
+
+def simulate(config: GameConfig, policy: str, games: int, seed: int, first: str | None = None) -> Summary:
+    if policy not in POLICIES:
+        raise ValueError(f"unknown policy {policy!r}; use one of: {', '.join(POLICIES)}")
+    rng = random.Random(seed)
+    summary = Summary(games=games)
+    factory = POLICIES[policy]
+    started = time.perf_counter()
+    for _ in range(games):
+        final = play(config, factory(), rng, first)
+        if final.winner == "draw":
+            summary.draws += 1
+        else:
+            summary.wins[final.winner or "none"] += 1
+        summary.days_total += final.day
+    summary.seconds = time.perf_counter() - started
+    return summary

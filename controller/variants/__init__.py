@@ -1,0 +1,1 @@
+"""The variant files shipped with Tianhei (data read by controller.rules.variant)."""
