@@ -1,0 +1,60 @@
+"""``tianhei sounds check``: the committed packs pass; broken club packs are caught."""
+
+from __future__ import annotations
+
+import argparse
+
+import pytest
+
+from controller.cli import sounds as cli
+from controller.voice.check import check_pack
+
+from .conftest import DATA, ZH, MakePack
+
+pytestmark = pytest.mark.usefixtures("mixer")
+
+
+def run(*argv: str) -> int:
+    parser = argparse.ArgumentParser(prog="tianhei")
+    cli.register(parser.add_subparsers(dest="command"))
+    args = parser.parse_args(["sounds", *argv])
+    return int(args.func(args))
+
+
+def test_the_committed_packs_pass(capsys: pytest.CaptureFixture[str]) -> None:
+    assert run("check", "zh-CN", "en") == 0
+    assert capsys.readouterr().out.splitlines() == ["zh-CN: OK", "en: OK"]
+
+
+def test_a_club_pack_with_every_kind_of_fault(make_pack: MakePack, capsys: pytest.CaptureFixture[str]) -> None:
+    club = make_pack({
+        "night.falls": ZH / "night.falls.ogg",  # fine
+        "dawn.breaks": DATA / "silent.ogg",  # the recorder was muted
+        "vote.begins": ZH / "sfx.mask.ogg",  # twelve seconds: a recording left running
+        "time.up": b"\x00\x01 not audio",  # unreadable
+        "game.paused": None,  # listed, file absent
+    })
+    required = {"night.falls", "dawn.breaks", "vote.begins", "time.up", "game.paused", "game.resumed"}
+    found = {(p.prompt_id, p.kind) for p in check_pack(club, required)}
+    assert found == {
+        ("dawn.breaks", "silent"),
+        ("vote.begins", "overlong"),
+        ("time.up", "unreadable"),
+        ("game.paused", "missing"),
+        ("game.resumed", "missing"),
+    }
+    assert run("check", str(club)) == 1
+    out = capsys.readouterr().out
+    assert "silent     dawn.breaks" in out and "problem(s)" in out
+
+
+def test_a_manifest_duration_that_is_wrong_is_reported(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    (tmp_path / "manifest.toml").write_text('[prompts."night.falls"]\nfile = "n.ogg"\nduration = 9.0\n')
+    (tmp_path / "n.ogg").write_bytes((ZH / "night.falls.ogg").read_bytes())
+    [problem] = check_pack(tmp_path, {"night.falls"})
+    assert problem.kind == "duration" and "manifest says 9.000 s" in problem.detail
+
+
+def test_a_pack_that_does_not_exist_fails(capsys: pytest.CaptureFixture[str]) -> None:
+    assert run("check", "no-such-pack") == 1
+    assert "not found" in capsys.readouterr().out
