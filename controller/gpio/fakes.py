@@ -36,8 +36,7 @@ class FakeI2cBus:
     behind: dict[int, dict[int, FakeI2cDevice]] = field(default_factory=dict)
     log: list[Transfer] = field(default_factory=list)
     mux_mask: int = 0
-    cost: float = 0.0  # seconds each transfer takes (a FakeClock can charge it)
-    on_transfer: object = None
+    on_transfer: object = None  # called with each Transfer (a benchmark charges a FakeClock for its bytes)
 
     def attach(self, address: int, device: FakeI2cDevice, channel: int | None = None) -> None:
         if channel is None:
@@ -54,9 +53,10 @@ class FakeI2cBus:
         return hits[0]
 
     def _record(self, op: str, address: int, data: bytes) -> None:
-        self.log.append(Transfer(op, address, data, self.mux_mask, threading.current_thread().name))
+        transfer = Transfer(op, address, data, self.mux_mask, threading.current_thread().name)
+        self.log.append(transfer)
         if callable(self.on_transfer):
-            self.on_transfer(self.cost)
+            self.on_transfer(transfer)
 
     def write(self, address: int, data: bytes) -> None:
         self._record("w", address, bytes(data))
@@ -88,6 +88,10 @@ class Mcp23017Model:
         self.pointer = 0
         self.on_interrupt: object = None
 
+    def _int_changed(self, was: bool) -> None:
+        if was != self.int_active and callable(self.on_interrupt):
+            self.on_interrupt(self.int_active)
+
     def _gpio(self) -> int:
         iodir = self.regs[0x00] | self.regs[0x01] << 8
         olat = self.regs[0x14] | self.regs[0x15] << 8
@@ -105,8 +109,7 @@ class Mcp23017Model:
             self.regs[0x0E], self.regs[0x0F] = changed & 0xFF, changed >> 8
             cap = self._gpio()
             self.regs[0x10], self.regs[0x11] = cap & 0xFF, cap >> 8
-            if callable(self.on_interrupt):
-                self.on_interrupt()
+            self._int_changed(False)
 
     def output(self, pin: int) -> bool:
         return bool(self._gpio() >> pin & 1)
@@ -121,6 +124,7 @@ class Mcp23017Model:
             self.pointer = (self.pointer + 1) % 0x16
 
     def on_read(self, length: int) -> bytes:
+        was = self.int_active
         out = []
         for _ in range(length):
             reg = self.pointer
@@ -132,6 +136,7 @@ class Mcp23017Model:
                 if reg in (0x10, 0x11):
                     self.regs[0x0E] = self.regs[0x0F] = 0
             self.pointer = (self.pointer + 1) % 0x16
+        self._int_changed(was)
         return bytes(out)
 
 

@@ -4,7 +4,7 @@ A reader's :meth:`CardReader.poll` answers "which card is on me right now" and m
 (the drivers bound every wait with an injected clock). Readers see a card that stays on them again on every poll,
 and a card at the edge of the field can drop out of one poll; :class:`CardPresence` hides both: it reports an
 arrival once, and a removal only after the card has been missing for ``absent_polls`` polls in a row. A poll that
-fails (corrupt frame, bus error) changes nothing: the error is counted and the next poll tries again.
+fails (corrupt frame, I2C/SPI/serial error) changes nothing: the error is counted and the next poll tries again.
 """
 
 from __future__ import annotations
@@ -38,7 +38,7 @@ class CardPresence:
             raise ValueError("absent_polls must be at least 1")
         self.seat = seat
         self.reader = reader
-        self._emit = emit
+        self.emit = emit
         self._now = now
         self._absent_polls = absent_polls
         self.current: str | None = None
@@ -50,7 +50,7 @@ class CardPresence:
         """Poll the reader once and emit whatever changed."""
         try:
             uid = self.reader.poll()
-        except NfcError as exc:
+        except (NfcError, OSError) as exc:  # OSError: the bus itself failed (no acknowledge, stuck line)
             self.errors += 1
             self.last_error = str(exc)
             log.warning("seat %d reader: %s (will retry)", self.seat, exc)
@@ -61,12 +61,12 @@ class CardPresence:
         if uid is None:
             self._missing += 1
             if self._missing >= self._absent_polls and self.current is not None:
-                self._emit(CardEvent(self.seat, self.current, False, self._now()))
+                self.emit(CardEvent(self.seat, self.current, False, self._now()))
                 self.current = None
                 self._missing = 0
             return
         if self.current is not None:  # swapped without a gap: the old card left, the new one arrived
-            self._emit(CardEvent(self.seat, self.current, False, self._now()))
+            self.emit(CardEvent(self.seat, self.current, False, self._now()))
         self.current = uid
         self._missing = 0
-        self._emit(CardEvent(self.seat, uid, True, self._now()))
+        self.emit(CardEvent(self.seat, uid, True, self._now()))
