@@ -1,0 +1,159 @@
+"""The real firmware (firmware/lib) on fake machine modules under the micropython binary, one node at a time."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from controller.bus import seatbus as sb
+from controller.bus.sim import SimNode, find_micropython, node_config
+
+
+@pytest.fixture
+def seat3(tmp_path: Path):
+    cfg = tmp_path / "config.json"
+    cfg.write_text(json.dumps(node_config(3)))
+    node = SimNode(find_micropython(), cfg, tmp_path)
+    yield node
+    node.kill()
+
+
+def frames(tx: bytes) -> list[sb.Frame]:
+    return sb.Decoder().feed(tx)
+
+
+def ask(node: SimNode, now: int, seq: int, mtype: int, payload: bytes = b"") -> sb.Frame:
+    replies = frames(node.step(now, sb.encode_frame(3, seq, mtype, payload)))
+    assert len(replies) == 1, replies
+    return replies[0]
+
+
+def identify(node: SimNode, now: int = 1) -> dict[str, object]:
+    reply = ask(node, now, 1, sb.IDENTIFY)
+    assert reply.mtype == sb.IDENTITY and reply.from_node and reply.addr == 3
+    return sb.decode_identity(reply.payload)
+
+
+def poll(node: SimNode, now: int, seq: int, ack: int = 0) -> list[tuple[int, int, int, bytes]]:
+    reply = ask(node, now, seq, sb.POLL, sb.encode_poll(ack))
+    assert reply.mtype == sb.EVENTS
+    return sb.decode_events(reply.payload)
+
+
+def test_seat_identifies_with_its_capabilities_and_power_on_reset(seat3: SimNode) -> None:
+    ident = identify(seat3)
+    assert ident["proto"] == sb.PROTOCOL_VERSION
+    assert ident["role"] == sb.ROLE_SEAT
+    assert ident["reset_cause"] == sb.RESET_POWER_ON
+    need = sb.CAP_BUTTONS | sb.CAP_LED | sb.CAP_DISPLAY | sb.CAP_NFC | sb.CAP_WATCHDOG
+    assert int(ident["caps"]) & need == need  # type: ignore[call-overload]
+
+
+def test_a_rebooted_node_answers_everything_with_identity_until_identified(seat3: SimNode) -> None:
+    reply = ask(seat3, 1, 9, sb.POLL, sb.encode_poll(0))
+    assert reply.mtype == sb.IDENTITY and reply.seq == 9
+
+
+def test_frames_for_another_seat_are_ignored(seat3: SimNode) -> None:
+    assert seat3.step(1, sb.encode_frame(4, 1, sb.IDENTIFY)) == b""
+
+
+def test_bouncing_ok_button_is_one_press_and_the_led_echoes_at_once(seat3: SimNode) -> None:
+    identify(seat3)
+    for t in range(10, 18, 2):  # contact bounce: 2 ms flips
+        seat3.button("ok", t % 4 == 2)
+        seat3.step(t)
+    seat3.button("ok", True)
+    seat3.step(20)
+    seat3.step(45)
+    assert seat3.led != (0, 0, 0), "local echo: the LED lights before the Pi says anything"
+    events = poll(seat3, 50, 2)
+    assert [(kind, data) for _, kind, _, data in events] == [(sb.EV_PRESS, bytes([sb.BTN_OK]))]
+    seat3.step(300)
+    assert seat3.led == (0, 0, 0), "the echo ends and the host's colour (off) comes back"
+
+
+def test_events_repeat_until_acked_then_stop(seat3: SimNode) -> None:
+    identify(seat3)
+    seat3.button("prev", True)
+    seat3.step(10)
+    seat3.step(40)
+    first = poll(seat3, 50, 2)
+    again = poll(seat3, 60, 3)  # the host's ACK was lost: same event again, same number
+    assert [e[0] for e in first] == [e[0] for e in again] == [1]
+    assert poll(seat3, 70, 4, ack=1) == []
+
+
+def test_card_left_on_the_reader_is_reported_once_and_rf_noise_is_not_a_removal(seat3: SimNode) -> None:
+    identify(seat3)
+    seat3.card(bytes.fromhex("a1b2c3d4"))
+    for t in range(10, 1000, 100):
+        seat3.step(t)
+    events = poll(seat3, 1000, 2)
+    assert [(k, d.hex()) for _, k, _, d in events] == [(sb.EV_CARD, "a1b2c3d4")]
+    seat3._ask("f 2")  # two disturbed exchanges: one scan fails (its two tries), the card is still there
+    for t in range(1100, 1500, 100):
+        seat3.step(t)
+    assert poll(seat3, 1500, 3, ack=events[-1][0]) == []
+    seat3.card(None)
+    for t in range(1600, 2000, 100):
+        seat3.step(t)
+    gone = poll(seat3, 2000, 4, ack=events[-1][0])
+    assert [(k, d.hex()) for _, k, _, d in gone] == [(sb.EV_CARD_GONE, "a1b2c3d4")]
+
+
+def test_a_retransmitted_command_is_acked_but_not_applied_twice(seat3: SimNode) -> None:
+    identify(seat3)
+    assert ask(seat3, 5, 7, sb.SET_LED, bytes([255, 0, 0])).mtype == sb.ACK
+    assert seat3.led == (255, 0, 0)
+    seat3.button("ok", True)
+    seat3.step(10)
+    seat3.step(40)
+    echo = seat3.led
+    assert echo != (255, 0, 0)
+    assert ask(seat3, 45, 7, sb.SET_LED, bytes([255, 0, 0])).mtype == sb.ACK  # the same seq: our ACK was lost
+    assert seat3.led == echo
+
+
+def test_display_writes_land_in_the_panel_ram(seat3: SimNode) -> None:
+    identify(seat3)
+    assert ask(seat3, 5, 2, sb.DISPLAY, sb.encode_display(2, 10, b"\xff\x81\xff")).mtype == sb.ACK
+    ram = seat3.screen()
+    assert ram[2 * 128 + 10 : 2 * 128 + 13] == b"\xff\x81\xff"
+    assert sum(ram) == 0xFF * 2 + 0x81
+
+
+def test_hardware_set_up_commands_from_the_host_are_refused(seat3: SimNode) -> None:
+    identify(seat3)
+    assert ask(seat3, 5, 2, sb.DISPLAY_CMD, bytes([0x81, 0x10])).mtype == sb.ACK  # contrast is fine
+    reply = ask(seat3, 6, 3, sb.DISPLAY_CMD, bytes([0x8D, 0x10]))  # charge pump is the node's business
+    assert reply.mtype == sb.NAK and reply.payload[0] == sb.NAK_BAD_PAYLOAD
+
+
+def test_reset_command_is_acked_then_the_node_reports_a_soft_reset(seat3: SimNode) -> None:
+    identify(seat3)
+    reply = ask(seat3, 5, 2, sb.RESET, bytes([sb.RESET_MAGIC]))
+    assert reply.mtype == sb.ACK
+    assert identify(seat3, 10)["reset_cause"] == sb.RESET_SOFT
+
+
+def test_rs485_driver_enable_is_high_whenever_the_node_talks(seat3: SimNode) -> None:
+    identify(seat3)
+    poll(seat3, 5, 2)
+    assert seat3.errors == []
+
+
+def test_a_config_typo_names_the_key(tmp_path: Path) -> None:
+    import subprocess
+
+    cfg = node_config(3)
+    cfg["buttons"] = {"prev": 10, "next": 11, "okk": 12}
+    path = tmp_path / "config.json"
+    path.write_text(json.dumps(cfg))
+    lib = Path(__file__).resolve().parents[2] / "firmware" / "lib"
+    code = f"import sys; sys.path.insert(0, {str(lib)!r}); import config; config.load({str(path)!r})"
+    out = subprocess.run([find_micropython(), "-c", code], capture_output=True, text=True)
+    assert out.returncode != 0
+    assert "[buttons]: missing key 'ok'" in out.stdout + out.stderr  # micropython prints tracebacks on stdout
