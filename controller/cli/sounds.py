@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Sequence
+import time
+from collections.abc import Callable, Sequence
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -19,6 +20,12 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     build.add_argument("pack", metavar="PACK", help="catalogue language (zh-CN, en) or a club pack folder")
     build.add_argument("--force", action="store_true", help="re-synthesise every prompt, not only changed ones")
     build.set_defaults(func=run_build)
+    say = sub.add_parser("say", help="say prompts through the speaker (a sound check for the table)")
+    say.add_argument("prompts", nargs="*", metavar="ID", default=["test.sound"], help="prompt IDs (default: test.sound)")
+    say.add_argument("--pack", default="zh-CN", help="pack name or club pack folder (default: zh-CN)")
+    say.add_argument("--volume", type=float, default=1.0, help="0..1 (default: 1)")
+    say.add_argument("--mask", action="store_true", help="play the night masking loop under the prompts")
+    say.set_defaults(func=run_say)
 
 
 def run_check(args: argparse.Namespace) -> int:
@@ -50,9 +57,34 @@ def run_build(args: argparse.Namespace) -> int:
     return 1 if problems else 0
 
 
+def run_say(args: argparse.Namespace, *, clock: Callable[[], float] = time.monotonic,
+            sleep: Callable[[float], None] = time.sleep) -> int:
+    from controller.voice.packs import PackError, load_voice_pack
+    from controller.voice.pygame_voice import PygameVoice
+
+    try:
+        voice = PygameVoice(load_voice_pack(args.pack), clock=clock, volume=args.volume)
+    except PackError as exc:
+        print(f"sounds say: {exc}", file=sys.stderr)
+        return 2
+    voice.masking(args.mask)
+    left = voice.say(args.prompts)
+    print(f"saying {' '.join(args.prompts)} ({left:.2f} s) from pack {voice.pack.name}")
+    while (wait := voice.pump()) != float("inf"):
+        sleep(min(wait, 0.1) + 0.01)
+    if args.mask:
+        sleep(1.0)  # a second of masking on its own, to hear it
+    voice.close()
+    return 0
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run ``tianhei sounds`` alone (used by sounds/build.py, which must work before the CLI is complete)."""
     parser = argparse.ArgumentParser(prog="tianhei")
     register(parser.add_subparsers(dest="command"))
     args = parser.parse_args(["sounds", *(sys.argv[1:] if argv is None else argv)])
     return int(args.func(args) or 0)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

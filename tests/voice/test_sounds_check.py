@@ -8,6 +8,7 @@ import pytest
 
 from controller.cli import sounds as cli
 from controller.voice.check import check_pack
+from controller.voice.packs import Pack, find_pack
 
 from .conftest import DATA, ZH, MakePack
 
@@ -58,3 +59,13 @@ def test_a_manifest_duration_that_is_wrong_is_reported(tmp_path) -> None:  # typ
 def test_a_pack_that_does_not_exist_fails(capsys: pytest.CaptureFixture[str]) -> None:
     assert run("check", "no-such-pack") == 1
     assert "not found" in capsys.readouterr().out
+
+
+def test_sounds_say_plays_the_test_prompt_until_it_is_said(clock, capsys: pytest.CaptureFixture[str]) -> None:  # type: ignore[no-untyped-def]
+    parser = argparse.ArgumentParser(prog="tianhei")
+    cli.register(parser.add_subparsers(dest="command"))
+    args = parser.parse_args(["sounds", "say", "--pack", "en"])
+    start = clock.now
+    assert cli.run_say(args, clock=clock, sleep=clock.advance) == 0
+    assert "saying test.sound" in capsys.readouterr().out
+    assert clock.now - start >= Pack.load(find_pack("en")).clips["test.sound"].duration
