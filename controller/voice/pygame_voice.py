@@ -131,6 +131,11 @@ class PygameVoice:
                 self._voice.play(self._sounds[current])
             self._playing, self._queued = current, None
         if len(items) > 1 and self._queued is not items[1]:
+            if self._voice.get_queue() is not None:
+                # The mixer (a buffer behind the clock) still holds the previous hand-over; queueing now would
+                # replace it. Hand over on the next pump; if that comes too late, play() starts it on time.
+                self._duck(True)
+                return 0.02
             self._voice.queue(self._sounds[items[1]])
             self._queued = items[1]
         self._duck(True)

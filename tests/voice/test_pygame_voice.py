@@ -52,7 +52,8 @@ def test_the_queue_plays_in_order_as_the_clock_moves(voice: PygameVoice, clock: 
     voice.say(vote_call(4))
     order = []
     while voice.now_playing is not None:
-        order.append(voice.now_playing.prompts)
+        if not order or order[-1] != voice.now_playing.prompts:
+            order.append(voice.now_playing.prompts)
         clock.advance(voice.pump() + 0.001)
         voice.pump()
     assert order == [("dawn.breaks",), ("dawn.deaths", "seat.4"), ("seat.4", "vote.hands_for")]
@@ -134,3 +135,14 @@ def test_an_undecodable_file_plays_as_silence_of_its_manifest_length(tmp_path, c
         assert voice.say([prompt("night.falls")]) == pytest.approx(1.5)
     assert "cannot play 'night.falls'" in caplog.text
     assert voice._voice.get_sound().get_length() == pytest.approx(1.5, abs=0.01)
+
+
+def test_a_mixer_running_behind_the_clock_keeps_its_next_sound(voice: PygameVoice, clock: FakeClock) -> None:
+    first = voice.say(vote_call(1))
+    voice.say(vote_call(2))
+    voice.say(vote_call(3))
+    seat2 = voice._voice.get_queue()
+    clock.advance(first + 0.01)  # the clock says seat 2's call began; the mixer has not got there yet
+    assert voice.pump() == pytest.approx(0.02)  # asks to be pumped again soon ...
+    assert voice._voice.get_queue() is seat2  # ... rather than overwrite seat 2's call with seat 3's
+    assert voice.now_playing is not None and voice.now_playing.prompts == ("seat.2", "vote.hands_for")
