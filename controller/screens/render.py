@@ -18,7 +18,7 @@ from typing import Any, TypeVar
 from PIL import Image
 
 from controller.screens import views as v
-from controller.screens.canvas import Canvas, H, ScreenOverflow, W
+from controller.screens.canvas import Canvas, H, ScreenOverflow, W, wrap
 from controller.screens.fonts import BIG, HUGE, MEDIUM, SMALL
 from controller.screens.strings import Lang, action_name, role_name, side_name, ui
 
@@ -181,8 +181,13 @@ def _eyes_closed(c: Canvas, view: v.EyesClosed, lang: Lang) -> None:
     c.centered(H - TOP - 2, ui("eyes_closed", lang), SMALL)
 
 
-def _countdown_top(c: Canvas, title: str, cd: v.Countdown | None, lang: Lang) -> None:
-    c.row(0, title, seconds(cd, lang) if cd is not None else "")
+def _countdown_top(c: Canvas, title: str | tuple[str, ...], cd: v.Countdown | None, lang: Lang) -> None:
+    """The top line: the first of ``title``'s wordings that fits beside the seconds left; the bar below."""
+    right = seconds(cd, lang) if cd is not None else ""
+    titles = (title,) if isinstance(title, str) else title
+    room = W - SMALL.width(right) - 4
+    chosen = next((t for t in titles if SMALL.width(t) <= room), titles[-1])
+    c.row(0, chosen, right)
     if cd is not None:
         c.bar(BAR, cd.fraction)
 
@@ -250,7 +255,8 @@ def _dead(c: Canvas, view: v.Dead, lang: Lang) -> None:
 @draws(v.Speaking)
 def _speaking(c: Canvas, view: v.Speaking, lang: Lang) -> None:
     key = "last_words_of" if view.last_words else "speaking"
-    _countdown_top(c, ui(key, lang, n=view.speaker), view.countdown, lang)
+    titles = (ui(key, lang, n=view.speaker), ui(key + "_short", lang, n=view.speaker))
+    _countdown_top(c, titles, view.countdown, lang)
     label = ui("seat_short", lang, n=view.speaker) if lang is Lang.ZH else str(view.speaker)
     c.ink(label, (0, TOP + 1, W, H - 4), (HUGE, BIG, MEDIUM))
 
@@ -301,6 +307,8 @@ def _tally(c: Canvas, view: v.Tally, lang: Lang) -> None:
         head = ui("tally_out", lang, n=view.out)
     elif view.tie:
         head = f"{ui('tally_tie', lang)}: {seat_list(view.tie)}"
+        if SMALL.width(head) > W:  # the tied seats are in the counts below anyway
+            head = ui("tally_tie_n", lang, k=len(view.tie))
     else:
         head = ui("tally_none", lang)
     c.fill((0, 0, W, 16))
@@ -347,11 +355,12 @@ def _game_over(c: Canvas, view: v.GameOver, lang: Lang) -> None:
         head = ui("draw", lang)
     else:
         head = ui("winner", lang, side=side_name(view.winner, lang))
-    c.ink(head, (0, 0, W, 34), (BIG, MEDIUM, SMALL))
     mine = f"{ui('your_role_was', lang)} {role_name(view.role, lang)}"
     if view.won is not None:
         mine += "\n" + ui("you_won" if view.won else "you_lost", lang)
-    c.fit(mine, (0, 37, W, H), (SMALL,))
+    below = min(3, len(wrap(mine, SMALL, W))) * SMALL.line  # the winner line gives way to a long role name
+    c.ink(head, (0, 0, W, H - below - 2), (BIG, MEDIUM, SMALL))
+    c.fit(mine, (0, H - below, W, H), (SMALL,))
 
 
 # --- the judge's remote --------------------------------------------------------------------------------------
