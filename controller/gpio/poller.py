@@ -3,7 +3,11 @@
 Readers share the I2C bus (and the bus lock) with the screens, so polls run one after another on one I/O thread.
 A round polls every reader once; the next round starts ``period`` after the previous one started, or at once if
 the round took longer. The scheduler records, per reader, the time between the starts of two consecutive polls,
-so tests and ``benchmarks/`` can state the worst case against the 100 ms promise.
+so tests can state the worst case against the 100 ms promise.
+
+A reader that keeps failing (unplugged, dead) costs its full timeout on every poll; after ``FAILING_AFTER``
+failures in a row it is polled only every ``BACKOFF_ROUNDS`` rounds, so one broken seat cannot push the others
+past the promise. It comes back to every round as soon as a poll succeeds.
 """
 
 from __future__ import annotations
@@ -14,6 +18,8 @@ from controller.gpio.clock import Clock
 from controller.nfc.reader import CardPresence
 
 POLL_PROMISE_S = 0.100
+FAILING_AFTER = 3
+BACKOFF_ROUNDS = 10
 
 
 class ReaderScheduler:
@@ -30,13 +36,20 @@ class ReaderScheduler:
         """Seconds until the next round is due (0 when due now)."""
         return max(0.0, self.next_round - self.clock.monotonic())
 
+    def setup(self) -> None:
+        """Set every reader up (outside the measured schedule)."""
+        for presence in self.presences:
+            presence.setup()
+
     def poll_round(self) -> None:
         """Poll every reader once, measuring each reader's interval since its previous poll."""
         round_start = self.clock.monotonic()
         for presence in self.presences:
+            if presence.failing >= FAILING_AFTER and self.rounds % BACKOFF_ROUNDS:
+                continue
             start = self.clock.monotonic()
             previous = self._last_start.get(presence.seat)
-            if previous is not None:
+            if previous is not None and presence.failing < FAILING_AFTER:
                 self.worst_interval = max(self.worst_interval, start - previous)
             self._last_start[presence.seat] = start
             presence.poll()

@@ -9,8 +9,10 @@ sink, which is thread-safe; nothing is processed where it lands:
   wakes the I/O thread, which reads the expander over I2C (the bus is never touched from gpiozero's thread);
 * cards: the I/O thread polls every reader on a schedule (:mod:`controller.gpio.poller`).
 
-Outputs (screens, LEDs) are called from the director's thread; screen transfers take the bus lock, so they never
-interleave with another seat's transfer or a reader poll.
+Screens: ``display`` only files the newest image for its seat (an older one not yet sent is dropped); the I/O
+thread sends frames between reader rounds, at least one per turn, so a burst of redraws (every seat at a phase
+change) cannot push a reader past the 100 ms promise. LEDs are a 3-byte transfer and go out at once. Every transfer
+takes the bus lock, so none interleaves with another seat's transfer or a reader poll.
 """
 
 from __future__ import annotations
@@ -48,13 +50,18 @@ class GpioSeat:
         self._number = number
         self.screen = screen
         self.led = led
+        self.table: GpioTable | None = None
 
     @property
     def number(self) -> int:
         return self._number
 
     def display(self, image: Image.Image) -> None:
-        if self.screen is not None:
+        if self.screen is None:
+            return
+        if self.table is not None and self.table.running:
+            self.table.request_frame(self._number, image)
+        else:
             self.screen.show(image)
 
     def set_led(self, rgb: RGB) -> None:
@@ -76,6 +83,11 @@ class GpioTable:
     def __init__(self, seats: Mapping[int, GpioSeat], clock: Clock, scheduler: ReaderScheduler,
                  bounce_s: float = 0.02) -> None:
         self._seats = dict(seats)
+        for seat in self._seats.values():
+            seat.table = self
+        self._frames: dict[int, Image.Image] = {}
+        self._frames_lock = threading.Lock()
+        self.running = False
         self.clock = clock
         self.scheduler = scheduler
         self.bounce_s = bounce_s
@@ -101,6 +113,8 @@ class GpioTable:
         self._sink = sink
         for presence in self.scheduler.presences:
             presence.emit = self._emit  # readers report through the same sink
+        self.scheduler.setup()
+        self.running = True
         if thread:
             self._stop.clear()
             self._thread = threading.Thread(target=self._run, name="tianhei-gpio-io", daemon=True)
@@ -112,6 +126,8 @@ class GpioTable:
         if self._thread is not None:
             self._thread.join(timeout=1.0)
             self._thread = None
+        self.running = False
+        self.flush_frames()
         for seat in self._seats.values():
             if seat.led is not None:
                 seat.led.close()
@@ -138,8 +154,51 @@ class GpioTable:
         expander.pending = True
         self._wake.set()
 
+    # --- screens ----------------------------------------------------------------------------------------
+    def request_frame(self, seat: int, image: Image.Image) -> None:
+        """File ``image`` as seat ``seat``'s next frame (replacing one not yet sent) and wake the I/O thread."""
+        with self._frames_lock:
+            self._frames.pop(seat, None)  # re-insert: oldest request goes first
+            self._frames[seat] = image.copy()
+        self._wake.set()
+
+    def _next_frame(self) -> tuple[int, Image.Image] | None:
+        with self._frames_lock:
+            if not self._frames:
+                return None
+            seat = next(iter(self._frames))
+            return seat, self._frames.pop(seat)
+
+    def send_frames(self, at_least: int = 1) -> int:
+        """Send queued frames: at least ``at_least``, then more while the next reader round is not due."""
+        sent = 0
+        while sent < at_least or self.scheduler.due_in() > 0:
+            item = self._next_frame()
+            if item is None:
+                break
+            seat, image = item
+            screen = self._seats[seat].screen
+            if screen is not None:
+                try:
+                    screen.show(image)
+                except OSError as exc:
+                    log.warning("seat %d screen: %s", seat, exc)
+            sent += 1
+        return sent
+
+    def flush_frames(self) -> None:
+        """Send every queued frame now."""
+        while self._next_frame_pending():
+            self.send_frames()
+
+    def _next_frame_pending(self) -> bool:
+        with self._frames_lock:
+            return bool(self._frames)
+
+    # --- the I/O thread ---------------------------------------------------------------------------------
     def step(self) -> None:
-        """One turn of the I/O thread: read expanders that signalled, then poll readers if a round is due."""
+        """One turn of the I/O thread: read expanders that signalled, poll readers if a round is due, then send
+        queued screen frames (at least one, more while the next round is not due)."""
         for expander in self.expanders:
             asserted = expander.int_line is not None and expander.int_line.is_active
             if not (expander.pending or asserted):
@@ -156,6 +215,7 @@ class GpioTable:
                     seat, button = expander.buttons[pin]
                     self.button_edge(seat, button, not level)  # pulled up: pressed = low
         self.scheduler.step()
+        self.send_frames()
 
     def _run(self) -> None:
         while not self._stop.is_set():
@@ -163,7 +223,8 @@ class GpioTable:
                 self.step()
             except Exception:  # keep the table alive; the message says where
                 log.exception("gpio I/O thread")
-            self._wake.wait(timeout=max(0.001, self.scheduler.due_in()))
+            if not self._next_frame_pending():
+                self._wake.wait(timeout=max(0.001, self.scheduler.due_in()))
             self._wake.clear()
 
 

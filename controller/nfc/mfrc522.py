@@ -139,6 +139,9 @@ class Mfrc522:
         self.set_bits(TX_CONTROL, 0x03)
         self._ready = True
 
+    def setup(self) -> None:
+        self.init()
+
     # --- card commands --------------------------------------------------------------------------------
     def calculate_crc(self, data: Sequence[int]) -> bytes:
         """CRC_A by the chip's coprocessor (CalcCRC command)."""

@@ -98,7 +98,7 @@ class Pn532Transport(Protocol):
 class Pn532:
     """A PN532 reading ISO 14443-A cards (MIFARE, NTAG) for one seat."""
 
-    def __init__(self, transport: Pn532Transport, clock: Clock, *, timeout: float = 0.03,
+    def __init__(self, transport: Pn532Transport, clock: Clock, *, timeout: float = 0.02,
                  poll_interval: float = 0.002, retries: int = 2) -> None:
         self.transport = transport
         self.clock = clock
@@ -117,12 +117,13 @@ class Pn532:
 
     def call(self, command: int, params: bytes = b"", answer_len: int = MAX_FRAME) -> bytes:
         """Send one command, check the ACK and the response frame; return the response data after the code.
-        A corrupt exchange is retried up to ``retries`` times before :class:`NfcError` is raised."""
+        A corrupt frame is retried at once, up to ``retries`` times (cheap: the chip is there and answering);
+        a chip that does not answer is not (that would multiply the wait), the next poll tries again."""
         last: NfcError | None = None
         for _ in range(self.retries + 1):
             try:
                 return self._call_once(command, params, answer_len)
-            except NfcError as exc:
+            except Pn532FrameError as exc:
                 last = exc
         assert last is not None
         raise last
@@ -154,6 +155,9 @@ class Pn532:
         # Item 5 MaxRetries: MxRtyATR, MxRtyPSL, MxRtyPassiveActivation (0xFF would mean "wait forever").
         self.call(RF_CONFIGURATION, bytes([0x05, 0xFF, 0x01, 0x01]), answer_len=2)
         self._configured = True
+
+    def setup(self) -> None:
+        self.configure()
 
     def read_uid(self) -> bytes | None:
         """InListPassiveTarget for one 106 kbps type A target; its NFCID1, or None when the field is empty."""

@@ -25,6 +25,9 @@ class NfcError(Exception):
 class CardReader(Protocol):
     """One seat's reader."""
 
+    def setup(self) -> None:
+        """Bring the chip into reading mode (also done lazily by the first poll). Raises :class:`NfcError`."""
+
     def poll(self) -> str | None:
         """The UID (upper-case hex) of the card in the field now, or None. Raises :class:`NfcError`."""
 
@@ -44,17 +47,33 @@ class CardPresence:
         self.current: str | None = None
         self._missing = 0
         self.errors = 0
+        self.failing = 0  # consecutive failed polls; the scheduler polls a failing reader less often
         self.last_error: str = ""
+
+    def _failed(self, exc: Exception) -> None:
+        self.errors += 1
+        self.failing += 1
+        self.last_error = str(exc)
+        if self.failing == 1 or self.failing % 50 == 0:
+            log.warning("seat %d reader: %s (failed %d times in a row, will retry)", self.seat, exc, self.failing)
+
+    def setup(self) -> bool:
+        """Set the reader up before polling starts, so the first rounds are as short as the rest."""
+        try:
+            self.reader.setup()
+        except (NfcError, OSError) as exc:
+            self._failed(exc)
+            return False
+        return True
 
     def poll(self) -> None:
         """Poll the reader once and emit whatever changed."""
         try:
             uid = self.reader.poll()
         except (NfcError, OSError) as exc:  # OSError: the bus itself failed (no acknowledge, stuck line)
-            self.errors += 1
-            self.last_error = str(exc)
-            log.warning("seat %d reader: %s (will retry)", self.seat, exc)
+            self._failed(exc)
             return
+        self.failing = 0
         if uid == self.current:
             self._missing = 0
             return

@@ -12,7 +12,7 @@ from collections.abc import Iterator
 import pytest
 from gpiozero.pins.mock import MockFactory, MockPWMPin
 
-from gpio.rig import Rig, make_rig
+from .rig import Rig, make_rig
 
 REAL = os.environ.get("TIANHEI_REAL_HARDWARE") == "1"
 

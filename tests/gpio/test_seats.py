@@ -9,7 +9,8 @@ from gpiozero.pins.mock import MockFactory, MockPWMPin
 from controller.config.profile import LedSpec, PinRef
 from controller.gpio.led import PiPinLed
 from controller.ports import Button, ButtonEvent, Seat, Table
-from gpio.rig import Rig
+
+from .rig import Rig
 
 
 def buttons(rig: Rig) -> list[tuple[int, Button, bool]]:
