@@ -62,8 +62,8 @@ def speech_order(s: GameState) -> tuple[int, ...]:
 def vote_order(s: GameState) -> tuple[int, ...]:
     """V2.5: ``vote.reverse`` calls from the last speaker backwards; ``vote.from_victim`` from the victim's
     right-hand neighbour (counter-clockwise)."""
-    if s.config.opt("vote") == "reverse" and s.speech_order:
-        return tuple(x for x in reversed(s.speech_order) if x in s.alive)
+    if s.config.opt("vote") == "reverse":
+        return tuple(x for x in reversed(s.speech_order or speech_order(s)) if x in s.alive)
     victim = _victim(s)
     start = 1 if victim is None else right_hand_neighbour(victim, s.players)
     return order_from(start, COUNTER_CLOCKWISE, s.players, s.alive)
@@ -83,6 +83,8 @@ def lastwords_allowed(s: GameState, seat: int, cause: str, already: int = 0) -> 
 
 def task_last_words_night(tx: Tx) -> None:
     s = tx.s
+    if not s.config.talk:
+        return
     seats: list[int] = []
     for seat in s.night_dead:
         if lastwords_allowed(s, seat, "night", len(seats)):
@@ -93,6 +95,8 @@ def task_last_words_night(tx: Tx) -> None:
 
 def task_speeches(tx: Tx) -> None:
     s = tx.s
+    if not s.config.talk:
+        return
     if s.config.opt("speech.any_direction") and "speech.any_direction" in s.config.options and not s.direction:
         tx.push(("speeches",))
         tx.open("direction", "speech.direction", (0,), (1, -1))
@@ -104,13 +108,15 @@ def task_speeches(tx: Tx) -> None:
 
 def task_speak_among(tx: Tx, seats: tuple[int, ...], step: str) -> None:
     living = tuple(x for x in seats if x in tx.s.alive)
-    if living:
+    if living and tx.s.config.talk:
         tx.open("speeches", step, living)
 
 
 def task_defence(tx: Tx) -> None:
     """C3 ``defence.suspects``: everyone may claim a defence speech (OK = claim, or pass); claimants speak in
     the day's speech order."""
+    if not tx.s.config.talk:
+        return
     tx.push(("defence_speeches",))
     tx.open("defence_claim", "defence.claim", tuple(sorted(tx.s.alive)), ())
 
@@ -140,7 +146,7 @@ def task_execute(tx: Tx, seat: int) -> None:
     tx.emit(Died(seat, "executed"))
     if _check_win(tx):
         return
-    if allowed:
+    if allowed and s.config.talk:
         tx.open("last_words", "last_words.executed", (seat,))
 
 
@@ -235,15 +241,17 @@ def ballot(tx: Tx, votes: tuple[tuple[int, int | None], ...]) -> None:
     w = s.waiting
     assert w is not None
     seen: set[int] = set()
+    alive, picks, choices = s.alive, s.picks, frozenset(w.choices)
     for voter, target in votes:
-        if not isinstance(voter, int) or not 1 <= voter <= s.players:
-            raise Rejected("unknown_seat", f"there is no seat {voter}")
-        if voter not in s.alive:
+        if voter not in alive:
+            if not isinstance(voter, int) or not 1 <= voter <= s.players:
+                raise Rejected("unknown_seat", f"there is no seat {voter}")
             raise Rejected("dead", f"seat {voter} is out of the game and cannot vote")
-        if voter in seen or voter in s.picks:
+        if voter in seen or voter in picks:
             raise Rejected("already_voted", f"seat {voter} votes twice; one vote each (V2.5)")
         seen.add(voter)
-        _check_vote_target(s, target)
+        if target not in choices:
+            _check_vote_target(s, target)
     _close(tx, tuple((v, t) for v, t in sorted(s.picks.items())) + tuple(votes))
 
 

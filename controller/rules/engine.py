@@ -12,9 +12,8 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, replace
 from types import MappingProxyType
-from typing import Any
+from typing import Any, NamedTuple
 
 from controller.rules import day, night, win
 from controller.rules.actions import (
@@ -54,6 +53,7 @@ from controller.rules.events import (
 )
 from controller.rules.setup import GameConfig
 from controller.rules.state import EMPTY, Act, GameState, TieState, Waiting
+from controller.rules.state import evolve as replace
 from controller.rules.variant import parse_variant
 
 SPEECH_KINDS = frozenset({"speeches", "last_words"})
@@ -65,7 +65,8 @@ SPEECH_KINDS = frozenset({"speeches", "last_words"})
 
 def _created(s: GameState, e: GameCreated) -> GameState:
     variant = parse_variant(e.variant, e.variant_source)
-    config = GameConfig(variant, e.players, MappingProxyType(dict(e.options)), e.composition, e.history, e.quota)
+    config = GameConfig(variant, e.players, MappingProxyType(dict(e.options)), e.composition, e.history, e.quota,
+                        e.talk)
     return GameState(config=config, seed=e.seed)
 
 
@@ -235,7 +236,7 @@ def new_game(config: GameConfig, rng: random.Random | None = None, *, seed: int 
     created = GameCreated(
         variant=dict(variant.data), variant_source=variant.source, players=config.players,
         options=tuple(sorted(config.options.items())), composition=config.composition,
-        history=config.history, quota=config.quota, seed=seed,
+        history=config.history, quota=config.quota, seed=seed, talk=config.talk,
     )
     if roles is None:
         deck = config.deck()
@@ -381,9 +382,8 @@ _HANDLERS: dict[type, Callable[[Tx, Any], None]] = {
 }
 
 
-@dataclass(frozen=True, slots=True)
-class Pending:
-    """What the engine waits for, as the director and the bots see it.
+class Pending(NamedTuple):
+    """What the engine waits for, as the director and the bots see it (a tuple: made at every step).
 
     ``seats``: who may act now (0 = the judge). ``choices``: legal targets (None = skip/abstain where allowed).
     ``picks``: for a group, the members' current picks (only ever shown to the members).

@@ -32,6 +32,7 @@ class GameCreated(Event):
     history: tuple[int, ...]
     quota: int
     seed: int | None = None
+    talk: bool = True
 
 
 @dataclass(frozen=True, slots=True)

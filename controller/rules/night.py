@@ -21,10 +21,7 @@ if TYPE_CHECKING:
 
 
 def _step(s: GameState, step_id: str) -> NightStep:
-    for st in s.config.variant.night:
-        if st.id == step_id:
-            return st
-    raise KeyError(step_id)
+    return s.config.variant.night_steps[step_id]
 
 
 def _spent(s: GameState, seat: int) -> bool:
@@ -147,7 +144,7 @@ def reject_out_of_turn(s: GameState, seat: int) -> None:
 def _check_target(s: GameState, target: int | None) -> None:
     w = s.waiting
     assert w is not None
-    if target in w.choices:
+    if target in w.choices and (target is None or target in s.alive):
         return
     if target is None:
         raise Rejected("must_choose", f"this step ({w.step}) cannot be skipped; point at a player")

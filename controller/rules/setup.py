@@ -25,6 +25,9 @@ class GameConfig:
     history: tuple[int, ...] = ()
     #: The last-words quota N (V2.3), already resolved from the option and the role table.
     quota: int = 0
+    #: False for a table of bots that never talk (``tianhei simulate``): speeches, last words and defences are
+    #: not waited for, since nothing said changes a bot's choice. Every decision is played as usual.
+    talk: bool = True
 
     def opt(self, key: str) -> OptionValue:
         value = self.options.get(key)
@@ -61,6 +64,7 @@ def configure(
     options: Mapping[str, object] | Iterable[tuple[str, object]] = (),
     roles: Mapping[str, int] | None = None,
     history: Iterable[int] = (),
+    talk: bool = True,
 ) -> GameConfig:
     """Check a game set-up against the variant; raise VariantError naming what is wrong and how to fix it."""
     where = variant.source
@@ -125,4 +129,4 @@ def configure(
         if not 1 <= s <= players:
             raise VariantError("history", str(s), f"seat {s} does not exist at a {players}-player table",
                                "pass the seat numbers of earlier first-night victims")
-    return GameConfig(variant, players, MappingProxyType(resolved), composition, hist, quota)
+    return GameConfig(variant, players, MappingProxyType(resolved), composition, hist, quota, talk)

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from types import MappingProxyType
-from typing import Any
+from typing import Any, NamedTuple
 
 from controller.rules.setup import GameConfig
 from controller.rules.variant import RoleSpec
@@ -45,8 +45,11 @@ class TieState:
     tied: tuple[int, ...]
 
 
-@dataclass(frozen=True, slots=True)
-class GameState:
+class GameState(NamedTuple):
+    """Immutable (a tuple): every change makes a new state through :func:`evolve`, one per event. A tuple
+    because the engine makes one for every event, and copying a tuple is several times cheaper than
+    ``dataclasses.replace`` on a 27-field frozen dataclass (see benchmarks/simulate_speed.py)."""
+
     config: GameConfig
     roles: tuple[str, ...] = ()
     alive: frozenset[int] = frozenset()
@@ -56,7 +59,7 @@ class GameState:
     waiting: Waiting | None = None
     agenda: tuple[Any, ...] = ()
     #: C6 picks of the open night step, or the hands of the open vote: seat -> target.
-    picks: Mapping[int, int | None] = field(default_factory=lambda: EMPTY)
+    picks: Mapping[int, int | None] = EMPTY
     reasked: bool = False
     #: Speakers still to come in the open speech step; ``queue[0]`` is speaking.
     queue: tuple[int, ...] = ()
@@ -68,13 +71,13 @@ class GameState:
     tie: TieState | None = None
     lastwords_given: int = 0
     #: Ability bookkeeping, e.g. "checks_used", "spent:7" (V3.3).
-    marks: Mapping[str, int] = field(default_factory=lambda: EMPTY)
-    penalties: Mapping[int, int] = field(default_factory=lambda: EMPTY)
+    marks: Mapping[str, int] = EMPTY
+    penalties: Mapping[int, int] = EMPTY
     winner: str | None = None
     end_reason: str = ""
     seed: int | None = None
     #: Everyone who died, in order, with the cause (public: the fact; causes are secret until the end).
-    dead: tuple[tuple[int, str], ...] = field(default=())
+    dead: tuple[tuple[int, str], ...] = ()
 
     # --- queries every layer uses -------------------------------------------------------------------------
     def role_of(self, seat: int) -> str:
@@ -106,3 +109,17 @@ class GameState:
     @property
     def over(self) -> bool:
         return self.phase == "over"
+
+
+
+
+_INDEX = {name: i for i, name in enumerate(GameState._fields)}
+_tuple_new = tuple.__new__
+
+
+def evolve(s: GameState, **changes: Any) -> GameState:
+    """``s`` with ``changes``: the engine's one way to make a new state."""
+    values = list(s)
+    for name, value in changes.items():
+        values[_INDEX[name]] = value
+    return _tuple_new(GameState, values)  # type: ignore[type-var]

@@ -6,6 +6,7 @@ variant file is reported with the file, the key and the fix before any game star
 from __future__ import annotations
 
 import difflib
+import functools
 import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -88,12 +89,22 @@ class Variant:
     data: Mapping[str, Any]
 
     @property
+    def night_steps(self) -> Mapping[str, NightStep]:
+        """The night steps by id."""
+        return _night_index(self.night)
+
+    @property
     def min_players(self) -> int:
         return min(row.low for rows in self.role_tables.values() for row in rows)
 
     @property
     def max_players(self) -> int:
         return max(row.high for rows in self.role_tables.values() for row in rows)
+
+
+@functools.lru_cache(maxsize=64)
+def _night_index(night: tuple[NightStep, ...]) -> Mapping[str, NightStep]:
+    return MappingProxyType({st.id: st for st in night})
 
 
 def _suggest(word: str, known: list[str] | tuple[str, ...]) -> str:

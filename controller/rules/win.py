@@ -10,21 +10,26 @@ from controller.rules.state import GameState
 from controller.rules.variant import WinRow
 
 
-def _holds(s: GameState, row: WinRow) -> bool:
+def _holds(s: GameState, row: WinRow, living: dict[str, int]) -> bool:
     roles = row.roles
     if row.when == "all_dead":
         # A condition over roles that were never dealt never holds (a --roles table without civilians).
         if not any(s.config.count(r) for r in roles):
             return False
-        return not any(s.roles[seat - 1] in roles for seat in s.alive)
+        return not any(living.get(r) for r in roles)
     if row.when == "at_least_others":  # F3: bandits >= all others
-        mine = sum(1 for seat in s.alive if s.roles[seat - 1] in roles)
+        mine = sum(living.get(r, 0) for r in roles)
         return mine > 0 and mine >= len(s.alive) - mine
     raise ValueError(f"unknown win predicate {row.when!r}")
 
 
 def check(s: GameState) -> tuple[str, str] | None:
-    hits = [row for row in s.config.win_rows if _holds(s, row)]
+    living: dict[str, int] = {}
+    roles = s.roles
+    for seat in s.alive:
+        r = roles[seat - 1]
+        living[r] = living.get(r, 0) + 1
+    hits = [row for row in s.config.win_rows if _holds(s, row, living)]
     if not hits:
         return None
     sides = {row.side for row in hits}

@@ -1,0 +1,40 @@
+"""Command-line arguments shared by every subcommand that sets up a game (simulate, run, bus-sim)."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from controller.rules.options import parse_assignment
+from controller.rules.setup import GameConfig, configure, parse_roles_override
+from controller.rules.variant import VariantError, load_variant
+
+
+def add_game_arguments(parser: argparse.ArgumentParser, players_default: int | None = None) -> None:
+    parser.add_argument("--variant", default="standard-2.0",
+                        help="a built-in variant id (tianhei variants) or the path of a variant file")
+    parser.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
+                        help="a rule option, e.g. --option tie=revote (repeatable; see tianhei variants)")
+    parser.add_argument("--players", type=int, default=players_default, required=players_default is None,
+                        help="card holders at the table (the judge is never counted)")
+    parser.add_argument("--roles", default=None, metavar="ROLE=N,...",
+                        help="explicit composition, e.g. killer=2,police=2 (civilians are the rest)")
+    parser.add_argument("--history", default="", metavar="SEATS",
+                        help="first-night victims of the previous games, oldest first, e.g. 5,5 (V2.11)")
+
+
+def game_config(args: argparse.Namespace, talk: bool = True) -> GameConfig:
+    """Build the game set-up from the arguments; raises VariantError/ValueError with a clear message."""
+    variant = load_variant(args.variant)
+    options = dict(parse_assignment(o) for o in args.option)
+    roles = parse_roles_override(args.roles) if args.roles else None
+    history = [int(x) for x in args.history.split(",") if x.strip()] if args.history else []
+    return configure(variant, args.players, options, roles, history, talk=talk)
+
+
+def fail(message: str) -> int:
+    print(f"tianhei: {message}", file=sys.stderr)
+    return 2
+
+
+SETUP_ERRORS = (VariantError, ValueError)
