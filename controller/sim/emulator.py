@@ -1,0 +1,252 @@
+"""A pygame window showing the whole simulated table: every seat's screen (scaled x2), its LED and its three
+buttons, and the judge's remote screen. Clicking a button calls back into the table.
+
+Decoupled from the director on purpose: the emulator only needs a *table model* —
+
+- ``table.seats``: a sequence (or mapping) of objects with ``.number``, ``.image`` (a PIL image or None, e.g.
+  a luma ``dummy`` device's last image) and ``.led`` (an (r, g, b) tuple);
+- ``table.press(seat, button)``: called when a seat button is clicked (mouse down); ``table.release(seat,
+  button)`` too on mouse up, if the table has it (holding OK peeks at a role);
+- optionally ``table.remote`` with ``.image``, and ``table.remote_key(key)`` for the remote's keys.
+
+It reads the images every frame and never writes to the table, so it can run beside any director, and it is
+testable headless (``SDL_VIDEODRIVER=dummy``): :meth:`Emulator.draw` and :meth:`Emulator.handle` do all the work
+:meth:`Emulator.run` loops over.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+import pygame
+from PIL import Image
+
+from controller.ports import LED_OFF, RGB, SCREEN_SIZE, Button, RemoteKey
+
+OLED_ON = (120, 200, 255)  # the common blue-white SSD1306 tint
+OLED_OFF = (6, 8, 12)
+BACKGROUND = (32, 30, 28)
+PANEL = (54, 50, 46)
+TEXT = (220, 220, 210)
+BUTTON = (90, 86, 80)
+BUTTON_DOWN = (150, 146, 140)
+
+BUTTON_LABELS = {Button.PREV: "<", Button.OK: "OK", Button.NEXT: ">"}
+REMOTE_KEYS = (RemoteKey.MENU, RemoteKey.UP, RemoteKey.BACK, RemoteKey.LEFT, RemoteKey.CENTER, RemoteKey.RIGHT,
+               RemoteKey.DOWN)
+REMOTE_LABELS = {RemoteKey.MENU: "M", RemoteKey.UP: "^", RemoteKey.BACK: "B", RemoteKey.LEFT: "<",
+                 RemoteKey.CENTER: "o", RemoteKey.RIGHT: ">", RemoteKey.DOWN: "v"}
+
+
+class SeatModel(Protocol):
+    @property
+    def number(self) -> int: ...
+
+    @property
+    def image(self) -> Image.Image | None: ...
+
+    @property
+    def led(self) -> RGB: ...
+
+
+@dataclass(frozen=True)
+class Hit:
+    """A clickable area: a seat button (``seat`` > 0) or a remote key (``seat`` == 0)."""
+
+    rect: pygame.Rect
+    seat: int
+    button: Button | None = None
+    key: RemoteKey | None = None
+
+
+def to_surface(image: Image.Image | None, scale: int, size: tuple[int, int] = SCREEN_SIZE) -> pygame.Surface:
+    """A one-colour screen image as a pygame surface in OLED colours, scaled by whole pixels."""
+    if image is None:
+        image = Image.new("1", size, 0)
+    lit = image.convert("L").point(lambda v: 255 if v else 0)
+    rgb = Image.merge("RGB", [lit.point(lambda v, c=c, o=o: c if v else o) for c, o in zip(OLED_ON, OLED_OFF,
+                                                                                            strict=True)])
+    rgb = rgb.resize((image.width * scale, image.height * scale), Image.Resampling.NEAREST)
+    return pygame.image.frombytes(rgb.tobytes(), rgb.size, "RGB")
+
+
+class Emulator:
+    """The table window. ``on_press(seat, button)`` defaults to ``table.press``."""
+
+    def __init__(self, table: Any, *, scale: int = 2, columns: int | None = None,
+                 on_press: Callable[[int, Button], None] | None = None,
+                 on_release: Callable[[int, Button], None] | None = None,
+                 on_remote_key: Callable[[RemoteKey], None] | None = None,
+                 title: str = "Tianhei table") -> None:
+        self.table = table
+        self.scale = scale
+        self.on_press = on_press or getattr(table, "press", None)
+        self.on_release = on_release or getattr(table, "release", None)
+        self.on_remote_key = on_remote_key or getattr(table, "remote_key", None)
+        self.columns = columns
+        self.title = title
+        self.held: Hit | None = None
+        self.hits: list[Hit] = []
+        pygame.display.init()
+        pygame.font.init()
+        self.font = pygame.font.Font(None, 12 * scale)
+        self.surface = pygame.display.set_mode(self._layout())
+        pygame.display.set_caption(title)
+
+    # -- model access ---------------------------------------------------------------------------------------
+    def seats(self) -> list[SeatModel]:
+        seats = self.table.seats
+        items: Iterable[SeatModel] = seats.values() if isinstance(seats, Mapping) else seats
+        return sorted(items, key=lambda s: s.number)
+
+    def remote_image(self) -> Image.Image | None:
+        remote = getattr(self.table, "remote", None)
+        return getattr(remote, "image", None) if remote is not None else None
+
+    def has_remote(self) -> bool:
+        return getattr(self.table, "remote", None) is not None
+
+    # -- layout ---------------------------------------------------------------------------------------------
+    @property
+    def screen_size(self) -> tuple[int, int]:
+        return SCREEN_SIZE[0] * self.scale, SCREEN_SIZE[1] * self.scale
+
+    @property
+    def panel_size(self) -> tuple[int, int]:
+        sw, sh = self.screen_size
+        pad = 4 * self.scale
+        return sw + 2 * pad, sh + 2 * pad + 12 * self.scale + 16 * self.scale
+
+    def screen_rect(self, index: int) -> pygame.Rect:
+        """Where seat number ``index`` (0-based, in seat order) has its screen."""
+        x, y = self._panel_origin(index)
+        pad = 4 * self.scale
+        return pygame.Rect(x + pad, y + pad + 12 * self.scale, *self.screen_size)
+
+    def _panel_origin(self, index: int) -> tuple[int, int]:
+        pw, ph = self.panel_size
+        gap = 4 * self.scale
+        col, row = index % self._cols, index // self._cols
+        return gap + col * (pw + gap), gap + row * (ph + gap)
+
+    def _layout(self) -> tuple[int, int]:
+        n = max(1, len(self.seats()))
+        self._cols = self.columns or max(1, math.ceil(math.sqrt(n * 1.5)))
+        rows = math.ceil(n / self._cols)
+        pw, ph = self.panel_size
+        gap = 4 * self.scale
+        width = gap + self._cols * (pw + gap)
+        height = gap + rows * (ph + gap)
+        self.hits = []
+        bw, bh = 24 * self.scale, 12 * self.scale
+        for i, seat in enumerate(self.seats()):
+            screen = self.screen_rect(i)
+            y = screen.bottom + 2 * self.scale
+            for j, button in enumerate((Button.PREV, Button.OK, Button.NEXT)):
+                x = screen.centerx + (j - 1) * (bw + 4 * self.scale) - bw // 2
+                self.hits.append(Hit(pygame.Rect(x, y, bw, bh), seat.number, button=button))
+        if self.has_remote():
+            self._remote_origin = (width, gap)
+            rx, ry = self._remote_origin
+            key = 14 * self.scale
+            grid = {RemoteKey.MENU: (0, 0), RemoteKey.UP: (1, 0), RemoteKey.BACK: (2, 0), RemoteKey.LEFT: (0, 1),
+                    RemoteKey.CENTER: (1, 1), RemoteKey.RIGHT: (2, 1), RemoteKey.DOWN: (1, 2)}
+            keys_y = ry + 12 * self.scale + self.screen_size[1] + 4 * self.scale
+            keys_x = rx + (self.screen_size[0] - 3 * key) // 2
+            for k, (cx, cy) in grid.items():
+                self.hits.append(Hit(pygame.Rect(keys_x + cx * key, keys_y + cy * key, key - 2, key - 2), 0, key=k))
+            width += self.screen_size[0] + 2 * gap
+            height = max(height, keys_y + 3 * key + gap)
+        return width, height
+
+    def remote_screen_rect(self) -> pygame.Rect | None:
+        if not self.has_remote():
+            return None
+        rx, ry = self._remote_origin
+        return pygame.Rect(rx, ry + 12 * self.scale, *self.screen_size)
+
+    # -- drawing --------------------------------------------------------------------------------------------
+    def _label(self, text: str, pos: tuple[int, int], center: bool = False) -> None:
+        surf = self.font.render(text, True, TEXT)
+        rect = surf.get_rect(center=pos) if center else surf.get_rect(topleft=pos)
+        self.surface.blit(surf, rect)
+
+    def draw(self) -> pygame.Surface:
+        """Draw one frame from the table's current state (no flip)."""
+        self.surface.fill(BACKGROUND)
+        for i, seat in enumerate(self.seats()):
+            x, y = self._panel_origin(i)
+            pygame.draw.rect(self.surface, PANEL, pygame.Rect(x, y, *self.panel_size), border_radius=3 * self.scale)
+            self._label(f"{seat.number}", (x + 4 * self.scale, y + 2 * self.scale))
+            led = tuple(seat.led) if seat.led else LED_OFF
+            led_centre = (x + self.panel_size[0] - 10 * self.scale, y + 8 * self.scale)
+            pygame.draw.circle(self.surface, led, led_centre, 4 * self.scale)
+            pygame.draw.circle(self.surface, BUTTON, led_centre, 4 * self.scale, width=1)
+            self.surface.blit(to_surface(seat.image, self.scale), self.screen_rect(i))
+        remote = self.remote_screen_rect()
+        if remote is not None:
+            self._label("judge", (remote.x, remote.y - 12 * self.scale))
+            self.surface.blit(to_surface(self.remote_image(), self.scale), remote)
+        for hit in self.hits:
+            colour = BUTTON_DOWN if hit == self.held else BUTTON
+            pygame.draw.rect(self.surface, colour, hit.rect, border_radius=2 * self.scale)
+            label = BUTTON_LABELS[hit.button] if hit.button else REMOTE_LABELS[hit.key] if hit.key else "?"
+            self._label(label, hit.rect.center, center=True)
+        return self.surface
+
+    # -- input ----------------------------------------------------------------------------------------------
+    def hit_at(self, pos: tuple[int, int]) -> Hit | None:
+        return next((h for h in self.hits if h.rect.collidepoint(pos)), None)
+
+    def click(self, seat: int, button: Button) -> None:
+        """Press and release a seat button as a mouse would (for scripts and tests)."""
+        hit = next(h for h in self.hits if h.seat == seat and h.button is button)
+        for kind in (pygame.MOUSEBUTTONDOWN, pygame.MOUSEBUTTONUP):
+            self.handle(pygame.event.Event(kind, pos=hit.rect.center, button=1))
+
+    def handle(self, event: pygame.event.Event) -> bool:
+        """Act on one pygame event; False when the window was closed."""
+        if event.type == pygame.QUIT:
+            return False
+        if event.type == pygame.MOUSEBUTTONDOWN and getattr(event, "button", 1) == 1:
+            hit = self.hit_at(event.pos)
+            if hit is None:
+                return True
+            self.held = hit
+            if hit.button is not None and self.on_press is not None:
+                self.on_press(hit.seat, hit.button)
+            elif hit.key is not None and self.on_remote_key is not None:
+                self.on_remote_key(hit.key)
+        elif event.type == pygame.MOUSEBUTTONUP and getattr(event, "button", 1) == 1:
+            held, self.held = self.held, None
+            if held is not None and held.button is not None and self.on_release is not None:
+                self.on_release(held.seat, held.button)
+        return True
+
+    def step(self) -> bool:
+        """Handle pending events and show one frame; False once the window is closed."""
+        alive = all(self.handle(e) for e in pygame.event.get())
+        self.draw()
+        pygame.display.flip()
+        return alive
+
+    def run(self, fps: int = 20, until: Callable[[], bool] | None = None) -> None:
+        """The window's loop (blocking; the director runs in its own thread or loop)."""
+        clock = pygame.time.Clock()
+        try:
+            while self.step() and not (until and until()):
+                clock.tick(fps)
+        finally:
+            self.close()
+
+    def snapshot(self) -> Image.Image:
+        """The current frame as a PIL image (tests, screenshots for the docs)."""
+        self.draw()
+        raw = pygame.image.tobytes(self.surface, "RGB")
+        return Image.frombytes("RGB", self.surface.get_size(), raw)
+
+    def close(self) -> None:
+        pygame.display.quit()
