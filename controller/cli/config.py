@@ -1,0 +1,53 @@
+"""``tianhei config check [PATH]``: validate the configuration and the hardware profile it names, start nothing.
+
+Each problem is printed on its own line with the key, the file and the fix; the exit status is 1 if there is
+any. ``tianhei config profiles`` lists the shipped hardware profiles.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import Any
+
+from controller.config.errors import ConfigError
+from controller.config.profile import available_profiles, load_profile
+from controller.config.settings import DEFAULT_FILE, load
+
+
+def register(sub: Any) -> None:
+    p = sub.add_parser("config", help="check the configuration file and its hardware profile")
+    actions = p.add_subparsers(dest="config_command", metavar="ACTION")
+    actions.required = True
+    check = actions.add_parser("check", help="validate tianhei.toml (or PATH) and the hardware profile it names")
+    check.add_argument("path", nargs="?", help=f"the configuration file (default: {DEFAULT_FILE})")
+    check.set_defaults(func=run_check)
+    profiles = actions.add_parser("profiles", help="list the hardware profiles")
+    profiles.set_defaults(func=run_profiles)
+
+
+def run_check(args: argparse.Namespace) -> int:
+    try:
+        config = load(args.path)
+    except ConfigError as exc:
+        count = len(exc.problems)
+        print(f"{count} problem{'s' if count != 1 else ''}; nothing was started:", file=sys.stderr)
+        for problem in exc.problems:
+            print(f"  - {problem}", file=sys.stderr)
+        return 1
+    profile = config.profile
+    hardware = f"{profile.name} ({profile.adapter} adapter, {len(profile.seats)} seats)" if profile else "?"
+    print(f"{config.source}: OK — {config.game.variant}, {config.game.players} players, hardware {hardware}, "
+          f"voice {config.voice.pack}, judge {config.table.judge}")
+    return 0
+
+
+def run_profiles(args: argparse.Namespace) -> int:
+    for name in available_profiles():
+        try:
+            profile = load_profile(name)
+        except ConfigError as exc:
+            print(f"{name}: INVALID\n  {exc}")
+            continue
+        print(f"{name:12} {profile.adapter:5} {len(profile.seats):2} seats  {profile.description}")
+    return 0

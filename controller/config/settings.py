@@ -1,0 +1,246 @@
+"""``tianhei.toml``: the one configuration file, validated at start.
+
+Every problem is reported with the file, the dotted key and the fix, and all problems are collected before
+:class:`~controller.config.errors.ConfigError` is raised. Checks that belong to other parts of the controller are
+reached through hooks, so this module does not depend on them and its tests can replace them:
+
+* ``validate_game(variant, options, players)`` -> problems (default: the rules engine's own set-up check);
+* ``variant_roles(variant)`` -> the role names a deck may use (default: the rules engine's variant file);
+* ``find_pack(name)`` -> the pack folder or raises (default: ``controller.voice.packs.find_pack``).
+
+The schema is documented in docs/configuration.md.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field, fields
+from pathlib import Path
+from typing import Any
+
+from controller.config.errors import ConfigError, Problem, suggest, unknown_keys
+from controller.config.profile import Profile, load_profile
+
+DEFAULT_FILE = "tianhei.toml"
+LANGUAGES = ("zh-CN", "en")
+JUDGES = ("remote", "none")
+
+ValidateGame = Callable[[str, Mapping[str, object], int], Iterable[str]]
+VariantRoles = Callable[[str], "set[str] | None"]
+FindPack = Callable[[str], object]
+
+
+@dataclass(frozen=True, slots=True)
+class TableSection:
+    hardware: str = "sim"
+    language: str = "zh-CN"
+    judge: str = "remote"
+
+
+@dataclass(frozen=True, slots=True)
+class GameSection:
+    variant: str = "standard-2.0"
+    players: int = 12
+    options: Mapping[str, object] = field(default_factory=dict)
+    deck: str | None = None
+    seed: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class VoiceSection:
+    pack: str = "zh-CN"
+    volume: float = 0.8
+
+
+@dataclass(frozen=True, slots=True)
+class JournalSection:
+    path: str = "var/tianhei.sqlite"
+
+
+@dataclass(frozen=True, slots=True)
+class TimersSection:
+    """Deadlines in seconds (RULES C5: every wait has one). ``warning_s`` is the beep before a deadline."""
+
+    deal_s: float = 20.0
+    night_action_s: float = 30.0
+    last_words_s: float = 60.0
+    speech_s: float = 120.0
+    defence_s: float = 60.0
+    vote_window_s: float = 2.0
+    warning_s: float = 10.0
+
+
+@dataclass(frozen=True, slots=True)
+class Config:
+    table: TableSection
+    game: GameSection
+    voice: VoiceSection
+    journal: JournalSection
+    timers: TimersSection
+    source: str
+    profile: Profile | None = None
+
+
+_SECTIONS: dict[str, type] = {
+    "table": TableSection, "game": GameSection, "voice": VoiceSection, "journal": JournalSection,
+    "timers": TimersSection,
+}
+
+
+def rules_validate_game(variant: str, options: Mapping[str, object], players: int) -> list[str]:
+    """The rules engine's own check of a game set-up (variant name, options, player count)."""
+    from controller.rules.setup import configure
+    from controller.rules.variant import VariantError, load_variant
+
+    try:
+        configure(load_variant(variant), players, options)
+    except VariantError as exc:
+        return [str(exc)]
+    return []
+
+
+def rules_variant_roles(variant: str) -> set[str] | None:
+    from controller.rules.variant import VariantError, load_variant
+
+    try:
+        return set(load_variant(variant).roles)
+    except VariantError:
+        return None
+
+
+def voice_find_pack(name: str) -> object:
+    from controller.voice.packs import find_pack
+
+    return find_pack(name)
+
+
+class _Checker:
+    def __init__(self, file: str) -> None:
+        self.file = file
+        self.problems: list[Problem] = []
+
+    def report(self, key: str, message: str, fix: str = "") -> None:
+        self.problems.append(Problem(self.file, key, message, fix))
+
+    def section(self, data: Mapping[str, Any], name: str) -> dict[str, Any]:
+        raw = data.get(name, {})
+        if not isinstance(raw, Mapping):
+            self.report(name, f"[{name}] must be a table", f"write it as a [{name}] section")
+            return {}
+        allowed = [f.name for f in fields(_SECTIONS[name])]
+        self.problems += unknown_keys(raw, allowed, name, self.file)
+        return {k: v for k, v in raw.items() if k in allowed}
+
+    def choice(self, values: dict[str, Any], section: str, key: str, choices: tuple[str, ...]) -> None:
+        if key in values and values[key] not in choices:
+            value = values.pop(key)
+            self.report(f"{section}.{key}", f"{value!r} is not one of {', '.join(choices)}",
+                        suggest(str(value), choices))
+
+    def typed(self, values: dict[str, Any], section: str, key: str, kind: type | tuple[type, ...],
+              example: str) -> None:
+        if key in values and (not isinstance(values[key], kind) or isinstance(values[key], bool)):
+            value = values.pop(key)
+            self.report(f"{section}.{key}", f"{value!r} has the wrong type", f"write it like {example}")
+
+
+def load(path: str | Path | None = None, *, validate_game: ValidateGame | None = rules_validate_game,
+         variant_roles: VariantRoles | None = rules_variant_roles, find_pack: FindPack | None = voice_find_pack,
+         decks_dir: Path | None = None) -> Config:
+    """Read and validate a configuration file (default ``tianhei.toml`` in the working directory).
+
+    A missing default file means "all defaults"; a missing file that was named is an error. Pass ``None`` for a
+    hook to skip that check."""
+    explicit = path is not None
+    file_path = Path(path) if path is not None else Path(DEFAULT_FILE)
+    file = str(file_path)
+    if not file_path.is_file():
+        if explicit:
+            raise ConfigError([Problem(file, "", "no such configuration file",
+                                       "check the path, or run without one to use the defaults")])
+        data: Mapping[str, Any] = {}
+    else:
+        try:
+            data = tomllib.loads(file_path.read_text(encoding="utf-8"))
+        except tomllib.TOMLDecodeError as exc:
+            raise ConfigError([Problem(file, "", f"not valid TOML: {exc}", "fix the syntax at that line")]) from exc
+    c = _Checker(file)
+    c.problems += unknown_keys(data, _SECTIONS, "", file)
+
+    table = c.section(data, "table")
+    c.typed(table, "table", "hardware", str, 'hardware = "compact-8"')
+    c.choice(table, "table", "language", LANGUAGES)
+    c.choice(table, "table", "judge", JUDGES)
+
+    game = c.section(data, "game")
+    c.typed(game, "game", "variant", str, 'variant = "standard-2.0"')
+    c.typed(game, "game", "players", int, "players = 12")
+    c.typed(game, "game", "options", dict, 'options = { tie = "club" }')
+    c.typed(game, "game", "deck", str, 'deck = "club-red"')
+    c.typed(game, "game", "seed", int, "seed = 42")
+    if "players" in game and not 2 <= game["players"] <= 20:
+        c.report("game.players", f"{game.pop('players')} players cannot play", "use 2..20 (the judge is not counted)")
+
+    voice = c.section(data, "voice")
+    c.typed(voice, "voice", "pack", str, 'pack = "zh-CN"')
+    c.typed(voice, "voice", "volume", (int, float), "volume = 0.8")
+    if "volume" in voice and not 0.0 <= voice["volume"] <= 1.0:
+        c.report("voice.volume", f"volume {voice.pop('volume')} is out of range", "use 0.0..1.0")
+
+    journal = c.section(data, "journal")
+    c.typed(journal, "journal", "path", str, 'path = "var/tianhei.sqlite"')
+
+    timers = c.section(data, "timers")
+    for key in list(timers):
+        c.typed(timers, "timers", key, (int, float), f"{key} = 30")
+        if key in timers and timers[key] <= 0:
+            c.report(f"timers.{key}", f"{timers.pop(key)} s is no deadline", "every wait needs a positive deadline (C5)")
+
+    sections = (TableSection(**table), GameSection(**game), VoiceSection(**voice), JournalSection(**journal),
+                TimersSection(**timers))
+    tbl, gm, vc, jn, tm = sections
+    if tm.warning_s >= min(tm.speech_s, tm.night_action_s):
+        c.report("timers.warning_s", f"the warning beep ({tm.warning_s} s) comes before the wait even starts",
+                 "make warning_s shorter than every deadline")
+
+    profile = _check_profile(c, tbl, gm, file_path)
+    if validate_game is not None and "variant" not in {p.key.split(".")[-1] for p in c.problems}:
+        for message in validate_game(gm.variant, gm.options, gm.players):
+            c.report("game", message, "see `tianhei variants` for variants, options and player counts")
+    if gm.deck is not None:
+        _check_deck(c, gm, variant_roles, decks_dir or file_path.parent / "decks")
+    if find_pack is not None:
+        try:
+            find_pack(vc.pack)
+        except Exception as exc:  # the voice module's own error type; any failure means "not usable"
+            c.report("voice.pack", f"voice pack {vc.pack!r} is missing: {exc}",
+                     "give the name of an installed pack (zh-CN, en) or a folder holding manifest.toml")
+    if c.problems:
+        raise ConfigError(c.problems)
+    return Config(tbl, gm, vc, jn, tm, file, profile)
+
+
+def _check_profile(c: _Checker, table: TableSection, game: GameSection, file_path: Path) -> Profile | None:
+    try:
+        profile = load_profile(table.hardware, relative_to=file_path.parent)
+    except ConfigError as exc:
+        for problem in exc.problems:
+            key = problem.key if problem.file != c.file else "table.hardware"
+            c.problems.append(Problem(problem.file, key or "table.hardware", problem.message, problem.fix))
+        return None
+    if game.players > len(profile.seats):
+        c.report("game.players", f"{game.players} players but hardware {profile.name!r} has {len(profile.seats)} seats",
+                 "lower players or choose a profile with more seats")
+    return profile
+
+
+def _check_deck(c: _Checker, game: GameSection, variant_roles: VariantRoles | None, decks_dir: Path) -> None:
+    from controller.config.decks import load_deck
+
+    assert game.deck is not None
+    roles = variant_roles(game.variant) if variant_roles is not None else None
+    try:
+        load_deck(game.deck, roles=roles, decks_dir=decks_dir)
+    except ConfigError as exc:
+        c.report("game.deck", f"deck {game.deck!r} cannot be used", "; ".join(str(p) for p in exc.problems))
