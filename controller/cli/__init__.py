@@ -13,6 +13,7 @@ SUBCOMMANDS: tuple[str, ...] = (
     "simulate",
     "variants",
     "sounds",
+    "config",
 )
 
 
