@@ -98,6 +98,7 @@ class BusSpec:
     port: str
     baud: int
     remote_address: int | None
+    board: str = "pico-seat"
 
 
 @dataclass(frozen=True, slots=True)
@@ -298,7 +299,7 @@ def _seats(r: _Reader, data: Mapping[str, Any], adapter: str) -> list[SeatSpec]:
             r.int_(screen_raw, "rotate", where + ".screen.", 0, 0, 3) or 0,
         )
         reader = _reader(r, {**r.table(defaults, "reader", "defaults."), **r.table(item, "reader", where + ".")},
-                         where + ".reader")
+                         where + ".reader", on_pi=adapter == "gpio")
         seats.append(SeatSpec(number, mux_channel, buttons, led, screen, reader, node))
     _check_seats(r, seats, adapter)
     return seats
@@ -338,7 +339,7 @@ def _led(r: _Reader, raw: Mapping[str, Any], where: str) -> LedSpec | None:
     return LedSpec((red, green, blue), pwm, bool(raw.get("active_high", True)))
 
 
-def _reader(r: _Reader, raw: Mapping[str, Any], where: str) -> ReaderSpec:
+def _reader(r: _Reader, raw: Mapping[str, Any], where: str, on_pi: bool) -> ReaderSpec:
     r.problems += unknown_keys(raw, ("type", "address", "port", "baud", "spi_bus", "cs"), where, r.file)
     kind = r.str_(raw, "type", where + ".", "pn532-i2c", READER_TYPES)
     cs = r.pin(raw["cs"], where + ".cs") if "cs" in raw else None
@@ -350,6 +351,8 @@ def _reader(r: _Reader, raw: Mapping[str, Any], where: str) -> ReaderSpec:
         r.int_(raw, "spi_bus", where + ".", 0, 0, 6) or 0,
         cs,
     )
+    if not on_pi:  # a seat node wires its own reader (hardware/boards/)
+        return spec
     if kind == "pn532-uart" and not spec.port:
         r.report(where + ".port", "a PN532 on UART needs its serial port", 'e.g. port = "/dev/ttyAMA0"')
     if kind == "mfrc522-spi" and cs is None:
@@ -378,13 +381,16 @@ def _check_seats(r: _Reader, seats: list[SeatSpec], adapter: str) -> None:
 
 def _bus(r: _Reader, data: Mapping[str, Any]) -> BusSpec:
     bus = r.table(data, "bus", "")
-    r.problems += unknown_keys(bus, ("port", "baud", "remote_address"), "bus", r.file)
+    r.problems += unknown_keys(bus, ("port", "baud", "remote_address", "board"), "bus", r.file)
     port = r.str_(bus, "port", "bus.", "")
     if not port:
         r.report("bus.port", "the seat bus needs a serial port", 'e.g. port = "/dev/ttyUSB0"')
     baud = r.int_(bus, "baud", "bus.", 250_000, 9600, 4_000_000) or 250_000
     remote = r.int_(bus, "remote_address", "bus.", None, 1, 31)
-    return BusSpec(port, baud, remote)
+    board = r.str_(bus, "board", "bus.", "pico-seat")
+    if not (profiles_dir().parent / "boards" / f"{board}.toml").is_file():
+        r.report("bus.board", f"no seat-node board {board!r} in hardware/boards/", 'use board = "pico-seat"')
+    return BusSpec(port, baud, remote, board)
 
 
 def pin_uses(profile: Profile) -> list[tuple[PinRef, str]]:
