@@ -323,6 +323,8 @@ def _buttons(r: _Reader, raw: Any, where: str) -> dict[Button, PinRef]:
 
 
 def _led(r: _Reader, raw: Mapping[str, Any], where: str) -> LedSpec | None:
+    if not raw:
+        return None  # a seat without an LED
     r.problems += unknown_keys(raw, ("pins", "pwm", "active_high"), where, r.file)
     pins_raw = raw.get("pins")
     if not isinstance(pins_raw, list) or len(pins_raw) != 3:
