@@ -202,21 +202,25 @@ def _group_check(tx: Tx, final: bool) -> None:
     tops = [t for t, c in counts if c == top]
     if len(tops) == 1:
         target = tops[0]
-        if (target is not None and w.ability == "kill" and s.roles[target - 1] in w.role.split("+")
-                and top * 2 <= len(members)):
-            tops = [target]  # V2.12: a self-kill without a strict majority is not a decision
-        elif everyone or final:
-            _settle(tx, target, "chosen" if target is not None else "skipped")
+        if not (_self_kill(s, w.ability, w.role, target) and top * 2 <= len(members)):
+            if everyone or final:
+                _settle(tx, target, "chosen" if target is not None else "skipped")
             return
-        else:
-            return
+        # V2.12: a self-kill without a strict majority is not a decision
     if final:
-        if s.config.opt("group_tie") == "random" and "group_tie" in s.config.options:
-            _settle(tx, tx.random().choice(sorted(tops, key=lambda t: -1 if t is None else t)), "random")
+        # V2.12: the random tie-break never turns a self-kill without a strict majority into the decision.
+        fair = [t for t in tops if not _self_kill(s, w.ability, w.role, t)]
+        if fair and s.config.opt("group_tie") == "random" and "group_tie" in s.config.options:
+            _settle(tx, tx.random().choice(sorted(fair, key=lambda t: -1 if t is None else t)), "random")
         else:
             _settle(tx, None, "forfeited")
     elif everyone and not s.reasked:
         tx.emit(Reasked(w.step))
+
+
+def _self_kill(s: GameState, ability: str, roles: str, target: int | None) -> bool:
+    """V2.12: would ``target`` be the killers killing one of their own?"""
+    return target is not None and ability == "kill" and s.roles[target - 1] in roles.split("+")
 
 
 def _settle(tx: Tx, target: int | None, how: str) -> None:
