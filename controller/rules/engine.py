@@ -105,7 +105,7 @@ def _dawn(s: GameState, e: Dawn) -> GameState:
         merged.update(e.marks)
         marks = MappingProxyType(merged)
     return replace(
-        s, phase="day", day=e.night, waiting=None, alive=s.alive.difference(dead_seats), dead=s.dead + e.deaths,
+        s, phase="day", day=s.day + 1, waiting=None, alive=s.alive.difference(dead_seats), dead=s.dead + e.deaths,
         night_dead=dead_seats, marks=marks, speech_order=(), direction=0, defence=(), tie=None,
     )
 

@@ -286,3 +286,17 @@ def test_c4_nobody_shows_a_card_before_the_end_the_roles_are_only_in_secret_even
     g.hands({1: [4, 5, 6, 7]})
     secret = {type(e).__name__ for e in g.events if not e.public}
     assert {"Dealt", "Acted"} <= secret  # the deal and what the police learnt stay secret
+
+
+# ---- C3 days and nights ---------------------------------------------------------------------------------------
+
+def test_c3_v2_10_a_game_that_starts_with_a_day_counts_the_day_after_night_one_as_day_two():
+    g = Game("standard-2.0", TWELVE, first="day")
+    assert (g.state.day, g.state.night) == (1, 0)
+    g.talk()
+    g.hands({})
+    g.night(kill=9)
+    assert (g.state.day, g.state.night) == (2, 1)
+    g = Game("standard-2.0", TWELVE)
+    g.night(kill=9)
+    assert (g.state.day, g.state.night) == (1, 1)
