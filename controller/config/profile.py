@@ -147,11 +147,20 @@ def load_profile(name_or_path: str, relative_to: Path | None = None) -> Profile:
     if not path.is_file():
         raise ConfigError([Problem(str(path), "", f"no hardware profile {name_or_path!r}",
                                    suggest(name_or_path, available_profiles()))])
+    shown = _shown(path)
     try:
         data = tomllib.loads(path.read_text(encoding="utf-8"))
     except tomllib.TOMLDecodeError as exc:
-        raise ConfigError([Problem(str(path), "", f"not valid TOML: {exc}", "fix the syntax at that line")]) from exc
-    return parse_profile(data, str(path))
+        raise ConfigError([Problem(shown, "", f"not valid TOML: {exc}", "fix the syntax at that line")]) from exc
+    return parse_profile(data, shown)
+
+
+def _shown(path: Path) -> str:
+    """A profile's path as messages show it: relative to the working directory when it is below it."""
+    try:
+        return str(path.resolve().relative_to(Path.cwd().resolve()))
+    except ValueError:
+        return str(path)
 
 
 class _Reader:
