@@ -70,14 +70,14 @@ frame_st = st.builds(
 )
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=300, deadline=None, derandomize=True)  # CRC-16 misses 1 in 65536: no flakes
 @given(st.binary(max_size=400))
 def test_random_bytes_never_crash_the_decoder_or_become_a_frame(data: bytes) -> None:
     dec = sb.Decoder()
     assert dec.feed(data) + dec.idle() == []
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=300, deadline=None, derandomize=True)  # CRC-16 misses 1 in 65536: no flakes
 @given(st.lists(frame_st, min_size=1, max_size=6), st.binary(max_size=30), st.integers(0, 30))
 def test_frames_after_garbage_all_arrive_in_order(frames: list[sb.Frame], garbage: bytes, cut: int) -> None:
     wire = garbage + b"".join(f.encode() for f in frames)
@@ -87,7 +87,7 @@ def test_frames_after_garbage_all_arrive_in_order(frames: list[sb.Frame], garbag
     assert got == frames or got == frames[1:]
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=300, deadline=None, derandomize=True)  # CRC-16 misses 1 in 65536: no flakes
 @given(st.lists(frame_st, min_size=1, max_size=6), st.data())
 def test_mutated_streams_accept_only_frames_that_were_sent(
     frames: list[sb.Frame], data: st.DataObject
