@@ -263,8 +263,7 @@ def build_table(profile: Profile, *, pin_factory: object, i2c: RawI2c, clock: Cl
     ``MockFactory`` in tests), ``i2c`` the raw bus (:class:`~controller.gpio.i2c.Smbus2I2c` on a Pi)."""
     if profile.adapter != "gpio":
         raise ValueError(f"profile {profile.name!r} is for the {profile.adapter!r} adapter, not 'gpio'")
-    from gpiozero import Button as GpioButton
-    from gpiozero import DigitalInputDevice
+    from gpiozero import DigitalInputDevice  # not gpiozero.Button: its hold thread is not needed here
 
     clock = clock or SystemClock()
     bus = SharedBus(i2c, profile.mux_address)
@@ -296,9 +295,9 @@ def build_table(profile: Profile, *, pin_factory: object, i2c: RawI2c, clock: Cl
             if pin.chip is not None:
                 by_chip[pin.chip][pin.index] = (spec.number, button)
                 continue
-            device = GpioButton(pin.index, pull_up=True, bounce_time=None, pin_factory=pin_factory)
-            device.when_pressed = _edge(table, spec.number, button, True)
-            device.when_released = _edge(table, spec.number, button, False)
+            device = DigitalInputDevice(pin.index, pull_up=True, bounce_time=None, pin_factory=pin_factory)
+            device.when_activated = _edge(table, spec.number, button, True)  # pulled up: active = low = pressed
+            device.when_deactivated = _edge(table, spec.number, button, False)
             table._devices.append(device)
     for exp_spec in profile.expanders:
         expander = _Expander(chips[exp_spec.name], by_chip[exp_spec.name])
