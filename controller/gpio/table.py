@@ -348,3 +348,15 @@ def _reader(spec: SeatSpec, seat_bus: Any, clock: Clock, pin_factory: object,
             return mfrc522.Mfrc522(_default_spi(spec.reader.spi_bus, spec.reader.cs, pin_factory), clock)
         return mfrc522.Mfrc522(spi_open(spec.reader.spi_bus, spec.reader.cs), clock)
     return None
+
+
+def open_table(profile: Profile) -> GpioTable:
+    """The table on a real Raspberry Pi: gpiozero's lgpio pin factory and the kernel's I2C bus.
+
+    The bus speed is set by the kernel (``dtparam=i2c_arm_baudrate=`` in config.txt), not at run time; the
+    profile's ``i2c.speed_hz`` is what the wiring docs and the poll-schedule figures assume."""
+    from gpiozero.pins.lgpio import LGPIOFactory
+
+    from controller.gpio.i2c import Smbus2I2c
+
+    return build_table(profile, pin_factory=LGPIOFactory(), i2c=Smbus2I2c(profile.i2c_bus))
