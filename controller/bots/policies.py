@@ -7,7 +7,8 @@
 - ``random``: every player picks uniformly among its own legal inputs, independently (abstaining included).
 - ``heuristic``: plausible play. Police check players they have not checked; a police nod becomes a public
   claim the next day, and the good side votes for the claimed killer; the claiming police is then known to
-  everyone, so the killers kill the claimed police first and the doctor protects them. Killers never vote
+  everyone, so the killers go for the claimed police once (not again: the doctor protects them) and the
+  doctor protects them. Killers never vote
   for a partner; they vote for a claimed police or a random non-killer. The secret police shoots a claimed
   killer. Without a claim, good players vote for a random player other than themselves and those the police
   cleared (a shake).
@@ -109,6 +110,9 @@ class HeuristicPolicy:
         self.cleared: set[int] = set()  # checked non-killers
         self.claimed_police: int | None = None  # public once the police claim a nod
         self.claimed_killers: set[int] = set()  # public claims
+        #: Claimed police the killers already went for: once is enough, since the doctor protects them, and a
+        #: killer who kept trying would meet the doctor's save every night in a game that never ends.
+        self.kill_tried: set[int] = set()
 
     def observe(self, state: GameState, events: Sequence[Event]) -> None:
         for e in events:
@@ -132,7 +136,8 @@ class HeuristicPolicy:
             roles = p.role.split("+")
             if p.ability == "kill":
                 others = [t for t in targets if state.roles[t - 1] not in roles]
-                if self.claimed_police in others:
+                if self.claimed_police in others and self.claimed_police not in self.kill_tried:
+                    self.kill_tried.add(self.claimed_police)
                     return (GroupPick(self.claimed_police),)
                 return (GroupPick(rng.choice(others) if others else None),)
             if p.ability == "check":
