@@ -116,11 +116,11 @@ class HeuristicPolicy:
 
     def observe(self, state: GameState, events: Sequence[Event]) -> None:
         for e in events:
-            if isinstance(e, Acted) and e.ability == "check" and e.target is not None and e.actors:
-                if state.spec(e.actors[0]).side == "good":
-                    (self.nods if e.result == "nod" else self.cleared).add(e.target)
-                    if e.result == "nod" and self.claimed_police is None:
-                        self.claimed_police = e.actors[0]
+            if (isinstance(e, Acted) and e.ability == "check" and e.target is not None and e.actors
+                    and state.spec(e.actors[0]).side == "good"):
+                (self.nods if e.result == "nod" else self.cleared).add(e.target)
+                if e.result == "nod" and self.claimed_police is None:
+                    self.claimed_police = e.actors[0]
 
     def _claims(self, state: GameState) -> None:
         # By day the police tell the table what they found (a claim is public from then on).

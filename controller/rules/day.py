@@ -363,9 +363,7 @@ def remove_player(tx: Tx, seat: int, cause: str) -> None:
     if _check_win(tx):
         return
     s = tx.s
-    if speaking:
-        tx.emit(Spoke(seat, cause))
-    elif s.waiting is not None and seat in s.queue:
+    if speaking or (s.waiting is not None and seat in s.queue):
         tx.emit(Spoke(seat, cause))
     w = tx.s.waiting
     if w is not None and w.kind == "vote" and all(x in tx.s.picks for x in w.seats if x in tx.s.alive):
