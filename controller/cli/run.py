@@ -1,0 +1,72 @@
+"""``tianhei run``: play a whole game on a table through the director, bots pressing the buttons.
+
+With ``--hardware sim`` (the only table bots can press) the game runs on a virtual clock, as fast as the machine
+allows; its outcome depends only on the seed, also across a kill and resume with the same ``--journal``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import logging
+from pathlib import Path
+from typing import Any
+
+from controller.bots import POLICIES
+from controller.cli.game_args import SETUP_ERRORS, add_game_arguments, fail, game_config
+from controller.director.journal import JournalError
+from controller.director.session import Session
+
+
+def register(sub: Any) -> None:
+    p = sub.add_parser("run", help="play a whole game through the director on a simulated table",
+                       description="Play one complete game through the director: deal, every prompt, every "
+                                   "window, bots pressing the simulated buttons, on a virtual clock.")
+    add_game_arguments(p, players_default=12)
+    p.add_argument("--hardware", default="sim", choices=["sim"],
+                   help="the table adapter (bots can only press the simulated table's buttons)")
+    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--autoplay", default="heuristic", choices=sorted(POLICIES), help="the bots' policy")
+    p.add_argument("--journal", type=Path, default=None,
+                   help="SQLite journal; an unfinished game in it is resumed where it stopped")
+    p.add_argument("--cards", action="store_true", help="deal with NFC cards (each bot taps its card)")
+    p.add_argument("--lang", default="zh", choices=["zh", "en"])
+    p.add_argument("--stop-after", type=float, default=None, metavar="SECONDS",
+                   help="stop the virtual clock after this many seconds (as if the power went out)")
+    p.add_argument("--json", action="store_true", help="print one JSON object instead of the transcript")
+    p.add_argument("--verbose", action="store_true", help="log every step (roles included: debug level)")
+    p.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    logging.basicConfig(level=logging.DEBUG if args.verbose else logging.WARNING, format="%(message)s")
+    try:
+        config = game_config(args)
+        session = Session(config, args.seed, args.autoplay, args.journal, cards=args.cards, lang=args.lang,
+                          pack="zh-CN" if args.lang == "zh" else "en")
+    except SETUP_ERRORS as exc:
+        return fail(str(exc))
+    except JournalError as exc:
+        return fail(str(exc))
+    if session.journal_note:
+        print(f"tianhei: {session.journal_note}")
+    session.start()
+    session.run(max_time=args.stop_after)
+    director = session.director
+    finished = director.stage == "over"
+    if args.json:
+        out: dict[str, Any] = session.result() if director.state is not None else {}
+        out["finished"] = finished
+        if not finished:
+            out["winner"] = None
+        print(json.dumps(out, ensure_ascii=False))
+        return 0
+    for line in director.transcript:
+        if finished or line.public:
+            print(f"{line.at:9.1f}s  {line.who:8}  {line.what}")
+    if finished:
+        r = session.result()
+        print(f"winner: {r['winner']} after {r['days']} days ({r['events']} events, {r['seconds']:.0f}s of table time)")
+    else:
+        print(f"stopped at {director.clock.now():.1f}s; run again with the same --journal to resume")
+    return 0

@@ -1,0 +1,86 @@
+"""A whole table in one object: the sim adapter, the voice, the journal, the director, the bots, on one
+scheduler. ``tianhei run`` and the end-to-end tests use it; the real table uses the same director with other
+adapters."""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from controller.director.bots import TableBots
+from controller.director.clock import VirtualScheduler
+from controller.director.director import Director
+from controller.director.journal import SqliteJournal, open_journal
+from controller.director.timing import Timings
+from controller.rules.setup import GameConfig
+from controller.sim.table import SimTable
+from controller.voice.null_voice import NullVoice
+from controller.voice.packs import load_voice_pack
+
+
+def sim_deck(config: GameConfig, seed: int) -> tuple[dict[str, str], dict[int, str]]:
+    """A physical deck for the simulated table (card UID -> role) and who draws which card (a seeded shuffle)."""
+    deck = {f"04a1{i:04x}": role for i, role in enumerate(config.deck(), start=1)}
+    uids = sorted(deck)
+    random.Random(f"cards:{seed}").shuffle(uids)
+    return deck, {seat: uid for seat, uid in enumerate(uids, start=1)}
+
+
+@dataclass
+class Session:
+    config: GameConfig
+    seed: int
+    policy: str | None
+    journal_path: Path | None = None
+    cards: bool = False
+    lang: str = "zh"
+    timings: Timings = field(default_factory=Timings)
+    pack: str = "zh-CN"
+
+    def __post_init__(self) -> None:
+        self.clock = VirtualScheduler()
+        self.table = SimTable(self.config.players, self.clock.now)
+        self.voice = NullVoice(self.clock.now, load_voice_pack(self.pack))
+        self.journal: SqliteJournal | None = None
+        self.journal_note: str | None = None
+        if self.journal_path is not None:
+            self.journal, self.journal_note = open_journal(self.journal_path)
+        deck, self.hands = sim_deck(self.config, self.seed) if self.cards else (None, {})
+        self.director = Director(self.table, self.voice, self.clock, self.config, journal=self.journal,
+                                 timings=self.timings, lang=self.lang, seed=self.seed, deck=deck)
+        self.bots = TableBots(self.director, self.table, self.policy, self.seed) if self.policy else None
+
+    def start(self) -> None:
+        """Resume the journal's unfinished game if there is one, else deal a new game."""
+        replay = self.journal.replay() if self.journal is not None else None
+        if replay is not None and not replay.finished and replay.events:
+            self.director.resume(replay)
+            if self.bots is not None:
+                self.bots.seen = 0
+            return
+        self.director.start()
+        if self.cards:
+            for i, (seat, uid) in enumerate(sorted(self.hands.items())):
+                self.clock.call_at(self.clock.now() + 1.0 + 0.5 * i, lambda s=seat, u=uid: self.table.tap(s, u))
+
+    def run(self, max_time: float | None = None) -> None:
+        self.clock.run(until=lambda: self.director.stage == "over", max_time=max_time)
+
+    def result(self) -> dict[str, Any]:
+        s = self.director.state
+        assert s is not None
+        return {
+            "winner": s.winner or "none",
+            "reason": s.end_reason,
+            "days": s.day,
+            "nights": s.night,
+            "events": len(self.director.events),
+            "seconds": round(self.clock.now(), 3),
+            "prompts": len(self.voice.said),
+            "variant": self.config.variant.id,
+            "players": self.config.players,
+            "seed": self.seed,
+            "roles": {str(i + 1): r for i, r in enumerate(s.roles)} if s.over else {},
+        }

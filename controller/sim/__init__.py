@@ -1,0 +1,1 @@
+"""The simulated table: seats and a remote in memory, each screen a luma ``dummy`` device."""
