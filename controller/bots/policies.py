@@ -17,7 +17,7 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Protocol
 
 from controller.rules.actions import (
@@ -181,4 +181,5 @@ class HeuristicPolicy:
         return (Timeout(),)
 
 
-POLICIES = {"uninformed": UninformedPolicy, "random": RandomPolicy, "heuristic": HeuristicPolicy}
+POLICIES: dict[str, Callable[[], Policy]] = {
+    "uninformed": UninformedPolicy, "random": RandomPolicy, "heuristic": HeuristicPolicy}

@@ -53,7 +53,18 @@ from controller.rules.actions import (
     Timeout,
     Vote,
 )
-from controller.rules.events import Acted, Dawn, Died, Event, GameEnded, NightFell, Opened, Reasked, Spoke, VoteClosed
+from controller.rules.events import (
+    Acted,
+    Dawn,
+    Died,
+    Event,
+    GameEnded,
+    NightFell,
+    Opened,
+    Reasked,
+    Spoke,
+    VoteClosed,
+)
 from controller.rules.setup import GameConfig
 from controller.rules.state import GameState
 from controller.screens import views as v
@@ -634,9 +645,7 @@ class Director:
             return
         if w.kind == "night" and seat in w.seats:
             self._night_button(seat, e.button, w)
-        elif w.kind in ("speeches", "last_words") and s.queue and s.queue[0] == seat and e.button is Button.OK:
-            self.submit(Pass(seat), seat)
-        elif w.kind == "recognition" and seat in w.seats and e.button is Button.OK:
+        elif (w.kind in ("speeches", "last_words") and s.queue and s.queue[0] == seat and e.button is Button.OK) or (w.kind == "recognition" and seat in w.seats and e.button is Button.OK):
             self.submit(Pass(seat), seat)
         elif w.kind == "defence_claim" and e.button is Button.OK:
             self.submit(Pick(seat, seat), seat)
@@ -666,7 +675,7 @@ class Director:
 
     def _hand(self, seat: int, w: Window) -> None:
         now = self.clock.now()
-        if w.call is not None and w.window_open or (w.call is not None and now >= w.call[1]):
+        if (w.call is not None and w.window_open) or (w.call is not None and now >= w.call[1]):
             candidate, end = w.call
         elif w.previous_call is not None:
             candidate, end = w.previous_call  # a hand during the next call: late for the previous one
@@ -1025,5 +1034,5 @@ def _describe(action: Action | None) -> str:
     if action is None:
         return "set-up"
     name = type(action).__name__
-    fields = ", ".join(f"{k}={getattr(action, k)}" for k in action.__dataclass_fields__)  # type: ignore[union-attr]
+    fields = ", ".join(f"{k}={getattr(action, k)}" for k in action.__dataclass_fields__)
     return f"{name}({fields})"

@@ -44,7 +44,7 @@ _ACTIONS = {cls.__name__: cls for cls in (
 
 def action_to_json(action: rule_actions.Action) -> dict[str, Any]:
     out: dict[str, Any] = {"type": type(action).__name__}
-    for f in dataclasses.fields(action):  # type: ignore[arg-type]
+    for f in dataclasses.fields(action):
         value = getattr(action, f.name)
         out[f.name] = [list(v) for v in value] if f.name == "votes" else value
     return out
@@ -57,7 +57,7 @@ def action_from_json(data: Mapping[str, Any]) -> rule_actions.Action:
     kwargs = {k: v for k, v in data.items() if k != "type"}
     if "votes" in kwargs:
         kwargs["votes"] = tuple(tuple(v) for v in kwargs["votes"])
-    return cls(**kwargs)  # type: ignore[no-any-return]
+    return cls(**kwargs)
 
 
 @dataclass

@@ -5,6 +5,7 @@ adapters."""
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -63,7 +64,10 @@ class Session:
         self.director.start()
         if self.cards:
             for i, (seat, uid) in enumerate(sorted(self.hands.items())):
-                self.clock.call_at(self.clock.now() + 1.0 + 0.5 * i, lambda s=seat, u=uid: self.table.tap(s, u))
+                self.clock.call_at(self.clock.now() + 1.0 + 0.5 * i, self._tapper(seat, uid))
+
+    def _tapper(self, seat: int, uid: str) -> Callable[[], None]:
+        return lambda: self.table.tap(seat, uid)
 
     def run(self, max_time: float | None = None) -> None:
         self.clock.run(until=lambda: self.director.stage == "over", max_time=max_time)

@@ -36,4 +36,5 @@ class Timings:
         unknown = set(data) - known
         if unknown:
             raise ValueError(f"unknown timer(s) {', '.join(sorted(unknown))}; known: {', '.join(sorted(known))}")
-        return cls(**{k: tuple(v) if isinstance(v, list) else v for k, v in data.items()})
+        values: dict[str, Any] = {k: tuple(v) if isinstance(v, list) else v for k, v in data.items()}
+        return cls(**values)

@@ -121,7 +121,7 @@ def configure(
         raise VariantError(where, "roles", "no killer in the game", "give at least one killer")
     composition = tuple((r, counts.get(r, 0)) for r in variant.roles if counts.get(r, 0) > 0)
 
-    quota = int(resolved.get("lastwords.quota", 0) or 0)  # type: ignore[arg-type]
+    quota = int(resolved.get("lastwords.quota", 0) or 0)
     if quota == 0:
         quota = lastwords or (counts.get(variant.quota_role, 0) if variant.quota_role else 0)
     hist = tuple(int(s) for s in history)

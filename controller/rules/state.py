@@ -122,4 +122,4 @@ def evolve(s: GameState, **changes: Any) -> GameState:
     values = list(s)
     for name, value in changes.items():
         values[_INDEX[name]] = value
-    return _tuple_new(GameState, values)  # type: ignore[type-var]
+    return _tuple_new(GameState, values)
