@@ -128,7 +128,7 @@ class _Reader:
                 raise self.fail(key, "missing", f"add a [{key}] table")
             return {}
         if not isinstance(value, Mapping):
-            raise self.fail(key, f"must be a table, not {type(value).__name__}")
+            raise self.fail(key, f"must be a table, not {type(value).__name__}", f"write it as a [{key}] table")
         return value
 
     def string(self, data: Mapping[str, Any], key: str, path: str, default: str | None = None,
@@ -137,7 +137,7 @@ class _Reader:
         if value is None:
             raise self.fail(path, "missing", f"add {key} = \"...\"")
         if not isinstance(value, str):
-            raise self.fail(path, f"must be a string, not {value!r}")
+            raise self.fail(path, f"must be a string, not {value!r}", f"write {key} = \"...\"")
         if choices and value not in choices:
             raise self.fail(path, f"unknown value {value!r}", _suggest(value, choices))
         return value
@@ -145,13 +145,13 @@ class _Reader:
     def strings(self, data: Mapping[str, Any], key: str, path: str) -> tuple[str, ...]:
         value = data.get(key, [])
         if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
-            raise self.fail(path, f"must be a list of strings, not {value!r}")
+            raise self.fail(path, f"must be a list of strings, not {value!r}", f"write {key} = [\"...\", \"...\"]")
         return tuple(value)
 
     def boolean(self, data: Mapping[str, Any], key: str, path: str, default: bool = False) -> bool:
         value = data.get(key, default)
         if not isinstance(value, bool):
-            raise self.fail(path, f"must be true or false, not {value!r}")
+            raise self.fail(path, f"must be true or false, not {value!r}", f"write {key} = true or {key} = false")
         return value
 
     def unknown_keys(self, data: Mapping[str, Any], allowed: tuple[str, ...], path: str) -> None:
@@ -173,7 +173,7 @@ def parse_variant(data: Mapping[str, Any], where: str) -> Variant:
     for name, spec in r.table(data, "roles").items():
         path = f"roles.{name}"
         if not isinstance(spec, Mapping):
-            raise r.fail(path, "must be a table")
+            raise r.fail(path, "must be a table", f"write it as a [{path}] table")
         r.unknown_keys(spec, ("side", "knows_partners", "special", "civilian", "nod"), path)
         side = r.string(spec, "side", f"{path}.side", choices=SIDES)
         roles[name] = RoleSpec(
@@ -194,10 +194,12 @@ def parse_variant(data: Mapping[str, Any], where: str) -> Variant:
     night: list[NightStep] = []
     raw_night = data.get("night", [])
     if not isinstance(raw_night, list):
-        raise r.fail("night", "must be an array of tables ([[night]])")
+        raise r.fail("night", "must be an array of tables", "write each night step as a [[night]] table")
     seen_ids: set[str] = set()
     for i, step in enumerate(raw_night):
         path = f"night[{i}]"
+        if not isinstance(step, Mapping):
+            raise r.fail(path, f"must be a table, not {step!r}", "write each night step as a [[night]] table")
         r.unknown_keys(step, ("id", "roles", "ability", "targets", "optional"), path)
         sid = r.string(step, "id", f"{path}.id")
         if sid in seen_ids:
@@ -236,23 +238,27 @@ def parse_variant(data: Mapping[str, Any], where: str) -> Variant:
         rows: list[RoleRow] = []
         for j, row in enumerate(table.get("rows", [])):
             rpath = f"{path}.rows[{j}]"
+            if not isinstance(row, Mapping):
+                raise r.fail(rpath, f"must be a table, not {row!r}", "write { players = [low, high], ROLE = N }")
             span = row.get("players")
             if (not isinstance(span, list) or len(span) != 2 or not all(isinstance(x, int) for x in span)
                     or span[0] > span[1] or span[0] < 3):
-                raise r.fail(f"{rpath}.players", f"must be [low, high] with 3 <= low <= high, not {span!r}")
+                raise r.fail(f"{rpath}.players", f"must be [low, high] with 3 <= low <= high, not {span!r}",
+                             "for example players = [8, 10]")
             counts = []
             for role, n in row.items():
                 if role in ("players", "lastwords"):
                     continue
                 check_roles((role,), rpath)
                 if not isinstance(n, int) or n < 0:
-                    raise r.fail(f"{rpath}.{role}", f"must be a count >= 0, not {n!r}")
+                    raise r.fail(f"{rpath}.{role}", f"must be a count >= 0, not {n!r}", "give a whole number")
                 counts.append((role, n))
-            if "civilian" in roles and sum(n for _, n in counts) > span[0]:
-                raise r.fail(rpath, f"more role cards than the {span[0]} players of the row's smallest table")
+            if sum(n for _, n in counts) > span[0]:
+                raise r.fail(rpath, f"more role cards than the {span[0]} players of the row's smallest table",
+                             "give fewer role cards or raise the row's lowest player count")
             lastwords = row.get("lastwords", 0)
             if not isinstance(lastwords, int) or lastwords < 0:
-                raise r.fail(f"{rpath}.lastwords", f"must be a count >= 0, not {lastwords!r}")
+                raise r.fail(f"{rpath}.lastwords", f"must be a count >= 0, not {lastwords!r}", "give a whole number")
             rows.append(RoleRow(span[0], span[1], tuple(counts), lastwords))
         if not rows:
             raise r.fail(f"{path}.rows", "empty", "add at least one row")
@@ -267,6 +273,8 @@ def parse_variant(data: Mapping[str, Any], where: str) -> Variant:
         wrows: list[WinRow] = []
         for j, row in enumerate(table.get("rows", [])):
             rpath = f"{path}.rows[{j}]"
+            if not isinstance(row, Mapping):
+                raise r.fail(rpath, f"must be a table, not {row!r}", "write { side = ..., when = ..., roles = [...] }")
             r.unknown_keys(row, ("side", "when", "roles"), rpath)
             wroles = r.strings(row, "roles", f"{rpath}.roles")
             check_roles(wroles, f"{rpath}.roles")
@@ -287,7 +295,8 @@ def parse_variant(data: Mapping[str, Any], where: str) -> Variant:
         try:
             options[key] = spec.parse(raw)
         except ValueError as exc:
-            raise r.fail(f"options.{key}", str(exc)) from None
+            raise r.fail(f"options.{key}", str(exc), f"give {key} a value it takes (tianhei variants lists them)") \
+                from None
     if len(role_tables) > 1 and "roles" not in options:
         raise r.fail("options.roles", "several role tables but no option to choose one",
                      f"add roles = \"{next(iter(role_tables))}\" to [options]")
@@ -331,7 +340,7 @@ _CACHE: dict[str, Variant] = {}
 def load_variant(name_or_path: str) -> Variant:
     """A built-in variant by id (``standard-2.0``), or a club's own variant file by path."""
     if name_or_path in _CACHE:
-        return _CACHE[name_or_path]
+        return _CACHE[name_or_path]  # built-ins only: a club's file is read again, so an edit takes effect
     path = Path(name_or_path)
     if name_or_path.endswith(".toml") or path.exists():
         if not path.is_file():
@@ -350,5 +359,6 @@ def load_variant(name_or_path: str) -> Variant:
     except tomllib.TOMLDecodeError as exc:
         raise VariantError(where, "", f"not valid TOML: {exc}", "fix the syntax at that line") from None
     variant = parse_variant(data, where)
-    _CACHE[name_or_path] = variant
+    if where.startswith("controller/variants/"):
+        _CACHE[name_or_path] = variant
     return variant
