@@ -10,6 +10,7 @@ from collections.abc import Sequence
 
 #: Subcommand modules, in the order ``tianhei --help`` lists them.
 SUBCOMMANDS: tuple[str, ...] = (
+    "table",
     "run",
     "simulate",
     "variants",

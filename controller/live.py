@@ -1,0 +1,150 @@
+"""The table on the real clock: the adapters the configuration names, one asyncio loop, the director.
+
+``tianhei table`` (and the systemd service) land here. The adapter is chosen by the hardware profile the way
+gpiozero chooses a pin factory: ``sim`` (a table in memory, shown in the emulator window when there is a
+display), ``gpio`` (seats on the Pi's own pins) or ``bus`` (seat nodes on RS-485).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import os
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from controller.config import Config
+from controller.config.decks import load_deck, normalise_uid
+from controller.director.bots import TableBots
+from controller.director.clock import AsyncioScheduler
+from controller.director.director import Director
+from controller.director.journal import open_journal
+from controller.director.timing import Timings
+from controller.ports import Table, Voice
+from controller.rules.setup import GameConfig, configure
+from controller.rules.variant import load_variant
+
+log = logging.getLogger(__name__)
+
+
+def game_config(config: Config, players: int | None = None) -> GameConfig:
+    g = config.game
+    return configure(load_variant(g.variant), players or g.players, dict(g.options))
+
+
+def timings(config: Config) -> Timings:
+    t = config.timers
+    return Timings(night_action_s=t.night_action_s, last_words_s=t.last_words_s, speech_s=t.speech_s,
+                   warnings_s=(max(30.0, t.warning_s), t.warning_s) if t.warning_s < 30 else (t.warning_s,))
+
+
+def deck_roles(name: str) -> dict[str, str]:
+    """The deck named in the config as card UID -> role, UIDs in the one spelling the readers report."""
+    return {normalise_uid(card.uid): card.role for card in load_deck(name).cards}
+
+
+def has_display() -> bool:
+    return bool(os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY")) and \
+        os.environ.get("SDL_VIDEODRIVER") != "dummy"
+
+
+def open_table(config: Config, players: int, clock: Callable[[], float]) -> Table:
+    """The table adapter the hardware profile names."""
+    profile = config.profile
+    adapter = profile.adapter if profile is not None else "sim"
+    if adapter == "sim":
+        from controller.sim.table import SimTable
+
+        return SimTable(players, clock)
+    if adapter == "gpio":
+        from controller.gpio.table import open_table as open_gpio
+
+        assert profile is not None
+        return open_gpio(profile)
+    if adapter == "bus":
+        from controller.bus.master import BusMaster, NodeSpec, SerialTransport
+        from controller.bus.table import BusTable
+
+        assert profile is not None and profile.bus is not None
+        nodes = [NodeSpec(address=getattr(s, "node", s.number), seat=s.number) for s in profile.seats]
+        if profile.bus.remote_address is not None:
+            nodes.append(NodeSpec(address=profile.bus.remote_address, seat=0))
+        master = BusMaster(SerialTransport.open(profile.bus.port, profile.bus.baud), nodes)
+        return BusTable(master)
+    raise ValueError(f"hardware adapter {adapter!r} is not one of: sim, gpio, bus")
+
+
+def open_voice_for(config: Config, clock: Callable[[], float]) -> Voice:
+    """The speaker through pygame; the null voice (silent, still timed) when there is no sound device."""
+    from controller.voice.factory import open_voice
+
+    try:
+        return open_voice("pygame", config.voice.pack, clock=clock, volume=config.voice.volume)
+    except Exception as exc:  # no audio device: the game still runs, with the same timings
+        log.warning("no sound (%s); the table runs silent", exc)
+        return open_voice("null", config.voice.pack, clock=clock)
+
+
+@dataclass
+class LiveOptions:
+    players: int | None = None
+    autoplay: str | None = None
+    seed: int = 1
+    window: bool = True
+
+
+async def run_live(config: Config, opts: LiveOptions) -> Director:
+    loop = asyncio.get_running_loop()
+    scheduler = AsyncioScheduler(loop)
+    gc = game_config(config, opts.players)
+    table = open_table(config, gc.players, loop.time)
+    voice = open_voice_for(config, loop.time)
+    journal, note = open_journal(config.journal.path)
+    if note:
+        log.warning("%s", note)
+    deck = deck_roles(config.game.deck) if config.game.deck else None
+    lang = "en" if config.table.language.startswith("en") else "zh"
+    director = Director(table, voice, scheduler, gc, journal=journal, timings=timings(config), lang=lang,
+                        seed=config.game.seed if config.game.seed is not None else opts.seed, deck=deck,
+                        judge_entry=config.table.judge == "entry")
+    if opts.autoplay:
+        TableBots(director, table, opts.autoplay, opts.seed)  # type: ignore[arg-type]
+    done = asyncio.Event()
+    director.on_over.append(lambda d: done.set())
+    tasks: list[asyncio.Task[Any]] = []
+    run = getattr(voice, "run", None)
+    if run is not None:
+        tasks.append(asyncio.create_task(run()))
+    if opts.window and has_display() and hasattr(table, "press"):
+        tasks.append(asyncio.create_task(_window(table, done)))
+    replay = journal.replay()
+    if replay is not None and not replay.finished and replay.events:
+        director.resume(replay)
+    else:
+        director.start()
+    try:
+        await done.wait()
+        await asyncio.sleep(3.0)  # let the ending be heard
+    finally:
+        for t in tasks:
+            t.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await t
+        table.stop()
+        journal.close()
+    return director
+
+
+async def _window(table: Any, done: asyncio.Event) -> None:
+    """The emulator window, redrawn at 20 frames a second on the same loop (clicks call the table)."""
+    from controller.sim.emulator import Emulator
+
+    emulator = Emulator(table)
+    try:
+        while emulator.step():
+            await asyncio.sleep(0.05)
+        done.set()  # the window was closed
+    finally:
+        emulator.close()

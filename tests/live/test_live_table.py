@@ -1,0 +1,36 @@
+"""The table on the real clock (asyncio), as ``tianhei table`` runs it: adapters chosen by the config, the
+director on the loop, pygame's voice on SDL's dummy audio driver. Runs for a moment of real time only."""
+
+import asyncio
+
+import pytest
+
+from controller.config import load
+from controller.live import LiveOptions, run_live
+
+
+@pytest.fixture(autouse=True)
+def _dummy_sdl(monkeypatch):
+    monkeypatch.setenv("SDL_AUDIODRIVER", "dummy")
+    monkeypatch.setenv("SDL_VIDEODRIVER", "dummy")
+
+
+def test_the_simulated_table_starts_on_the_real_clock_and_the_bots_play(tmp_path):
+    cfg = tmp_path / "tianhei.toml"
+    cfg.write_text(f'[table]\nhardware = "sim"\n[game]\nplayers = 8\n[journal]\npath = "{tmp_path / "j.sqlite"}"\n')
+    config = load(cfg)
+
+    async def briefly():
+        task = asyncio.create_task(run_live(config, LiveOptions(autoplay="uninformed", window=False)))
+        await asyncio.sleep(1.5)
+        assert not task.done(), task.exception() if task.done() else ""
+        task.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await task
+
+    asyncio.run(briefly())
+    # The deal was journalled before anything was shown.
+    from controller.director.journal import SqliteJournal
+
+    replay = SqliteJournal(tmp_path / "j.sqlite").replay()
+    assert replay is not None and replay.events[0].type == "game_created"
