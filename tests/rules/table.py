@@ -24,7 +24,6 @@ from controller.rules.actions import (
 )
 from controller.rules.events import Acted, Event
 from controller.rules.setup import configure
-from controller.rules.state import GameState
 from controller.rules.variant import load_variant
 
 LETTERS = {"K": "killer", "P": "police", "C": "civilian", "D": "doctor", "S": "secret_police",

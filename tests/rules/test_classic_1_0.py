@@ -3,7 +3,6 @@
 from controller.rules.events import Dawn, Died, GameEnded
 from controller.rules.setup import configure
 from controller.rules.variant import load_variant
-
 from tests.rules.table import Game
 
 

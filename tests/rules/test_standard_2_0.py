@@ -2,11 +2,20 @@
 
 import pytest
 
-from controller.rules.actions import ChooseDirection, Eject, GroupPick, Pass, Penalty, Pick, Surrender, Timeout, Vote
+from controller.rules.actions import (
+    ChooseDirection,
+    Eject,
+    GroupPick,
+    Pass,
+    Penalty,
+    Pick,
+    Surrender,
+    Timeout,
+    Vote,
+)
 from controller.rules.events import Dawn, Died, GameEnded, Penalised, TieRound, VoteClosed
 from controller.rules.setup import configure
 from controller.rules.variant import VariantError, load_variant
-
 from tests.rules.table import Game
 
 #: seats 1-3 killers, 4-6 police, 7-12 civilians
