@@ -1,0 +1,76 @@
+"""Simulated people at the ``sim`` table, for ``--auto`` and the end-to-end tests.
+
+They read the hint of what a script is waiting for (:attr:`controller.diag.script.Wait.hint`) and answer it
+after a short, fixed delay, by pressing and tapping the sim table like a person would. Seats listed in
+``absent`` never answer (a seat whose wiring is dead), so a run shows what failure looks like.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Collection, Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+from controller.diag.script import Wait
+from controller.director.clock import Scheduler
+from controller.ports import Button
+from controller.sim.table import SimTable
+
+REACTION_S = 0.8
+
+
+def card_uid(n: int) -> str:
+    """A 7-byte NTAG-style UID for the ``n``-th simulated card."""
+    return f"04D1A6{n:08X}"
+
+
+@dataclass
+class SimPeople:
+    table: SimTable
+    scheduler: Scheduler
+    absent: Collection[int] = ()
+    #: The physical deck they hold: (UID, printed role), tapped in this order during enrollment and checks.
+    pile: list[tuple[str, str]] = field(default_factory=list)
+    _next_card: Iterator[int] = field(init=False)
+
+    def __post_init__(self) -> None:
+        self._next_card = iter(range(1, 1_000_000))
+        self._pile_at = 0
+
+    def on_wait(self, wait: Wait) -> None:
+        """A :class:`~controller.diag.script.ScriptRunner` listener."""
+        action = self._answer(wait.hint)
+        if action is not None:
+            watch = wait.hint[2] if wait.hint[0] == "confirm" and len(wait.hint) > 2 else 0.0
+            self.scheduler.call_at(self.scheduler.now() + watch + REACTION_S, action)
+
+    def _answer(self, hint: tuple[Any, ...]) -> Callable[[], None] | None:
+        if not hint:
+            return None
+        kind, seat = hint[0], hint[1]
+        if seat is None:  # anyone: the first seat with someone at it
+            present = [n for n in sorted(self.table.seats) if n not in self.absent]
+            if not present:
+                return None
+            seat = present[0]
+        if seat in self.absent:
+            return None
+        if kind == "confirm":
+            return lambda: self.table.click(seat, Button.OK)
+        if kind == "button":
+            button: Button = hint[2]
+            return lambda: self.table.click(seat, button)
+        if kind == "card":
+            return lambda: self.table.tap(seat, card_uid(next(self._next_card)))
+        if kind == "next card":  # enrollment or check: the next card of the pile, or OK when it is done
+            if self._pile_at >= len(self.pile):
+                return lambda: self.table.click(seat, Button.OK)
+            uid = self.pile[self._pile_at][0]
+            self._pile_at += 1
+            return lambda: self.table.tap(seat, uid)
+        if kind == "choose":  # enrollment: move to the printed role, then OK
+            uid, shown = hint[2], hint[3]
+            wanted = dict(self.pile).get(uid)
+            button = Button.OK if wanted == shown else Button.NEXT
+            return lambda: self.table.click(seat, button)
+        return None
