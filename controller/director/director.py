@@ -491,6 +491,11 @@ class Director:
         for h in w.handles:
             h.cancel()
         self.window = None
+        if w.kind == "last_words" and self.state is not None:
+            # The last words are over: the speaker's screen and LED go dark, whatever comes next (night, a vote).
+            for seat in self.ui:
+                if seat not in self.state.alive:
+                    self._set(seat, v.Dead(seat), LED_OFF)
 
     def _countdown(self) -> v.Countdown:
         w = self.window
@@ -525,6 +530,8 @@ class Director:
                     self._set(seat, v.YourSpeech(cd, warning, w.kind == "last_words"), LED_SPEAKER)
                 elif seat in s.alive:
                     self._set(seat, v.Speaking(speaker, cd, w.kind == "last_words"), LED_OFF)
+                else:  # a dead seat whose last words are over goes dark again (no lit LED, no stale timer)
+                    self._set(seat, v.Dead(seat), LED_OFF)
         elif w.kind == "vote":
             for seat in s.alive:
                 if w.call is not None and w.window_open:

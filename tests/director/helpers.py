@@ -1,0 +1,156 @@
+"""A scripted table, so that director tests read like the game:
+
+    t = ScriptedTable("standard-2.0", "K K P P C C C C")   # seat 1 holds a killer card, seat 3 a police card, ...
+    t.deal()                                                # every seat taps its card
+    t.until_window("night", "kill")
+    t.point(1, 5); t.point(2, 5)                            # both killers move the pointer to seat 5 and press OK
+    t.until_window("night", "check")
+
+Everything goes through the simulated table's buttons and card readers and the director, on a virtual clock:
+no engine call, no sleep.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from controller.director.clock import VirtualScheduler
+from controller.director.director import Director, Window
+from controller.director.journal import SqliteJournal
+from controller.director.session import Session
+from controller.director.timing import Timings
+from controller.ports import Button, RemoteKey
+from controller.rules.setup import GameConfig, configure
+from controller.rules.variant import load_variant
+from controller.screens import views as v
+from controller.sim.table import SimTable
+from controller.voice.null_voice import NullVoice
+from controller.voice.packs import load_voice_pack
+
+LETTERS = {"K": "killer", "P": "police", "C": "civilian", "D": "doctor", "S": "secret_police",
+           "I": "informant"}
+
+#: Virtual seconds a scripted wait may take before the test says it got stuck.
+PATIENCE_S = 3600.0
+
+
+def game_config(variant: str, players: int, options: Mapping[str, Any] | None = None,
+                roles: Mapping[str, int] | None = None) -> GameConfig:
+    return configure(load_variant(variant), players, dict(options or {}), roles)
+
+
+def card_uid(seat: int) -> str:
+    """The UID of the card dealt to ``seat`` in a scripted deck."""
+    return f"04c0{seat:04x}"
+
+
+class ScriptedTable:
+    """A sim table with a director and no bots: the test is every player and the judge."""
+
+    def __init__(self, variant: str, cards: str, options: Mapping[str, Any] | None = None, *,
+                 timings: Timings | None = None, judge_entry: bool = False, seed: int = 1,
+                 journal: SqliteJournal | None = None, lang: str = "en") -> None:
+        roles = [LETTERS[c] for c in cards.split()]
+        counts: dict[str, int] = {}
+        for r in roles:
+            if r != "civilian":
+                counts[r] = counts.get(r, 0) + 1
+        self.config = game_config(variant, len(roles), options, counts)
+        self.roles = {seat: role for seat, role in enumerate(roles, start=1)}
+        self.deck = {card_uid(seat): role for seat, role in self.roles.items()}
+        self.clock = VirtualScheduler()
+        self.table = SimTable(len(roles), self.clock.now)
+        self.voice = NullVoice(self.clock.now, load_voice_pack("en"))
+        self.director = Director(self.table, self.voice, self.clock, self.config, journal=journal,
+                                 timings=timings or Timings(), lang=lang, seed=seed, deck=self.deck,
+                                 judge_entry=judge_entry)
+        self.director.start()
+
+    # ---- what the players do ------------------------------------------------------------------------------
+    def deal(self) -> None:
+        """Every seat taps its own card, then the table waits for the first night."""
+        for seat in sorted(self.roles):
+            self.table.tap(seat, card_uid(seat))
+        self.run_until(lambda: self.director.stage == "play")
+
+    def seats_of(self, role: str) -> list[int]:
+        return [s for s, r in sorted(self.roles.items()) if r == role]
+
+    def point(self, seat: int, target: int | None, confirm: bool = True) -> int:
+        """The seat moves its pointer with ▶ until it shows ``target``, then presses OK. Returns the presses."""
+        presses = 0
+        while self.director.ui[seat].cursor != target:
+            self.table.click(seat, Button.NEXT)
+            presses += 1
+            assert presses <= 40, f"seat {seat}'s pointer never reached {target}"
+        if confirm:
+            self.table.click(seat, Button.OK)
+        return presses
+
+    def ok(self, *seats: int) -> None:
+        for seat in seats:
+            self.table.click(seat, Button.OK)
+
+    def menu(self, command: str) -> None:
+        """The judge opens the remote's menu, scrolls to ``command`` and presses the centre key."""
+        self.table.remote_key(RemoteKey.MENU)
+        while self.director._MENU[self.director.menu or 0] != command:
+            self.table.remote_key(RemoteKey.DOWN)
+        self.table.remote_key(RemoteKey.CENTER)
+
+    # ---- time -----------------------------------------------------------------------------------------------
+    def run_until(self, done: Callable[[], bool], patience: float = PATIENCE_S) -> None:
+        limit = self.clock.now() + patience
+        self.clock.run(until=done, max_time=limit)
+        assert done(), f"the table never got there (stopped at {self.clock.now():.1f}s, {self.where()})"
+
+    def run_for(self, seconds: float) -> None:
+        self.clock.run(max_time=self.clock.now() + seconds)
+
+    def until_window(self, kind: str, step: str | None = None, *, call: int | None = None,
+                     open_: bool | None = None) -> Window:
+        def there() -> bool:
+            w = self.director.window
+            return (w is not None and w.kind == kind and (step is None or w.step == step)
+                    and (call is None or (w.call is not None and w.call[0] == call))
+                    and (open_ is None or w.window_open == open_) and self.director.beat_handle is None
+                    and not self.director.beats)
+        self.run_until(there)
+        w = self.director.window
+        assert w is not None
+        return w
+
+    def until_over(self) -> None:
+        self.run_until(lambda: self.director.stage == "over", patience=100_000)
+
+    # ---- what the table shows ------------------------------------------------------------------------------
+    def screen(self, seat: int) -> v.View | None:
+        """The view last sent to the seat's screen."""
+        return self.director.ui[seat].drawn
+
+    def led(self, seat: int) -> tuple[int, int, int]:
+        return self.table.seats[seat].led
+
+    def said(self) -> list[str]:
+        return self.voice.prompts_said()
+
+    def where(self) -> str:
+        d = self.director
+        s = d.state
+        w = d.window
+        return (f"stage {d.stage}, phase {s.phase if s else '-'}, window {w.kind + ':' + w.step if w else None}, "
+                f"waiting {s.waiting.kind + ':' + s.waiting.step if s and s.waiting else None}")
+
+
+def session(variant: str = "standard-2.0", players: int = 12, seed: int = 1, policy: str | None = "heuristic",
+            options: Mapping[str, Any] | None = None, **kw: Any) -> Session:
+    return Session(game_config(variant, players, options), seed, policy, **kw)
+
+
+def play(s: Session, max_time: float = 100_000.0) -> dict[str, Any]:
+    """Start and run a whole game; return its result."""
+    s.start()
+    s.run(max_time=max_time)
+    assert s.director.stage == "over", f"the game did not end by {max_time}s"
+    return s.result()
