@@ -817,6 +817,11 @@ class Director:
         if not self.paused:
             return
         self.paused = False
+        for ui in self.ui.values():  # a press during the pause was told "paused": that is no longer true
+            if isinstance(ui.notice, v.Paused):
+                if ui.notice_handle is not None:
+                    ui.notice_handle.cancel()
+                ui.notice, ui.notice_handle = None, None
         self.voice.say([prompt("game.resumed")], urgent=True)
         self._note("judge", "resumed")
         w = self.window
