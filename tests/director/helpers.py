@@ -121,6 +121,18 @@ class ScriptedTable:
         assert w is not None
         return w
 
+    def until_wait(self) -> Window:
+        """Until the table waits for someone (a window is open and nothing is being said)."""
+        d = self.director
+        self.run_until(lambda: d.window is not None and d.beat_handle is None and not d.beats)
+        assert d.window is not None
+        return d.window
+
+    def talk(self) -> None:
+        """Every speaker in turn (last words included) presses OK to pass, up to the next other wait."""
+        while self.until_wait().kind in ("speeches", "last_words"):
+            self.ok(self.director.state.queue[0])  # type: ignore[union-attr]
+
     def until_over(self) -> None:
         self.run_until(lambda: self.director.stage == "over", patience=100_000)
 
