@@ -16,6 +16,7 @@ SUBCOMMANDS: tuple[str, ...] = (
     "variants",
     "sounds",
     "config",
+    "diag",
 )
 
 
