@@ -2,15 +2,18 @@
 
 This one file runs on CPython 3.11 (the controller) and on MicroPython (the RP2040 seat node), so it keeps to the
 subset both have: no dataclasses, no typing at run time, no f-strings with ``=``, only bytes / bytearray /
-memoryview, ``struct`` and ``hashlib.sha256``. The canonical copy lives inside the controller package (so a
+memoryview, ``struct``, ``binascii.crc32`` and ``hashlib.sha256``. The canonical copy lives inside the controller package (so a
 pip-installed ``tianhei`` has it); ``firmware/lib/seatbus.py`` is a symbolic link to it, which ``mpremote cp``
 follows when it copies the file onto a node. firmware/PROTOCOL.md is the prose description of what is here.
 
 Frame (all integers big-endian)::
 
-    SYNC 0x7E | LEN | ADDR | SEQ | TYPE | PAYLOAD (LEN bytes) | CRC16 (2 bytes)
+    SYNC 0x7E | LEN | ADDR | SEQ | TYPE | PAYLOAD (LEN bytes) | CRC32 (4 bytes)
 
-CRC16 is CRC-16/CCITT-FALSE (polynomial 0x1021, initial 0xFFFF, no reflection, no final xor) over LEN..PAYLOAD.
+CRC32 is the CRC-32 of zlib, Ethernet and PNG (ISO-HDLC: reflected polynomial 0xEDB88320, initial and final xor
+0xFFFFFFFF) over LEN..PAYLOAD, as ``binascii.crc32`` computes it on both interpreters. It replaced CRC-16 in
+protocol version 2: with no byte stuffing a receiver tries a CRC at every 0x7E in the noise, and CRC-16's
+1-in-65536 miss let a fuzzed stream through now and then; CRC-32 makes that 1 in 4 billion for two more bytes.
 ADDR is the node address (1..126); bit 0x80 is set on frames a node sends, so the master never mistakes the echo
 of its own frame, or another frame, for a reply. 0x7E may also occur inside a frame (there is no byte stuffing);
 the decoder checks the header against the message table and the CRC, and on any failure drops only the sync byte
@@ -20,11 +23,17 @@ and looks again from the next 0x7E, so one bad byte costs at most the frame it h
 import hashlib
 import struct
 
-PROTOCOL_VERSION = 1
+try:
+    from binascii import crc32 as _binascii_crc32
+except ImportError:  # a MicroPython build without binascii.crc32: the table below does the same
+    _binascii_crc32 = None
+
+PROTOCOL_VERSION = 2  # 2: CRC-32 instead of CRC-16
 
 SYNC = 0x7E
 HEADER_LEN = 5  # SYNC LEN ADDR SEQ TYPE
-OVERHEAD = 7  # header plus CRC16
+CRC_LEN = 4
+OVERHEAD = HEADER_LEN + CRC_LEN
 MAX_PAYLOAD = 240
 FROM_NODE = 0x80
 BROADCAST = 0x7F
@@ -114,24 +123,36 @@ MAC_LEN = 8  # HMAC-SHA256 truncated to 64 bits
 def _make_crc_table():
     table = []
     for byte in range(256):
-        crc = byte << 8
+        crc = byte
         for _ in range(8):
-            crc = ((crc << 1) ^ 0x1021) if crc & 0x8000 else (crc << 1)
-        table.append(crc & 0xFFFF)
+            crc = (crc >> 1) ^ 0xEDB88320 if crc & 1 else crc >> 1
+        table.append(crc)
     return table
 
 
-_CRC_TABLE = _make_crc_table()
+_CRC_TABLE = None
 
 
-def crc16(data, start=0, end=None, crc=0xFFFF):
-    """CRC-16/CCITT-FALSE of data[start:end] (check value of b"123456789" is 0x29B1)."""
+def crc32_table(data, crc=0):
+    """The same CRC-32 as binascii.crc32, byte by byte; for a firmware build that lacks binascii.crc32."""
+    global _CRC_TABLE
+    if _CRC_TABLE is None:
+        _CRC_TABLE = _make_crc_table()
     table = _CRC_TABLE
+    crc ^= 0xFFFFFFFF
+    for b in data:
+        crc = table[(crc ^ b) & 0xFF] ^ (crc >> 8)
+    return crc ^ 0xFFFFFFFF
+
+
+def crc32(data, start=0, end=None):
+    """CRC-32 (zlib's) of data[start:end]; the check value of b"123456789" is 0xCBF43926."""
     if end is None:
         end = len(data)
-    for i in range(start, end):
-        crc = ((crc << 8) & 0xFF00) ^ table[((crc >> 8) ^ data[i]) & 0xFF]
-    return crc
+    view = memoryview(data)[start:end]
+    if _binascii_crc32 is None:
+        return crc32_table(view)
+    return _binascii_crc32(view) & 0xFFFFFFFF
 
 
 class FrameError(ValueError):
@@ -203,9 +224,8 @@ def encode_frame(addr, seq, mtype, payload=b"", from_node=False):
     out[3] = seq
     out[4] = mtype
     out[5 : 5 + len(payload)] = payload
-    crc = crc16(out, 1, 5 + len(payload))
-    out[5 + len(payload)] = crc >> 8
-    out[6 + len(payload)] = crc & 0xFF
+    end = 5 + len(payload)
+    out[end : end + CRC_LEN] = struct.pack(">I", crc32(out, 1, end))
     return bytes(out)
 
 
@@ -269,10 +289,9 @@ class Decoder:
                 pos = start + 1
                 continue
             end = start + HEADER_LEN + length
-            if n < end + 2:
+            if n < end + CRC_LEN:
                 break
-            crc = crc16(buf, start + 1, end)
-            if crc != (buf[end] << 8) | buf[end + 1]:
+            if crc32(buf, start + 1, end) != struct.unpack(">I", buf[end : end + CRC_LEN])[0]:
                 self.crc_errors += 1
                 self.dropped_bytes += 1
                 pos = start + 1
@@ -288,7 +307,7 @@ class Decoder:
                 )
             )
             self.frames += 1
-            pos = end + 2
+            pos = end + CRC_LEN
         if pos:
             self._buf = buf[pos:]
         return frames
