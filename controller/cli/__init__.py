@@ -17,6 +17,7 @@ SUBCOMMANDS: tuple[str, ...] = (
     "sounds",
     "config",
     "diag",
+    "deck",
 )
 
 
