@@ -703,6 +703,9 @@ class Director:
             self._notice(seat, v.CardProblem(v.CardProblemKind.UNKNOWN), keep=True)
             self._beat("say", [prompt("error.unknown_card")])
             self._remote_line(f"seat {seat}: card {uid} is not in this deck")
+        elif self.ui[seat].card == uid:  # the same card again: the player checks their role once more
+            self._set(seat, v.RoleReveal(seat, role, (), hint=True))
+            self.clock.call_at(self.clock.now() + self.t.reveal_s, lambda: self._card_read(seat))
         elif self.ui[seat].card is not None:
             self._notice(seat, v.CardProblem(v.CardProblemKind.TAPPED_TWICE))
             self._remote_line(f"seat {seat}: tapped a second card")
@@ -719,12 +722,16 @@ class Director:
             ui.card = uid
             self.dealt_cards[seat] = uid
             self._set(seat, v.RoleReveal(seat, role, (), hint=True))
-            self.clock.call_at(self.clock.now() + self.t.reveal_s,
-                               lambda: self._set(seat, v.Message(v.L10n("已登记", "Card read"),
-                                                                 v.L10n("等待其他人", "Waiting for others"))))
+            self.clock.call_at(self.clock.now() + self.t.reveal_s, lambda: self._card_read(seat))
             if len(self.dealt_cards) == len(self.ui):
                 self._cards_complete()
         self._pump()
+
+    def _card_read(self, seat: int) -> None:
+        """The role was shown long enough: hide it again (if the deal is still on: a card may be re-tapped)."""
+        if self.stage == "deal" and isinstance(self.ui[seat].view, v.RoleReveal):
+            self._set(seat, v.Message(v.L10n("已登记", "Card read"), v.L10n("等待其他人", "Waiting for others")))
+            self._refresh()
 
     def _cards_complete(self) -> None:
         assert self.deck is not None
