@@ -41,7 +41,7 @@ class SimPeople:
         """A :class:`~controller.diag.script.ScriptRunner` listener."""
         action = self._answer(wait.hint)
         if action is not None:
-            watch = wait.hint[2] if wait.hint[0] == "confirm" and len(wait.hint) > 2 else 0.0
+            watch = wait.hint[2] if wait.hint[0] == "confirm" else 0.0
             self.scheduler.call_at(self.scheduler.now() + watch + REACTION_S, action)
 
     def _answer(self, hint: tuple[Any, ...]) -> Callable[[], None] | None:

@@ -207,7 +207,7 @@ class Diagnostic:
 
         answer = yield Wait(self.deadline_s,
                             lambda e: isinstance(e, ButtonEvent) and e.pressed and e.seat in asking,
-                            ("confirm", None), ask)
+                            ("confirm", None, 0.0), ask)
         self.report.voice = _yes_no(answer)
 
 
