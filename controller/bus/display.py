@@ -68,9 +68,8 @@ class BusSerialInterface:
                 page = page + 1 if page < p1 else p0
         for page in range(PAGES):
             for start, end in changed_runs(self.shadow, new, page):
-                self._emit(
-                    sb.DISPLAY, sb.encode_display(page, start, new[page * WIDTH + start : page * WIDTH + end])
-                )
+                for payload in display_payloads(page, start, new[page * WIDTH + start : page * WIDTH + end]):
+                    self._emit(sb.DISPLAY, payload)
         self.shadow = new
 
     def cleanup(self) -> None:
@@ -82,15 +81,24 @@ class BusSerialInterface:
         blank = bytearray(WIDTH * PAGES)
         for page in range(PAGES):
             for start, end in changed_runs(blank, self.shadow, page):
-                payload = sb.encode_display(
-                    page, start, self.shadow[page * WIDTH + start : page * WIDTH + end]
-                )
-                frames.append((sb.DISPLAY, payload))
+                row = self.shadow[page * WIDTH + start : page * WIDTH + end]
+                frames.extend((sb.DISPLAY, payload) for payload in display_payloads(page, start, row))
         return frames
 
     def _emit(self, mtype: int, payload: bytes) -> None:
         self.bytes_sent += len(payload) + sb.OVERHEAD
         self._send(mtype, payload)
+
+
+#: Bytes of screen data one DISPLAY frame carries (its payload limit less page, column and the reserved byte).
+MAX_RUN = sb.PAYLOAD_LIMITS[sb.DISPLAY][1] - 3
+
+
+def display_payloads(page: int, col: int, data: bytes | bytearray) -> list[bytes]:
+    """DISPLAY payloads for ``data`` at (page, col): a whole changed page row (128 bytes) takes two frames."""
+    return [
+        sb.encode_display(page, col + i, data[i : i + MAX_RUN]) for i in range(0, len(data), MAX_RUN)
+    ]
 
 
 def changed_runs(old: bytes | bytearray, new: bytes | bytearray, page: int) -> list[tuple[int, int]]:

@@ -26,7 +26,7 @@ import struct
 try:
     from binascii import crc32 as _binascii_crc32
 except ImportError:  # a MicroPython build without binascii.crc32: the table below does the same
-    _binascii_crc32 = None
+    _binascii_crc32 = None  # type: ignore[assignment]
 
 PROTOCOL_VERSION = 2  # 2: CRC-32 instead of CRC-16
 
@@ -382,6 +382,8 @@ def decode_events(payload):
 
 
 def encode_display(page, col, data):
+    if len(data) > PAYLOAD_LIMITS[DISPLAY][1] - 3:
+        raise FrameError(f"display write of {len(data)} bytes: one frame carries at most 127, split it")
     if not 0 <= page < 8 or not 0 <= col < 128 or col + len(data) > 128 or not data:
         raise FrameError(f"display write page {page} col {col} len {len(data)} is off the 128x64 screen")
     return bytes([page, col, 0]) + bytes(data)

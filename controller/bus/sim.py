@@ -78,6 +78,7 @@ class SimNode:
         self.state_dir = state_dir
         self.proc: subprocess.Popen[str] | None = None
         self.busy = False
+        self.held = False
         self.led = (0, 0, 0)
         self.boot = 0
         self.errors: list[str] = []
@@ -120,8 +121,9 @@ class SimNode:
             if kind == "t":
                 tx += bytes.fromhex(rest)
             elif kind == "k":
-                busy, r, g, b, boot = rest.split()
+                busy, r, g, b, boot, held = rest.split()
                 self.busy = busy == "1"
+                self.held = held == "1"
                 self.led = (int(r), int(g), int(b))
                 self.boot = int(boot)
             elif kind == "e":
@@ -174,6 +176,7 @@ class SimBus:
         turnaround: float = 0.0002,
         idle_tick: float = 0.05,
         busy_tick: float = 0.005,
+        quiet_tick: float = 1.0,
         faults: Faults | None = None,
     ) -> None:
         self.nodes = nodes
@@ -181,6 +184,8 @@ class SimBus:
         self.turnaround = turnaround
         self.idle_tick = idle_tick
         self.busy_tick = busy_tick
+        self.quiet_tick = quiet_tick
+        self._skipping = False
         self.faults = faults or Faults()
         self.counters = SimCounters()
         self._now = 0.0
@@ -277,12 +282,53 @@ class SimBus:
             self._line_free = end
             for when, frame in self._faulty(end, tx):
                 self._schedule(when, "host", address, frame)
-        due = self._now + (self.busy_tick if node.busy else self.idle_tick)
+        tick = self.quiet_tick if self._skipping else self.idle_tick
+        due = self._now + (self.busy_tick if node.busy else tick)
         self._tick_due[address] = due
         self._schedule(due, "tick", address)
 
+    # --- fast-forward over a quiet table ----------------------------------------------------------------------
+    def quiet(self) -> bool:
+        """Nothing can reach the master before some input changes: every node is powered and idle (no debounce
+        or echo running, no event waiting for its acknowledgement, no card waiting to be read) and no frame is
+        on its way (a delayed one counts as on its way)."""
+        if self._off_until or self._rx:
+            return False
+        if any(node.busy or node.held for node in self.nodes.values()):
+            return False
+        return all(kind == "tick" for _, _, kind, _, _ in self._queue)
+
+    @property
+    def next_cut(self) -> float | None:
+        """When the next random power cut is due (None: never)."""
+        return self._next_cut
+
+    def skip_to(self, when: float) -> None:
+        """Let the clock run to ``when`` with nothing on the line, the nodes stepping their idle loop once per
+        ``quiet_tick``: what a quiet table does between two inputs, without the thousands of empty polls a real
+        master would make meanwhile (each one a round trip to a ``micropython`` process). Only call it when
+        :meth:`quiet` is true and nothing will press a button before ``when``."""
+        self._skipping = True
+        try:
+            self._retick(self.quiet_tick)
+            while self._queue and self._queue[0][0] <= when:
+                at, _, kind, address, data = heapq.heappop(self._queue)
+                self._advance(at)
+                self._handle(kind, address, data)
+            self._advance(when)
+        finally:
+            self._skipping = False
+        self._retick(self.idle_tick)  # back to the idle pace of a polled table
+
+    def _retick(self, after: float) -> None:
+        for address in self.nodes:
+            if address not in self._off_until:
+                self._tick_due[address] = self._now + after
+                self._schedule(self._now + after, "tick", address)
+
     def poke(self, address: int) -> None:
         """Step a node now (after a test changed its inputs), so its debounce starts at this moment."""
+        self.nodes[address].held = True  # not quiet until the node has looked at its new inputs
         self._tick_due[address] = self._now
         self._schedule(self._now, "tick", address)
 
@@ -297,6 +343,9 @@ class SimBus:
         address = self.faults.rng.choice(sorted(self.nodes))
         self.power_cycle(address, self.faults.off_for)
         self._next_cut = self._draw_cut()
+
+    def unpowered(self, address: int) -> bool:
+        return address in self._off_until or self.nodes[address].proc is None
 
     def power_cycle(self, address: int, off_for: float) -> None:
         """Cut a node's power now (its RAM, queue and screen are gone) and restore it ``off_for`` later."""
@@ -339,6 +388,16 @@ class SimTable:
         """Put the card with this UID on the seat's reader (``None`` takes it away)."""
         self.bus.nodes[seat].card(uid)
         self.bus.poke(seat)
+
+    def quiet(self) -> bool:
+        """The bus is quiet (see :meth:`SimBus.quiet`) and the master has nothing to send and nobody to find."""
+        if not self.bus.quiet():
+            return False
+        return all(n.status == "up" and not n.outbox for n in self.master.nodes.values())
+
+    def unpowered(self, address: int) -> bool:
+        """Is the node at ``address`` switched off right now (a power cut)?"""
+        return self.bus.unpowered(address)
 
     def close(self) -> None:
         self.table.stop()

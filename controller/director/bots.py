@@ -10,18 +10,26 @@ events so far, so a game killed and resumed from its journal is decided exactly 
 from __future__ import annotations
 
 import random
-from typing import Any
+from typing import Any, Protocol
 
 from controller.bots import POLICIES
 from controller.director.director import Director, Window
 from controller.ports import Button
 from controller.rules import engine
 from controller.rules.actions import Ballot, ChooseDirection, GroupPick, Pass, Pick, Vote
-from controller.sim.table import SimTable
+
+
+class Hands(Protocol):
+    """What the bots need of a table: fingers on its buttons. The in-memory ``SimTable`` and the seat bus
+    simulator's hands (``controller.director.bus_session``) both have them."""
+
+    def click(self, seat: int, button: Button) -> None: ...
+
+    def tap(self, seat: int, uid: str) -> None: ...
 
 
 class TableBots:
-    def __init__(self, director: Director, table: SimTable, policy: str, seed: int,
+    def __init__(self, director: Director, table: Hands, policy: str, seed: int,
                  think_s: tuple[float, float] = (0.5, 2.5)) -> None:
         self.d = director
         self.table = table

@@ -107,3 +107,16 @@ def test_mutated_streams_accept_only_frames_that_were_sent(
     dec = sb.Decoder()
     got = dec.feed(bytes(wire)) + dec.idle()
     assert all(f in frames for f in got)
+
+
+def test_a_whole_changed_page_row_travels_in_two_frames() -> None:
+    """A DISPLAY frame carries at most 127 bytes of screen data; a row of 128 changed bytes is split."""
+    sent: list[tuple[int, bytes]] = []
+    screen = BusSerialInterface(lambda t, p: sent.append((t, p)))
+    screen.command(0x21, 0, 127, 0x22, 0, 7)
+    frame = bytearray(1024)
+    frame[0:128] = b"\xff" * 128
+    screen.data(frame)
+    assert [sb.decode_display(p)[:2] for _, p in sent] == [(0, 0), (0, 127)]
+    assert all(sb.encode_frame(1, 0, t, p) for t, p in sent)
+    assert len(screen.restore_frames()) == 2

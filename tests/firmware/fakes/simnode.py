@@ -11,7 +11,9 @@ the other end owns the clock: every step says what time it is, so a simulated ga
          d                   dump the display RAM
          q                   quit
     out: t TXHEX             bytes the node put on the bus during the step (DE was high for each write)
-         k BUSY R G B BOOT    after every step: needs stepping soon? LED duties as 0..255, boot id
+         k BUSY R G B BOOT HELD  after every step: needs stepping soon? LED duties as 0..255, boot id, and
+                             whether the node holds news the master has not acknowledged (queued events, or a
+                             card on the reader that the node has not reported yet)
          r RAMHEX            display RAM (after d)
          e MESSAGE           an error (bad command, DE low while transmitting)
          .                   end of the answer
@@ -97,7 +99,8 @@ while True:
                 out.write("e DE was low while the node transmitted\n")
             io.link.uart.de_during_write = []
             out.write("t " + hexlify(tx).decode() + "\n")
-        out.write(f"k {1 if node.busy() else 0} {led255()} {node.boot}\n")
+        held = bool(node.queue) or (reader is not None and reader.card != node.card)
+        out.write(f"k {1 if node.busy() else 0} {led255()} {node.boot} {1 if held else 0}\n")
     elif op == "b":
         world.pins[names[parts[1]]] = 0 if parts[2] == "1" else 1
     elif op == "c":

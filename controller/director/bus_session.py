@@ -1,0 +1,351 @@
+"""A whole game over the simulated seat bus: the director and the bots at one end, the host's bus adapter
+(:class:`~controller.bus.master.BusMaster` / :class:`~controller.bus.table.BusTable`) in the middle, and one real
+firmware process per seat (and the judge's remote) under ``micropython`` at the other. ``tianhei bus-sim`` and
+the bus end-to-end tests use it.
+
+One clock. The bus simulation owns time: its clock moves as bytes cross the wire and nodes answer, so it cannot be
+told to jump by someone else. The director's scheduler is therefore :class:`BusScheduler`, whose ``now()`` *is* the
+bus's clock and whose ``run`` loop alternates between the director's due timers and poll cycles of the master.
+When the table is quiet (every node idle and up, nothing queued, no frame in flight) nothing can change until
+the next timer (a bot's press, a deadline) or the next simulated power cut, so the loop lets the bus clock run
+straight there (:meth:`~controller.bus.sim.SimBus.skip_to`) instead of making thousands of empty polls, each a
+round trip to a ``micropython`` process. Polling resumes at once, so a press is still seen within a poll cycle.
+
+Inputs reach the director as on the real table: the master calls its sink inside a poll cycle, and the sink
+hands the event to the scheduler (``call_soon``) instead of processing it there.
+
+The bots' fingers (:class:`BusHands`) press the node's fake button pins and put cards on its fake reader. A
+finger takes time (a press is held ``hold_s``, presses on one seat follow each other), and a person does not
+press while the table says "paused" or their seat is dark: clicks that come due then are not made, and clicks
+planned before a pause are dropped, because the director re-opens the window when the game resumes and the
+bots plan it again. That is what keeps a game with faults the same game as one without.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import heapq
+import itertools
+import random
+import statistics
+import subprocess
+from collections import defaultdict, deque
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from controller.bus.sim import SimTable as BusSimTable
+from controller.bus.sim import find_micropython, start_sim_table
+from controller.bus.table import BusRemote, BusSeat
+from controller.director.bots import TableBots
+from controller.director.director import Director
+from controller.director.session import sim_deck
+from controller.director.timing import Timings
+from controller.ports import Button, ButtonEvent, InputEvent, LinkEvent, Sink
+from controller.rules.setup import GameConfig
+from controller.voice.null_voice import NullVoice
+from controller.voice.packs import load_voice_pack
+
+REMOTE_ADDRESS = 100
+
+
+class _Handle:
+    __slots__ = ("callback", "cancelled", "when")
+
+    def __init__(self, when: float, callback: Callable[[], Any]) -> None:
+        self.when = when
+        self.callback = callback
+        self.cancelled = False
+
+    def cancel(self) -> None:
+        self.cancelled = True
+
+
+class BusScheduler:
+    """The director's :class:`~controller.director.clock.Scheduler` on the simulated bus's clock."""
+
+    def __init__(self, sim: BusSimTable, fast_forward: bool = True) -> None:
+        self.sim = sim
+        self.fast_forward = fast_forward
+        self._heap: list[tuple[float, int, _Handle]] = []
+        self._seq = itertools.count()
+        self.stopped = False
+        self.cycles = 0
+        self.skips = 0
+
+    def now(self) -> float:
+        return self.sim.bus.now()
+
+    def call_at(self, when: float, callback: Callable[[], Any]) -> _Handle:
+        handle = _Handle(max(when, self.now()), callback)
+        heapq.heappush(self._heap, (handle.when, next(self._seq), handle))
+        return handle
+
+    def call_soon(self, callback: Callable[[], Any]) -> _Handle:
+        return self.call_at(self.now(), callback)
+
+    def call_later(self, delay: float, callback: Callable[[], Any]) -> _Handle:
+        return self.call_at(self.now() + delay, callback)
+
+    def stop(self) -> None:
+        self.stopped = True
+
+    def _next_when(self) -> float | None:
+        while self._heap and self._heap[0][2].cancelled:
+            heapq.heappop(self._heap)
+        return self._heap[0][0] if self._heap else None
+
+    def run(self, until: Callable[[], bool] | None = None, max_time: float | None = None) -> int:
+        """Run due timers, else a poll cycle (or a skip over a quiet stretch), until ``until()``, ``max_time``
+        (simulated seconds), :meth:`stop`, or a quiet table with no timer left. Returns callbacks run."""
+        steps = 0
+        self.stopped = False
+        while not self.stopped:
+            if until is not None and until():
+                break
+            now = self.now()
+            if max_time is not None and now >= max_time:
+                break
+            nxt = self._next_when()
+            if nxt is not None and nxt <= now:
+                handle = heapq.heappop(self._heap)[2]
+                handle.callback()
+                steps += 1
+                continue
+            quiet = self.sim.quiet()
+            if nxt is None and quiet:
+                break  # nothing is waiting and nothing can happen: the game is stuck, say so to the caller
+            if self.fast_forward and quiet:
+                targets = [t for t in (nxt, self.sim.bus.next_cut, max_time) if t is not None]
+                if min(targets) > now + self.sim.master.min_cycle:
+                    self.sim.bus.skip_to(min(targets))
+                    self.skips += 1
+                    continue
+            self.sim.master.cycle()
+            self.cycles += 1
+        return steps
+
+
+class BusHands:
+    """The bots' fingers on the simulated nodes (the :class:`~controller.director.bots.Hands` protocol)."""
+
+    def __init__(self, sim: BusSimTable, clock: BusScheduler, hold_s: float = 0.06, gap_s: float = 0.06) -> None:
+        self.sim = sim
+        self.clock = clock
+        self.hold_s = hold_s
+        self.gap_s = gap_s
+        self.director: Director | None = None
+        self.epoch = 0  # pauses so far: a click planned before a pause is not made after it
+        self._free_at: dict[int, float] = defaultdict(float)
+        self.pressed_at: dict[tuple[int, Button, bool], deque[float]] = defaultdict(deque)
+        self.skipped = 0
+
+    def _can_touch(self, address: int) -> bool:
+        d = self.director
+        return not (d is not None and d.paused) and not self.sim.unpowered(address)
+
+    def click(self, seat: int, button: Button) -> None:
+        """Press and release ``button``, after any press this seat is still making."""
+        epoch = self.epoch
+        start = max(self.clock.now(), self._free_at[seat])
+        self._free_at[seat] = start + self.hold_s + self.gap_s
+
+        def down() -> None:
+            if epoch != self.epoch or not self._can_touch(seat):
+                self.skipped += 1
+                return
+            self._finger(seat, button, True)
+            self.clock.call_at(self.clock.now() + self.hold_s, up)
+
+        def up() -> None:
+            if not self.sim.unpowered(seat):  # a finger leaving a dead button changes nothing
+                self._finger(seat, button, False)
+
+        self.clock.call_at(start, down)
+
+    def _finger(self, seat: int, button: Button, pressed: bool) -> None:
+        self.pressed_at[(seat, button, pressed)].append(self.clock.now())
+        self.sim.press(seat, button, pressed)
+
+    def tap(self, seat: int, uid: str, lie_s: float = 1.0) -> None:
+        """Lay the card with this UID (hex) on the seat's reader for ``lie_s`` seconds; a dark seat's player
+        waits until it is back."""
+        if not self._can_touch(seat):
+            self.clock.call_at(self.clock.now() + 0.5, lambda: self.tap(seat, uid, lie_s))
+            return
+        self.sim.tap(seat, bytes.fromhex(uid))
+
+        def lift() -> None:
+            if not self.sim.unpowered(seat):
+                self.sim.tap(seat, None)
+
+        self.clock.call_at(self.clock.now() + lie_s, lift)
+
+    def latency(self, event: ButtonEvent, now: float) -> float | None:
+        """Seconds from the finger on the node to ``now``; presses lost with a node's power are skipped."""
+        times = self.pressed_at[(event.seat, event.button, event.pressed)]
+        while times:
+            took = now - times.popleft()
+            if took < 1.0:
+                return took
+        return None
+
+
+class _LoopTable:
+    """The :class:`BusTable` as the director sees it: inputs arrive through the scheduler, never inside a poll
+    cycle (the real table hands them over with ``call_soon_threadsafe``)."""
+
+    def __init__(self, session: BusSession) -> None:
+        self._session = session
+        self._table = session.sim.table
+
+    @property
+    def seats(self) -> Mapping[int, BusSeat]:
+        return self._table.seats
+
+    @property
+    def remote(self) -> BusRemote | None:
+        return self._table.remote
+
+    def start(self, sink: Sink) -> None:
+        clock = self._session.clock
+
+        def hand_over(event: InputEvent) -> None:
+            clock.call_soon(lambda: self._session.deliver(event, sink))
+
+        self._table.start(hand_over)
+
+    def stop(self) -> None:
+        self._table.stop()
+
+
+def remote_key(seed: int) -> bytes:
+    """The simulated remote's pairing key (any 16 bytes; derived from the seed so a run is reproducible)."""
+    return hashlib.sha256(f"remote:{seed}".encode()).digest()[:16]
+
+
+def interpreter_version(path: str) -> str:
+    """What runs the firmware, as it describes itself, e.g. ``micropython 1.29.0 (3.4.0; MicroPython ...)``."""
+    code = "import sys; print(sys.implementation.name, '.'.join(str(x) for x in sys.implementation.version[:3]), '(' + sys.version + ')')"
+    out = subprocess.run([path, "-c", code], capture_output=True, text=True, timeout=30)
+    return out.stdout.strip() or f"{path} (no version: {out.stderr.strip()})"
+
+
+def percentile(values: list[float], q: float) -> float:
+    if not values:
+        return 0.0
+    if len(values) == 1:
+        return values[0]
+    return statistics.quantiles(values, n=100, method="inclusive")[int(q) - 1]
+
+
+@dataclass
+class BusSession:
+    """Director, voice, bots and the simulated bus on one clock; ``start()`` then ``run()``."""
+
+    config: GameConfig
+    seed: int
+    policy: str
+    fault_rate: float = 0.0
+    power_cycle_every: float | None = None  # None: every 40 s on average when there are faults, else never
+    baud: int = 1_000_000
+    cards: bool = True
+    lang: str = "zh"
+    pack: str = "zh-CN"
+    timings: Timings = field(default_factory=Timings)
+    fast_forward: bool = True
+    interpreter: str | None = None
+
+    def __post_init__(self) -> None:
+        cut_every = self.power_cycle_every
+        if cut_every is None:
+            cut_every = 40.0 if self.fault_rate > 0 else 0.0
+        self.interpreter = self.interpreter or find_micropython()
+        self.sim = start_sim_table(self.config.players, baud=self.baud, fault_rate=self.fault_rate,
+                                   power_cycle_every=cut_every, seed=self.seed, remote_key=remote_key(self.seed),
+                                   remote_address=REMOTE_ADDRESS, interpreter=self.interpreter)
+        self.clock = BusScheduler(self.sim, fast_forward=self.fast_forward)
+        self.voice = NullVoice(self.clock.now, load_voice_pack(self.pack))
+        self.hands = BusHands(self.sim, self.clock)
+        deck, self.hands_dealt = sim_deck(self.config, self.seed) if self.cards else (None, {})
+        self.director = Director(_LoopTable(self), self.voice, self.clock, self.config, timings=self.timings,
+                                 lang=self.lang, seed=self.seed, deck=deck)
+        self.hands.director = self.director
+        self.bots = TableBots(self.director, self.hands, self.policy, self.seed) if self.policy else None
+        self.inputs: list[InputEvent] = []
+        self.latencies: list[float] = []
+
+    def deliver(self, event: InputEvent, sink: Sink) -> None:
+        """On the loop: note what the director is about to see, then let it see it."""
+        self.inputs.append(event)
+        if isinstance(event, LinkEvent) and not event.up:
+            self.hands.epoch += 1
+        if isinstance(event, ButtonEvent):
+            took = self.hands.latency(event, self.clock.now())
+            if took is not None:
+                self.latencies.append(took)
+        sink(event)
+
+    def start(self) -> None:
+        """Let the nodes boot and be found, then deal; with cards, each player taps theirs in turn."""
+        self.sim.table.start(lambda event: None)
+        self.clock.run(until=lambda: all(n.status == "up" for n in self.sim.master.nodes.values()), max_time=2.0)
+        down = [n.spec.name for n in self.sim.master.nodes.values() if n.status != "up"]
+        if down:
+            raise RuntimeError(f"bus-sim: {', '.join(down)} did not answer at start ({self.sim.master.alerts})")
+        self.director.start()
+        rng = random.Random(f"taps:{self.seed}")
+        start = self.clock.now() + 1.0
+        for i, (seat, uid) in enumerate(sorted(self.hands_dealt.items())):
+            self.clock.call_at(start + 0.5 * i + rng.uniform(0.0, 0.2), self._tapper(seat, uid))
+
+    def _tapper(self, seat: int, uid: str) -> Callable[[], None]:
+        return lambda: self.hands.tap(seat, uid)
+
+    def run(self, max_time: float | None = 7200.0) -> None:
+        self.clock.run(until=lambda: self.director.stage == "over", max_time=max_time)
+
+    def close(self) -> None:
+        self.sim.close()
+
+    def __enter__(self) -> BusSession:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def result(self) -> dict[str, Any]:
+        """The game's outcome and the bus's figures (what ``tianhei bus-sim --json`` prints)."""
+        s = self.director.state
+        stats = self.sim.master.stats
+        counters = self.sim.bus.counters
+        lat_ms = [x * 1000.0 for x in self.latencies]
+        over = s is not None and s.over
+        return {
+            "winner": (s.winner or "none") if over and s is not None else None,
+            "reason": s.end_reason if s is not None else None,
+            "days": s.day if s is not None else 0,
+            "nights": s.night if s is not None else 0,
+            "events": len(self.director.events),
+            "seconds": round(self.clock.now(), 3),
+            "variant": self.config.variant.id,
+            "players": self.config.players,
+            "seed": self.seed,
+            "fault_rate": self.fault_rate,
+            "baud": self.baud,
+            "frames": counters.frames,
+            "retransmits": stats.retransmits,
+            "corrupt_detected": stats.corrupt_detected,
+            "timeouts": stats.timeouts,
+            "duplicates_dropped": stats.duplicates_dropped,
+            "injected": {"corrupted": counters.corrupted, "dropped": counters.dropped,
+                         "delayed": counters.delayed, "power_cycles": counters.power_cycles},
+            "pauses": sum(1 for e in self.inputs if isinstance(e, LinkEvent) and not e.up),
+            "presses": len(lat_ms),
+            "latency_ms_p50": round(percentile(lat_ms, 50), 2),
+            "latency_ms_p99": round(percentile(lat_ms, 99), 2),
+            "latency_ms_max": round(max(lat_ms), 2) if lat_ms else 0.0,
+            "node_steps": counters.node_steps,
+            "interpreter": interpreter_version(self.interpreter or find_micropython()),
+            "roles": {str(i + 1): r for i, r in enumerate(s.roles)} if over and s is not None else {},
+        }
