@@ -18,6 +18,7 @@ SUBCOMMANDS: tuple[str, ...] = (
     "config",
     "diag",
     "deck",
+    "bus-sim",
 )
 
 
