@@ -1,0 +1,147 @@
+"""Secrets stay where they belong (DESIGN), as a property over many random games: after every redraw, no seat's
+screen shows a role or a night answer it may not see; LEDs give no answer away; the voice, the public transcript
+and the logs at INFO carry no role before the game ends."""
+
+from __future__ import annotations
+
+import logging
+import re
+from typing import Any
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from controller.director.director import LED_NOD, LED_SHAKE, Director
+from controller.director.session import Session
+from controller.rules.events import Acted
+from controller.screens import views as v
+from controller.voice.prompts import ROLES
+from tests.director.helpers import session
+
+SETUPS = [
+    ("classic-1.0", 9, {}),
+    ("standard-2.0", 12, {}),
+    ("standard-2.0", 10, {"first_night": "recognition"}),
+    ("standard-2.0", 11, {"tie": "top2", "defence.suspects": True}),
+    ("standard-2.0", 12, {"lastwords": "killer_silent", "vote": "from_victim", "speech.any_direction": True}),
+    ("five-identities", 9, {}),
+    ("v3.0", 12, {}),
+]
+
+#: A prompt ID names a role publicly ("killers, wake up") without saying who holds it; strip those first.
+PROMPT_ID = re.compile(r"\brole\.[a-z_]+\.[a-z_]+\b")
+ROLE_WORD = re.compile(r"\b(" + "|".join(sorted(ROLES, key=len, reverse=True)) + r")s?\b")
+
+
+class Watcher:
+    """Checks every seat's screen after every refresh of the director."""
+
+    def __init__(self, s: Session) -> None:
+        self.s = s
+        self.d: Director = s.director
+        self.checks = 0
+        self.card_roles = {seat: s.director.deck[uid] for seat, uid in s.hands.items()} if s.cards else {}
+        original = self.d._refresh
+
+        def refresh() -> None:
+            original()
+            self.check()
+
+        self.d._refresh = refresh  # type: ignore[method-assign]
+        voice_say = s.voice.say
+
+        def say(prompts: Any, *, urgent: bool = False) -> float:
+            if not self.over():
+                named = [p for p in prompts if p.startswith("role.") and p.endswith(".name")]
+                assert not named, f"the voice named a role before the end: {named}"
+            return voice_say(prompts, urgent=urgent)
+
+        s.voice.say = say  # type: ignore[method-assign]
+
+    def over(self) -> bool:
+        st_ = self.d.state
+        return st_ is not None and st_.over
+
+    def role(self, seat: int) -> str:
+        st_ = self.d.state
+        if st_ is not None and st_.roles:
+            return st_.role_of(seat)
+        return self.card_roles.get(seat, "?")
+
+    def answered(self) -> set[tuple[int, int | None]]:
+        """(seat, target) of every check the judge answered with a nod or a shake so far."""
+        return {(a, e.target) for e in self.d.events if isinstance(e, Acted) and e.result in ("nod", "shake")
+                for a in e.actors}
+
+    def check(self) -> None:
+        self.checks += 1
+        d, s = self.d, self.d.state
+        w = d.window
+        for seat, ui in d.ui.items():
+            view = ui.drawn
+            where = f"seat {seat} at {d.clock.now():.1f}s ({type(view).__name__})"
+            if isinstance(view, v.RoleReveal):
+                assert view.seat == seat and view.role == self.role(seat), where
+                if s is not None and s.roles:
+                    assert set(view.partners) <= set(s.partners(seat)), where
+            elif isinstance(view, v.GameOver):
+                assert self.over() and view.role == self.role(seat), where
+            elif isinstance(view, v.PoliceAnswer):  # only to the seats who asked (police; F2 informant)
+                assert (seat, view.target) in self.answered(), where
+            elif isinstance(view, v.NightChoice):
+                assert w is not None and w.kind == "night" and seat in w.seats, where
+            if (w is not None and w.kind in ("night", "recognition") and seat not in w.seats
+                    and not d.paused and s is not None and s.phase == "night"):
+                assert isinstance(view, (v.Dark, v.Dead)), f"{where}: lit while others wake"
+
+    def after(self) -> None:
+        for seat, sim in self.s.table.seats.items():
+            answers = {LED_NOD, LED_SHAKE} & set(sim.led_history)
+            asked = {a for a, _ in self.answered()}
+            assert not answers or seat in asked, f"seat {seat}'s LED gave a check answer away"
+        end = next((i for i, line in enumerate(self.d.transcript) if line.what.startswith("game over")),
+                   len(self.d.transcript))
+        for line in self.d.transcript[:end]:
+            if line.public:
+                assert not ROLE_WORD.search(PROMPT_ID.sub("", line.what)), f"public transcript: {line}"
+
+
+def no_roles_in_logs(records: list[logging.LogRecord]) -> None:
+    for rec in records:
+        text = rec.getMessage()
+        if text.startswith("table: game over"):
+            return  # the end: roles may be told now
+        if rec.levelno >= logging.INFO:
+            assert not ROLE_WORD.search(PROMPT_ID.sub("", text)), f"log at {rec.levelname}: {text}"
+
+
+@settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(setup=st.sampled_from(SETUPS), seed=st.integers(0, 10_000),
+       policy=st.sampled_from(["heuristic", "random", "uninformed"]), cards=st.booleans())
+def test_no_screen_led_voice_or_log_gives_a_secret_away(setup, seed, policy, cards, caplog):
+    variant, players, options = setup
+    caplog.clear()
+    with caplog.at_level(logging.INFO, logger="controller"):
+        s = session(variant, players, seed, policy, options, cards=cards)
+        watch = Watcher(s)
+        s.start()
+        s.run(max_time=100_000)
+    assert s.director.stage == "over"
+    assert watch.checks > 100
+    watch.after()
+    no_roles_in_logs(caplog.records)
+
+
+def test_the_watcher_catches_a_role_shown_on_the_wrong_seat():
+    """The property is only as good as its check: a leak planted on purpose must be found."""
+    s = session("standard-2.0", 8, 3, "heuristic")
+    watch = Watcher(s)
+    s.start()
+    s.run(max_time=60)
+    other = 2 if s.director.state.role_of(1) != s.director.state.role_of(2) else 3
+    s.director.ui[other].view = v.RoleReveal(1, s.director.state.role_of(1))
+    try:
+        s.director._refresh()
+    except AssertionError:
+        return
+    raise AssertionError("a role on the wrong seat went unnoticed")
