@@ -21,6 +21,7 @@ from controller.director.bots import TableBots
 from controller.director.clock import AsyncioScheduler
 from controller.director.director import Director
 from controller.director.journal import open_journal
+from controller.director.lobby import Lobby
 from controller.director.timing import Timings
 from controller.ports import Table, Voice
 from controller.rules.setup import GameConfig, configure
@@ -93,13 +94,34 @@ class LiveOptions:
     autoplay: str | None = None
     seed: int = 1
     window: bool = True
+    #: Seats check in with OK before the deal (director/lobby.py) instead of [game] players.
+    checkin: bool = False
+
+
+def table_size(config: Config, players: int) -> int:
+    """How many seats the table has: the profile's, or (simulated) the game's."""
+    profile = config.profile
+    if profile is not None and profile.adapter != "sim" and profile.seats:
+        return len(profile.seats)
+    return players
 
 
 async def run_live(config: Config, opts: LiveOptions) -> Director:
     loop = asyncio.get_running_loop()
     scheduler = AsyncioScheduler(loop)
-    gc = game_config(config, opts.players)
-    table = open_table(config, gc.players, loop.time)
+    if opts.checkin:
+        seats = table_size(config, 20 if config.profile is None or config.profile.adapter == "sim" else 0)
+        table = open_table(config, seats, loop.time)
+        joined: asyncio.Future[int] = loop.create_future()
+        lobby = Lobby(table, scheduler, load_variant(config.game.variant), dict(config.game.options),
+                      joined.set_result, judge=config.table.judge != "none",
+                      lang="en" if config.table.language.startswith("en") else "zh")
+        lobby.start()
+        opts.players = await joined
+        gc = game_config(config, opts.players)
+    else:
+        gc = game_config(config, opts.players)
+        table = open_table(config, table_size(config, gc.players), loop.time)
     voice = open_voice_for(config, loop.time)
     journal, note = open_journal(config.journal.path)
     if note:

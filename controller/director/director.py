@@ -155,7 +155,8 @@ class Director:
         self.state: GameState | None = None
         self.events: list[Event] = []
         self.groups: list[tuple[Action | None, int]] = []
-        self.ui: dict[int, SeatUI] = {n: SeatUI() for n in table.seats}
+        # Seats past the game's player count (a 16-seat table playing 12) stay out of the game.
+        self.ui: dict[int, SeatUI] = {n: SeatUI() for n in table.seats if n <= config.players}
         self.window: Window | None = None
         self.beats: deque[tuple[str, Any]] = deque()
         self.beat_handle: Handle | None = None

@@ -17,7 +17,7 @@ def lobby(judge=True, seats=12):
 
 
 def test_twelve_seats_check_in_and_the_judge_sees_three_killers_three_police_six_civilians():
-    clock, table, lob, started = lobby()
+    _clock, table, lob, started = lobby()
     for seat in range(1, 13):
         table.click(seat, Button.OK)
     assert lob.deck() == "3 killer, 3 police, 6 civilian"
@@ -26,7 +26,7 @@ def test_twelve_seats_check_in_and_the_judge_sees_three_killers_three_police_six
 
 
 def test_pressing_ok_again_leaves_and_a_gap_in_the_seats_is_refused():
-    clock, table, lob, started = lobby()
+    _clock, table, lob, started = lobby()
     for seat in range(1, 10):
         table.click(seat, Button.OK)
     table.click(5, Button.OK)  # seat 5 leaves
@@ -36,7 +36,7 @@ def test_pressing_ok_again_leaves_and_a_gap_in_the_seats_is_refused():
 
 
 def test_the_judge_sets_the_count_instead():
-    clock, table, lob, started = lobby()
+    _clock, table, lob, started = lobby()
     for _ in range(10):
         table.remote_key(RemoteKey.RIGHT)
     assert lob.players() == 10 and lob.deck() == "2 killer, 2 police, 6 civilian"
@@ -45,7 +45,7 @@ def test_the_judge_sets_the_count_instead():
 
 
 def test_too_few_players_for_the_variant_is_said_on_the_remote():
-    clock, table, lob, started = lobby()
+    _clock, table, lob, started = lobby()
     for seat in range(1, 6):
         table.click(seat, Button.OK)
     assert "no row for 5 players" in lob.deck()
@@ -54,7 +54,7 @@ def test_too_few_players_for_the_variant_is_said_on_the_remote():
 
 
 def test_without_a_judge_the_game_starts_once_check_ins_settle():
-    clock, table, lob, started = lobby(judge=False)
+    clock, table, _lob, started = lobby(judge=False)
     for seat in range(1, 9):
         clock.call_at(seat, lambda seat=seat: table.click(seat, Button.OK))
     clock.run(max_time=20.0)
