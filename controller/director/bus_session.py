@@ -138,6 +138,8 @@ class BusHands:
         self.epoch = 0  # pauses so far: a click planned before a pause is not made after it
         self._free_at: dict[int, float] = defaultdict(float)
         self.pressed_at: dict[tuple[int, Button, bool], deque[float]] = defaultdict(deque)
+        #: Every finger movement made on a powered node, in order: (time, seat, button, pressed).
+        self.touches: list[tuple[float, int, Button, bool]] = []
         self.skipped = 0
 
     def _can_touch(self, address: int) -> bool:
@@ -165,6 +167,7 @@ class BusHands:
 
     def _finger(self, seat: int, button: Button, pressed: bool) -> None:
         self.pressed_at[(seat, button, pressed)].append(self.clock.now())
+        self.touches.append((self.clock.now(), seat, button, pressed))
         self.sim.press(seat, button, pressed)
 
     def tap(self, seat: int, uid: str, lie_s: float = 1.0) -> None:
@@ -303,7 +306,11 @@ class BusSession:
         return lambda: self.hands.tap(seat, uid)
 
     def run(self, max_time: float | None = 7200.0) -> None:
-        self.clock.run(until=lambda: self.director.stage == "over", max_time=max_time)
+        self.run_until(lambda: self.director.stage == "over", max_time=max_time)
+
+    def run_until(self, until: Callable[[], bool], max_time: float | None = 7200.0) -> None:
+        """Play on until ``until()`` holds (or the game is over, or ``max_time`` simulated seconds)."""
+        self.clock.run(until=lambda: until() or self.director.stage == "over", max_time=max_time)
 
     def close(self) -> None:
         self.sim.close()
