@@ -58,9 +58,9 @@ class UninformedPolicy:
         kind = p.kind
         if kind == "night":
             if p.ability == "kill":
-                actors = p.seats
+                actors, partners, roles = p.seats, p.role.split("+"), state.roles
                 targets = [c for c in p.choices if c is not None and c not in actors
-                           and state.roles[c - 1] not in p.role.split("+")]
+                           and roles[c - 1] not in partners]
                 return (GroupPick(rng.choice(targets) if targets else None),)
             return (GroupPick(rng.choice(p.choices)),)
         if kind == "vote":

@@ -4,7 +4,6 @@ public vote with its order (V2.5), follow-votes (V2.6), ties (V2.7), executions 
 
 from __future__ import annotations
 
-from collections import Counter
 from typing import TYPE_CHECKING, Any
 
 from controller.rules import win
@@ -264,16 +263,18 @@ def _close(tx: Tx, hands: tuple[tuple[int, int | None], ...]) -> None:
     s = tx.s
     w = s.waiting
     assert w is not None
-    order = [c for c in w.choices if c is not None]
-    counts = Counter(t for v, t in hands if t is not None and v in s.alive and t in s.alive)
-    tally = tuple((c, counts[c]) for c in order if counts[c])
+    alive = s.alive
+    counts: dict[int, int] = {}
+    for v, t in hands:
+        if t is not None and v in alive and t in alive:
+            counts[t] = counts.get(t, 0) + 1
+    tally = tuple((c, counts[c]) for c in w.choices if c in counts)
     if not tally:  # V2.5 decision: if nobody votes, nobody is out
         tx.emit(VoteClosed((), None, ()))
         return
     top = max(n for _, n in tally)
     tops = tuple(c for c, n in tally if n == top)
-    procedure = str(s.config.opt("tie"))
-    if w.step == "vote" and procedure == "top2" and "tie" in s.config.options:
+    if w.step == "vote" and s.config.options.get("tie") == "top2":
         _top2_first_round(tx, tally, tops)
         return
     if len(tops) == 1:

@@ -72,13 +72,14 @@ def _created(s: GameState, e: GameCreated) -> GameState:
 
 def _opened(s: GameState, e: Opened) -> GameState:
     w = Waiting(e.kind, e.step, e.seats, e.choices, e.group, e.role, e.ability)
-    changes: dict[str, Any] = {"waiting": w, "agenda": e.agenda, "picks": EMPTY, "reasked": False}
-    if e.kind in SPEECH_KINDS:
-        changes["queue"] = e.seats
-        if e.kind == "last_words":
-            changes["lastwords_given"] = s.lastwords_given + len(e.seats)
-        elif e.step == "speeches":
-            changes["speech_order"] = e.seats
+    if e.kind not in SPEECH_KINDS:
+        return replace(s, waiting=w, agenda=e.agenda, picks=EMPTY, reasked=False)
+    changes: dict[str, Any] = {"waiting": w, "agenda": e.agenda, "picks": EMPTY, "reasked": False,
+                               "queue": e.seats}
+    if e.kind == "last_words":
+        changes["lastwords_given"] = s.lastwords_given + len(e.seats)
+    elif e.step == "speeches":
+        changes["speech_order"] = e.seats
     return replace(s, **changes)
 
 

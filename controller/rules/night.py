@@ -20,10 +20,6 @@ if TYPE_CHECKING:
     from controller.rules.engine import Tx
 
 
-def _step(s: GameState, step_id: str) -> NightStep:
-    return s.config.variant.night_steps[step_id]
-
-
 def _spent(s: GameState, seat: int) -> bool:
     return s.marks.get(f"spent:{seat}", 0) > 0
 
@@ -31,7 +27,7 @@ def _spent(s: GameState, seat: int) -> bool:
 def _available(s: GameState, st: NightStep, actors: tuple[int, ...]) -> tuple[int, ...]:
     """The actors who may use the ability tonight (empty: the step is skipped and nobody wakes)."""
     if st.ability == "check":
-        limit = int(s.config.opt("checks")) if "checks" in s.config.options else 0
+        limit = int(s.config.options.get("checks", 0))
         if limit and s.marks.get("checks_used", 0) >= limit:  # V2.10: limited checks
             return ()
     elif st.ability == "secret_kill":  # V3.3: one use per game
@@ -48,9 +44,9 @@ def legal_targets(s: GameState, st: NightStep, actors: tuple[int, ...]) -> tuple
         out = [x for x in living if x not in actors]
     else:  # eyes_closed
         out = [x for x in living if x not in actors]
-        if st.ability == "kill" and s.config.opt("killers.selfkill") and "killers.selfkill" in s.config.options:
+        if st.ability == "kill" and s.config.options.get("killers.selfkill"):
             out = living  # V2.12: killers may kill themselves or each other, by majority only
-    if st.ability == "kill" and s.night == 1:
+    if st.ability == "kill" and s.night == 1 and s.config.options.get("first_victim.max_repeat"):
         out = [x for x in out if not _repeat_victim(s, x)]
     choices: tuple[int | None, ...] = tuple(out)
     if st.optional:
@@ -60,7 +56,7 @@ def legal_targets(s: GameState, st: NightStep, actors: tuple[int, ...]) -> tuple
 
 def _repeat_victim(s: GameState, seat: int) -> bool:
     """V2.11: may ``seat`` not be tonight's first-night victim, given the previous games' first victims?"""
-    limit = int(s.config.opt("first_victim.max_repeat")) if "first_victim.max_repeat" in s.config.options else 0
+    limit = int(s.config.options.get("first_victim.max_repeat", 0))
     if not limit or len(s.config.history) < limit:
         return False
     return all(v == seat for v in s.config.history[-limit:])
@@ -93,8 +89,9 @@ def task_night(tx: Tx) -> None:
 
 def task_night_step(tx: Tx, step_id: str) -> None:
     s = tx.s
-    st = _step(s, step_id)
-    actors = tuple(seat for seat in sorted(s.alive) if s.roles[seat - 1] in st.roles)
+    st = s.config.variant.night_steps[step_id]
+    roles = s.roles
+    actors = tuple(seat for seat in sorted(s.alive) if roles[seat - 1] in st.roles)
     actors = _available(s, st, actors)
     if not actors:
         return
@@ -227,7 +224,7 @@ def _settle(tx: Tx, target: int | None, how: str) -> None:
     s = tx.s
     w = s.waiting
     assert w is not None
-    st = _step(s, w.step)
+    st = s.config.variant.night_steps[w.step]
     result, marks = _result(s, st, target)
     if st.ability == "secret_kill" and target is not None:
         marks = (*marks, *((f"spent:{a}", 1) for a in w.seats))
@@ -263,7 +260,7 @@ def resolve_dawn(s: GameState) -> tuple[tuple[tuple[int, str], ...], tuple[tuple
     acts = s.acts
     protected = {a.target for a in acts if a.ability == "protect" and a.target is not None}
     spent_tonight = {seat for a in acts if a.ability == "secret_kill" and a.target is not None for seat in a.actors}
-    secret_holders = {st_role for st in s.config.variant.night if st.ability == "secret_kill" for st_role in st.roles}
+    secret_holders = s.config.variant.secret_roles
     for a in acts:
         if a.target is None:
             continue

@@ -7,7 +7,7 @@ judge and 12 players).
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from types import MappingProxyType
 
 from controller.rules.options import OPTIONS, OptionValue
@@ -28,19 +28,23 @@ class GameConfig:
     #: False for a table of bots that never talk (``tianhei simulate``): speeches, last words and defences are
     #: not waited for, since nothing said changes a bot's choice. Every decision is played as usual.
     talk: bool = True
+    #: The win table the options choose (V2.9), resolved once: the engine checks it after every death.
+    win_rows: tuple[WinRow, ...] = field(init=False, repr=False, compare=False)
+    #: role -> cards dealt, from ``composition``.
+    counts: Mapping[str, int] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        tables = self.variant.win_tables
+        name = str(self.options.get("win", "default"))
+        object.__setattr__(self, "win_rows", tables[name] if name in tables else next(iter(tables.values())))
+        object.__setattr__(self, "counts", MappingProxyType(dict(self.composition)))
 
     def opt(self, key: str) -> OptionValue:
         value = self.options.get(key)
         return OPTIONS[key].default if value is None else value
 
-    @property
-    def win_rows(self) -> tuple[WinRow, ...]:
-        tables = self.variant.win_tables
-        name = str(self.options.get("win", "default"))
-        return tables[name] if name in tables else next(iter(tables.values()))
-
     def count(self, role: str) -> int:
-        return dict(self.composition).get(role, 0)
+        return self.counts.get(role, 0)
 
     def deck(self) -> list[str]:
         """The role cards, one per player, in a canonical order (the deal shuffles them)."""

@@ -6,10 +6,9 @@ variant file is reported with the file, the key and the fix before any game star
 from __future__ import annotations
 
 import difflib
-import functools
 import tomllib
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
 from types import MappingProxyType
@@ -87,11 +86,15 @@ class Variant:
     options: Mapping[str, OptionValue]
     source: str
     data: Mapping[str, Any]
+    #: The night steps by id (derived from ``night`` once: the engine looks a step up at every night input).
+    night_steps: Mapping[str, NightStep] = field(init=False, repr=False, compare=False)
+    #: Roles holding the V3.3 one-time power (derived once; every dawn asks).
+    secret_roles: frozenset[str] = field(init=False, repr=False, compare=False)
 
-    @property
-    def night_steps(self) -> Mapping[str, NightStep]:
-        """The night steps by id."""
-        return _night_index(self.night)
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "night_steps", MappingProxyType({st.id: st for st in self.night}))
+        object.__setattr__(self, "secret_roles", frozenset(
+            r for st in self.night if st.ability == "secret_kill" for r in st.roles))
 
     @property
     def min_players(self) -> int:
@@ -100,11 +103,6 @@ class Variant:
     @property
     def max_players(self) -> int:
         return max(row.high for rows in self.role_tables.values() for row in rows)
-
-
-@functools.lru_cache(maxsize=64)
-def _night_index(night: tuple[NightStep, ...]) -> Mapping[str, NightStep]:
-    return MappingProxyType({st.id: st for st in night})
 
 
 def _suggest(word: str, known: list[str] | tuple[str, ...]) -> str:

@@ -14,9 +14,11 @@ def _holds(s: GameState, row: WinRow, living: dict[str, int]) -> bool:
     roles = row.roles
     if row.when == "all_dead":
         # A condition over roles that were never dealt never holds (a --roles table without civilians).
-        if not any(s.config.count(r) for r in roles):
-            return False
-        return not any(living.get(r) for r in roles)
+        counts = s.config.counts
+        for r in roles:
+            if living.get(r):
+                return False
+        return any(counts.get(r) for r in roles)
     if row.when == "at_least_others":  # F3: bandits >= all others
         mine = sum(living.get(r, 0) for r in roles)
         return mine > 0 and mine >= len(s.alive) - mine
@@ -30,7 +32,7 @@ def check(s: GameState) -> tuple[str, str] | None:
         r = roles[seat - 1]
         living[r] = living.get(r, 0) + 1
     hits = [row for row in s.config.win_rows if _holds(s, row, living)]
-    if not hits:
+    if not hits:  # the common case: nobody has won yet
         return None
     sides = {row.side for row in hits}
     reason = "; ".join(f"{row.when}:{'+'.join(row.roles)}" for row in hits)
