@@ -125,7 +125,7 @@ def test_a_late_hand_is_not_counted_and_changes_nothing():
     """V2.6: a hand raised after the window is a follow-vote; that seat is told, nothing else changes."""
     t = vote_day()
     w = t.until_window("vote", open_=True)
-    candidate, end = w.call
+    candidate = w.call[0]
     t.run_until(lambda: not w.window_open)
     t.run_for(0.2)
     picks = dict(t.director.state.picks)

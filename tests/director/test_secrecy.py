@@ -135,7 +135,7 @@ def test_no_screen_led_voice_or_log_gives_a_secret_away(setup, seed, policy, car
 def test_the_watcher_catches_a_role_shown_on_the_wrong_seat():
     """The property is only as good as its check: a leak planted on purpose must be found."""
     s = session("standard-2.0", 8, 3, "heuristic")
-    watch = Watcher(s)
+    Watcher(s)
     s.start()
     s.run(max_time=60)
     other = 2 if s.director.state.role_of(1) != s.director.state.role_of(2) else 3
