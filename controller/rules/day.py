@@ -336,8 +336,9 @@ def _tie(tx: Tx, tied: tuple[int, ...]) -> None:
 
 def surrender(tx: Tx, seat: int) -> None:
     """V2.11: a side may surrender, except civilians, and never while both sides still have partners alive.
-    Decision: a non-civilian may surrender only when they are the last living member of their role's team;
-    the other side wins."""
+    Decision: a non-civilian may surrender only when they are the last living member of their role's team
+    (a role whose members know each other: killers, police); the other side wins. A lone role with no team (the
+    doctor, the informant, the secret police) never surrenders for its side."""
     s = tx.s
     if not (isinstance(seat, int) and 1 <= seat <= s.players):
         raise Rejected("unknown_seat", f"there is no seat {seat}")
@@ -348,6 +349,8 @@ def surrender(tx: Tx, seat: int) -> None:
     spec = s.spec(seat)
     if spec.civilian:
         raise Rejected("civilian_surrender", "civilians may not surrender (V2.11)")
+    if not spec.knows_partners:  # a doctor or an informant alone is not "a side down to its last survivor"
+        raise Rejected("no_team", f"seat {seat} has no team to surrender for; only killers or police may (V2.11)")
     team = s.living_with((s.role_of(seat),))
     if len(team) > 1:
         raise Rejected("partners_alive", f"seat {seat} still has living partners; no surrender (V2.11)")

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from controller.rules.actions import GroupPick
+from controller.rules.actions import GroupPick, Surrender
 from controller.rules.events import Acted, Dawn, GameEnded
 from controller.rules.setup import configure
 from controller.rules.variant import load_variant
@@ -163,3 +163,9 @@ def test_f3_bandits_at_least_all_others_win_and_the_informant_counts_among_the_o
     g.talk()
     g.hands({6: [1, 2, 3]})  # the informant is voted out: 2 bandits, 2 police
     assert g.winner == "killers" and "at_least_others" in g.of(GameEnded)[0].reason
+
+
+def test_v2_11_the_informant_alone_cannot_surrender_for_the_bandits():
+    g = five()
+    assert g.rejects(Surrender(6)) == "no_team"  # the informant has no partners, but the bandits are two
+    assert g.rejects(Surrender(5)) == "no_team"  # nor the doctor for the police side

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from controller.rules.actions import GroupPick, Pass
+from controller.rules.actions import GroupPick, Pass, Surrender
 from controller.rules.events import Acted, Dawn, GameEnded
 from controller.rules.setup import configure
 from controller.rules.variant import load_variant
@@ -209,3 +209,9 @@ def test_v3_6_decision_the_last_killer_and_the_killers_win_on_the_same_night_is_
     g.night(kill=5, check=1, save=3, secret=1)
     assert g.winner == "draw"
     assert "killer" in g.of(GameEnded)[0].reason and "civilian" in g.of(GameEnded)[0].reason
+
+
+def test_v2_11_the_doctor_and_the_secret_police_cannot_surrender_for_the_good_side():
+    g = v3()
+    assert g.rejects(Surrender(6)) == "no_team"
+    assert g.rejects(Surrender(7)) == "no_team"
