@@ -194,6 +194,28 @@ class BusHands:
         return None
 
 
+class LookingBots(TableBots):
+    """The bots, pointing the way a person does at a real seat: press ▶, look at the screen, press again until
+    it shows the target, then OK. The in-memory table's bots count the presses up front, which holds only when
+    every press lands at once; over a bus, presses take time and a partner's presses can move the pointer too."""
+
+    def _point(self, seat: int, target: int | None, choices: tuple[int | None, ...], delay: float) -> None:
+        opts = list(choices)
+        key = self.d.window.key if self.d.window is not None else ""
+
+        def look(tries: int) -> None:
+            w = self.d.window
+            if target not in opts or w is None or w.key != key or tries > 2 * len(opts):
+                return
+            if self.d.ui[seat].cursor == target:
+                self.table.click(seat, Button.OK)
+                return
+            self.table.click(seat, Button.NEXT)
+            self._later(0.3, lambda: look(tries + 1))
+
+        self._later(delay, lambda: look(0))
+
+
 class _LoopTable:
     """The :class:`BusTable` as the director sees it: inputs arrive through the scheduler, never inside a poll
     cycle (the real table hands them over with ``call_soon_threadsafe``)."""
@@ -274,7 +296,7 @@ class BusSession:
         self.director = Director(_LoopTable(self), self.voice, self.clock, self.config, timings=self.timings,
                                  lang=self.lang, seed=self.seed, deck=deck)
         self.hands.director = self.director
-        self.bots = TableBots(self.director, self.hands, self.policy, self.seed) if self.policy else None
+        self.bots = LookingBots(self.director, self.hands, self.policy, self.seed) if self.policy else None
         self.inputs: list[InputEvent] = []
         self.latencies: list[float] = []
 
