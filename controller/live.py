@@ -96,6 +96,8 @@ class LiveOptions:
     window: bool = True
     #: Seats check in with OK before the deal (director/lobby.py) instead of [game] players.
     checkin: bool = False
+    #: Called once the director has dealt (or resumed): the caller may watch or steer it.
+    on_started: Callable[[Director], None] | None = None
 
 
 def table_size(config: Config, players: int) -> int:
@@ -146,6 +148,8 @@ async def run_live(config: Config, opts: LiveOptions) -> Director:
         director.resume(replay)
     else:
         director.start()
+    if opts.on_started is not None:
+        opts.on_started(director)
     try:
         await done.wait()
         await asyncio.sleep(3.0)  # let the ending be heard

@@ -20,15 +20,26 @@ def test_the_simulated_table_starts_on_the_real_clock_and_the_bots_play(tmp_path
     cfg.write_text(f'[table]\nhardware = "sim"\n[game]\nplayers = 8\n[journal]\npath = "{tmp_path / "j.sqlite"}"\n')
     config = load(cfg)
 
+    seen = []
+
     async def briefly():
-        task = asyncio.create_task(run_live(config, LiveOptions(autoplay="uninformed", window=False)))
-        await asyncio.sleep(1.5)
-        assert not task.done(), task.exception() if task.done() else ""
+        started = asyncio.Event()
+
+        def watch(director):
+            seen.append(director)
+            started.set()
+
+        opts = LiveOptions(autoplay="uninformed", window=False, on_started=watch)
+        task = asyncio.create_task(run_live(config, opts))
+        await asyncio.wait_for(started.wait(), timeout=30)
+        assert not task.done()
         task.cancel()
         with pytest.raises(asyncio.CancelledError):
             await task
 
     asyncio.run(briefly())
+    director = seen[0]
+    assert director.stage == "deal" and all(seat.frames for seat in director.table.seats.values())
     # The deal was journalled before anything was shown.
     from controller.director.journal import SqliteJournal
 
