@@ -115,7 +115,12 @@ class HeuristicPolicy:
         self.kill_tried: set[int] = set()
 
     def observe(self, state: GameState, events: Sequence[Event]) -> None:
+        """Memory comes only from events, so a bot rebuilt from a journal after a power cut remembers exactly
+        what the uninterrupted one did."""
         for e in events:
+            if isinstance(e, Acted) and e.ability == "kill" and e.target is not None \
+                    and e.target == self.claimed_police:
+                self.kill_tried.add(e.target)
             if (isinstance(e, Acted) and e.ability == "check" and e.target is not None and e.actors
                     and state.spec(e.actors[0]).side == "good"):
                 (self.nods if e.result == "nod" else self.cleared).add(e.target)
@@ -137,7 +142,6 @@ class HeuristicPolicy:
             if p.ability == "kill":
                 others = [t for t in targets if state.roles[t - 1] not in roles]
                 if self.claimed_police in others and self.claimed_police not in self.kill_tried:
-                    self.kill_tried.add(self.claimed_police)
                     return (GroupPick(self.claimed_police),)
                 return (GroupPick(rng.choice(others) if others else None),)
             if p.ability == "check":

@@ -1032,7 +1032,8 @@ class Director:
             turn = f"{w.step}: {w.call[0]}?"
         else:
             turn = w.step if w else (s.waiting.step if s.waiting else "-")
-        lines = tuple(f"{a.step}→{a.target}" for a in s.acts) + tuple(list(self.remote_lines)[-3:])
+        # The panel has room for two status lines: tonight's picks first, else the latest remote messages.
+        lines = (tuple(f"{a.step}→{a.target}" for a in s.acts) + tuple(self.remote_lines))[-2:]
         cd = self._countdown() if w is not None and w.kind != "vote" else None
         self._remote(v.JudgeStatus(f"{s.phase} {s.night}/{s.day}", turn, cd, lines))
 
