@@ -38,6 +38,7 @@ from controller.bus.sim import SimTable as BusSimTable
 from controller.bus.sim import find_micropython, start_sim_table
 from controller.bus.table import BusRemote, BusSeat
 from controller.director.bots import TableBots
+from controller.director.clock import TimerHandle
 from controller.director.director import Director
 from controller.director.session import sim_deck
 from controller.director.timing import Timings
@@ -49,25 +50,13 @@ from controller.voice.packs import load_voice_pack
 REMOTE_ADDRESS = 100
 
 
-class _Handle:
-    __slots__ = ("callback", "cancelled", "when")
-
-    def __init__(self, when: float, callback: Callable[[], Any]) -> None:
-        self.when = when
-        self.callback = callback
-        self.cancelled = False
-
-    def cancel(self) -> None:
-        self.cancelled = True
-
-
 class BusScheduler:
     """The director's :class:`~controller.director.clock.Scheduler` on the simulated bus's clock."""
 
     def __init__(self, sim: BusSimTable, fast_forward: bool = True) -> None:
         self.sim = sim
         self.fast_forward = fast_forward
-        self._heap: list[tuple[float, int, _Handle]] = []
+        self._heap: list[tuple[float, int, TimerHandle]] = []
         self._seq = itertools.count()
         self.stopped = False
         self.cycles = 0
@@ -76,15 +65,15 @@ class BusScheduler:
     def now(self) -> float:
         return self.sim.bus.now()
 
-    def call_at(self, when: float, callback: Callable[[], Any]) -> _Handle:
-        handle = _Handle(max(when, self.now()), callback)
+    def call_at(self, when: float, callback: Callable[[], Any]) -> TimerHandle:
+        handle = TimerHandle(max(when, self.now()), callback)
         heapq.heappush(self._heap, (handle.when, next(self._seq), handle))
         return handle
 
-    def call_soon(self, callback: Callable[[], Any]) -> _Handle:
+    def call_soon(self, callback: Callable[[], Any]) -> TimerHandle:
         return self.call_at(self.now(), callback)
 
-    def call_later(self, delay: float, callback: Callable[[], Any]) -> _Handle:
+    def call_later(self, delay: float, callback: Callable[[], Any]) -> TimerHandle:
         return self.call_at(self.now() + delay, callback)
 
     def stop(self) -> None:

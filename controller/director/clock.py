@@ -28,7 +28,9 @@ class Scheduler(Protocol):
     def call_soon(self, callback: Callable[[], Any]) -> Handle: ...
 
 
-class _VirtualHandle:
+class TimerHandle:
+    """A cancellable timer of a scheduler that keeps its own heap (virtual or bus-driven time)."""
+
     __slots__ = ("callback", "cancelled", "when")
 
     def __init__(self, when: float, callback: Callable[[], Any]) -> None:
@@ -45,22 +47,22 @@ class VirtualScheduler:
 
     def __init__(self, start: float = 0.0) -> None:
         self._now = start
-        self._heap: list[tuple[float, int, _VirtualHandle]] = []
+        self._heap: list[tuple[float, int, TimerHandle]] = []
         self._seq = itertools.count()
         self.stopped = False
 
     def now(self) -> float:
         return self._now
 
-    def call_at(self, when: float, callback: Callable[[], Any]) -> _VirtualHandle:
-        handle = _VirtualHandle(max(when, self._now), callback)
+    def call_at(self, when: float, callback: Callable[[], Any]) -> TimerHandle:
+        handle = TimerHandle(max(when, self._now), callback)
         heapq.heappush(self._heap, (handle.when, next(self._seq), handle))
         return handle
 
-    def call_soon(self, callback: Callable[[], Any]) -> _VirtualHandle:
+    def call_soon(self, callback: Callable[[], Any]) -> TimerHandle:
         return self.call_at(self._now, callback)
 
-    def call_later(self, delay: float, callback: Callable[[], Any]) -> _VirtualHandle:
+    def call_later(self, delay: float, callback: Callable[[], Any]) -> TimerHandle:
         return self.call_at(self._now + delay, callback)
 
     def pending(self) -> int:
