@@ -13,6 +13,7 @@ Secrets: a role is only ever drawn on its owner's seat or on the remote; the voi
 from __future__ import annotations
 
 import logging
+import math
 import random
 from collections import deque
 from collections.abc import Callable, Mapping, Sequence
@@ -582,7 +583,9 @@ class Director:
         self._refresh()
         window = float(self.config.opt("vote.window_s"))
         w.handles.append(self.clock.call_at(end, lambda: self._call_open(w)))
-        w.handles.append(self.clock.call_at(end + window, lambda: self._call_closed(w)))
+        # V2.6's window is inclusive (the engine counts a hand ``window`` seconds after the call): the vote view
+        # stays up through that very instant and leaves at the first moment a hand would be a follow-vote.
+        w.handles.append(self.clock.call_at(math.nextafter(end + window, math.inf), lambda: self._call_closed(w)))
         w.handles.append(self.clock.call_at(end + window + self.t.vote_gap_s, lambda: self._next_call(w)))
 
     def _call_open(self, w: Window) -> None:
@@ -683,16 +686,26 @@ class Director:
 
     def _hand(self, seat: int, w: Window) -> None:
         now = self.clock.now()
-        if (w.call is not None and w.window_open) or (w.call is not None and now >= w.call[1]):
+        if w.call is not None and now >= w.call[1]:
             candidate, end = w.call
         elif w.previous_call is not None:
             candidate, end = w.previous_call  # a hand during the next call: late for the previous one
         else:
             self._notice(seat, v.Message(v.L10n("请等点名", "Wait for the call"), ""))
             return
-        err = self.submit(Vote(seat, candidate, round(max(0.0, now - end), 3)), seat)
+        err = self.submit(Vote(seat, candidate, self._hand_delay(now, end)), seat)
         if err is None:
             self._notice(seat, v.VoteFeedback(v.VoteResult.COUNTED, candidate))
+
+    def _hand_delay(self, now: float, end: float) -> float:
+        """The hand's delay after the call, decided here at press time with the boundary the seat's screen
+        shows (on time up to and including ``end + window``, V2.6), and handed to the engine as a number the
+        engine's own test (``delay <= window``) classifies the same way whatever the float rounding."""
+        window = float(self.config.opt("vote.window_s"))
+        delay = max(0.0, now - end)
+        if now <= end + window:
+            return min(delay, window)
+        return max(delay, math.nextafter(window, math.inf))
 
     def _card(self, seat: int, uid: str) -> None:
         if self.stage != "deal" or self.deck is None:
