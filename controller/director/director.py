@@ -176,6 +176,7 @@ class Director:
         self.dealt_cards: dict[int, str] = {}
         self._front: list[tuple[str, Any]] = []
         self.led_sent: dict[int, RGB] = {}
+        self.remote_drawn: v.View | None = None
 
     # ==== lifecycle ==========================================================================================
     def start(self) -> None:
@@ -500,14 +501,17 @@ class Director:
                     self._set(seat, v.Dead(seat), LED_OFF)
 
     def _countdown(self) -> v.Countdown:
+        """The countdown as the screens show it: whole seconds (rounded up, as :class:`v.Countdown` shows them).
+        Between two ticks every press then finds the same countdown, so a view that did not change compares
+        equal and is not redrawn, and a redrawn one is mostly cached (the press-to-screen latency)."""
         w = self.window
         assert w is not None
         if w.kind == "vote" and w.call is not None:
             _, end = w.call
             total = float(self.config.opt("vote.window_s"))
-            return v.Countdown(max(0.0, end + total - self.clock.now()), total)
+            return v.Countdown(_whole(end + total - self.clock.now()), total)
         left = self.paused_left if self.paused and self.paused_left is not None else w.deadline - self.clock.now()
-        return v.Countdown(max(0.0, left), w.total)
+        return v.Countdown(_whole(left), w.total)
 
     def _redraw_window(self) -> None:
         """Every seat's view for the open window."""
@@ -972,6 +976,8 @@ class Director:
             if ui is not None:
                 ui.drawn = None  # redraw its screen and LED from scratch
                 self.led_sent.pop(e.seat, None)
+            if e.seat == 0:
+                self.remote_drawn = None  # the remote is back: redraw it from scratch
             if e.seat:
                 self.voice.say(phrase(seat_number(e.seat), prompt("error.seat_back")))
             if not self.paused_for:
@@ -1018,9 +1024,11 @@ class Director:
                 self.led_sent[seat] = ui.led
 
     def _remote(self, view: v.View) -> None:
+        """The judge's screen, sent only when its view changed (a seat's press need not redraw the remote)."""
         remote = self.table.remote
-        if remote is not None:
+        if remote is not None and view != self.remote_drawn:
             remote.display(_draw(view, self.lang))
+            self.remote_drawn = view
 
     def _remote_line(self, text: str) -> None:
         self.remote_lines.append(text)
@@ -1062,6 +1070,11 @@ class Director:
             log.info("%s: %s", who, what)
         else:
             log.debug("%s: %s", who, what)
+
+
+def _whole(seconds: float) -> float:
+    """Seconds left rounded up to a whole second (to the millisecond first, so float dust is not a second)."""
+    return float(max(0, math.ceil(round(seconds, 3))))
 
 
 def _describe(action: Action | None) -> str:

@@ -13,9 +13,11 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
+from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any, TypeVar
 
-from PIL import Image
+from PIL import Image, ImageChops
 
 from controller.screens import views as v
 from controller.screens.canvas import Canvas, H, ScreenOverflow, W, wrap
@@ -194,35 +196,82 @@ def _countdown_top(c: Canvas, title: str | tuple[str, ...], cd: v.Countdown | No
 
 @draws(v.NightChoice)
 def _night_choice(c: Canvas, view: v.NightChoice, lang: Lang) -> None:
-    title = action_name(view.action, lang)
-    if view.confirmed and SMALL.width(f"{title} · {ui('confirmed', lang)} {seconds(view.countdown, lang)}") < W:
+    """Drawn in layers, each cached on only what it depends on, because ◀/▶ redraws this screen on every
+    press and the press-to-screen latency matters (issue target p99 < 5 ms on a Pi): the frame (title, countdown,
+    arrows) changes once a second, the pointed-at seat at each press, the partners' line when a partner picks.
+    The result is pixel for pixel what drawing it in one go gives: ((frame | target) ^ confirmed box) | mates."""
+    mates = bool(view.partner_picks)
+    picked_by = sum(1 for _s, t in view.partner_picks if t == view.target) if view.target is not None else 0
+    frame = _night_frame(view.action, view.countdown, view.confirmed, mates, lang)
+    target = _night_target(view.target, picked_by, view.confirmed, mates, lang)
+    image = ImageChops.logical_or(frame.image, target.image)
+    if target.invert is not None:
+        image = ImageChops.logical_xor(image, target.invert)
+    if mates:
+        image = ImageChops.logical_or(image, _night_mates(view.partner_picks, lang).image)
+        c.problems.extend(_night_mates(view.partner_picks, lang).problems)
+    c.problems.extend(frame.problems + target.problems)
+    c.image = image
+
+
+@dataclass(frozen=True)
+class _Layer:
+    image: Image.Image
+    problems: tuple[str, ...] = ()
+    invert: Image.Image | None = None
+
+
+def _mid(mates: bool) -> tuple[int, int, int, int]:
+    return (0, TOP + 1, W, H - 3 - (TOP if mates else 1))
+
+
+@lru_cache(maxsize=64)
+def _night_frame(action: str, cd: v.Countdown, confirmed: bool, mates: bool, lang: Lang) -> _Layer:
+    c = Canvas.new(f"NightChoice[{lang.value}]")
+    title = action_name(action, lang)
+    if confirmed and SMALL.width(f"{title} · {ui('confirmed', lang)} {seconds(cd, lang)}") < W:
         title += " · " + ui("confirmed", lang)  # else the inverted number alone says it
-    _countdown_top(c, title, view.countdown, lang)
-    mid = (0, TOP + 1, W, H - 3 - (TOP if view.partner_picks else 1))
+    _countdown_top(c, title, cd, lang)
+    mid = _mid(mates)
     c.arrow((1, mid[1] + 8, 11, mid[3] - 8), "left")
     c.arrow((W - 11, mid[1] + 8, W - 1, mid[3] - 8), "right")
+    return _Layer(c.image, tuple(c.problems))
+
+
+@lru_cache(maxsize=256)
+def _night_target(target: int | None, picked_by: int, confirmed: bool, mates: bool, lang: Lang) -> _Layer:
+    c = Canvas.new(f"NightChoice[{lang.value}]")
+    mid = _mid(mates)
     target_box = (14, mid[1], W - 14, mid[3])
-    if view.target is None:
+    if target is None:
         c.ink(ui("skip", lang), target_box, (BIG, MEDIUM, SMALL))
-    else:
-        picked_by = [s for s, t in view.partner_picks if t == view.target]
-        label = ui("seat_short", lang, n=view.target) if lang is Lang.ZH else str(view.target)
-        inked = c.ink(label, (14, mid[1], W - 14 - (22 if picked_by else 0), mid[3]), (HUGE, BIG, MEDIUM))
-        if picked_by:
-            # C6: a small badge says how many partners point at the same seat
-            bx = min(inked[2] + 3, W - 36)
-            c.text((bx, mid[1] + 2), f"★{len(picked_by)}", SMALL)
-        if view.confirmed:
-            c.invert((inked[0] - 3, inked[1] - 2, inked[2] + 3, inked[3] + 2))
-    if view.partner_picks:
-        # Who picked what if it fits, else just the picks: the group needs to see where the others point.
-        full = " ".join(f"{s}→{'-' if t is None else t}" for s, t in view.partner_picks)
-        bare = " ".join("-" if t is None else str(t) for _s, t in view.partner_picks)
-        label = ui("mates", lang)
-        for line in (f"{label} {full}", full, f"{label} {bare}", bare):
-            if SMALL.width(line) <= W:
-                break
-        c.text((0, H - 3 - TOP), line, SMALL)
+        return _Layer(c.image, tuple(c.problems))
+    label = ui("seat_short", lang, n=target) if lang is Lang.ZH else str(target)
+    inked = c.ink(label, (14, mid[1], W - 14 - (22 if picked_by else 0), mid[3]), (HUGE, BIG, MEDIUM))
+    if picked_by:
+        # C6: a small badge says how many partners point at the same seat
+        bx = min(inked[2] + 3, W - 36)
+        c.text((bx, mid[1] + 2), f"★{picked_by}", SMALL)
+    invert = None
+    if confirmed:
+        mask = Canvas.new("NightChoice.confirmed")
+        mask.fill((inked[0] - 3, inked[1] - 2, inked[2] + 3, inked[3] + 2))
+        invert = mask.image
+    return _Layer(c.image, tuple(c.problems), invert)
+
+
+@lru_cache(maxsize=64)
+def _night_mates(partner_picks: tuple[tuple[int, int | None], ...], lang: Lang) -> _Layer:
+    """Who picked what if it fits, else just the picks: the group needs to see where the others point."""
+    c = Canvas.new(f"NightChoice[{lang.value}]")
+    full = " ".join(f"{s}→{'-' if t is None else t}" for s, t in partner_picks)
+    bare = " ".join("-" if t is None else str(t) for _s, t in partner_picks)
+    label = ui("mates", lang)
+    for line in (f"{label} {full}", full, f"{label} {bare}", bare):
+        if SMALL.width(line) <= W:
+            break
+    c.text((0, H - 3 - TOP), line, SMALL)
+    return _Layer(c.image, tuple(c.problems))
 
 
 @draws(v.PoliceAnswer)
