@@ -3,12 +3,12 @@ or rejects it with a :class:`Rejected` reason, changing nothing."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from controller.rules.record import record
 
 Target = int | None
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Pick:
     """A waking player points at ``target`` (None: "skip", where the step is optional). Also a defence claim
     (``target`` = own seat) in the ``defence_claim`` step."""
@@ -17,14 +17,14 @@ class Pick:
     target: Target
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class GroupPick:
     """The whole waking group's choice, entered at once: the judge's remote in "judge entry" mode, or a bot."""
 
     target: Target
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Vote:
     """A raised hand for ``target`` (None: abstain). ``delay_s`` is how long after the call ended the hand went up
     (V2.6: the variant's window decides whether it counts)."""
@@ -34,41 +34,41 @@ class Vote:
     delay_s: float = 0.0
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Ballot:
     """A whole vote counted by the judge: (voter, target) pairs. Closes the vote."""
 
     votes: tuple[tuple[int, Target], ...]
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Pass:
     """"过": the seat ends its speech or last words, acknowledges a recognition, or declines a defence."""
 
     seat: int
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Timeout:
     """The deadline of the current wait passed (C5): unfinished actions are forfeited, speeches end, the vote
     closes with the hands counted so far."""
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class ChooseDirection:
     """V2.4 ``speech.any_direction``: the judge's choice; True = clockwise."""
 
     clockwise: bool
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Surrender:
     """V2.11: ``seat`` surrenders for its side."""
 
     seat: int
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Eject:
     """V2.11 §5.14/§5.15: the judge rules ``seat`` out of this game."""
 
@@ -76,7 +76,7 @@ class Eject:
     reason: str = ""
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Penalty:
     """V2.11 §5.4: one penalty point for ``seat``."""
 

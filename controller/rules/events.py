@@ -6,20 +6,21 @@ rebuilds the state from them. Events hold only JSON-friendly values (ints, strin
 from __future__ import annotations
 
 import dataclasses
-from dataclasses import dataclass
 from typing import Any, ClassVar
+
+from controller.rules.record import record
 
 Target = int | None
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Event:
     type: ClassVar[str] = ""
     #: Whether the whole room may know this event before the game ends (the board, the voice, default logs).
     public: ClassVar[bool] = True
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class GameCreated(Event):
     """The set-up. ``variant`` is the variant's whole data, so a journal replays without the variant file."""
 
@@ -35,7 +36,7 @@ class GameCreated(Event):
     talk: bool = True
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Dealt(Event):
     """C1: ``roles[i]`` is the card of seat ``i + 1``. Secret."""
 
@@ -44,13 +45,13 @@ class Dealt(Event):
     roles: tuple[str, ...]
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class NightFell(Event):
     type: ClassVar[str] = "night_fell"
     night: int
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class DayBroke(Event):
     """A day begins without a night before it (``first = "day"``, V2.10's blind push needs no dawn)."""
 
@@ -58,7 +59,7 @@ class DayBroke(Event):
     day: int
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Opened(Event):
     """The engine now waits for ``seats`` (0 = the judge) to act in ``step``. ``agenda`` is what follows.
 
@@ -76,7 +77,7 @@ class Opened(Event):
     ability: str = ""
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Picked(Event):
     """A member of a waking group points at ``target`` (C6). Secret."""
 
@@ -86,7 +87,7 @@ class Picked(Event):
     target: Target
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Reasked(Event):
     """C6: the group is evenly split; its members are asked again."""
 
@@ -95,7 +96,7 @@ class Reasked(Event):
     step: str
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Acted(Event):
     """A night step is settled: ``target`` None means skipped or forfeited (``how`` says which). ``result`` is
     what the actors learn at once ("nod"/"shake" for a check). ``marks`` are ability bookkeeping changes."""
@@ -111,7 +112,7 @@ class Acted(Event):
     marks: tuple[tuple[str, int], ...] = ()
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Dawn(Event):
     """C8: the night's effects, all at once. ``deaths`` are (seat, cause) in seat order; causes stay secret
     beyond the fact of death (``Dawn.public_view``)."""
@@ -122,7 +123,7 @@ class Dawn(Event):
     marks: tuple[tuple[str, int], ...] = ()
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Spoke(Event):
     """``seat``'s speech (or last words, or defence) is over: they said "pass", or the timer ran out."""
 
@@ -131,13 +132,13 @@ class Spoke(Event):
     how: str = "pass"  # pass | timeout | skipped
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class DefenceClaimed(Event):
     type: ClassVar[str] = "defence_claimed"
     seat: int
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class DirectionChosen(Event):
     """V2.4 ``speech.any_direction``: the judge's pick; +1 clockwise, -1 counter-clockwise."""
 
@@ -145,7 +146,7 @@ class DirectionChosen(Event):
     direction: int
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Voted(Event):
     """One hand for ``target`` (None: an explicit abstention)."""
 
@@ -154,7 +155,7 @@ class Voted(Event):
     target: Target
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class VoteClosed(Event):
     """The tally, and what it means: ``out`` is voted out; ``tied`` go to the tie procedure."""
 
@@ -164,7 +165,7 @@ class VoteClosed(Event):
     tied: tuple[int, ...] = ()
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class TieRound(Event):
     """V2.7: a step of the variant's tie procedure. ``stage`` counts the rounds for this tied set."""
 
@@ -175,7 +176,7 @@ class TieRound(Event):
     outcome: str = "revote"  # revote | nobody_out | draw
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Died(Event):
     """A death by day: executed (vote), ejected (V2.11), surrendered."""
 
@@ -184,7 +185,7 @@ class Died(Event):
     cause: str
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Penalised(Event):
     """V2.11 §5.4: a penalty point."""
 
@@ -193,7 +194,7 @@ class Penalised(Event):
     total: int
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class GameEnded(Event):
     type: ClassVar[str] = "game_ended"
     winner: str  # "good", "killers" or "draw"

@@ -3,17 +3,17 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any, NamedTuple
 
+from controller.rules.record import record
 from controller.rules.setup import GameConfig
 from controller.rules.variant import RoleSpec
 
 EMPTY: Mapping[Any, Any] = MappingProxyType({})
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Act:
     """One settled night action of the current night."""
 
@@ -25,7 +25,7 @@ class Act:
     result: str
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Waiting:
     """What the engine waits for: see events.Opened for the kinds."""
 
@@ -38,7 +38,7 @@ class Waiting:
     ability: str = ""
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class TieState:
     procedure: str
     stage: int
