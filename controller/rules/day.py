@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from controller.rules import win
+from controller.rules import turns, win
 from controller.rules.actions import Rejected
 from controller.rules.events import DefenceClaimed, Died, Spoke, TieRound, VoteClosed, Voted
 from controller.rules.seats import COUNTER_CLOCKWISE, left_hand_neighbour, order_from, right_hand_neighbour
@@ -29,6 +29,10 @@ def day_agenda(s: GameState) -> list[Any]:
                 tasks.append(("defence",))
         elif name == "vote":
             tasks.append(("vote",))
+        elif name == "last_words.in_turn":  # V4.7
+            tasks.append(("last_words_in_turn",))
+        elif name == "defence.votes":  # V4.8
+            tasks.append(("defence_votes",))
     tasks.append(("night",))
     return tasks
 
@@ -86,6 +90,8 @@ def task_last_words_night(tx: Tx) -> None:
         return
     seats: list[int] = []
     for seat in s.night_dead:
+        if turns.no_last_words(s, seat):  # V7.1: taken along by the angel
+            continue
         if lastwords_allowed(s, seat, "night", len(seats)):
             seats.append(seat)
     if seats:
@@ -140,10 +146,11 @@ def task_revote(tx: Tx, candidates: tuple[int, ...]) -> None:
 
 
 def task_execute(tx: Tx, seat: int) -> None:
+    if turns.take_along_first(tx, seat, ("execute", seat)):  # V7.1: the angel chooses before it goes
+        return
     s = tx.s
     allowed = lastwords_allowed(s, seat, "executed")
-    tx.emit(Died(seat, "executed"))
-    if _check_win(tx):
+    if turns.die_with_take_along(tx, seat, "executed"):
         return
     if allowed and s.config.talk:
         tx.open("last_words", "last_words.executed", (seat,))
@@ -159,6 +166,7 @@ TASKS: dict[str, Any] = {
     "revote": task_revote,
     "execute": task_execute,
 }
+TASKS.update(turns.TASKS)  # V4.7, V4.8, V7.1
 
 
 def _check_win(tx: Tx) -> bool:
@@ -263,6 +271,9 @@ def _close(tx: Tx, hands: tuple[tuple[int, int | None], ...]) -> None:
     s = tx.s
     w = s.waiting
     assert w is not None
+    if w.step == turns.TURN_VOTE:  # V4.8: one player's vote right after their defence
+        turns.close_turn(tx, hands)
+        return
     alive = s.alive
     counts: dict[int, int] = {}
     for v, t in hands:

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import TYPE_CHECKING, Any
 
-from controller.rules import win
+from controller.rules import clash, win
 from controller.rules.actions import Rejected
 from controller.rules.events import Acted, Dawn, NightFell, Picked, Reasked
 from controller.rules.state import GameState
@@ -32,6 +32,21 @@ def _available(s: GameState, st: NightStep, actors: tuple[int, ...]) -> tuple[in
             return ()
     elif st.ability == "secret_kill":  # V3.3: one use per game
         return tuple(a for a in actors if not _spent(s, a))
+    elif st.ability in clash.ABILITIES:
+        return _available_v4_v7(s, st, actors)
+    return actors
+
+
+def _available_v4_v7(s: GameState, st: NightStep, actors: tuple[int, ...]) -> tuple[int, ...]:
+    """V7.1: the angel revives once per game; the angel takes someone along only on the night it dies (the
+    take step is the night's last); the devil kills only once no killer is left."""
+    if st.ability == "revive":
+        return tuple(a for a in actors if not clash.revived(s, a))
+    if st.ability == "take":
+        return tuple(a for a in actors if clash.dies_tonight(s, a))
+    if st.ability == "late_kill":
+        killers = frozenset(r for other in s.config.variant.night for r in other.roles if other.ability == "kill")
+        return () if s.living_with(killers) else actors
     return actors
 
 
@@ -46,8 +61,12 @@ def legal_targets(s: GameState, st: NightStep, actors: tuple[int, ...]) -> tuple
         out = [x for x in living if x not in actors]
         if st.ability == "kill" and s.config.options.get("killers.selfkill"):
             out = living  # V2.12: killers may kill themselves or each other, by majority only
+    if st.spare_when_last and sum(1 for x in actors if s.roles[x - 1] in st.roles) == 1:
+        out = [x for x in out if s.roles[x - 1] not in st.spare_when_last]  # V5.4: only a day vote can
     if st.ability == "kill" and s.night == 1 and s.config.options.get("first_victim.max_repeat"):
         out = [x for x in out if not _repeat_victim(s, x)]
+    if st.ability == "revive":  # V7.1: the angel does not know the victim; pointing at oneself means "revive"
+        out = list(actors)
     choices: tuple[int | None, ...] = tuple(out)
     if st.optional:
         choices = (*choices, None)
@@ -68,6 +87,8 @@ def _result(s: GameState, st: NightStep, target: int | None) -> tuple[str, tuple
         return "", ()
     if st.ability == "check":  # V2.2: a nod for a killer, a shake for anyone else; F2: the informant too
         result = "nod" if s.spec(target).nod else "shake"
+        if target == clash.hugged(s):  # V4.3: no signal at all on the player the butterfly hugs
+            result = "none"
         return result, (("checks_used", s.marks.get("checks_used", 0) + 1),)
     return "", ()
 
@@ -84,7 +105,12 @@ def task_night(tx: Tx) -> None:
         groups = [r for r, spec in variant.roles.items() if spec.knows_partners and s.config.count(r) > 1]
         tx.push(*[("recognition", r) for r in groups], ("dawn",))
         return
-    tx.push(*[("night_step", st.id) for st in variant.night], ("dawn",))
+    tx.push(*[("night_step", st.id) for st in variant.night if _tonight(st, n)], ("dawn",))
+
+
+def _tonight(st: NightStep, n: int) -> bool:
+    """V5.2: a step may run on the first night only, or from the second night on."""
+    return st.nights == "all" or (st.nights == "first") == (n == 1)
 
 
 def task_night_step(tx: Tx, step_id: str) -> None:
@@ -92,11 +118,36 @@ def task_night_step(tx: Tx, step_id: str) -> None:
     st = s.config.variant.night_steps[step_id]
     roles = s.roles
     actors = tuple(seat for seat in sorted(s.alive) if roles[seat - 1] in st.roles)
+    if st.copy or st.guests or st.when_all_dead:
+        actors = _wakers(s, st, actors)
     actors = _available(s, st, actors)
     if not actors:
         return
+    if st.ability == "recognise":  # V5.2: a recognition step of the night script
+        if len(actors) > 1:
+            tx.open("recognition", st.id, actors, (), group=True, role="+".join(st.call or st.roles),
+                    ability="recognise")
+        return
     choices = legal_targets(s, st, actors)
-    tx.open("night", st.id, actors, choices, group=len(actors) > 1, role="+".join(st.roles), ability=st.ability)
+    if not choices:  # V5.4: the last killer facing only the spared undercover police: nobody to point at
+        return
+    tx.open("night", st.id, actors, choices, group=len(actors) > 1, role="+".join(st.call or st.roles),
+            ability=st.ability)
+
+
+def _wakers(s: GameState, st: NightStep, owners: tuple[int, ...]) -> tuple[int, ...]:
+    """Who wakes in a step with conditions: D3 one numbered card copy; V5.4 the late steps that run only once
+    every role of ``when_all_dead`` is dead; V5.4 guests (the undercover) who wake with the owners while at least
+    two owners live."""
+    if st.copy:
+        from controller.rules.cards import copy_of
+
+        owners = tuple(x for x in owners if copy_of(s, x) == st.copy)
+    if st.when_all_dead and s.living_with(st.when_all_dead):
+        return ()
+    if st.guests and len(owners) >= 2:
+        return tuple(sorted(owners + s.living_with(st.guests)))
+    return owners
 
 
 def task_recognition(tx: Tx, role: str) -> None:
@@ -216,8 +267,12 @@ def _group_check(tx: Tx, final: bool) -> None:
 
 
 def _self_kill(s: GameState, ability: str, roles: str, target: int | None) -> bool:
-    """V2.12: would ``target`` be the killers killing one of their own?"""
-    return target is not None and ability == "kill" and s.roles[target - 1] in roles.split("+")
+    """V2.12: would ``target`` be the killers killing one of their own (V5.4: or a guest awake with them)?"""
+    if target is None or ability != "kill":
+        return False
+    w = s.waiting
+    team = s.config.variant.night_steps[w.step].team if w is not None else tuple(roles.split("+"))
+    return s.roles[target - 1] in team
 
 
 def _settle(tx: Tx, target: int | None, how: str) -> None:
@@ -228,6 +283,8 @@ def _settle(tx: Tx, target: int | None, how: str) -> None:
     result, marks = _result(s, st, target)
     if st.ability == "secret_kill" and target is not None:
         marks = (*marks, *((f"spent:{a}", 1) for a in w.seats))
+    if st.ability == "revive" and target is not None:  # V7.1: once per game
+        marks = (*marks, *((f"revived:{a}", 1) for a in w.seats))
     tx.emit(Acted(w.step, st.ability, w.seats, target, how, result, marks))
 
 
@@ -256,8 +313,10 @@ def resolve_dawn(s: GameState) -> tuple[tuple[tuple[int, str], ...], tuple[tuple
         police who uses the power the same night still survives (the kill came first in the night order).
     - secret_kill (V3.3): the target dies if a killer; on anyone else, nothing.
     """
-    deaths: dict[int, str] = {}
     acts = s.acts
+    if any(a.ability in clash.ABILITIES for a in acts) or any(r.immune for r in s.config.variant.roles.values()):
+        return clash.resolve(s)  # V4.4-V4.6, V7.1
+    deaths: dict[int, str] = {}
     protected = {a.target for a in acts if a.ability == "protect" and a.target is not None}
     spent_tonight = {seat for a in acts if a.ability == "secret_kill" and a.target is not None for seat in a.actors}
     secret_holders = s.config.variant.secret_roles

@@ -116,6 +116,9 @@ OPTIONS: Mapping[str, OptionSpec] = {
              "a non-civilian whose own side is down to its last survivor may surrender; the other side wins"),
         _opt("killers.selfkill", "V2.12", True,
              "killers may kill themselves or each other, by a strict majority of the living killers only"),
+        _opt("needle.no_save_from_shot", "V4.5", False,
+             "false (decision): a needle saves from one lethal attack, a player both killed and shot dies; true "
+             "(the seed's literal sentence): a needle never saves from a shot"),
         _opt("group_tie", "C6", "forfeit",
              "a group still split at the deadline forfeits its action (forfeit) or one tied choice is taken at "
              "random (random)", ("forfeit", "random")),

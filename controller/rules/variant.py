@@ -18,10 +18,20 @@ from controller.rules.options import OPTIONS, OptionValue
 
 #: Night abilities the engine implements (controller/rules/night.py). A variant that only recombines these needs
 #: no new engine code.
-ABILITIES = ("kill", "check", "protect", "secret_kill", "recognise")
+ABILITIES: tuple[str, ...] = ("kill", "check", "protect", "secret_kill", "recognise")
+#: V4.2 and V7.1 abilities (night.py, "versions 4.0 and 7.0" section).
+ABILITIES += ("hug", "shoot", "needle", "silence", "revive", "take", "late_kill")
 TARGET_RULES = ("eyes_closed", "others", "living")
-DAY_STEPS = ("announce", "last_words", "speeches", "defence", "vote")
-WIN_PREDICATES = ("all_dead", "at_least_others")
+#: When a night step runs (V5.2: the first night is recognition only).
+NIGHTS = ("all", "first", "after_first")
+DAY_STEPS: tuple[str, ...] = ("announce", "last_words", "speeches", "defence", "vote")
+#: V4.7 last words of all the night's dead in turn from the judge; V4.8 defence speeches with at-once votes.
+DAY_STEPS += ("last_words.in_turn", "defence.votes")
+#: The day steps that hold the day's vote (a day needs one).
+VOTE_STEPS = ("vote", "defence.votes")
+WIN_PREDICATES: tuple[str, ...] = ("all_dead", "at_least_others")
+#: V7.2 decision: the living are exactly the holders of these roles, each role alive (a stalemate).
+WIN_PREDICATES += ("only_left",)
 SIDES = ("good", "killers")
 
 
@@ -43,6 +53,12 @@ class RoleSpec:
     civilian: bool = False
     #: The police's nod (V2.2): True for killers. A variant may say otherwise for a role (V5.3).
     nod: bool = False
+    #: Night abilities that have no effect on this role (V7.1: the killers cannot kill the devil, the devil
+    #: cannot kill the angel). The actors are not told.
+    immune: tuple[str, ...] = ()
+    #: Night abilities whose results this role learns too, though it does not wake for them (V7.1: the angel
+    #: and the devil see the police's check results).
+    sees: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,6 +68,24 @@ class NightStep:
     ability: str
     targets: str
     optional: bool = False
+    #: V5.4: roles that wake with ``roles`` and count in their majority (C6) while at least two of ``roles``
+    #: live; the last one left no longer sees them.
+    guests: tuple[str, ...] = ()
+    #: Which nights the step runs: "all", "first" (V5.2 recognition) or "after_first".
+    nights: str = "all"
+    #: V5.4: the step runs only once every role named here is dead (the undercover killer's late kill).
+    when_all_dead: tuple[str, ...] = ()
+    #: V5.4: roles the last living member of ``roles`` may not target (the last killer and the undercover police).
+    spare_when_last: tuple[str, ...] = ()
+    #: The roles the judge calls aloud (the voice); default ``roles``. A boss wakes as one of the killers.
+    call: tuple[str, ...] = ()
+    #: D3: the step is for one numbered copy of its role's cards ("doctor 1", "doctor 2").
+    copy: int = 0
+
+    @property
+    def team(self) -> tuple[str, ...]:
+        """Every role that may wake in this step (its own roles and its guests)."""
+        return self.roles + self.guests if self.guests else self.roles
 
 
 @dataclass(frozen=True, slots=True)
@@ -158,6 +192,15 @@ class _Reader:
                 raise self.fail(f"{path}.{key}" if path else key, "unknown key", _suggest(key, allowed))
 
 
+def _abilities(r: _Reader, spec: Mapping[str, Any], key: str, path: str) -> tuple[str, ...]:
+    """A role's list of ability names (``immune``, ``sees``), each checked against :data:`ABILITIES`."""
+    names = r.strings(spec, key, f"{path}.{key}")
+    for n in names:
+        if n not in ABILITIES:
+            raise r.fail(f"{path}.{key}", f"unknown ability {n!r}", _suggest(n, ABILITIES))
+    return names
+
+
 _TOP_KEYS = ("id", "name", "name_zh", "rules", "first", "roles", "night", "day", "role_tables", "win_tables",
              "options")
 
@@ -172,7 +215,7 @@ def parse_variant(data: Mapping[str, Any], where: str) -> Variant:
         path = f"roles.{name}"
         if not isinstance(spec, Mapping):
             raise r.fail(path, "must be a table", f"write it as a [{path}] table")
-        r.unknown_keys(spec, ("side", "knows_partners", "special", "civilian", "nod"), path)
+        r.unknown_keys(spec, ("side", "knows_partners", "special", "civilian", "nod", "immune", "sees"), path)
         side = r.string(spec, "side", f"{path}.side", choices=SIDES)
         roles[name] = RoleSpec(
             name=name,
@@ -181,6 +224,8 @@ def parse_variant(data: Mapping[str, Any], where: str) -> Variant:
             special=r.boolean(spec, "special", f"{path}.special"),
             civilian=r.boolean(spec, "civilian", f"{path}.civilian"),
             nod=r.boolean(spec, "nod", f"{path}.nod", default=(name == "killer")),
+            immune=_abilities(r, spec, "immune", path),
+            sees=_abilities(r, spec, "sees", path),
         )
     role_names = tuple(roles)
 
@@ -198,7 +243,8 @@ def parse_variant(data: Mapping[str, Any], where: str) -> Variant:
         path = f"night[{i}]"
         if not isinstance(step, Mapping):
             raise r.fail(path, f"must be a table, not {step!r}", "write each night step as a [[night]] table")
-        r.unknown_keys(step, ("id", "roles", "ability", "targets", "optional"), path)
+        r.unknown_keys(step, ("id", "roles", "ability", "targets", "optional", "guests", "nights", "when_all_dead",
+                              "spare_when_last", "call", "copy"), path)
         sid = r.string(step, "id", f"{path}.id")
         if sid in seen_ids:
             raise r.fail(f"{path}.id", f"the step id {sid!r} is used twice", "give every night step its own id")
@@ -213,6 +259,7 @@ def parse_variant(data: Mapping[str, Any], where: str) -> Variant:
             ability=r.string(step, "ability", f"{path}.ability", choices=ABILITIES),
             targets=r.string(step, "targets", f"{path}.targets", default="eyes_closed", choices=TARGET_RULES),
             optional=r.boolean(step, "optional", f"{path}.optional"),
+            **_step_extras(r, step, path, check_roles),
         ))
 
     day = r.table(data, "day")
@@ -221,7 +268,7 @@ def parse_variant(data: Mapping[str, Any], where: str) -> Variant:
     for s in script:
         if s not in DAY_STEPS:
             raise r.fail("day.script", f"unknown day step {s!r}", _suggest(s, DAY_STEPS))
-    if "vote" not in script:
+    if not any(s in VOTE_STEPS for s in script):
         raise r.fail("day.script", "a day needs a vote", "add \"vote\" to day.script")
     quota_role = r.string(day, "quota_role", "day.quota_role", default="")
     if quota_role:
@@ -324,6 +371,25 @@ def parse_variant(data: Mapping[str, Any], where: str) -> Variant:
         source=where,
         data=MappingProxyType(dict(data)),
     )
+
+
+def _step_extras(r: _Reader, step: Mapping[str, Any], path: str,
+                 check_roles: Any) -> dict[str, Any]:
+    """The night-step keys of V5.2/V5.4 and D3 (guests, nights, conditions, the called names, copies)."""
+    out: dict[str, Any] = {}
+    for key in ("guests", "when_all_dead", "spare_when_last", "call"):
+        if key in step:
+            names = r.strings(step, key, f"{path}.{key}")
+            check_roles(names, f"{path}.{key}")
+            out[key] = names
+    if "nights" in step:
+        out["nights"] = r.string(step, "nights", f"{path}.nights", choices=NIGHTS)
+    if "copy" in step:
+        copy = step["copy"]
+        if not isinstance(copy, int) or isinstance(copy, bool) or copy < 1:
+            raise r.fail(f"{path}.copy", f"must be a card number >= 1, not {copy!r}", "for example copy = 2")
+        out["copy"] = copy
+    return out
 
 
 def builtin_ids() -> list[str]:

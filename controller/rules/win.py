@@ -22,6 +22,8 @@ def _holds(s: GameState, row: WinRow, living: dict[str, int]) -> bool:
     if row.when == "at_least_others":  # F3: bandits >= all others
         mine = sum(living.get(r, 0) for r in roles)
         return mine > 0 and mine >= len(s.alive) - mine
+    if row.when == "only_left":  # V7.2 decision: nobody but these roles, each of them alive
+        return all(living.get(r) for r in roles) and sum(living.get(r, 0) for r in roles) == len(s.alive)
     raise ValueError(f"unknown win predicate {row.when!r}")
 
 

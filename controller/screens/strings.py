@@ -67,6 +67,7 @@ ACTIONS: dict[str, tuple[str, str]] = {
     "execute": ("执行", "Execute"),
     "revive": ("复活", "Revive"),
     "take": ("带走", "Take along"),
+    "late_kill": ("杀人", "Kill"),  # V7.1: the devil's kill once the killers are gone
     "recognise": ("认同伴", "Meet partners"),
     "vote": ("投票", "Vote"),
 }

@@ -27,7 +27,7 @@ from controller.rules.setup import configure
 from controller.rules.variant import load_variant
 
 LETTERS = {"K": "killer", "P": "police", "C": "civilian", "D": "doctor", "S": "secret_police",
-           "I": "informant"}
+           "I": "informant", "B": "butterfly", "J": "sniper", "E": "elder", "A": "angel", "V": "devil"}
 
 
 class Game:

@@ -15,6 +15,7 @@ from controller.rules.variant import builtin_ids, load_variant
 from tests.rules.table import Game
 
 LETTER = {"killer": "K", "police": "P", "civilian": "C", "doctor": "D", "secret_police": "S", "informant": "I"}
+LETTER.update({"butterfly": "B", "sniper": "J", "elder": "E", "angel": "A", "devil": "V"})  # V4.1, V7.1
 
 
 def canonical_cards(variant: str, players: int = 12) -> str:
@@ -23,7 +24,16 @@ def canonical_cards(variant: str, players: int = 12) -> str:
     return " ".join(LETTER[r] for r in deck)
 
 
-NIGHT_STEPS = [(v, st.id, role) for v in builtin_ids() for st in load_variant(v).night for role in st.roles]
+def _first_night_action(st) -> bool:
+    """V5.2/V5.4 steps that are recognition, wait for night 2 or for a role to die: tests/rules/test_v5_0.py."""
+    return st.ability != "recognise" and st.nights != "after_first" and not st.when_all_dead
+
+
+#: Steps that cannot wake on the first night of a fresh game: V7.1 the devil's late kill (killers alive) and the
+#: angel's take-along (only on the night it dies); tests/rules/test_v7_0.py covers their deadlines.
+LATER = ("late_kill", "take")
+NIGHT_STEPS = [(v, st.id, role) for v in builtin_ids() for st in load_variant(v).night for role in st.roles
+               if st.ability not in LATER and _first_night_action(st)]
 
 
 # ---- C5 deadlines ---------------------------------------------------------------------------------------------

@@ -1,0 +1,127 @@
+"""When the night's effects meet on one player (versions 4.0 and 7.0): the butterfly's hug (V4.4), the sniper's
+shot, the doctor's needle and empty needles (V4.5, V4.6), the forest elder's silence, the angel's revival and
+take-along and the devil's late kill (V7.1).
+
+Kept apart from night.py so the older versions keep their short dawn (night.resolve_dawn hands a night over to
+:func:`resolve` only when one of these abilities acted). Every clash is decided here, in one pass, at dawn (C8);
+tests/rules/test_night_matrix.py lists the whole matrix.
+"""
+
+from __future__ import annotations
+
+from controller.rules.state import Act, GameState
+
+#: The abilities whose nights this module resolves.
+ABILITIES = frozenset({"hug", "shoot", "needle", "silence", "revive", "take", "late_kill"})
+#: Effects that change a player at dawn (the hug, the check, the revival and the take-along are not aimed at a
+#: player's fate the same way: see :func:`resolve`).
+_EFFECTS = frozenset({"kill", "late_kill", "shoot", "needle", "silence", "protect", "secret_kill"})
+#: The killers' victims, whom the angel's revival brings back (V7.1 "the night's victim").
+_KILLS = frozenset({"kill", "late_kill"})
+
+
+def hug(s: GameState) -> tuple[tuple[int, ...], int | None]:
+    """Tonight's butterfly (the hug's actors) and the hugged player, if a hug was settled."""
+    for a in s.acts:
+        if a.ability == "hug" and a.target is not None:
+            return a.actors, a.target
+    return (), None
+
+
+def hugged(s: GameState) -> int | None:
+    return hug(s)[1]
+
+
+def empty_needles(s: GameState, seat: int) -> int:
+    """V4.6: the empty needles ``seat`` has collected so far."""
+    return s.marks.get(f"empty_needles:{seat}", 0)
+
+
+def silenced(s: GameState, seat: int) -> bool:
+    """V4.8 decision: a player the forest elder silenced last night gives no defence and no last words today,
+    but votes."""
+    return s.marks.get(f"silenced:{seat}", 0) == s.day > 0
+
+
+def revived(s: GameState, seat: int) -> bool:
+    """V7.1: has ``seat`` used the angel's one revival?"""
+    return s.marks.get(f"revived:{seat}", 0) > 0
+
+
+def learners(s: GameState, act: Act) -> tuple[int, ...]:
+    """Who learns ``act``'s result: its actors and the living holders of a role that ``sees`` that ability
+    (V7.1: the angel and the devil see the police's answer). In seat order."""
+    roles = s.config.variant.roles
+    seeing = {seat for seat in s.alive if act.ability in roles[s.roles[seat - 1]].sees}
+    return tuple(sorted(seeing.union(act.actors)))
+
+
+def _hits(s: GameState) -> dict[int, list[str]]:
+    """V4.4: every effect aimed directly at the hugged player is void; every effect on the butterfly also hits
+    the hugged. V7.1: a role ``immune`` to an ability is untouched by it (nobody is told)."""
+    butterfly, held = hug(s)
+    roles = s.config.variant.roles
+    hits: dict[int, list[str]] = {}
+    for a in s.acts:
+        t = a.target
+        if t is None or a.ability not in _EFFECTS or t == held:
+            continue
+        for seat in (t, held) if (held is not None and t in butterfly) else (t,):
+            if a.ability not in roles[s.roles[seat - 1]].immune:
+                hits.setdefault(seat, []).append(a.ability)
+    return hits
+
+
+def resolve(s: GameState) -> tuple[tuple[tuple[int, str], ...], tuple[tuple[str, int], ...]]:
+    """The dawn of a night in which a 4.0 or 7.0 ability acted. Returns the deaths (seat, cause) in seat order
+    and the marks to keep (empty needles, silences).
+
+    Per player, after V4.4 has decided who is hit:
+    - kill / late kill: lethal, unless the doctor's protection (V3.2), an unspent secret-police power (V3.3)
+      or the angel's revival (V7.1: every kill of the night is undone) stops it;
+    - shot (V4.2): lethal;
+    - needle (V4.5): saves from one lethal attack. Decision: killed *and* shot dies despite the needle; with
+      ``needle.no_save_from_shot`` a needle never saves from a shot;
+    - a needle on a player with no lethal attack is empty (V4.6); the second empty needle kills;
+    - silence: the player is silenced the coming day (V4.8);
+    - take (V7.1): the angel, dying tonight, takes its target along.
+    """
+    hits = _hits(s)
+    revival = any(a.ability == "revive" and a.target is not None for a in s.acts)
+    no_save_from_shot = bool(s.config.options.get("needle.no_save_from_shot"))
+    secret_holders = s.config.variant.secret_roles
+    spent_tonight = {x for a in s.acts if a.ability == "secret_kill" and a.target is not None for x in a.actors}
+    deaths: dict[int, str] = {}
+    marks: list[tuple[str, int]] = []
+    for seat in sorted(hits):
+        got = hits[seat]
+        killed = any(g in _KILLS for g in got) and "protect" not in got and not revival
+        if killed and s.roles[seat - 1] in secret_holders and (
+                s.marks.get(f"spent:{seat}", 0) == 0 or seat in spent_tonight):
+            killed = False
+        lethal = [c for c, hit in (("killed", killed), ("shot", "shoot" in got)) if hit]
+        needles = got.count("needle")
+        if lethal and needles:
+            if len(lethal) == 1 and not (no_save_from_shot and lethal == ["shot"]):
+                lethal = []  # V4.5: the needle saves from the one attack
+        elif needles:
+            total = empty_needles(s, seat) + needles
+            marks.append((f"empty_needles:{seat}", total))
+            if total >= 2:  # V4.6
+                lethal = ["needles"]
+        if "secret_kill" in got and s.spec(seat).nod:
+            lethal.append("secret_police")
+        if lethal:
+            deaths[seat] = lethal[0]
+        if "silence" in got:
+            marks.append((f"silenced:{seat}", s.day + 1))
+    for a in s.acts:
+        if a.ability == "take" and a.target is not None:
+            deaths.setdefault(a.target, "taken_along")
+    return tuple(sorted(deaths.items())), tuple(marks)
+
+
+def dies_tonight(s: GameState, seat: int) -> bool:
+    """Would ``seat`` die at dawn, given what has been settled so far tonight? (The take-along step comes last
+    in the night, so for it the answer is final.)"""
+    return any(d == seat for d, _ in resolve(s)[0])
