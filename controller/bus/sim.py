@@ -136,6 +136,10 @@ class SimNode:
     def card(self, uid: bytes | None) -> None:
         self._ask(f"c {uid.hex() if uid else '-'}")
 
+    def hang(self) -> None:
+        """Make the firmware's main loop hang (as a driver stuck in a loop would) until its watchdog bites."""
+        self._ask("h")
+
     def screen(self) -> bytes:
         lines = self._ask("d")
         return bytes.fromhex(lines[0][2:]) if lines else b""
@@ -221,7 +225,7 @@ class SimBus:
                 break
             when, _, kind, address, data = heapq.heappop(self._queue)
             self._advance(when)
-            self._handle(kind, address, data)
+            self._handle(kind, address, data, when)
         out = bytes(self._rx)
         self._rx.clear()
         return out
@@ -257,7 +261,9 @@ class SimBus:
             bad[f.rng.randrange(len(bad))] ^= 1 << f.rng.randrange(8)
         return [(when, bytes(bad))]
 
-    def _handle(self, kind: str, address: int, data: bytes) -> None:
+    def _handle(self, kind: str, address: int, data: bytes, when: float) -> None:
+        """Deliver what was scheduled for ``when``; the clock may already be past it (the master was sending a
+        long frame meanwhile), and then it happens now."""
         if kind == "host":
             self._rx.extend(data)
             return
@@ -269,8 +275,11 @@ class SimBus:
                 return  # no power: the frame goes nowhere
             del self._off_until[address]
             node.start()
-        if kind == "tick" and (node.proc is None or self._tick_due.get(address) != self._now):
-            return  # a node is ticked by its latest schedule only; older ticks were overtaken by a step
+        if kind == "tick" and (node.proc is None or self._tick_due.get(address) != when):
+            # A node is ticked by its latest schedule only; older ticks were overtaken by a step. Compare the
+            # schedule, not the clock: a tick that comes due while the master is mid-frame is late, not stale
+            # (dropping it left a pressed button unread until the node's next poll, and a short press was lost).
+            return
         self._step(address, node, data if kind == "rx" else b"")
 
     def _step(self, address: int, node: SimNode, rx: bytes) -> None:
@@ -314,7 +323,7 @@ class SimBus:
             while self._queue and self._queue[0][0] <= when:
                 at, _, kind, address, data = heapq.heappop(self._queue)
                 self._advance(at)
-                self._handle(kind, address, data)
+                self._handle(kind, address, data, at)
             self._advance(when)
         finally:
             self._skipping = False

@@ -153,6 +153,29 @@ def test_a_power_cut_pauses_the_seat_and_its_screen_and_led_come_back() -> None:
         ]
 
 
+def test_a_hung_node_is_reset_by_its_watchdog_and_comes_back_saying_why() -> None:
+    """Seat 2's main loop hangs (a driver stuck in a loop): it stops answering and is reported down; its 2 s
+    watchdog resets it, it answers again, says its last reset was the watchdog, and gets its screen back."""
+    events: list[InputEvent] = []
+    with start_sim_table(3) as sim:
+        sim.table.start(events.append)
+        sim.table.run_for(0.05)
+        image = name_card("seat 2")
+        sim.table.seats[2].display(image)
+        sim.table.run_for(0.05)
+        sim.bus.nodes[2].hang()
+        sim.table.run_for(0.3)
+        down = [e for e in events if isinstance(e, LinkEvent) and e.seat == 2 and not e.up]
+        assert down and "seat 2 (address 2) stopped answering" in down[0].reason
+        sim.table.run_for(1.5)
+        assert [e for e in events if isinstance(e, LinkEvent) and e.seat == 2][-1] == down[0]  # still hung
+        sim.table.run_for(0.5)
+        back = [e for e in events if isinstance(e, LinkEvent) and e.seat == 2 and e.up][-1]
+        assert back.at > down[0].at and "last reset: watchdog" in back.reason
+        sim.table.run_for(0.1)
+        assert sim.bus.nodes[2].screen() == panel_bytes(image)
+
+
 @pytest.mark.parametrize("seed", [1, 2])
 def test_with_5_percent_faults_no_input_is_lost_or_doubled(seed: int) -> None:
     """Corrupt, drop and delay 5% of frames both ways; the director still sees every press exactly once."""

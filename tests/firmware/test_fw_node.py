@@ -157,3 +157,15 @@ def test_a_config_typo_names_the_key(tmp_path: Path) -> None:
     out = subprocess.run([find_micropython(), "-c", code], capture_output=True, text=True)
     assert out.returncode != 0
     assert "[buttons]: missing key 'ok'" in out.stdout + out.stderr  # micropython prints tracebacks on stdout
+
+
+def test_a_hung_node_is_reset_by_its_watchdog_and_says_so(seat3: SimNode) -> None:
+    """Issue 5: a watchdog resets a hung node; the node reports why it last reset. The node's config asks for a
+    2000 ms watchdog; its main loop hangs at 1 s (nothing fed, nothing answered)."""
+    identify(seat3)
+    seat3.step(1000)
+    seat3.hang()
+    assert seat3.step(2000, sb.encode_frame(3, 2, sb.IDENTIFY)) == b""  # stuck: no answer
+    assert seat3.step(2990) == b""  # 1990 ms unfed: not yet
+    seat3.step(3000)  # 2000 ms unfed: the watchdog bites and the board boots again
+    assert identify(seat3, 3010)["reset_cause"] == sb.RESET_WATCHDOG

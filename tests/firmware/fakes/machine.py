@@ -26,6 +26,7 @@ class World:
         self.uarts = {}
         self.wdt = None
         self.reset_cause = PWRON_RESET
+        self.now_ms = 0  # the harness's clock: the time of the step in progress
 
 
 world = World()
@@ -172,13 +173,21 @@ class UART:
 
 
 class WDT:
+    """The RP2040 watchdog: once started it cannot be stopped; unfed for ``timeout`` ms it resets the board
+    (the harness asks :meth:`bitten` with its clock, since nothing here runs on its own)."""
+
     def __init__(self, id=0, timeout=5000):
         self.timeout = timeout
         self.feeds = 0
+        self.fed_at = world.now_ms
         world.wdt = self
 
     def feed(self):
         self.feeds += 1
+        self.fed_at = world.now_ms
+
+    def bitten(self, now_ms):
+        return now_ms - self.fed_at >= self.timeout
 
 
 class FakeSSD1306:

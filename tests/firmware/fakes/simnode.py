@@ -8,6 +8,8 @@ the other end owns the clock: every step says what time it is, so a simulated ga
          b NAME 1|0          press (1) or release (0) the button/key NAME (pins are active low)
          c UIDHEX|-          put a card on the reader, or take it away
          f N                 make the reader's next N RF exchanges fail
+         h                   hang: the main loop stops (a driver stuck in a loop); nothing is stepped or fed,
+                             bytes that arrive are lost, until the watchdog resets the board
          d                   dump the display RAM
          q                   quit
     out: t TXHEX             bytes the node put on the bus during the step (DE was high for each write)
@@ -58,6 +60,7 @@ def start(now):
 
 io, node = start(0)
 out = sys.stdout
+hung = False
 
 
 def led255():
@@ -82,6 +85,16 @@ while True:
     op = parts[0]
     if op == "s":
         now = int(parts[1])
+        world.now_ms = now
+        if hung and world.wdt is not None and world.wdt.bitten(now):
+            hung = False  # the watchdog resets the board: it boots again and says why
+            world.reset_cause = machine.WDT_RESET
+            io, node = start(now)
+        if hung:
+            out.write("k 0 " + led255() + " " + str(node.boot) + " 0\n.\n")
+            if hasattr(out, "flush"):
+                out.flush()
+            continue
         if parts[2] != "-":
             io.link.uart.rx.extend(unhexlify(parts[2]))
         try:
@@ -109,6 +122,8 @@ while True:
     elif op == "f":
         if reader is not None:
             reader.fail_next = int(parts[1])
+    elif op == "h":
+        hung = True
     elif op == "d":
         out.write("r " + (hexlify(bytes(screen.ram)).decode() if screen is not None else "") + "\n")
     elif op == "q":
