@@ -101,7 +101,9 @@ def configure(
         if players - fixed < 0 or (not civilians and fixed != players):
             raise VariantError("--roles", "", f"{fixed} role cards do not fit {players} players",
                                "give fewer role cards or more players")
-        lastwords = 0
+        # V7.3: the words of the table's own row for this many players still apply to an explicit composition.
+        table = variant.role_tables[str(resolved.get("roles", next(iter(variant.role_tables))))]
+        lastwords = next((r.lastwords for r in table if r.low <= players <= r.high), 0)
     else:
         table_name = str(resolved.get("roles", next(iter(variant.role_tables))))
         rows = variant.role_tables[table_name]
