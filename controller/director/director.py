@@ -70,6 +70,7 @@ from controller.rules.setup import GameConfig
 from controller.rules.state import GameState
 from controller.screens import views as v
 from controller.screens.render import render
+from controller.screens.story import story
 from controller.voice.prompts import last_words, phrase, prompt, seat_number, speech_turn, vote_call
 
 log = logging.getLogger(__name__)
@@ -167,6 +168,10 @@ class Director:
         self.last_prompts: list[str] = []
         self.transcript: list[Line] = []
         self.listeners: list[Callable[[Director, Window], None]] = []
+        #: Told ``(director, True)`` when play pauses and ``(director, False)`` when it resumes, before the window
+        #: that was open is opened again with the same key: whoever acts at the table (the bots' hands) holds
+        #: still meanwhile and, told of the resume first, knows that window is not a new one to plan.
+        self.pause_listeners: list[Callable[[Director, bool], None]] = []
         self.on_over: list[Callable[[Director], None]] = []
         self.stage = "idle"  # idle | deal | play | over
         self.opened = 0
@@ -177,6 +182,7 @@ class Director:
         self._front: list[tuple[str, Any]] = []
         self.led_sent: dict[int, RGB] = {}
         self.remote_drawn: v.View | None = None
+        self.story_cursor = 0
 
     # ==== lifecycle ==========================================================================================
     def start(self) -> None:
@@ -353,8 +359,8 @@ class Director:
             side = self.state.side_of(seat)
             won = None if winner == "draw" else side == winner
             self._set(seat, v.GameOver(winner, self.state.role_of(seat), won), LED_OFF)
-        story = [f"{s}: {self.state.role_of(s)}" for s in sorted(self.ui)]
-        self._remote(v.JudgeList(v.L10n("结局", "The end"), (winner, *story, *list(self.remote_lines)[-20:]), 0))
+        self.story_cursor = 0
+        self._remote_status()  # the whole story, UP/DOWN scroll it
         self._note("table", f"game over: {winner} ({self.state.end_reason})")
         for cb in self.on_over:
             cb(self)
@@ -837,6 +843,8 @@ class Director:
         self._note("judge", f"paused ({reason})")
         self._checkpoint()
         self._refresh()
+        for cb in self.pause_listeners:
+            cb(self, True)
 
     def resume_play(self) -> None:
         if not self.paused:
@@ -849,6 +857,8 @@ class Director:
                 ui.notice, ui.notice_handle = None, None
         self.voice.say([prompt("game.resumed")], urgent=True)
         self._note("judge", "resumed")
+        for cb in self.pause_listeners:
+            cb(self, False)
         w = self.window
         if w is not None:
             left = self.paused_left or 0.0
@@ -960,6 +970,9 @@ class Director:
         elif key is RemoteKey.BACK:
             self.menu = None
             self.pending_confirm = None
+        elif self.menu is None and self.stage == "over" and key in (RemoteKey.UP, RemoteKey.DOWN):
+            last = len(story(self.events, self.lang)) - 1
+            self.story_cursor = max(0, min(last, self.story_cursor + (1 if key is RemoteKey.DOWN else -1)))
         self._remote_status()
 
     def _link(self, e: LinkEvent) -> None:
@@ -1045,6 +1058,9 @@ class Director:
             return
         if s is None or not s.roles:
             self._remote(v.JudgeList(v.L10n("发牌", "Deal"), tuple(self.remote_lines)[-6:] or ("…",), None))
+            return
+        if self.stage == "over":  # the game is over: roles and night choices may be told (C4)
+            self._remote(v.JudgeList(v.L10n("结局", "The end"), story(self.events, self.lang), self.story_cursor))
             return
         w = self.window
         if w is not None and w.kind in ("speeches", "last_words") and s.queue:
