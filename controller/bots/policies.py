@@ -52,13 +52,20 @@ def _targets(p: Pending) -> list[int]:
 
 
 class UninformedPolicy:
+def _team(state: GameState, p: Pending) -> tuple[str, ...]:
+    """The roles awake in a night step (V5.4: a boss and the undercover guest wake with the killers, though the
+    judge calls only "killers")."""
+    st = state.config.variant.night_steps.get(p.step)
+    return st.team if st is not None else tuple(p.role.split("+"))
+
+
     name = "uninformed"
 
     def actions(self, state: GameState, p: Pending, rng: random.Random) -> Sequence[Action]:
         kind = p.kind
         if kind == "night":
             if p.ability == "kill":
-                actors, partners, roles = p.seats, p.role.split("+"), state.roles
+                actors, partners, roles = p.seats, _team(state, p), state.roles
                 targets = [c for c in p.choices if c is not None and c not in actors
                            and roles[c - 1] not in partners]
                 return (GroupPick(rng.choice(targets) if targets else None),)
@@ -66,6 +73,8 @@ class UninformedPolicy:
         if kind == "vote":
             target = rng.choice(_targets(p))
             return (Ballot(tuple((v, target) for v in p.seats)),)
+                if not targets and None not in p.choices:  # V5.4: nobody but partners and the spared is left
+                    targets = _targets(p)
         if kind in PASSIVE_KINDS:
             return (Pass(p.seats[0]),)
         return (Timeout(),)  # recognition, defence claims, the judge's direction: nothing to add

@@ -32,6 +32,9 @@ VOTE_STEPS = ("vote", "defence.votes")
 WIN_PREDICATES: tuple[str, ...] = ("all_dead", "at_least_others")
 #: V7.2 decision: the living are exactly the holders of these roles, each role alive (a stalemate).
 WIN_PREDICATES += ("only_left",)
+#: V5.4/V5.5 decision: exactly two players live, one per side, both holding these roles (a stalemate: the last
+#: killer may not kill the undercover police, and a vote of two always ties).
+WIN_PREDICATES += ("last_pair",)
 SIDES = ("good", "killers")
 
 

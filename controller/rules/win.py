@@ -24,6 +24,11 @@ def _holds(s: GameState, row: WinRow, living: dict[str, int]) -> bool:
         return mine > 0 and mine >= len(s.alive) - mine
     if row.when == "only_left":  # V7.2 decision: nobody but these roles, each of them alive
         return all(living.get(r) for r in roles) and sum(living.get(r, 0) for r in roles) == len(s.alive)
+    if row.when == "last_pair":  # V5.4 decision: two players of opposite sides that cannot end it
+        if len(s.alive) != 2:
+            return False
+        a, b = s.alive
+        return s.roles[a - 1] in roles and s.roles[b - 1] in roles and s.side_of(a) != s.side_of(b)
     raise ValueError(f"unknown win predicate {row.when!r}")
 
 
