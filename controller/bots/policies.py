@@ -33,6 +33,7 @@ from controller.rules.actions import (
 from controller.rules.engine import Pending
 from controller.rules.events import Acted, Event
 from controller.rules.state import GameState
+from controller.rules.turns import TURN_VOTE
 
 PASSIVE_KINDS = frozenset({"speeches", "last_words"})
 
@@ -51,7 +52,6 @@ def _targets(p: Pending) -> list[int]:
     return [c for c in p.choices if c is not None]
 
 
-class UninformedPolicy:
 def _team(state: GameState, p: Pending) -> tuple[str, ...]:
     """The roles awake in a night step (V5.4: a boss and the undercover guest wake with the killers, though the
     judge calls only "killers")."""
@@ -59,7 +59,12 @@ def _team(state: GameState, p: Pending) -> tuple[str, ...]:
     return st.team if st is not None else tuple(p.role.split("+"))
 
 
+class UninformedPolicy:
     name = "uninformed"
+
+    def __init__(self) -> None:
+        #: (day, seat): the day's target when the votes come one at a time (V4.8).
+        self.day_target: tuple[int, int | None] = (0, None)
 
     def actions(self, state: GameState, p: Pending, rng: random.Random) -> Sequence[Action]:
         kind = p.kind
@@ -68,13 +73,18 @@ def _team(state: GameState, p: Pending) -> tuple[str, ...]:
                 actors, partners, roles = p.seats, _team(state, p), state.roles
                 targets = [c for c in p.choices if c is not None and c not in actors
                            and roles[c - 1] not in partners]
+                if not targets and None not in p.choices:  # V5.4: nobody but partners and the spared is left
+                    targets = _targets(p)
                 return (GroupPick(rng.choice(targets) if targets else None),)
             return (GroupPick(rng.choice(p.choices)),)
         if kind == "vote":
             target = rng.choice(_targets(p))
+            if p.step == TURN_VOTE:  # V4.8: one voter at a time; the day's one random target holds for all
+                day, kept = self.day_target
+                if day == state.day and kept is not None and kept in p.choices:
+                    target = kept
+                self.day_target = (state.day, target)
             return (Ballot(tuple((v, target) for v in p.seats)),)
-                if not targets and None not in p.choices:  # V5.4: nobody but partners and the spared is left
-                    targets = _targets(p)
         if kind in PASSIVE_KINDS:
             return (Pass(p.seats[0]),)
         return (Timeout(),)  # recognition, defence claims, the judge's direction: nothing to add
@@ -166,6 +176,9 @@ class HeuristicPolicy:
             if p.ability == "secret_kill":
                 shots = [t for t in targets if t in self.claimed_killers and t in alive]
                 return (GroupPick(shots[0] if shots else None),)
+            v4v7 = _v4_v7_night(self, state, p, targets, rng)
+            if v4v7 is not None:
+                return (v4v7,)
             return (GroupPick(rng.choice(p.choices)),)
         if kind == "vote":
             out: list[Action] = []
@@ -192,6 +205,30 @@ class HeuristicPolicy:
         if kind == "defence_claim":
             return tuple(Pick(s, s) if s in self.claimed_killers else Pass(s) for s in p.seats) or (Timeout(),)
         return (Timeout(),)
+
+
+def _v4_v7_night(self: HeuristicPolicy, state: GameState, p: Pending, targets: list[int],
+                 rng: random.Random) -> Action | None:
+    """Heuristic 4.0 and 7.0 night play (None: the generic choice). The sniper shoots only claimed killers; the
+    doctor needles the claimed police (or nobody: a random needle risks two empty needles, V4.6); the forest
+    elder keeps quiet (bots do not talk, so silence changes nothing); the butterfly hugs at random (the generic
+    choice); the angel revives once a police has claimed (the killers go for them) and takes a claimed killer
+    along; the devil goes for the claimed police, else anyone."""
+    alive = state.alive
+    claimed = [t for t in targets if t in self.claimed_killers and t in alive]
+    if p.ability in ("shoot", "take"):
+        return GroupPick(claimed[0] if claimed else None)
+    if p.ability == "needle":
+        return GroupPick(self.claimed_police if self.claimed_police in targets else None)
+    if p.ability == "silence":
+        return GroupPick(None)
+    if p.ability == "revive":
+        return GroupPick(p.seats[0] if self.claimed_police is not None and None in p.choices else None)
+    if p.ability == "late_kill":
+        if self.claimed_police in targets:
+            return GroupPick(self.claimed_police)
+        return GroupPick(rng.choice(targets) if targets else None)
+    return None
 
 
 POLICIES: dict[str, Callable[[], Policy]] = {
