@@ -25,7 +25,7 @@ from controller.director.lobby import Lobby
 from controller.director.timing import Timings
 from controller.ports import Table, Voice
 from controller.rules.setup import GameConfig, configure
-from controller.rules.variant import load_variant
+from controller.rules.variant import Variant, VariantError, builtin_ids, load_variant
 
 log = logging.getLogger(__name__)
 
@@ -39,6 +39,17 @@ def timings(config: Config) -> Timings:
     t = config.timers
     return Timings(night_action_s=t.night_action_s, last_words_s=t.last_words_s, speech_s=t.speech_s,
                    warnings_s=(max(30.0, t.warning_s), t.warning_s) if t.warning_s < 30 else (t.warning_s,))
+
+
+def choosable_variants() -> list[Variant]:
+    """The built-in variants the judge may choose on the remote; one that does not load is left out (and said)."""
+    out = []
+    for vid in builtin_ids():
+        try:
+            out.append(load_variant(vid))
+        except VariantError as exc:
+            log.warning("variant %s left out of the remote's choices: %s", vid, exc)
+    return out
 
 
 def deck_roles(name: str) -> dict[str, str]:
@@ -117,10 +128,12 @@ async def run_live(config: Config, opts: LiveOptions) -> Director:
         joined: asyncio.Future[int] = loop.create_future()
         lobby = Lobby(table, scheduler, load_variant(config.game.variant), dict(config.game.options),
                       joined.set_result, judge=config.table.judge != "none",
-                      lang="en" if config.table.language.startswith("en") else "zh")
+                      lang="en" if config.table.language.startswith("en") else "zh",
+                      variants=choosable_variants())
         lobby.start()
         opts.players = await joined
-        gc = game_config(config, opts.players)
+        # the judge may have chosen another variant and other options on the remote's setup page
+        gc = configure(lobby.variant, opts.players, lobby.options)
     else:
         gc = game_config(config, opts.players)
         table = open_table(config, table_size(config, gc.players), loop.time)

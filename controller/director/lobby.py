@@ -1,4 +1,10 @@
-"""Before a game: seats check in with OK, the judge sees which cards to put in the deck, and the game starts.
+"""Before a game: the judge chooses the variant and its options, seats check in with OK, the judge sees which
+cards to put in the deck, and the game starts.
+
+The remote has two pages; MENU switches between them. The setup page lists the variant and each option it
+offers (RULES IDs in controller/rules/options.py): UP/DOWN move, LEFT/RIGHT change the value (choosing another
+variant resets the options to that variant's defaults). The check-in page is described below. CENTER starts the
+game from either page.
 
 Seats check in by pressing OK (again to leave). The remote shows who joined and, for that many players, the
 deck to lay out ("3 killer, 3 police, 6 civilian", V2.1). The judge starts the game with the centre key, or
@@ -9,24 +15,33 @@ wait has a deadline, C5).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 
 from controller.director.clock import Handle, Scheduler
 from controller.ports import Button, ButtonEvent, InputEvent, RemoteKey, RemoteKeyEvent, Table
+from controller.rules.options import OPTIONS, OptionValue
 from controller.rules.setup import configure
 from controller.rules.variant import Variant, VariantError
 from controller.screens import views as v
+from controller.screens.canvas import W
+from controller.screens.fonts import SMALL
 from controller.screens.render import render
 
 
 class Lobby:
     def __init__(self, table: Table, scheduler: Scheduler, variant: Variant, options: Mapping[str, object],
                  on_start: Callable[[int], None], *, judge: bool = True, lang: str = "zh",
-                 settle_s: float = 20.0) -> None:
+                 settle_s: float = 20.0, variants: Sequence[Variant] = ()) -> None:
         self.table = table
         self.clock = scheduler
         self.variant = variant
         self.options = dict(options)
+        #: The variants the judge may choose from on the setup page (the configured one is among them).
+        self.variants: list[Variant] = list(variants) or [variant]
+        if all(x.id != variant.id for x in self.variants):
+            self.variants.insert(0, variant)
+        self.page = "checkin"  # checkin | setup
+        self.row = 0  # the setup page's cursor: 0 = the variant, then one row per option
         self.on_start = on_start
         self.judge = judge
         self.lang = lang
@@ -74,12 +89,61 @@ class Lobby:
             self.joined ^= {event.seat}
             self._changed()
         elif isinstance(event, RemoteKeyEvent) and event.pressed:
-            if event.key in (RemoteKey.LEFT, RemoteKey.RIGHT):
+            if event.key is RemoteKey.MENU:
+                self.page = "setup" if self.page == "checkin" else "checkin"
+                self._changed()
+            elif self.page == "setup" and event.key is not RemoteKey.CENTER:
+                self._setup_key(event.key)
+            elif event.key in (RemoteKey.LEFT, RemoteKey.RIGHT):
                 n = self.players() + (1 if event.key is RemoteKey.RIGHT else -1)
                 self.count = max(1, min(len(self.table.seats), n))
                 self._changed()
             elif event.key is RemoteKey.CENTER:
                 self._try_start()
+
+    # ---- the setup page ---------------------------------------------------------------------------------------
+    def setup_rows(self) -> list[tuple[str, OptionValue]]:
+        """(name, value) per row of the setup page: the variant, then each option the variant offers."""
+        rows: list[tuple[str, OptionValue]] = [("variant", self.variant.id)]
+        for key, default in self.variant.options.items():
+            value = self.options.get(key, default)
+            rows.append((key, value if isinstance(value, bool | int | float | str) else str(value)))
+        return rows
+
+    def _setup_key(self, key: RemoteKey) -> None:
+        rows = self.setup_rows()
+        if key in (RemoteKey.UP, RemoteKey.DOWN):
+            self.row = (self.row + (1 if key is RemoteKey.DOWN else -1)) % len(rows)
+        elif key in (RemoteKey.LEFT, RemoteKey.RIGHT):
+            step = 1 if key is RemoteKey.RIGHT else -1
+            name, value = rows[self.row]
+            if name == "variant":
+                ids = [x.id for x in self.variants]
+                self.variant = self.variants[(ids.index(self.variant.id) + step) % len(ids)]
+                # the options go back to the new variant's defaults (another variant may not offer the same ones)
+                self.options = {}
+            else:
+                self.options[name] = self._stepped(name, value, step)
+        self._changed()
+
+    def _stepped(self, key: str, value: OptionValue, step: int) -> OptionValue:
+        """The next value of an option: a choice cycles, a switch flips, a number moves within its bounds."""
+        spec = OPTIONS[key]
+        value = spec.parse(value)  # a value from the config file may still be text
+        if spec.kind is bool:
+            return not value
+        if spec.kind is str:
+            tables = {"roles": self.variant.role_tables, "win": self.variant.win_tables}.get(key)
+            choices = tuple(tables) if tables and value in tables else spec.choices
+            if not choices:
+                return value
+            i = choices.index(str(value)) if value in choices else 0
+            return choices[(i + step) % len(choices)]
+        unit = 1.0 if spec.kind is int else 0.5
+        low = spec.minimum if spec.minimum is not None else float("-inf")
+        high = spec.maximum if spec.maximum is not None else float("inf")
+        moved = max(low, min(high, float(value) + step * unit))
+        return int(moved) if spec.kind is int else moved
 
     def _changed(self) -> None:
         if self._settle is not None:
@@ -102,9 +166,33 @@ class Lobby:
         for seat, port in self.table.seats.items():
             port.display(render(v.CheckIn(seat, seat in self.joined), self.lang))
         remote = self.table.remote
-        if remote is not None:
+        if remote is not None and self.page == "setup":
+            rows = tuple(_row(name, _shown(value)) for name, value in self.setup_rows())
+            if problem:
+                rows += (problem,)
+            remote.display(render(v.JudgeList(v.L10n("设置", "Setup"), rows, self.row), self.lang))
+        elif remote is not None:
             n = self.players()
             joined = ",".join(map(str, sorted(self.joined))) or "-"
             items: tuple[str, ...] = (f"{n} players: {joined}", f"deck: {self.deck()}",
-                                      problem or "centre = start, ◀▶ = count")
+                                      problem or "centre = start, ◀▶ = count, menu = setup")
             remote.display(render(v.JudgeList(v.L10n("签到", "Check-in"), items, None), self.lang))
+
+
+def _shown(value: OptionValue) -> str:
+    if isinstance(value, bool):
+        return "on" if value else "off"
+    if isinstance(value, float):
+        return f"{value:g}"
+    return str(value)
+
+
+def _row(name: str, value: str) -> str:
+    """"tie: revote"; a name too long for the remote's row loses its middle, never the value."""
+    row = f"{name}: {value}"
+    keep = len(name) - 1
+    while SMALL.width(row) > W - 4 and keep > 2:
+        head = (keep + 1) // 2
+        row = f"{name[:head]}…{name[len(name) - (keep - head):]}: {value}"
+        keep -= 1
+    return row

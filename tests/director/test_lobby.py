@@ -61,3 +61,76 @@ def test_without_a_judge_the_game_starts_once_check_ins_settle():
     assert started == []  # seat 8 joined at 8 s: the 20 s settle ends at 28 s
     clock.run()
     assert started == [8] and clock.now() == 28.0
+
+
+# ---- the setup page: the judge chooses the variant and its options on the remote --------------------------------
+def setup_lobby():
+    from controller.rules.variant import builtin_ids
+
+    clock = VirtualScheduler()
+    table = SimTable(12, clock.now)
+    started: list[int] = []
+    variants = [load_variant(i) for i in builtin_ids() if i in ("classic-1.0", "standard-2.0", "v3.0")]
+    lob = Lobby(table, clock, load_variant("standard-2.0"), {}, started.append, lang="en", variants=variants)
+    lob.start()
+    return table, lob, started
+
+
+def move_to(table, lob, name):
+    while lob.setup_rows()[lob.row][0] != name:
+        table.remote_key(RemoteKey.DOWN)
+
+
+def test_the_judge_sets_the_tie_procedure_and_the_vote_window_then_seats_check_in_and_the_game_starts():
+    table, lob, started = setup_lobby()
+    table.remote_key(RemoteKey.MENU)  # to the setup page
+    assert lob.page == "setup" and lob.setup_rows()[0] == ("variant", "standard-2.0")
+    move_to(table, lob, "tie")
+    table.remote_key(RemoteKey.RIGHT)  # V2.7: club -> revote
+    assert lob.options["tie"] == "revote"
+    move_to(table, lob, "vote.window_s")
+    table.remote_key(RemoteKey.RIGHT)
+    table.remote_key(RemoteKey.RIGHT)  # V2.6: 2 s -> 3 s
+    assert lob.options["vote.window_s"] == 3.0
+    shown = table.remote.image
+    table.remote_key(RemoteKey.MENU)  # back to the check-in page
+    assert lob.page == "checkin" and table.remote.image.tobytes() != shown.tobytes()
+    for seat in range(1, 13):
+        table.click(seat, Button.OK)
+    assert lob.deck() == "3 killer, 3 police, 6 civilian"
+    table.remote_key(RemoteKey.CENTER)
+    assert started == [12] and lob.variant.id == "standard-2.0"
+    assert lob.options == {"tie": "revote", "vote.window_s": 3.0}
+
+
+def test_choosing_another_variant_resets_its_options_and_changes_the_deck():
+    table, lob, started = setup_lobby()
+    table.remote_key(RemoteKey.MENU)
+    move_to(table, lob, "tie")
+    table.remote_key(RemoteKey.RIGHT)
+    move_to(table, lob, "variant")
+    table.remote_key(RemoteKey.RIGHT)  # standard-2.0 -> v3.0
+    assert lob.variant.id == "v3.0" and lob.options == {}
+    assert lob.setup_rows()[1:] == [(k, d) for k, d in load_variant("v3.0").options.items()]
+    table.remote_key(RemoteKey.LEFT)
+    table.remote_key(RemoteKey.LEFT)  # and round to classic-1.0
+    assert lob.variant.id == "classic-1.0"
+    lob.count = 10
+    assert "killer" in lob.deck() and "police" not in lob.deck()  # V1.1: no police in the entry game
+    table.remote_key(RemoteKey.CENTER)
+    assert started == [10]
+
+
+def test_a_switch_flips_and_a_number_stays_within_its_bounds():
+    table, lob, _started = setup_lobby()
+    table.remote_key(RemoteKey.MENU)
+    move_to(table, lob, "defence.suspects")
+    table.remote_key(RemoteKey.RIGHT)
+    assert lob.options["defence.suspects"] is True
+    move_to(table, lob, "vote.window_s")
+    for _ in range(10):
+        table.remote_key(RemoteKey.LEFT)
+    assert lob.options["vote.window_s"] == 0.1  # the option's minimum (V2.6)
+    move_to(table, lob, "lastwords.quota")
+    table.remote_key(RemoteKey.LEFT)
+    assert lob.options["lastwords.quota"] == 0
