@@ -5,14 +5,23 @@ play it.
 
 Every decision and every delay comes from a ``random.Random`` seeded with the game's seed and the number of
 events so far, so a game killed and resumed from its journal is decided exactly as the uninterrupted one.
+
+A pause (the judge's, or a seat node that stopped answering) is a held breath, not a new game: the bots' timers
+stop while play is paused and run on with the time they had left when it resumes (:class:`HeldTimers`), and the
+window the director opens again on resume keeps the plan made for it. Re-planning it would decide on a state
+that has moved on (partners' picks, votes already counted), and the game would no longer be the one played
+without the pause.
 """
 
 from __future__ import annotations
 
+import itertools
 import random
+from collections.abc import Callable
 from typing import Any, Protocol
 
 from controller.bots import POLICIES
+from controller.director.clock import Handle, Scheduler
 from controller.director.director import Director, Window
 from controller.ports import Button
 from controller.rules import engine
@@ -28,6 +37,56 @@ class Hands(Protocol):
     def tap(self, seat: int, uid: str) -> None: ...
 
 
+class HeldTimers:
+    """Timers that stand still while the game is paused: :meth:`hold` parks every pending one with the time it
+    had left, :meth:`release` arms them again from now, in their old order. Hook it to the director with
+    :meth:`follow` (its ``pause_listeners``)."""
+
+    def __init__(self, clock: Scheduler) -> None:
+        self.clock = clock
+        self.held_at: float | None = None
+        self._order = itertools.count()
+        self._pending: dict[int, tuple[float, Callable[[], Any], Handle | None]] = {}
+
+    def follow(self, director: Director) -> None:
+        director.pause_listeners.append(lambda _d, paused: self.hold() if paused else self.release())
+
+    def call_later(self, delay: float, fn: Callable[[], Any]) -> None:
+        self.call_at(self.clock.now() + delay, fn)
+
+    def call_at(self, when: float, fn: Callable[[], Any]) -> None:
+        n = next(self._order)
+        if self.held_at is not None:  # planned during a pause: it waits for the resume like the others
+            self._pending[n] = (when, fn, None)
+            return
+        self._pending[n] = (when, fn, self.clock.call_at(when, lambda: self._fire(n)))
+
+    def _fire(self, n: int) -> None:
+        entry = self._pending.pop(n, None)
+        if entry is not None:
+            entry[1]()
+
+    def hold(self) -> None:
+        if self.held_at is not None:
+            return
+        self.held_at = self.clock.now()
+        for n, (when, fn, handle) in list(self._pending.items()):
+            if handle is not None:
+                handle.cancel()
+            self._pending[n] = (when, fn, None)
+
+    def release(self) -> None:
+        held_at = self.held_at
+        if held_at is None:
+            return
+        self.held_at = None
+        now = self.clock.now()
+        parked = sorted((when, n, fn) for n, (when, fn, _) in self._pending.items())
+        self._pending.clear()
+        for when, _n, fn in parked:
+            self.call_at(now + max(0.0, when - held_at), fn)
+
+
 class TableBots:
     def __init__(self, director: Director, table: Hands, policy: str, seed: int,
                  think_s: tuple[float, float] = (0.5, 2.5)) -> None:
@@ -38,7 +97,20 @@ class TableBots:
         self.think_s = think_s
         self.votes: dict[int, int | None] = {}
         self.seen = 0
+        self.timers = HeldTimers(director.clock)
+        #: The key of the window last planned, and whether play has resumed since (then the director's next
+        #: call for that key is the same window opened again, not a new wait).
+        self.planned: str | None = None
+        self.resumed = False
+        director.pause_listeners.append(self.on_pause)
         director.listeners.append(self.on_window)
+
+    def on_pause(self, d: Director, paused: bool) -> None:
+        if paused:
+            self.timers.hold()
+        else:
+            self.resumed = True
+            self.timers.release()
 
     def _rng(self, salt: str) -> random.Random:
         """Seeded by the wait itself (its place in the game), not by the clock or the number of events, so that
@@ -46,8 +118,7 @@ class TableBots:
         return random.Random(f"bots:{self.seed}:{salt}")
 
     def _later(self, delay: float, fn: Any) -> None:
-        clock = self.d.clock
-        clock.call_at(clock.now() + delay, fn)
+        self.timers.call_later(delay, fn)
 
     def _observe(self) -> None:
         s = self.d.state
@@ -62,9 +133,15 @@ class TableBots:
         p = engine.pending(s)
         if p is None:
             return
+        resumed, self.resumed = self.resumed and w.key == self.planned, False
+        self.planned = w.key
+        if resumed and w.kind != "vote":
+            return  # the same wait after a pause: the plan made for it stands, its timers run on
         self._observe()
         rng = self._rng(w.key + (f":{w.call[0]}" if w.call else ""))
         if w.kind == "vote":
+            if w.call is None and resumed:  # the calls start again: the minds made up stay made up
+                return
             if w.call is None:  # the vote begins: every bot makes up its mind (all voters, even after a resume)
                 self.votes = {}
                 assert s.waiting is not None
@@ -78,7 +155,7 @@ class TableBots:
                 candidate = w.call[0]
                 voters = [seat for seat, t in sorted(self.votes.items()) if t == candidate]
                 for i, seat in enumerate(voters):
-                    self._later(0.1 + 0.02 * i, lambda seat=seat: self.table.click(seat, Button.OK))
+                    self._later(0.1 + 0.02 * i, lambda seat=seat, call=w.call: self._raise_hand(seat, w, call))
             return
         lo, hi = self.think_s
         for action in self.policy.actions(s, p, rng):
@@ -90,12 +167,24 @@ class TableBots:
                 if p.kind == "night":
                     self._point(action.seat, action.target, p.choices, delay)
                 else:  # a defence claim
-                    self._later(delay, lambda a=action: self.table.click(a.seat, Button.OK))
+                    self._ok(action.seat, delay)
             elif isinstance(action, Pass):
-                self._later(delay, lambda a=action: self.table.click(a.seat, Button.OK))
+                self._ok(action.seat, delay)
             elif isinstance(action, ChooseDirection):
                 self._later(delay, lambda a=action: d.choose_direction(a.clockwise))
             # Timeout: do nothing and let the deadline pass (C5)
+
+    def _ok(self, seat: int, delay: float) -> None:
+        """Press OK (pass, claim a defence, close one's eyes) after ``delay``."""
+        self._later(delay, lambda: self.table.click(seat, Button.OK))
+
+    def _raise_hand(self, seat: int, w: Window, call: tuple[int, float]) -> None:
+        """Raise a hand for the call it was meant for, if the seat has not voted yet (a vote called again after a
+        pause finds most hands already counted)."""
+        s = self.d.state
+        if self.d.window is not w or w.call != call or not w.window_open or s is None or seat in s.picks:
+            return
+        self.table.click(seat, Button.OK)
 
     def _point(self, seat: int, target: int | None, choices: tuple[int | None, ...], delay: float) -> None:
         """Move the seat's pointer to ``target`` with ▶ presses, then OK."""

@@ -15,10 +15,13 @@ Inputs reach the director as on the real table: the master calls its sink inside
 hands the event to the scheduler (``call_soon``) instead of processing it there.
 
 The bots' fingers (:class:`BusHands`) press the node's fake button pins and put cards on its fake reader. A
-finger takes time (a press is held ``hold_s``, presses on one seat follow each other), and a person does not
-press while the table says "paused" or their seat is dark: clicks that come due then are not made, and clicks
-planned before a pause are dropped, because the director re-opens the window when the game resumes and the
-bots plan it again. That is what keeps a game with faults the same game as one without.
+finger takes time (a press is held ``hold_s``, presses on one seat follow each other). While the table says
+"paused" every hand holds still: the fingers' timers and the bots' stop and run on with the time they had left
+when play resumes (:class:`~controller.director.bots.HeldTimers`), and the bots keep the plan they made for the
+window the director opens again. A press can still be lost, as at a real table: made on a node that just lost
+its power, or reaching the director a moment after it paused. So the bots do what a person does, they look: a
+player who pressed OK and whose screen did not take it presses again (:class:`LookingBots`). That is what keeps
+a game with faults and power cuts the same game as one without.
 """
 
 from __future__ import annotations
@@ -37,12 +40,13 @@ from typing import Any
 from controller.bus.sim import SimTable as BusSimTable
 from controller.bus.sim import find_micropython, start_sim_table
 from controller.bus.table import BusRemote, BusSeat
-from controller.director.bots import TableBots
+from controller.director.bots import HeldTimers, TableBots
 from controller.director.clock import TimerHandle
 from controller.director.director import Director
 from controller.director.session import sim_deck
 from controller.director.timing import Timings
 from controller.ports import Button, ButtonEvent, InputEvent, LinkEvent, Sink
+from controller.rules import engine
 from controller.rules.setup import GameConfig
 from controller.voice.null_voice import NullVoice
 from controller.voice.packs import load_voice_pack
@@ -124,12 +128,22 @@ class BusHands:
         self.hold_s = hold_s
         self.gap_s = gap_s
         self.director: Director | None = None
-        self.epoch = 0  # pauses so far: a click planned before a pause is not made after it
+        self.timers = HeldTimers(clock)
         self._free_at: dict[int, float] = defaultdict(float)
         self.pressed_at: dict[tuple[int, Button, bool], deque[float]] = defaultdict(deque)
         #: Every finger movement made on a powered node, in order: (time, seat, button, pressed).
         self.touches: list[tuple[float, int, Button, bool]] = []
         self.skipped = 0
+
+    @property
+    def seats(self) -> Mapping[int, BusSeat]:
+        """The seats these hands can reach (the people of ``tianhei diag`` look for one to answer)."""
+        return self.sim.table.seats
+
+    def follow(self, director: Director) -> None:
+        """Hold still while ``director`` is paused."""
+        self.director = director
+        self.timers.follow(director)
 
     def _can_touch(self, address: int) -> bool:
         d = self.director
@@ -137,22 +151,21 @@ class BusHands:
 
     def click(self, seat: int, button: Button) -> None:
         """Press and release ``button``, after any press this seat is still making."""
-        epoch = self.epoch
         start = max(self.clock.now(), self._free_at[seat])
         self._free_at[seat] = start + self.hold_s + self.gap_s
 
         def down() -> None:
-            if epoch != self.epoch or not self._can_touch(seat):
+            if not self._can_touch(seat):  # a dark seat: the press goes nowhere (the bot will look and retry)
                 self.skipped += 1
                 return
             self._finger(seat, button, True)
-            self.clock.call_at(self.clock.now() + self.hold_s, up)
+            self.timers.call_later(self.hold_s, up)
 
         def up() -> None:
             if not self.sim.unpowered(seat):  # a finger leaving a dead button changes nothing
                 self._finger(seat, button, False)
 
-        self.clock.call_at(start, down)
+        self.timers.call_at(start, down)
 
     def _finger(self, seat: int, button: Button, pressed: bool) -> None:
         self.pressed_at[(seat, button, pressed)].append(self.clock.now())
@@ -163,7 +176,7 @@ class BusHands:
         """Lay the card with this UID (hex) on the seat's reader for ``lie_s`` seconds; a dark seat's player
         waits until it is back."""
         if not self._can_touch(seat):
-            self.clock.call_at(self.clock.now() + 0.5, lambda: self.tap(seat, uid, lie_s))
+            self.timers.call_later(0.5, lambda: self.tap(seat, uid, lie_s))
             return
         self.sim.tap(seat, bytes.fromhex(uid))
 
@@ -171,7 +184,7 @@ class BusHands:
             if not self.sim.unpowered(seat):
                 self.sim.tap(seat, None)
 
-        self.clock.call_at(self.clock.now() + lie_s, lift)
+        self.timers.call_later(lie_s, lift)
 
     def latency(self, event: ButtonEvent, now: float) -> float | None:
         """Seconds from the finger on the node to ``now``; presses lost with a node's power are skipped."""
@@ -184,25 +197,53 @@ class BusHands:
 
 
 class LookingBots(TableBots):
-    """The bots, pointing the way a person does at a real seat: press ▶, look at the screen, press again until
-    it shows the target, then OK. The in-memory table's bots count the presses up front, which holds only when
-    every press lands at once; over a bus, presses take time and a partner's presses can move the pointer too."""
+    """The bots, acting the way a person does at a real seat: press ▶, look at the screen, press again until it
+    shows the target, then OK; and after OK, look whether the table took it, and press again if not. The
+    in-memory table's bots count the presses up front, which holds only when every press lands at once; over a
+    bus, presses take time and one can be lost with a node's power or in the moment the game pauses."""
+
+    look_s = 0.3  # between a ▶ and the next look at the screen
+    check_s = 1.0  # after OK, before looking whether it was taken
+    tries = 5  # OKs a person makes before giving up (the deadline decides then, C5)
+
+    def _window_key(self) -> str | None:
+        w = self.d.window
+        return w.key if w is not None else None
 
     def _point(self, seat: int, target: int | None, choices: tuple[int | None, ...], delay: float) -> None:
         opts = list(choices)
-        key = self.d.window.key if self.d.window is not None else ""
+        key = self._window_key()
+        missing = object()
 
-        def look(tries: int) -> None:
-            w = self.d.window
-            if target not in opts or w is None or w.key != key or tries > 2 * len(opts):
+        def look(steps: int, oks: int) -> None:
+            s = self.d.state
+            if target not in opts or s is None or self._window_key() != key or steps > 2 * len(opts):
                 return
+            if s.picks.get(seat, missing) == target or oks >= self.tries:
+                return  # taken (or given up)
             if self.d.ui[seat].cursor == target:
                 self.table.click(seat, Button.OK)
+                self._later(self.check_s, lambda: look(steps, oks + 1))
                 return
             self.table.click(seat, Button.NEXT)
-            self._later(0.3, lambda: look(tries + 1))
+            self._later(self.look_s, lambda: look(steps + 1, oks))
 
-        self._later(delay, lambda: look(0))
+        self._later(delay, lambda: look(0, 0))
+
+    def _ok(self, seat: int, delay: float) -> None:
+        key = self._window_key()
+
+        def wanted() -> bool:
+            s = self.d.state
+            p = engine.pending(s) if s is not None else None
+            return p is not None and self._window_key() == key and seat in p.seats
+
+        def press(oks: int) -> None:
+            if oks < self.tries and wanted():
+                self.table.click(seat, Button.OK)
+                self._later(self.check_s, lambda: press(oks + 1))
+
+        self._later(delay, lambda: press(0))
 
 
 class _LoopTable:
@@ -284,7 +325,7 @@ class BusSession:
         deck, self.hands_dealt = sim_deck(self.config, self.seed) if self.cards else (None, {})
         self.director = Director(_LoopTable(self), self.voice, self.clock, self.config, timings=self.timings,
                                  lang=self.lang, seed=self.seed, deck=deck)
-        self.hands.director = self.director
+        self.hands.follow(self.director)
         self.bots = LookingBots(self.director, self.hands, self.policy, self.seed) if self.policy else None
         self.inputs: list[InputEvent] = []
         self.latencies: list[float] = []
@@ -292,8 +333,6 @@ class BusSession:
     def deliver(self, event: InputEvent, sink: Sink) -> None:
         """On the loop: note what the director is about to see, then let it see it."""
         self.inputs.append(event)
-        if isinstance(event, LinkEvent) and not event.up:
-            self.hands.epoch += 1
         if isinstance(event, ButtonEvent):
             took = self.hands.latency(event, self.clock.now())
             if took is not None:

@@ -15,6 +15,7 @@ import pytest
 
 from controller.director.bus_session import BusSession
 from controller.ports import ButtonEvent, LinkEvent
+from controller.rules.events import Voted
 from controller.rules.setup import GameConfig, configure
 from controller.rules.variant import load_variant
 
@@ -55,10 +56,27 @@ def per_seat(moves: list[tuple[int, object, bool]]) -> dict[int, list[tuple[obje
     return out
 
 
+def simultaneous_hands_sorted(events: list[object]) -> list[object]:
+    """The rule events with the hands raised at one call (a run of votes for one candidate) in seat order: they
+    are raised at once (V2.6), and the order in which they cross a faulty bus is not part of the game."""
+    out: list[object] = []
+    run: list[Voted] = []
+    for e in [*events, None]:
+        if isinstance(e, Voted) and (not run or run[0].target == e.target):
+            run.append(e)
+            continue
+        out += sorted(run, key=lambda v: v.seat)
+        run = [e] if isinstance(e, Voted) else []
+        if e is not None and not isinstance(e, Voted):
+            out.append(e)
+    return out
+
+
 def assert_same_game(clean: dict[str, object], faulty: dict[str, object]) -> None:
     for key in ("winner", "reason", "days", "nights", "roles"):
         assert faulty[key] == clean[key], key
-    assert faulty["game"] == clean["game"], "the rule events differ"
+    game, before = faulty["game"], clean["game"]
+    assert simultaneous_hands_sorted(game) == simultaneous_hands_sorted(before), "the rule events differ"  # type: ignore[arg-type]
 
 
 def test_a_clean_8_seat_game_ends_and_reports_its_figures() -> None:
@@ -73,25 +91,29 @@ def test_a_clean_8_seat_game_ends_and_reports_its_figures() -> None:
     assert per_seat(seen) == per_seat(touches)  # type: ignore[arg-type]
 
 
-@pytest.mark.parametrize(("seats", "seed", "fault_rate"), [(8, 1, 0.05)])
-def test_with_faults_up_to_5_percent_the_game_ends_exactly_as_without(seats: int, seed: int,
-                                                                      fault_rate: float) -> None:
-    """Corrupted, dropped and delayed frames both ways change nothing about how the game goes: the same rule
-    events, the same winner. (Power cuts are not in this one: a pause re-opens the window and the bots plan it
-    again on the state they find, which can differ; the soak run keeps them, see the module notes.)"""
-    faulty = play(seats, seed, fault_rate, cuts=0)
+@pytest.mark.parametrize(("seats", "seed"), [(8, 1), (6, 3)])
+def test_with_5_percent_faults_and_power_cuts_the_game_ends_exactly_as_without(seats: int, seed: int) -> None:
+    """Issue 5: corrupted, dropped and delayed frames both ways, and nodes losing their power now and then
+    (each cut pauses the game until the node is back), change nothing about how the game goes: the same rule
+    events in the same order, the same winner. The bots hold still through a pause and keep their plan for the
+    window that is opened again (controller/director/bots.py); a press lost with a node is pressed again."""
+    faulty = play(seats, seed, 0.05)
     injected = faulty["injected"]
     assert injected["corrupted"] and injected["dropped"] and injected["delayed"]  # type: ignore[index]
+    assert injected["power_cycles"] and faulty["pauses"]  # type: ignore[index]
     assert faulty["retransmits"] and faulty["corrupt_detected"]
     assert_same_game(clean_game(seats, seed), faulty)
 
 
 @SOAK
 @pytest.mark.slow
-@pytest.mark.parametrize(("seats", "seed", "fault_rate"),
-                         [(6 + seed % 3, seed, rate) for seed in (2, 3, 4, 5, 6, 7) for rate in (0.01, 0.05)])
-def test_soak_more_seeds_and_rates_end_as_without_faults(seats: int, seed: int, fault_rate: float) -> None:
-    assert_same_game(clean_game(seats, seed), play(seats, seed, fault_rate))
+@pytest.mark.parametrize(("seats", "seed", "fault_rate", "cuts"),
+                         [(6 + seed % 3, seed, rate, None) for seed in (2, 4, 5, 6, 7) for rate in (0.01, 0.05)]
+                         + [(8, 5, 0.05, 0.0)]  # frame faults only: once lost a short press (a late node tick)
+                         + [(6 + seed % 3, seed, 0.05, 10.0) for seed in (1, 4, 5, 6, 7, 9)])  # a cut every 10 s
+def test_soak_more_seeds_rates_and_cuts_end_as_without_faults(seats: int, seed: int, fault_rate: float,
+                                                               cuts: float | None) -> None:
+    assert_same_game(clean_game(seats, seed), play(seats, seed, fault_rate, cuts))
 
 
 @pytest.fixture
