@@ -12,6 +12,7 @@ from collections.abc import Callable, Mapping
 from luma.oled.device import ssd1306
 from PIL import Image
 
+from controller.config.profile import Profile
 from controller.ports import RGB, SCREEN_SIZE, Sink
 
 from . import seatbus as sb
@@ -125,3 +126,16 @@ class BusTable:
         if self._thread is not None:
             self._thread.join(timeout=2.0)
             self._thread = None
+
+
+def open_bus_table(profile: Profile) -> BusTable:
+    """The seats (and the judge's handheld) of a ``bus`` hardware profile, on its serial port, polled by a
+    thread. Raises OSError (pyserial's SerialException is one) when the port cannot be opened."""
+    from .master import NodeSpec, SerialTransport
+
+    if profile.bus is None:
+        raise ValueError(f"hardware {profile.name!r} ({profile.source}) has no [bus] table; add port and baud")
+    nodes = [NodeSpec(address=seat.node or seat.number, seat=seat.number) for seat in profile.seats]
+    if profile.bus.remote_address is not None:
+        nodes.append(NodeSpec(address=profile.bus.remote_address, seat=0))
+    return BusTable(BusMaster(SerialTransport.open(profile.bus.port, profile.bus.baud), nodes))

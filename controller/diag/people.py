@@ -7,16 +7,28 @@ after a short, fixed delay, by pressing and tapping the sim table like a person 
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Iterator
+from collections.abc import Callable, Collection, Iterator, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 from controller.diag.script import Wait
 from controller.director.clock import Scheduler
 from controller.ports import Button
-from controller.sim.table import SimTable
 
 REACTION_S = 0.8
+
+
+class Fingers(Protocol):
+    """What simulated people need of a table: its seats, and buttons and readers to use. The in-memory
+    ``SimTable`` has them, and so do the hands on the simulated seat bus's nodes
+    (:class:`controller.director.bus_session.BusHands`)."""
+
+    @property
+    def seats(self) -> Mapping[int, object]: ...
+
+    def click(self, seat: int, button: Button) -> None: ...
+
+    def tap(self, seat: int, uid: str) -> None: ...
 
 
 def card_uid(n: int) -> str:
@@ -24,13 +36,20 @@ def card_uid(n: int) -> str:
     return f"04D1A6{n:08X}"
 
 
+def short_uid(n: int) -> str:
+    """A 4-byte (single size, MIFARE Classic style) UID for the ``n``-th simulated card."""
+    return f"D1A6{n:04X}"
+
+
 @dataclass
 class SimPeople:
-    table: SimTable
+    table: Fingers
     scheduler: Scheduler
     absent: Collection[int] = ()
     #: The physical deck they hold: (UID, printed role), tapped in this order during enrollment and checks.
     pile: list[tuple[str, str]] = field(default_factory=list)
+    #: The UID of the n-th card they lay down (the seat nodes' firmware reads 4-byte UIDs only: ``short_uid``).
+    uid_of: Callable[[int], str] = field(default=lambda n: card_uid(n))
     _next_card: Iterator[int] = field(init=False)
 
     def __post_init__(self) -> None:
@@ -61,7 +80,7 @@ class SimPeople:
             button: Button = hint[2]
             return lambda: self.table.click(seat, button)
         if kind == "card":
-            return lambda: self.table.tap(seat, card_uid(next(self._next_card)))
+            return lambda: self.table.tap(seat, self.uid_of(next(self._next_card)))
         if kind == "next card":  # enrollment or check: the next card of the pile, or OK when it is done
             if self._pile_at >= len(self.pile):
                 return lambda: self.table.click(seat, Button.OK)
