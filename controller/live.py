@@ -13,6 +13,7 @@ import logging
 import os
 from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from controller.config import Config
@@ -52,9 +53,10 @@ def choosable_variants() -> list[Variant]:
     return out
 
 
-def deck_roles(name: str) -> dict[str, str]:
-    """The deck named in the config as card UID -> role, UIDs in the one spelling the readers report."""
-    return {normalise_uid(card.uid): card.role for card in load_deck(name).cards}
+def deck_roles(name: str, decks_dir: Path = Path("decks")) -> dict[str, str]:
+    """A deck as card UID -> role, UIDs in the one spelling the readers report. Decks live in ``decks/`` beside
+    the config file, where ``tianhei config check`` looks for them."""
+    return {normalise_uid(card.uid): card.role for card in load_deck(name, decks_dir=decks_dir).cards}
 
 
 def has_display() -> bool:
@@ -76,15 +78,10 @@ def open_table(config: Config, players: int, clock: Callable[[], float]) -> Tabl
         assert profile is not None
         return open_gpio(profile)
     if adapter == "bus":
-        from controller.bus.master import BusMaster, NodeSpec, SerialTransport
-        from controller.bus.table import BusTable
+        from controller.bus.table import open_bus_table
 
-        assert profile is not None and profile.bus is not None
-        nodes = [NodeSpec(address=getattr(s, "node", s.number), seat=s.number) for s in profile.seats]
-        if profile.bus.remote_address is not None:
-            nodes.append(NodeSpec(address=profile.bus.remote_address, seat=0))
-        master = BusMaster(SerialTransport.open(profile.bus.port, profile.bus.baud), nodes)
-        return BusTable(master)
+        assert profile is not None
+        return open_bus_table(profile)
     raise ValueError(f"hardware adapter {adapter!r} is not one of: sim, gpio, bus")
 
 
@@ -141,7 +138,8 @@ async def run_live(config: Config, opts: LiveOptions) -> Director:
     journal, note = open_journal(config.journal.path)
     if note:
         log.warning("%s", note)
-    deck = deck_roles(config.game.deck) if config.game.deck else None
+    decks_dir = Path(config.source).parent / "decks"
+    deck = deck_roles(config.game.deck, decks_dir) if config.game.deck else None
     lang = "en" if config.table.language.startswith("en") else "zh"
     director = Director(table, voice, scheduler, gc, journal=journal, timings=timings(config), lang=lang,
                         seed=config.game.seed if config.game.seed is not None else opts.seed, deck=deck,

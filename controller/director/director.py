@@ -722,7 +722,9 @@ class Director:
             if self.state is not None and seat in self.ui:
                 self._arm_peek(seat, now=True)  # tapping your own card again shows your role
             return
-        role = self.deck.get(uid) or self.deck.get(uid.upper()) or self.deck.get(uid.lower())
+        # Readers spell UIDs in either case; the deck's spelling is the card's name from here on.
+        uid = next((u for u in (uid, uid.upper(), uid.lower()) if u in self.deck), uid)
+        role = self.deck.get(uid)
         if role is None:
             self._notice(seat, v.CardProblem(v.CardProblemKind.UNKNOWN), keep=True)
             self._beat("say", [prompt("error.unknown_card")])
