@@ -115,6 +115,8 @@ class RandomPolicy:
             return tuple(Pick(s, s) if rng.random() < 0.5 else Pass(s) for s in p.seats) or (Timeout(),)
         if kind == "direction":
             return (ChooseDirection(rng.random() < 0.5),)
+        if kind == "first_identity":  # D1: each player picks which card plays first
+            return tuple(Pick(s, rng.choice(p.choices)) for s in p.seats) or (Timeout(),)
         return (Timeout(),)
 
     def observe(self, state: GameState, events: Sequence[Event]) -> None:

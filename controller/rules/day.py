@@ -149,6 +149,11 @@ def task_execute(tx: Tx, seat: int) -> None:
     if turns.take_along_first(tx, seat, ("execute", seat)):  # V7.1: the angel chooses before it goes
         return
     s = tx.s
+    if s.cards and len(s.cards[seat - 1]) > 1:  # D3: shows the first identity and plays on with the second
+        from controller.rules import cards
+
+        cards.lose_card(tx, seat, "executed")
+        return
     allowed = lastwords_allowed(s, seat, "executed")
     if turns.die_with_take_along(tx, seat, "executed"):
         return

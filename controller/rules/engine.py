@@ -15,7 +15,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from types import MappingProxyType
 from typing import Any, NamedTuple
 
-from controller.rules import day, night, win
+from controller.rules import cards, day, night, win
 from controller.rules.actions import (
     Action,
     Ballot,
@@ -153,6 +153,7 @@ _APPLY: dict[type, Callable[[GameState, Any], GameState]] = {
     Penalised: _penalised,
     GameEnded: lambda s, e: replace(s, phase="over", winner=e.winner, end_reason=e.reason, waiting=None),
 }
+_APPLY.update(cards.APPLY)  # D1-D3: hands, first identities, a lost card
 
 
 def apply(state: GameState, event: Event) -> GameState:
@@ -220,6 +221,7 @@ def _run_agenda(tx: Tx) -> None:
 _TASKS: dict[str, Callable[..., None]] = {}
 _TASKS.update(night.TASKS)
 _TASKS.update(day.TASKS)
+_TASKS.update(cards.TASKS)
 
 
 # --------------------------------------------------------------------------------------------------------
@@ -239,6 +241,12 @@ def new_game(config: GameConfig, rng: random.Random | None = None, *, seed: int 
         options=tuple(sorted(config.options.items())), composition=config.composition,
         history=config.history, quota=config.quota, seed=seed, talk=config.talk,
     )
+    if variant.hand > 1:  # D1-D3: two cards a player, then each player chooses the first identity
+        tx = Tx(GameState(config=config, seed=seed), rng)
+        tx.events.append(created)
+        cards.deal(tx, config, rng, roles, first or variant.first)
+        _run_agenda(tx)
+        return tx.s, tx.events
     if roles is None:
         deck = config.deck()
         rng.shuffle(deck)
@@ -295,6 +303,9 @@ def _waiting(s: GameState, kinds: frozenset[str] | set[str], what: str) -> Waiti
 
 def _on_pick(tx: Tx, a: Pick) -> None:
     s = tx.s
+    if s.waiting is not None and s.waiting.kind == cards.FIRST_IDENTITY:  # D1: at the deal, nobody is in yet
+        cards.choose_first(tx, a.seat, a.target)
+        return
     _living_actor(s, a.seat)
     w = _waiting(s, {"night", "recognition", "defence_claim"}, "night action")
     if w.kind == "defence_claim":
@@ -347,6 +358,8 @@ def _on_timeout(tx: Tx, a: Timeout) -> None:
         night.deadline(tx)
     elif w.kind == "recognition":
         night.end_recognition(tx)
+    elif w.kind == cards.FIRST_IDENTITY:
+        cards.settle(tx)
     elif w.kind in SPEECH_KINDS:
         day.end_speech(tx, tx.s.queue[0], "timeout")
     elif w.kind == "vote":
@@ -408,6 +421,8 @@ def pending(state: GameState) -> Pending | None:
         return None
     if w.kind in SPEECH_KINDS:
         seats: tuple[int, ...] = state.queue[:1]
+    elif w.kind == cards.FIRST_IDENTITY:
+        seats = tuple(x for x in w.seats if x not in state.picks)
     elif w.kind in ("vote", "defence_claim", "recognition"):
         done = state.picks if w.kind != "defence_claim" else {**dict.fromkeys(state.defence), **state.picks}
         seats = tuple(x for x in w.seats if x in state.alive and x not in done)

@@ -208,6 +208,43 @@ EVENT_TYPES: dict[str, type[Event]] = {
 }
 
 
+# ---- the dual-card versions (D1-D3; controller/rules/cards.py) ---------------------------------------------------
+
+@record
+class HandsDealt(Event):
+    """D1: ``hands[i]`` are the two cards of seat ``i + 1`` as dealt, before each player chooses the first
+    identity. Secret."""
+
+    type: ClassVar[str] = "hands_dealt"
+    public: ClassVar[bool] = False
+    hands: tuple[tuple[str, ...], ...]
+
+
+@record
+class HandsSettled(Event):
+    """D1/D3: each seat's cards in playing order, the first identity first (a police+killer hand already
+    resolved). Secret; a ``Dealt`` with the first identities follows."""
+
+    type: ClassVar[str] = "hands_settled"
+    public: ClassVar[bool] = False
+    cards: tuple[tuple[str, ...], ...]
+
+
+@record
+class CardLost(Event):
+    """D1: ``seat``'s current card died (``cause``); the second card takes over and the player plays on.
+    ``shown`` is the lost card's role when the rules show it (D3: a player voted out shows the first identity),
+    else ""."""
+
+    type: ClassVar[str] = "card_lost"
+    seat: int
+    cause: str
+    shown: str = ""
+
+
+EVENT_TYPES.update({cls.type: cls for cls in (HandsDealt, HandsSettled, CardLost)})
+
+
 def _to_plain(value: Any) -> Any:
     if isinstance(value, tuple | list):
         return [_to_plain(v) for v in value]

@@ -159,6 +159,10 @@ def task_recognition(tx: Tx, role: str) -> None:
 def task_dawn(tx: Tx) -> None:
     s = tx.s
     deaths, marks = resolve_dawn(s)
+    if s.cards:  # D1: a dying first identity turns the second card up
+        from controller.rules import cards
+
+        deaths = cards.turn(tx, deaths)
     tx.emit(Dawn(s.night, deaths, marks))
     result = win.check(tx.s)
     if result:
@@ -314,6 +318,11 @@ def resolve_dawn(s: GameState) -> tuple[tuple[tuple[int, str], ...], tuple[tuple
     - secret_kill (V3.3): the target dies if a killer; on anyone else, nothing.
     """
     acts = s.acts
+    if s.cards:  # D3: two doctors, two snipers
+        from controller.rules import cards
+
+        if any(a.ability in cards.ABILITIES for a in acts):
+            return cards.resolve(s)
     if any(a.ability in clash.ABILITIES for a in acts) or any(r.immune for r in s.config.variant.roles.values()):
         return clash.resolve(s)  # V4.4-V4.6, V7.1
     deaths: dict[int, str] = {}

@@ -119,6 +119,10 @@ OPTIONS: Mapping[str, OptionSpec] = {
         _opt("needle.no_save_from_shot", "V4.5", False,
              "false (decision): a needle saves from one lethal attack, a player both killed and shot dies; true "
              "(the seed's literal sentence): a needle never saves from a shot"),
+        _opt("dual.police_killer", "D3", "swap",
+             "police and killer dealt to one player: swap (the judge swaps the killer card with another hand's "
+             "card at the deal) or choose (the player keeps one, as the first identity; the other becomes a "
+             "civilian)", ("swap", "choose")),
         _opt("group_tie", "C6", "forfeit",
              "a group still split at the deadline forfeits its action (forfeit) or one tied choice is taken at "
              "random (random)", ("forfeit", "random")),

@@ -86,6 +86,7 @@ def configure(
         except ValueError as exc:
             raise VariantError(where, f"option {key}", str(exc)) from None
 
+    cards = players * variant.hand  # D1-D3: two cards per player
     if roles:
         for role, n in roles.items():
             if role not in variant.roles:
@@ -97,8 +98,8 @@ def configure(
         fixed = sum(counts.values())
         civilians = [r for r in variant.roles if variant.roles[r].civilian]
         if civilians:
-            counts[civilians[0]] = players - fixed
-        if players - fixed < 0 or (not civilians and fixed != players):
+            counts[civilians[0]] = cards - fixed
+        if cards - fixed < 0 or (not civilians and fixed != cards):
             raise VariantError("--roles", "", f"{fixed} role cards do not fit {players} players",
                                "give fewer role cards or more players")
         # V7.3: the words of the table's own row for this many players still apply to an explicit composition.
@@ -117,11 +118,11 @@ def configure(
         counts = dict(row.counts)
         civilians = [r for r in variant.roles if variant.roles[r].civilian]
         if civilians:
-            counts[civilians[0]] = players - sum(n for r, n in row.counts if r != civilians[0])
+            counts[civilians[0]] = cards - sum(n for r, n in row.counts if r != civilians[0])
         lastwords = row.lastwords
     if players < 3:
         raise VariantError(where, f"players {players}", "too few players", "a game needs at least 3 players")
-    if sum(counts.values()) != players:
+    if sum(counts.values()) != cards:
         raise VariantError(where, f"players {players}", "the composition does not add up to the players")
     if not any(variant.roles[r].side == "killers" and n for r, n in counts.items()):
         raise VariantError(where, "roles", "no killer in the game", "give at least one killer")

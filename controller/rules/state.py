@@ -78,6 +78,9 @@ class GameState(NamedTuple):
     seed: int | None = None
     #: Everyone who died, in order, with the cause (public: the fact; causes are secret until the end).
     dead: tuple[tuple[int, str], ...] = ()
+    #: D1 (dual-card versions): each seat's cards still to play, the current one first ("doctor#2" names a
+    #: numbered copy); ``roles`` holds the current card's role. Empty in the single-card versions.
+    cards: tuple[tuple[str, ...], ...] = ()
 
     # --- queries every layer uses -------------------------------------------------------------------------
     def role_of(self, seat: int) -> str:

@@ -21,6 +21,8 @@ from controller.rules.options import OPTIONS, OptionValue
 ABILITIES: tuple[str, ...] = ("kill", "check", "protect", "secret_kill", "recognise")
 #: V4.2 and V7.1 abilities (night.py, "versions 4.0 and 7.0" section).
 ABILITIES += ("hug", "shoot", "needle", "silence", "revive", "take", "late_kill")
+#: D3 abilities (cards.py): each doctor's needles counted apart, the snipers' shots.
+ABILITIES += ("dual_needle", "dual_shot")
 TARGET_RULES = ("eyes_closed", "others", "living")
 #: When a night step runs (V5.2: the first night is recognition only).
 NIGHTS = ("all", "first", "after_first")
@@ -123,6 +125,10 @@ class Variant:
     options: Mapping[str, OptionValue]
     source: str
     data: Mapping[str, Any]
+    #: D1-D3: cards per player (1 in the single-card versions); role tables then count cards, not players.
+    hand: int = 1
+    #: D3: roles whose cards are numbered ("doctor 1", "doctor 2"), each copy waking in its own step.
+    numbered: tuple[str, ...] = ()
     #: The night steps by id (derived from ``night`` once: the engine looks a step up at every night input).
     night_steps: Mapping[str, NightStep] = field(init=False, repr=False, compare=False)
     #: Roles holding the V3.3 one-time power (derived once; every dawn asks).
@@ -205,7 +211,7 @@ def _abilities(r: _Reader, spec: Mapping[str, Any], key: str, path: str) -> tupl
 
 
 _TOP_KEYS = ("id", "name", "name_zh", "rules", "first", "roles", "night", "day", "role_tables", "win_tables",
-             "options")
+             "options", "hand", "numbered")
 
 
 def parse_variant(data: Mapping[str, Any], where: str) -> Variant:
@@ -213,6 +219,9 @@ def parse_variant(data: Mapping[str, Any], where: str) -> Variant:
     r = _Reader(where)
     r.unknown_keys(data, _TOP_KEYS, "")
     vid = r.string(data, "id", "id")
+    hand = data.get("hand", 1)
+    if hand not in (1, 2) or isinstance(hand, bool):
+        raise r.fail("hand", f"must be 1 or 2 cards per player, not {hand!r}", "write hand = 2 for a dual-card version")
     roles: dict[str, RoleSpec] = {}
     for name, spec in r.table(data, "roles").items():
         path = f"roles.{name}"
@@ -301,8 +310,8 @@ def parse_variant(data: Mapping[str, Any], where: str) -> Variant:
                 if not isinstance(n, int) or n < 0:
                     raise r.fail(f"{rpath}.{role}", f"must be a count >= 0, not {n!r}", "give a whole number")
                 counts.append((role, n))
-            if sum(n for _, n in counts) > span[0]:
-                raise r.fail(rpath, f"more role cards than the {span[0]} players of the row's smallest table",
+            if sum(n for _, n in counts) > span[0] * hand:
+                raise r.fail(rpath, f"more role cards than the {span[0] * hand} cards of the row's smallest table",
                              "give fewer role cards or raise the row's lowest player count")
             lastwords = row.get("lastwords", 0)
             if not isinstance(lastwords, int) or lastwords < 0:
@@ -373,7 +382,15 @@ def parse_variant(data: Mapping[str, Any], where: str) -> Variant:
         options=MappingProxyType(options),
         source=where,
         data=MappingProxyType(dict(data)),
+        hand=hand,
+        numbered=_numbered(r, data, check_roles),
     )
+
+
+def _numbered(r: _Reader, data: Mapping[str, Any], check_roles: Any) -> tuple[str, ...]:
+    names = r.strings(data, "numbered", "numbered")
+    check_roles(names, "numbered")
+    return names
 
 
 def _step_extras(r: _Reader, step: Mapping[str, Any], path: str,

@@ -25,7 +25,8 @@ def canonical_cards(variant: str, players: int = 12) -> str:
 
 
 def _first_night_action(st) -> bool:
-    """V5.2/V5.4 steps that are recognition, wait for night 2 or for a role to die: tests/rules/test_v5_0.py."""
+    """V5.2/V5.4 steps that are recognition, wait for night 2 or for a role to die: tests/rules/test_v5_0.py;
+    the dual-card versions (two cards a seat) are in tests/rules/test_dual_card.py."""
     return st.ability != "recognise" and st.nights != "after_first" and not st.when_all_dead
 
 
@@ -33,7 +34,7 @@ def _first_night_action(st) -> bool:
 #: angel's take-along (only on the night it dies); tests/rules/test_v7_0.py covers their deadlines.
 LATER = ("late_kill", "take")
 NIGHT_STEPS = [(v, st.id, role) for v in builtin_ids() for st in load_variant(v).night for role in st.roles
-               if st.ability not in LATER and _first_night_action(st)]
+               if st.ability not in LATER and _first_night_action(st) and load_variant(v).hand == 1]
 
 
 # ---- C5 deadlines ---------------------------------------------------------------------------------------------

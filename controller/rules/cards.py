@@ -1,0 +1,254 @@
+"""The dual-card versions, D1 and D3 (version 6.0): every player holds two cards.
+
+The model: ``GameState.cards[seat - 1]`` lists the cards the seat still has to play, the current one first, and
+``GameState.roles`` keeps the current card's role. Everything that asks "what is this seat now?" (who wakes,
+what a check answers, whom the killers count as partners) therefore works on the current card unchanged, which
+is D1's "night kills and checks hit the target's current card". What changes is what a death means: when a
+seat's current card dies and a second card is left, a :class:`CardLost` event turns the second card up and the
+player plays on; only the last card's death takes the player out. The win tables count every card not yet dead
+(D3: "three police cards dead").
+
+A card is named by its role; a role listed in the variant's ``numbered`` key has numbered copies
+("doctor#1", "doctor#2"), and a night step with ``copy = 2`` wakes only the holder of copy 2 (D3: doctor 1 and
+doctor 2 act independently).
+
+The deal (C1, D1, D3): the hands are dealt (:class:`HandsDealt`); a police+killer hand is swapped by the judge
+(option ``dual.police_killer = swap``) or left to its player (``choose``); then every player chooses which card
+is the first identity (an input at the deal, ``Pick(seat, 1)`` or ``Pick(seat, 2)``; at the deadline the card
+dealt first is the first identity), and :class:`HandsSettled` plus an ordinary ``Dealt`` of the first
+identities start the game.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+from controller.rules.actions import Rejected
+from controller.rules.events import CardLost, DayBroke, Dealt, HandsDealt, HandsSettled, Picked
+from controller.rules.state import EMPTY, GameState
+from controller.rules.state import evolve as replace
+
+if TYPE_CHECKING:
+    from controller.rules.engine import Tx
+    from controller.rules.setup import GameConfig
+
+#: D3's night abilities, resolved here at dawn (night.resolve_dawn hands such a night over).
+ABILITIES = frozenset({"dual_needle", "dual_shot"})
+#: The wait for the players' choice of their first identity.
+FIRST_IDENTITY = "first_identity"
+
+
+def base(card: str) -> str:
+    """The role of a card name ("doctor#2" -> "doctor")."""
+    return card.split("#", 1)[0]
+
+
+def copy_of(s: GameState, seat: int) -> int:
+    """The copy number of ``seat``'s current card (0: not a numbered card)."""
+    if not s.cards:
+        return 0
+    card = s.cards[seat - 1][0]
+    return int(card.split("#", 1)[1]) if "#" in card else 0
+
+
+def layer(s: GameState, seat: int) -> int:
+    """0 while the first identity plays, 1 once the second has taken over."""
+    return 2 - len(s.cards[seat - 1]) if s.cards else 0
+
+
+def living_cards(s: GameState) -> dict[str, int]:
+    """Role -> cards not yet dead (the current and the second cards of the living)."""
+    cards = s.cards
+    return dict(Counter(base(c) for seat in s.alive for c in cards[seat - 1]))
+
+
+# ---- the deal ----------------------------------------------------------------------------------------------------
+
+def _number(config: GameConfig, deck: Sequence[str]) -> list[str]:
+    numbered = config.variant.numbered
+    seen: Counter[str] = Counter()
+    out = []
+    for role in deck:
+        if role in numbered:
+            seen[role] += 1
+            out.append(f"{role}#{seen[role]}")
+        else:
+            out.append(role)
+    return out
+
+
+def _clash(hand: Sequence[str]) -> bool:
+    """D3: police and killer in one hand."""
+    roles = {base(c) for c in hand}
+    return "police" in roles and "killer" in roles
+
+
+def _swap(hands: list[tuple[str, ...]], rng: random.Random) -> list[tuple[str, ...]]:
+    """D3 ``swap``: the judge swaps the killer card of a police+killer hand with a card of another hand chosen at
+    random among those that leave neither hand holding police and killer."""
+    for i, hand in enumerate(hands):
+        if not _clash(hand):
+            continue
+        k = next(n for n, c in enumerate(hand) if base(c) == "killer")
+        options = []
+        for j, other in enumerate(hands):
+            for m, card in enumerate(other):
+                if j == i:
+                    continue
+                mine = tuple(card if n == k else c for n, c in enumerate(hand))
+                theirs = tuple(hand[k] if n == m else c for n, c in enumerate(other))
+                if not _clash(mine) and not _clash(theirs):
+                    options.append((j, m))
+        if not options:
+            raise Rejected("police_killer_hand", f"seat {i + 1} holds police and killer and no swap can fix it")
+        j, m = rng.choice(options)
+        card, other = hands[j][m], hands[j]
+        hands[j] = tuple(hand[k] if n == m else c for n, c in enumerate(other))
+        hands[i] = tuple(card if n == k else c for n, c in enumerate(hand))
+    return hands
+
+
+def deal(tx: Tx, config: GameConfig, rng: random.Random, given: Sequence[str] | None, start: str) -> None:
+    """C1/D1: deal two cards a seat (shuffled, or ``given`` seat by seat: seat 1's two cards first) and wait for
+    the choice of first identities."""
+    deck = config.deck()
+    if given is None:
+        rng.shuffle(deck)
+        cards = _number(config, deck)
+    else:
+        if sorted(base(c) for c in given) != sorted(deck):
+            raise Rejected("deck_mismatch", f"the dealt cards do not match the configuration ({len(deck)} cards, "
+                                            f"{config.variant.hand} a player)")
+        cards = _number(config, [base(c) for c in given])
+    hands = [tuple(cards[i:i + 2]) for i in range(0, len(cards), 2)]
+    if config.opt("dual.police_killer") == "swap" and any(_clash(h) for h in hands):
+        if given is not None:
+            seat = next(i + 1 for i, h in enumerate(hands) if _clash(h))
+            raise Rejected("police_killer_hand", f"seat {seat} holds police and killer: the judge swaps one of "
+                                                 "them with another player's card before the game (D3)")
+        hands = _swap(hands, rng)
+    tx.emit(HandsDealt(tuple(hands)))
+    tx.agenda = [("dual_day_one",)] if start == "day" else [("night",)]
+    tx.open(FIRST_IDENTITY, FIRST_IDENTITY, range(1, config.players + 1), (1, 2))
+
+
+def choose_first(tx: Tx, seat: int, which: int | None) -> None:
+    """D1: ``seat`` puts card ``which`` (1 or 2, in the order dealt) face down as the first identity. D3
+    ``choose``: with police and killer in the hand, the chosen card is kept and the other becomes a civilian."""
+    s = tx.s
+    if not isinstance(seat, int) or not 1 <= seat <= s.players:
+        raise Rejected("unknown_seat", f"there is no seat {seat}")
+    if which not in (1, 2):
+        raise Rejected("bad_target", f"seat {seat}: choose card 1 or card 2 as the first identity (D1)")
+    if seat in s.picks:
+        raise Rejected("already_answered", f"seat {seat} has already chosen the first identity")
+    tx.emit(Picked(seat, which))
+    if len(tx.s.picks) == s.players:
+        settle(tx)
+
+
+def settle(tx: Tx) -> None:
+    """The choices are in (or the deadline passed: the card dealt first is the first identity)."""
+    s = tx.s
+    civilian = next((r for r, spec in s.config.variant.roles.items() if spec.civilian), "civilian")
+    order = []
+    for seat, hand in enumerate(s.cards, start=1):
+        first = s.picks.get(seat) or 1
+        cards = hand if first == 1 else tuple(reversed(hand))
+        if _clash(cards):  # D3 choose: the kept identity first, the other becomes a civilian
+            cards = (cards[0], civilian)
+        order.append(cards)
+    tx.emit(HandsSettled(tuple(order)))
+    tx.emit(Dealt(tuple(base(c[0]) for c in order)))
+
+
+def task_day_one(tx: Tx) -> None:
+    from controller.rules.day import day_agenda
+
+    tx.emit(DayBroke(1))
+    tx.agenda[:] = day_agenda(tx.s)
+
+
+TASKS: dict[str, Any] = {"dual_day_one": task_day_one}
+
+
+# ---- deaths: a card, or the player ------------------------------------------------------------------------------
+
+def turn(tx: Tx, deaths: tuple[tuple[int, str], ...]) -> tuple[tuple[int, str], ...]:
+    """C8/D1 at dawn: a dying current card with a second card behind it turns the second card up (the player
+    plays on); the rest are players out of the game."""
+    out = []
+    for seat, cause in deaths:
+        if len(tx.s.cards[seat - 1]) > 1:
+            tx.emit(CardLost(seat, cause))
+        else:
+            out.append((seat, cause))
+    return tuple(out)
+
+
+def has_second(s: GameState, seat: int) -> bool:
+    return bool(s.cards) and len(s.cards[seat - 1]) > 1
+
+
+def lose_card(tx: Tx, seat: int, cause: str) -> None:
+    """D3: a player voted out shows the first identity and plays on with the second."""
+    from controller.rules import win
+
+    tx.emit(CardLost(seat, cause, tx.s.role_of(seat) if cause == "executed" else ""))
+    result = win.check(tx.s)
+    if result:
+        tx.end(*result)
+
+
+# ---- dawn (D3) ---------------------------------------------------------------------------------------------------
+
+def resolve(s: GameState) -> tuple[tuple[tuple[int, str], ...], tuple[tuple[str, int], ...]]:
+    """D3, all at once (C8):
+
+    - each doctor's needle saves the card from the killers' kill; each doctor's needles on one card are counted
+      separately, and a card's second needle from the same doctor kills it (decision: a needle that saves counts
+      too); doctors may needle each other;
+    - a sniper's shot kills the card (decision: a needle does not save from a shot; the seed says only that the
+      doctors save);
+    - two snipers, two doctors act independently: their effects simply add up.
+    """
+    deaths: dict[int, str] = {}
+    marks: list[tuple[str, int]] = []
+    needled: set[int] = set()
+    for a in s.acts:
+        if a.ability == "dual_needle" and a.target is not None:
+            t = a.target
+            needled.add(t)
+            key = f"needles:{a.step}:{t}.{layer(s, t)}"
+            n = s.marks.get(key, 0) + 1
+            marks.append((key, n))
+            if n >= 2:
+                deaths.setdefault(t, "needles")
+    for a in s.acts:
+        if a.target is None:
+            continue
+        if a.ability == "kill" and a.target not in needled:
+            deaths.setdefault(a.target, "killed")
+        elif a.ability == "dual_shot":
+            deaths.setdefault(a.target, "shot")
+    return tuple(sorted(deaths.items())), tuple(marks)
+
+
+# ---- apply -------------------------------------------------------------------------------------------------------
+
+def _card_lost(s: GameState, e: CardLost) -> GameState:
+    cards = list(s.cards)
+    cards[e.seat - 1] = cards[e.seat - 1][1:]
+    roles = list(s.roles)
+    roles[e.seat - 1] = base(cards[e.seat - 1][0])
+    return replace(s, cards=tuple(cards), roles=tuple(roles))
+
+
+APPLY: dict[type, Any] = {
+    HandsDealt: lambda s, e: replace(s, cards=e.hands, alive=frozenset(range(1, len(e.hands) + 1))),
+    HandsSettled: lambda s, e: replace(s, cards=e.cards, waiting=None, picks=EMPTY),
+    CardLost: _card_lost,
+}

@@ -1,0 +1,253 @@
+"""The dual-card versions: D1 and D3 (version 6.0, ``dual-card-6.0``).
+
+The table used throughout (9 players, 18 cards, D3's own example): each seat's hand, first identity first.
+
+    seat 1 K+C   seat 2 K+D (an evil doctor: doctor 1)   seat 3 C+K   seat 4 P+C   seat 5 P+J (sniper 1)
+    seat 6 D+C (doctor 2)   seat 7 J+P (sniper 2)   seat 8 C+C   seat 9 C+C
+
+Night order (D3): kill, check, needle_1, needle_2, shoot_1, shoot_2.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from controller.rules import engine
+from controller.rules.actions import Eject, GroupPick, Pick, Rejected, Timeout
+from controller.rules.events import CardLost, Dawn, Died, HandsDealt, HandsSettled
+from controller.rules.setup import configure
+from controller.rules.variant import load_variant
+from tests.rules.table import Game
+
+ROLE = {"K": "killer", "P": "police", "D": "doctor", "J": "sniper", "C": "civilian"}
+TABLE = "K+C K+D C+K P+C P+J D+C J+P C+C C+C"
+
+
+class Dual(Game):
+    """``Game`` for two cards a seat: ``hands`` as in the module docstring; ``first`` maps a seat to the card
+    (1 or 2) it plays first (the others keep the dealt order at the deadline)."""
+
+    def __init__(self, hands: str = TABLE, first: dict[int, int] | None = None, variant: str = "dual-card-6.0",
+                 **options: object) -> None:
+        cards = [ROLE[c] for hand in hands.split() for c in hand.split("+")]
+        counts: dict[str, int] = {}
+        for r in cards:
+            counts[r] = counts.get(r, 0) + 1
+        self.config = configure(load_variant(variant), len(cards) // 2, options, counts)
+        self.state, self.events = engine.new_game(self.config, roles=cards)
+        self.check_result = ""
+        for seat, which in (first or {}).items():
+            self.do(Pick(seat, which))
+        if self.waiting and self.waiting.kind == "first_identity":
+            self.do(Timeout())
+
+    def role(self, seat: int) -> str:
+        return self.state.role_of(seat)
+
+
+# ---- D1: two cards, the first identity chosen at the deal ----------------------------------------------------
+
+def test_d1_each_player_is_dealt_two_cards_secretly_and_chooses_the_first_identity():
+    config = configure(load_variant("dual-card-6.0"), 9)
+    state, events = engine.new_game(config, random.Random(3))
+    dealt = next(e for e in events if isinstance(e, HandsDealt))
+    assert len(dealt.hands) == 9 and all(len(h) == 2 for h in dealt.hands) and not HandsDealt.public
+    p = engine.pending(state)
+    assert p.kind == "first_identity" and p.seats == tuple(range(1, 10)) and p.choices == (1, 2)
+    state, _ = engine.step(state, Pick(4, 2))
+    assert 4 not in engine.pending(state).seats
+    with pytest.raises(Rejected):
+        engine.step(state, Pick(4, 1))  # one choice each
+
+
+def test_d1_the_chosen_card_is_the_first_identity_and_at_the_deadline_the_card_dealt_first_is():
+    g = Dual(first={3: 2})
+    assert g.role(3) == "killer" and g.role(1) == "killer" and g.role(4) == "police"
+    assert g.of(HandsSettled)[0].cards[2] == ("killer", "civilian")
+
+
+def test_d1_a_night_kill_hits_the_current_card_and_the_second_takes_over():
+    g = Dual()
+    g.night(kill=4)
+    assert g.of(CardLost)[-1].seat == 4 and g.of(Dawn)[-1].deaths == ()
+    assert 4 in g.alive and g.role(4) == "civilian"
+
+
+def test_d1_the_second_cards_death_takes_the_player_out():
+    g = Dual()
+    g.night(kill=8)
+    g.talk()
+    g.hands({})
+    g.night(kill=8)
+    assert (8, "killed") in g.of(Dawn)[-1].deaths and 8 not in g.alive
+
+
+def test_d1_a_check_answers_for_the_current_card():
+    g = Dual()
+    g.night(kill=9, check=3)  # seat 3 plays civilian first, a killer second
+    assert g.check_result == "shake"
+    g.talk()
+    g.hands({})
+    g.night(kill=3)
+    g.talk()
+    g.hands({})
+    g.night(kill=9, check=3)
+    assert g.check_result == "nod"
+
+
+def test_d1_a_second_card_killer_wakes_with_the_killers_once_turned_up():
+    g = Dual()
+    g.night(kill=3)
+    g.talk()
+    g.hands({})
+    assert g.step == "kill" and g.waiting.seats == (1, 2, 3)
+
+
+def test_d3_a_player_voted_out_shows_the_first_identity_and_plays_on_with_the_second():
+    g = Dual()
+    g.night(kill=9)
+    g.talk()
+    g.hands({1: [3, 4, 5, 6, 7, 8]})
+    lost = g.of(CardLost)[-1]
+    assert (lost.seat, lost.cause, lost.shown) == (1, "executed", "killer") and CardLost.public
+    assert 1 in g.alive and g.role(1) == "civilian" and not g.of(Died)
+
+
+def test_d3_one_vote_per_person_whatever_the_cards():
+    g = Dual()
+    g.night(kill=9)
+    g.talk()
+    assert sorted(g.waiting.seats) == list(range(1, 10))
+
+
+# ---- D3: two doctors and two snipers, each on its own ----------------------------------------------------------
+
+def test_d3_night_order_and_a_step_whose_card_is_not_active_wakes_nobody():
+    g = Dual()
+    steps = []
+    while g.waiting and g.waiting.kind == "night":
+        steps.append((g.step, g.waiting.seats))
+        g.do(Timeout())
+    # doctor 1 (seat 2's second card) and sniper 1 (seat 5's second card) are not active
+    assert steps == [("kill", (1, 2)), ("check", (4, 5)), ("needle_2", (6,)), ("shoot_2", (7,))]
+
+
+def test_d3_the_doctors_needle_saves_the_killers_victim():
+    g = Dual()
+    g.night(kill=4, needle_2=4)
+    assert not g.of(CardLost) and g.role(4) == "police"
+
+
+def test_d3_two_needles_of_one_doctor_on_one_card_kill_it_a_saving_needle_counts_too():
+    g = Dual()
+    g.night(kill=4, needle_2=4)  # saved, and one needle
+    g.talk()
+    g.hands({})
+    g.night(kill=9, needle_2=4)  # the second needle from doctor 2
+    assert {e.seat: e.cause for e in g.of(CardLost)}[4] == "needles"
+
+
+def test_d3_needles_of_different_doctors_are_counted_apart():
+    g = Dual(first={2: 2})  # seat 2 plays doctor 1 first
+    g.night(kill=9, needle_1=8, needle_2=8)
+    assert 8 not in [e.seat for e in g.of(CardLost)]
+    assert g.state.marks["needles:needle_1:8.0"] == 1 and g.state.marks["needles:needle_2:8.0"] == 1
+
+
+def test_d3_doctors_may_needle_each_other():
+    g = Dual(first={2: 2})
+    g.night(kill=9, needle_1=6, needle_2=2)
+    assert g.state.marks["needles:needle_1:6.0"] == 1 and g.state.marks["needles:needle_2:2.0"] == 1
+
+
+def test_d3_the_sniper_is_asked_and_may_not_shoot():
+    g = Dual()
+    while g.step != "shoot_2":
+        g.do(Timeout())
+    assert None in g.waiting.choices
+    g.act("shoot_2", None)
+    assert g.of(Dawn)[-1].deaths == () and not g.of(CardLost)
+
+
+def test_d3_two_snipers_shoot_independently_and_a_needle_does_not_stop_a_shot():
+    g = Dual(first={5: 2})  # seat 5 plays sniper 1 first
+    g.night(kill=9, needle_2=8, shoot_1=8, shoot_2=4)
+    lost = {e.seat: e.cause for e in g.of(CardLost)}
+    assert lost[8] == "shot" and lost[4] == "shot" and lost[9] == "killed"
+
+
+def test_d3_an_evil_doctor_plays_the_doctor_card_alone_not_with_the_killers():
+    g = Dual(first={2: 2})
+    assert g.role(2) == "doctor" and g.waiting.seats == (1,)  # the killers' step: seat 1 only
+    g.night(kill=9)
+    assert g.of(Dawn)  # the night went on in order
+
+
+# ---- D3: police and killer in one hand --------------------------------------------------------------------------
+
+def test_d3_swap_a_shuffled_deal_never_leaves_police_and_killer_in_one_hand():
+    config = configure(load_variant("dual-card-6.0"), 9)
+    for seed in range(60):
+        _, events = engine.new_game(config, random.Random(seed))
+        hands = next(e for e in events if isinstance(e, HandsDealt)).hands
+        assert not any({"police", "killer"} <= {c.split("#")[0] for c in h} for h in hands)
+
+
+def test_d3_swap_a_physical_deal_with_police_and_killer_in_one_hand_goes_back_to_the_judge():
+    with pytest.raises(Rejected) as err:
+        Dual("K+P K+D C+K C+C P+J D+C J+P C+C C+C")
+    assert err.value.code == "police_killer_hand"
+
+
+def test_d3_choose_the_player_keeps_the_chosen_identity_and_the_other_card_becomes_a_civilian():
+    g = Dual("K+P K+D C+K C+C P+J D+C J+P C+C C+C", first={1: 2}, **{"dual.police_killer": "choose"})
+    assert g.of(HandsSettled)[0].cards[0] == ("police", "civilian")
+    assert g.role(1) == "police"
+
+
+# ---- D3: the end ------------------------------------------------------------------------------------------------
+
+def test_d3_killers_win_when_all_three_police_cards_are_dead_turned_up_or_not():
+    g = Dual()
+    g.do(Eject(4))
+    g.do(Eject(5))
+    assert g.winner is None  # seat 7's second card is a police card
+    g.do(Eject(7))
+    assert g.winner == "killers"
+
+
+def test_d3_killers_win_when_every_civilian_card_is_dead():
+    g = Dual("K+D K+J K+J P+D P+P C+C C+C C+C C+C")
+    for seat in (6, 7, 8):
+        g.do(Eject(seat))
+    assert g.winner is None
+    g.do(Eject(9))
+    assert g.winner == "killers"
+
+
+def test_d3_the_good_side_wins_when_all_three_killer_cards_are_dead():
+    g = Dual()
+    g.do(Eject(1))
+    g.do(Eject(2))
+    assert g.winner is None  # seat 3's second card is a killer
+    g.do(Eject(3))
+    assert g.winner == "good"
+
+
+def test_c5_every_dual_card_step_forfeits_at_its_deadline():
+    g = Dual(first={2: 2, 5: 2})
+    steps = []
+    while g.waiting and g.waiting.kind == "night":
+        steps.append(g.step)
+        g.do(Timeout())
+    assert steps == ["kill", "check", "needle_1", "needle_2", "shoot_1", "shoot_2"]
+    assert g.of(Dawn)[-1].deaths == ()
+
+
+def test_group_pick_of_the_killers_hits_a_card():
+    g = Dual()
+    g.do(GroupPick(6))
+    g.night()
+    assert g.of(CardLost)[-1].seat == 6 and g.role(6) == "civilian"
