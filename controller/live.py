@@ -104,6 +104,8 @@ class LiveOptions:
     window: bool = True
     #: Seats check in with OK before the deal (director/lobby.py) instead of [game] players.
     checkin: bool = False
+    #: Show the public big screen (HDMI, fullscreen) when there is a display and no emulator window uses it.
+    board: bool = False
     #: Called once the director has dealt (or resumed): the caller may watch or steer it.
     on_started: Callable[[Director], None] | None = None
 
@@ -141,9 +143,14 @@ async def run_live(config: Config, opts: LiveOptions) -> Director:
     decks_dir = Path(config.source).parent / "decks"
     deck = deck_roles(config.game.deck, decks_dir) if config.game.deck else None
     lang = "en" if config.table.language.startswith("en") else "zh"
+    board = None
+    if opts.board and has_display() and not (opts.window and hasattr(table, "press")):
+        from controller.board.pygame_board import PygameBoard
+
+        board = PygameBoard(fullscreen=True, lang=lang)
     director = Director(table, voice, scheduler, gc, journal=journal, timings=timings(config), lang=lang,
                         seed=config.game.seed if config.game.seed is not None else opts.seed, deck=deck,
-                        judge_entry=config.table.judge == "entry")
+                        judge_entry=config.table.judge == "entry", board=board)
     if opts.autoplay:
         TableBots(director, table, opts.autoplay, opts.seed)  # type: ignore[arg-type]
     done = asyncio.Event()

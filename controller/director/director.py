@@ -23,6 +23,7 @@ from typing import Any
 
 from PIL import Image
 
+from controller.board.public import public_facts
 from controller.director import announce
 from controller.director.clock import Handle, Scheduler
 from controller.director.journal import Replay, SqliteJournal, action_from_json
@@ -30,6 +31,7 @@ from controller.director.timing import Timings
 from controller.ports import (
     LED_OFF,
     RGB,
+    Board,
     Button,
     ButtonEvent,
     CardEvent,
@@ -68,6 +70,7 @@ from controller.rules.events import (
 )
 from controller.rules.setup import GameConfig
 from controller.rules.state import GameState
+from controller.rules.turns import TURN_VOTE
 from controller.screens import views as v
 from controller.screens.render import render
 from controller.screens.story import story
@@ -143,6 +146,7 @@ class Director:
         seed: int = 0,
         deck: Mapping[str, str] | None = None,
         judge_entry: bool = False,
+        board: Board | None = None,
     ) -> None:
         self.table = table
         self.voice = voice
@@ -182,7 +186,14 @@ class Director:
         self._front: list[tuple[str, Any]] = []
         self.led_sent: dict[int, RGB] = {}
         self.remote_drawn: v.View | None = None
+        #: The public big screen (optional): fed only public facts (controller/board/public.py).
+        self.board = board
+        self.board_shown: dict[str, object] | None = None
         self.story_cursor = 0
+        #: The step of the last vote window (a V4.8 turn vote's one-hand close is not announced).
+        self.last_vote_step = ""
+        #: Check answers a seat may see but has not yet (V7.1: shown when it next wakes).
+        self.unseen: dict[int, list[tuple[int, v.Answer]]] = {}
 
     # ==== lifecycle ==========================================================================================
     def start(self) -> None:
@@ -296,6 +307,8 @@ class Director:
                 self._beat("call", lambda e=e: self._set(e.seat, v.Dead(e.seat), LED_OFF))
             elif isinstance(e, Opened):
                 self.opened += 1
+            if isinstance(e, VoteClosed) and self.last_vote_step == TURN_VOTE and not e.tally[1:] and not e.out:
+                continue  # V4.8: one player's vote in the round; the round's tally is announced at its end
             if isinstance(e, VoteClosed):
                 self._beat("call", lambda e=e: self._tally(e))
             parts = announce.for_event(e)
@@ -329,11 +342,18 @@ class Director:
                 if self.state.phase == "night":
                     self._set(seat, v.Dark(), LED_OFF)
             return
-        if e.result in ("nod", "shake") and e.target is not None:
-            answer = v.Answer.NOD if e.result == "nod" else v.Answer.SHAKE
+        if e.result in ("nod", "shake", "none") and e.target is not None:
+            # V2.2 nod or shake; V4.3 no signal at all on the butterfly's hugged player.
+            answer = {"nod": v.Answer.NOD, "shake": v.Answer.SHAKE}.get(e.result, v.Answer.NONE)
+            led = {"nod": LED_NOD, "shake": LED_SHAKE}.get(e.result, LED_OFF)
             for seat in e.actors:
-                self._set(seat, v.PoliceAnswer(e.target, answer), LED_NOD if e.result == "nod" else LED_SHAKE)
+                self._set(seat, v.PoliceAnswer(e.target, answer), led)
             self._beat_now("wait", self.t.answer_s)
+            # V7.1: roles that "see" the check (angel, devil) are asleep now: they see it when they next wake.
+            seers = self.config.variant.roles
+            for seat in self.state.alive:
+                if seat not in e.actors and e.ability in getattr(seers[self.state.role_of(seat)], "sees", ()):
+                    self.unseen.setdefault(seat, []).append((e.target, answer))
         role = "+".join(sorted({self.state.role_of(a) for a in e.actors}))
         step = self.config.variant.night_steps.get(e.step)
         roles = "+".join(step.roles) if step else role
@@ -426,10 +446,18 @@ class Director:
             self._say_then(say, lambda: self._start(p, total, left))
         elif kind == "night":
             step = self.config.variant.night_steps[p.step]
-            self._say_then(announce.wake(p.role, p.ability, step.optional), lambda: self._start(p, self.t.night_action_s, left))
+            self._beat("say", announce.wake(p.role, p.ability, step.optional))
+            learnt = {seat: self.unseen.pop(seat) for seat in p.seats if seat in self.unseen}
+            for seat, answers in learnt.items():  # V7.1: what they may see of the police's checks
+                for target, answer in answers:
+                    self._beat("call", lambda s=seat, t=target, a=answer: self._set(s, v.PoliceAnswer(t, a)))
+                    self._beat("wait", self.t.answer_s)
+            self._beat("call", lambda: self._start(p, self.t.night_action_s, left))
         elif kind == "recognition":
             self._say_then(announce.wake(p.role, "recognise", False),
                            lambda: self._start(p, self.t.recognition_s, left))
+        elif kind == "vote" and p.step == TURN_VOTE:  # V4.8: the speaker votes at once, pointing like at night
+            self._start(p, self.t.night_action_s, left)
         elif kind == "vote":
             self._say_then([prompt("vote.begins")], lambda: self._start_vote(p))
         elif kind == "defence_claim":
@@ -449,13 +477,15 @@ class Director:
         remaining = left if left is not None else total
         w = Window(p.kind, p.step, p.seats, self._key(), total, now + remaining)
         self.window = w
+        if p.kind == "vote":
+            self.last_vote_step = p.step
         w.handles.append(self.clock.call_at(w.deadline, self._deadline))
         for warn in self.t.warnings_s if p.kind in ("speeches", "last_words") else ():
             if remaining > warn:
                 w.handles.append(self.clock.call_at(w.deadline - warn, self._warn))
         self._schedule_ticks(w)
         self._checkpoint()
-        if p.kind == "night":
+        if p.kind == "night" or p.step == TURN_VOTE:
             for seat in p.seats:
                 self.ui[seat].cursor = next((c for c in p.choices if c is not None), None)
         self._redraw_window()
@@ -544,6 +574,13 @@ class Director:
                     self._set(seat, v.Speaking(speaker, cd, w.kind == "last_words"), LED_OFF)
                 else:  # a dead seat whose last words are over goes dark again (no lit LED, no stale timer)
                     self._set(seat, v.Dead(seat), LED_OFF)
+        elif w.kind == "vote" and w.step == TURN_VOTE:
+            voter = w.seats[0]
+            self._set(voter, v.NightChoice("vote", self.ui[voter].cursor, cd), LED_VOTE)
+            for seat in s.alive:
+                if seat != voter:
+                    self._set(seat, v.Message(v.L10n("投票", "Vote"), v.L10n(f"{voter}号投票", f"Seat {voter} votes")),
+                              LED_OFF)
         elif w.kind == "vote":
             for seat in s.alive:
                 if w.call is not None and w.window_open:
@@ -566,6 +603,7 @@ class Director:
     def _start_vote(self, p: engine.Pending) -> None:
         now = self.clock.now()
         w = Window("vote", p.step, p.seats, self._key(), 0.0, now)
+        self.last_vote_step = p.step
         w.calls = [c for c in p.choices if c is not None]
         self.window = w
         self._checkpoint()
@@ -664,7 +702,7 @@ class Director:
             if e.button is Button.OK:
                 self._arm_peek(seat)
             return
-        if w.kind == "night" and seat in w.seats:
+        if (w.kind == "night" or w.step == TURN_VOTE) and seat in w.seats:
             self._night_button(seat, e.button, w)
         elif (w.kind in ("speeches", "last_words") and s.queue and s.queue[0] == seat and e.button is Button.OK) or (w.kind == "recognition" and seat in w.seats and e.button is Button.OK):
             self.submit(Pass(seat), seat)
@@ -689,6 +727,8 @@ class Director:
             i = (i + (1 if button is Button.NEXT else -1)) % len(choices)
             ui.cursor = choices[i]
             self._redraw_window()
+        elif w.step == TURN_VOTE:
+            self.submit(Vote(seat, ui.cursor), seat)
         elif self.judge_entry:
             self._notice(seat, v.Message(v.L10n("请指给法官", "Point it out"), v.L10n("法官录入", "The judge enters it")))
         else:
@@ -866,7 +906,7 @@ class Director:
             left = self.paused_left or 0.0
             self.paused_left = None
             self.window = None
-            if w.kind == "vote":
+            if w.kind == "vote" and w.step != TURN_VOTE:
                 self._start_vote(engine.pending(self.state))  # type: ignore[arg-type]
             else:
                 self._start(engine.pending(self.state), w.total, left)  # type: ignore[arg-type]
@@ -1037,6 +1077,12 @@ class Director:
             if self.led_sent.get(seat) != ui.led:
                 self.table.seats[seat].set_led(ui.led)
                 self.led_sent[seat] = ui.led
+        if self.board is not None:
+            facts = public_facts(self.state, self.events, window=self.window, now=self.clock.now(),
+                                 over=self.stage == "over", paused=self.paused)
+            if facts != self.board_shown:
+                self.board.show(facts)
+                self.board_shown = facts
 
     def _remote(self, view: v.View) -> None:
         """The judge's screen, sent only when its view changed (a seat's press need not redraw the remote)."""

@@ -1,0 +1,51 @@
+"""What the whole room may see, as one plain mapping for a :class:`controller.ports.Board`.
+
+004 §3.2/§3.10/§3.13: a big screen shows the judge's gestures (eyes closed, day, a speech, a vote) and who died.
+This module is the only place that decides what goes on it, from facts the voice has said aloud or the room can
+see anyway: the day, the dead seats, whose speech, the candidate being called, the announced tally. Before the end
+it never reads a role, a night pick or a police answer; after the end (C4) the winner and every role are public.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from typing import Any
+
+from controller.rules.events import Event, VoteClosed
+from controller.rules.state import GameState
+
+
+def public_facts(state: GameState | None, events: Sequence[Event], *, window: Any = None,
+                 now: float = 0.0, over: bool = False, paused: bool = False) -> dict[str, object]:
+    """The board's state. ``window`` is the director's open input window (its kind, the vote call, the
+    deadline); ``over`` is the director's own end (the game ended or was aborted)."""
+    if state is None or not state.roles:
+        return {"gesture": "deal"}
+    facts: dict[str, object] = {"night": state.night, "day": state.day,
+                                "dead": sorted(set(range(1, state.players + 1)) - set(state.alive))}
+    if over or state.over:
+        facts.update(gesture="over", winner=state.winner or "draw",
+                     roles={str(i): r for i, r in enumerate(state.roles, start=1)})
+        return facts
+    if paused:
+        facts["gesture"] = "paused"
+        return facts
+    if state.phase == "night":
+        facts["gesture"] = "eyes_closed"  # who wakes and what they choose stays in the dark
+        return facts
+    facts["gesture"] = "day"
+    kind = getattr(window, "kind", None)
+    if kind in ("speeches", "last_words") and state.queue:
+        facts.update(gesture="last_words" if kind == "last_words" else "speech", speaker=state.queue[0],
+                     seconds=max(0, math.ceil(round(window.deadline - now, 3))))
+    elif kind == "vote":
+        facts["gesture"] = "vote"
+        if window.call is not None:
+            facts["candidate"] = window.call[0]
+    tally = next((e for e in reversed(events) if isinstance(e, VoteClosed)), None)
+    if tally is not None:
+        facts["tally"] = [list(t) for t in tally.tally]
+        facts["out"] = tally.out
+        facts["tied"] = list(tally.tied)
+    return facts
