@@ -24,6 +24,8 @@ def wake(roles: str, ability: str, optional: bool) -> list[str]:
         out.append(role_prompt(role, "wake"))
         if ability == "recognise":
             out.append(role_prompt(role, "recognize"))
+        elif ability == "take":  # V7.1: the angel takes someone along
+            out.append(role_prompt(role, "take_along"))
         elif optional and role in ("secret_police", "sniper"):
             out.append(role_prompt(role, "ask"))
         else:
@@ -70,6 +72,10 @@ def for_event(event: Event) -> list[str]:
     if isinstance(event, Died):
         if event.cause == "executed":
             return phrase(seat_number(event.seat), prompt("execution.voted_out"))
+        if event.cause == "executed.killer":  # V4.8: the judge says which side was voted out
+            return phrase(seat_number(event.seat), prompt("execution.killer_out"))
+        if event.cause == "executed.good":
+            return phrase(seat_number(event.seat), prompt("execution.good_out"))
         if event.cause == "ejected":
             return phrase(seat_number(event.seat), prompt("eject.ejected"))
         if event.cause == "surrendered":

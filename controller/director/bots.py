@@ -26,6 +26,7 @@ from controller.director.director import Director, Window
 from controller.ports import Button
 from controller.rules import engine
 from controller.rules.actions import Ballot, ChooseDirection, GroupPick, Pass, Pick, Vote
+from controller.rules.turns import TURN_VOTE
 
 
 class Hands(Protocol):
@@ -139,6 +140,13 @@ class TableBots:
             return  # the same wait after a pause: the plan made for it stands, its timers run on
         self._observe()
         rng = self._rng(w.key + (f":{w.call[0]}" if w.call else ""))
+        if w.kind == "vote" and w.step == TURN_VOTE:  # V4.8: the speaker points at a seat and confirms
+            for a in self.policy.actions(s, p, rng):
+                hands = a.votes if isinstance(a, Ballot) else ((a.seat, a.target),) if isinstance(a, Vote) else ()
+                for seat, target in hands:
+                    if target is not None and seat in p.seats:
+                        self._point(seat, target, p.choices, rng.uniform(*self.think_s))
+            return
         if w.kind == "vote":
             if w.call is None and resumed:  # the calls start again: the minds made up stay made up
                 return
