@@ -1,38 +1,29 @@
 """Reading the text written on a card (an NDEF Text record) from the reader it was tapped on.
 
-Only the ``gpio`` adapter reaches its readers' memory (``read_pages`` on the PN532 driver); the ``sim`` and
-``bus`` tables report UIDs only, so enrollment there asks for every role. A read that fails (the card was taken
-away, a corrupt frame) is no text: the seat then asks for the role, which is never wrong.
+Only the ``gpio`` adapter reaches its readers' memory (the PN532 driver's ``read_pages``); the ``sim`` and ``bus``
+tables report UIDs only, so enrollment there asks for every role. The read is a request the gpio adapter's I/O
+thread serves between its reader polls (``GpioTable.read_card_text``): run here, on the loop's thread, it would
+interleave with those polls on the same chip. A read that fails (the card was taken away, a corrupt frame) comes
+back as an error the enrollment prints before asking for the role, which is never wrong.
 """
 
 from __future__ import annotations
 
-import logging
-from collections.abc import Callable, Sequence
+from concurrent.futures import Future
+from typing import Protocol
 
-from controller.nfc.ndef import read_text
-from controller.nfc.reader import NfcError
-
-log = logging.getLogger(__name__)
+from controller.diag.deck import CardTexts
 
 
-def card_texts(table: object) -> Callable[[int, str], Sequence[str]] | None:
-    scheduler = getattr(table, "scheduler", None)
-    presences = getattr(scheduler, "presences", None)
-    if not presences:
+class _ReadsCardText(Protocol):
+    def read_card_text(self, seat: int, uid: str) -> Future[tuple[str, ...]]: ...
+
+
+def card_texts(table: object) -> CardTexts | None:
+    """How to read card texts on ``table``, or None when none of its readers can (every role is then chosen)."""
+    read = getattr(table, "read_card_text", None)
+    presences = getattr(getattr(table, "scheduler", None), "presences", None) or ()
+    if read is None or not any(hasattr(p.reader, "read_pages") for p in presences):
         return None
-    readers = {p.seat: p.reader for p in presences if hasattr(p.reader, "read_pages")}
-    if not readers:
-        return None
-
-    def texts(seat: int, uid: str) -> Sequence[str]:
-        reader = readers.get(seat)
-        if reader is None:
-            return ()
-        try:
-            return read_text(reader.read_pages)
-        except (NfcError, OSError) as exc:
-            log.info("seat %d: card %s: no text read (%s); asking for its role", seat, uid, exc)
-            return ()
-
-    return texts
+    reader: _ReadsCardText = table  # type: ignore[assignment]
+    return reader.read_card_text

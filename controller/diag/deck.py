@@ -11,18 +11,20 @@ and the end gives what is missing, duplicated or foreign (:func:`controller.conf
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Generator, Mapping, Sequence
+from concurrent.futures import Future
 from dataclasses import dataclass, field
 
 from controller.config.decks import Card, Deck, DeckCheck, compare, normalise_uid
 from controller.diag.screen import seconds, show
-from controller.diag.script import Script, Wait
+from controller.diag.script import Answer, Ask, Script, Wait
 from controller.ports import Button, ButtonEvent, CardEvent, InputEvent, Table
 from controller.screens.strings import ROLE_ALIASES, ROLES, Lang, role_name
 from controller.screens.views import L10n
 
-#: Reads the text records of the card now on a seat's reader: ``(seat, uid) -> texts`` (empty if none).
-CardTexts = Callable[[int, str], Sequence[str]]
+#: Asks for the text records of the card now on a seat's reader: ``(seat, uid) -> future texts`` (empty if
+#: none), completed by whichever thread reads the card (the gpio adapter's I/O thread).
+CardTexts = Callable[[int, str], Future[tuple[str, ...]]]
 
 
 def role_from_text(text: str, roles: Sequence[str]) -> str | None:
@@ -61,6 +63,7 @@ class Enrollment:
     count: int | None = None
     idle_s: float = 120.0
     choose_s: float = 60.0
+    read_s: float = 2.0  # a text read is a few dozen chip exchanges; past this the seat asks for the role
     note: Callable[[str], None] = lambda line: None
     cards: list[Card] = field(default_factory=list)
     skipped: list[str] = field(default_factory=list)  # UIDs whose role was never chosen
@@ -97,7 +100,7 @@ class Enrollment:
             self.note(f"seat {seat_no}: card {uid} is already enrolled as {known.role}")
             show(seat, self.lang, L10n("这张牌已登记", "Already enrolled"), _role(known.role))
             return
-        texts = self.card_texts(seat_no, uid) if self.card_texts is not None else ()
+        texts = yield from self._texts(seat_no, uid)
         for text in texts:
             role = role_from_text(text, self.roles)
             if role is not None:
@@ -128,6 +131,18 @@ class Enrollment:
                 return
             step = 1 if event.button is Button.NEXT else -1
             index = (index + step) % len(self.roles)
+
+    def _texts(self, seat_no: int, uid: str) -> Generator[Ask, object, Sequence[str]]:
+        """The card's text records, read while the loop goes on; a failed read is said, then it is no text."""
+        read = self.card_texts
+        if read is None:
+            return ()
+        answer = yield Ask(self.read_s, lambda: read(seat_no, uid), f"seat {seat_no}: reading card {uid}")
+        if isinstance(answer, Answer) and answer.error is None:
+            return tuple(answer.value or ())
+        why = answer.error if isinstance(answer, Answer) else "no answer"
+        self.note(f"seat {seat_no}: card {uid}: no text read ({why}); choose its role")
+        return ()
 
     def _save(self, seat_no: int, uid: str, role: str, how: L10n | str = "") -> None:
         self.cards.append(Card(uid, role))

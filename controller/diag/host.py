@@ -3,7 +3,8 @@
 ``sim`` runs on the virtual clock (a walk-through takes milliseconds), with simulated people answering when
 ``auto`` is set; a ``gpio`` or ``bus`` profile runs on the asyncio loop with the real table, and the adapter's
 threads (gpiozero's, the bus master's poll thread) hand every input to the loop (``call_soon_threadsafe``) before
-the script sees it. :func:`bus_sim_host` is the seat bus with real firmware under ``micropython`` on a simulated
+the script sees it, and so do answers to a script's requests (reading a card's text on the I/O thread).
+:func:`bus_sim_host` is the seat bus with real firmware under ``micropython`` on a simulated
 bus, on the bus's own clock: what the tests use to run the tools over the bus adapter end to end.
 """
 
@@ -75,7 +76,7 @@ class Host:
     async def _run_real(self, make_script: Callable[[Scheduler], Script]) -> Any:
         loop = asyncio.get_running_loop()
         self.scheduler = AsyncioScheduler(loop)
-        runner = ScriptRunner(self.scheduler, make_script(self.scheduler))
+        runner = ScriptRunner(self.scheduler, make_script(self.scheduler), post=loop.call_soon_threadsafe)
 
         def sink(event: InputEvent) -> None:
             loop.call_soon_threadsafe(runner.handle, event)

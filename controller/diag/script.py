@@ -4,6 +4,8 @@ Diagnostics and enrollment are dialogues: ask seat 3 for ◀, wait, ask for ▶,
 would be a tangle of timers; written as a generator they read top to bottom. A script is a generator that yields
 :class:`Wait` (an input matching a filter, or ``None`` once the deadline passes) or :class:`Sleep`; the
 :class:`ScriptRunner` resumes it from the scheduler's timers and from :meth:`ScriptRunner.handle`, the table's sink.
+A script may also yield :class:`Ask`: a request another thread serves (the gpio adapter's I/O thread reading the
+text on a card); the loop goes on meanwhile, and the script resumes with an :class:`Answer` on the loop.
 
 Every wait has a deadline (RULES C5): a :class:`Wait` without one is rejected. While waiting, ``tick`` (if given)
 is called once a second with the seconds left, so the seat can show a visible countdown.
@@ -13,6 +15,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Generator
+from concurrent.futures import Future
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -41,8 +44,33 @@ class Sleep:
     seconds: float
 
 
-Step = Wait | Sleep
-Script = Generator[Step, InputEvent | None, Any]
+@dataclass(frozen=True)
+class Ask:
+    """Resume with the :class:`Answer` to ``request()``, a future another thread completes, or with an Answer
+    carrying an error once ``seconds`` have passed (RULES C5: nothing waits forever). Inputs that arrive
+    meanwhile are not for this step and are dropped, as during a :class:`Sleep`."""
+
+    seconds: float
+    request: Callable[[], Future[Any]]
+    what: str = "request"
+
+    def __post_init__(self) -> None:
+        if not self.seconds > 0 or math.isinf(self.seconds):
+            raise ValueError(f"an ask needs a finite positive deadline, not {self.seconds!r} (RULES C5)")
+
+
+@dataclass(frozen=True)
+class Answer:
+    """What an :class:`Ask` came back with: ``value``, or ``error`` (a sentence naming what failed)."""
+
+    value: Any = None
+    error: str | None = None
+
+
+Step = Wait | Sleep | Ask
+#: What a script's ``yield`` gives back: the input a Wait took, an Ask's Answer, or None (deadline, Sleep).
+Resumed = InputEvent | Answer | None
+Script = Generator[Step, Resumed, Any]
 
 
 @dataclass
@@ -52,12 +80,16 @@ class ScriptRunner:
     scheduler: Scheduler
     script: Script
     listeners: list[Callable[[Wait], None]] = field(default_factory=list)
+    #: How a thread that completes an :class:`Ask` hands the answer to the loop: the scheduler's ``call_soon``
+    #: on a single-threaded scheduler, ``loop.call_soon_threadsafe`` on asyncio (set by the host).
+    post: Callable[[Callable[[], Any]], Any] | None = None
     done: bool = False
     result: Any = None
     waiting: Wait | None = None
     _timer: Handle | None = None
     _ticker: Handle | None = None
     _deadline: float = 0.0
+    _asking: Ask | None = None
 
     def start(self) -> None:
         self.scheduler.call_soon(lambda: self._resume(None))
@@ -76,9 +108,10 @@ class ScriptRunner:
                 handle.cancel()
         self._timer = self._ticker = None
 
-    def _resume(self, value: InputEvent | None) -> None:
+    def _resume(self, value: Resumed) -> None:
         self._cancel_timers()
         self.waiting = None
+        self._asking = None
         try:
             step = self.script.send(value)
         except StopIteration as stop:
@@ -89,6 +122,9 @@ class ScriptRunner:
         if isinstance(step, Sleep):
             self._timer = self.scheduler.call_at(now + step.seconds, lambda: self._resume(None))
             return
+        if isinstance(step, Ask):
+            self._ask(step, now)
+            return
         self.waiting = step
         self._deadline = now + step.seconds
         self._timer = self.scheduler.call_at(self._deadline, lambda: self._resume(None))
@@ -96,6 +132,29 @@ class ScriptRunner:
             self._tick(step)
         for listener in list(self.listeners):
             listener(step)
+
+    def _ask(self, ask: Ask, now: float) -> None:
+        self._asking = ask
+        late = Answer(error=f"{ask.what}: no answer within {ask.seconds:g} s")
+        self._timer = self.scheduler.call_at(now + ask.seconds, lambda: self._answer(ask, late))
+        try:
+            future = ask.request()
+        except Exception as exc:  # the request could not even be made: the script hears why
+            failed = Answer(error=f"{ask.what}: {exc}")
+            self.scheduler.call_soon(lambda: self._answer(ask, failed))
+            return
+        post = self.post or self.scheduler.call_soon
+
+        def done(f: Future[Any]) -> None:  # on the thread that completed the future
+            post(lambda: self._answer(ask, _outcome(f, ask.what)))
+
+        future.add_done_callback(done)
+
+    def _answer(self, ask: Ask, answer: Answer) -> None:
+        """On the loop: resume the script if it still waits for this ask (a late answer after the deadline, or
+        the deadline after an answer, is dropped)."""
+        if self._asking is ask and not self.done:
+            self._resume(answer)
 
     def _tick(self, wait: Wait) -> None:
         if self.waiting is not wait:
@@ -106,3 +165,12 @@ class ScriptRunner:
         next_whole = left - math.floor(left) or 1.0  # the next time the whole seconds shown change
         if left - next_whole > 0:
             self._ticker = self.scheduler.call_at(self.scheduler.now() + next_whole, lambda: self._tick(wait))
+
+
+def _outcome(future: Future[Any], what: str) -> Answer:
+    if future.cancelled():
+        return Answer(error=f"{what}: cancelled")
+    exc = future.exception()
+    if exc is not None:
+        return Answer(error=str(exc) or f"{what}: {type(exc).__name__}")
+    return Answer(value=future.result())

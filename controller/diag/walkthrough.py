@@ -18,7 +18,7 @@ from PIL import Image
 
 from controller.diag.pattern import pattern_for
 from controller.diag.screen import BUTTON_MARK, seconds, show
-from controller.diag.script import Script, Sleep, Wait
+from controller.diag.script import Resumed, Script, Sleep, Wait
 from controller.director.clock import Handle, Scheduler
 from controller.ports import (
     LED_OFF,
@@ -211,7 +211,8 @@ class Diagnostic:
         self.report.voice = _yes_no(answer)
 
 
-def _yes_no(answer: InputEvent | None) -> Verdict:
+def _yes_no(answer: Resumed) -> Verdict:
+    """A confirm Wait's outcome: OK is yes, ◀ is no, the deadline is no answer."""
     if answer is None:
         return Verdict.NO_ANSWER
     if isinstance(answer, ButtonEvent) and answer.button is Button.PREV:

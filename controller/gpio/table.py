@@ -9,6 +9,10 @@ sink, which is thread-safe; nothing is processed where it lands:
   wakes the I/O thread, which reads the expander over I2C (the bus is never touched from gpiozero's thread);
 * cards: the I/O thread polls every reader on a schedule (:mod:`controller.gpio.poller`).
 
+Reading the text on a card (deck enrollment) is a request too (:meth:`GpioTable.read_card_text`): the I/O
+thread runs it between poll rounds, so it never interleaves with the reader's own polling
+(:mod:`controller.gpio.cardtext`), and hands the caller a future.
+
 Screens: ``display`` only files the newest image for its seat (an older one not yet sent is dropped); the I/O
 thread sends frames between reader rounds, at least one per turn, so a burst of redraws (every seat at a phase
 change) cannot push a reader past the 100 ms promise. LEDs are a 3-byte transfer and go out at once. Every transfer
@@ -20,12 +24,14 @@ from __future__ import annotations
 import logging
 import threading
 from collections.abc import Callable, Mapping
+from concurrent.futures import Future
 from dataclasses import dataclass
 from typing import Any
 
 from PIL import Image
 
 from controller.config.profile import PinRef, Profile, SeatSpec
+from controller.gpio.cardtext import CardTextRequests, Texts
 from controller.gpio.clock import Clock, SystemClock
 from controller.gpio.debounce import Debouncer
 from controller.gpio.i2c import RawI2c, SharedBus
@@ -98,6 +104,7 @@ class GpioTable:
         self._wake = threading.Event()
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
+        self.card_texts = CardTextRequests(self._wake.set)
 
     # --- ports.Table ------------------------------------------------------------------------------------
     @property
@@ -127,6 +134,7 @@ class GpioTable:
             self._thread.join(timeout=1.0)
             self._thread = None
         self.running = False
+        self.card_texts.cancel_all("the table stopped")
         self.flush_frames()
         for seat in self._seats.values():
             if seat.led is not None:
@@ -153,6 +161,17 @@ class GpioTable:
         """Called on gpiozero's thread when an interrupt line falls: only wake the I/O thread."""
         expander.pending = True
         self._wake.set()
+
+    # --- card memory ------------------------------------------------------------------------------------
+    def read_card_text(self, seat: int, uid: str) -> Future[Texts]:
+        """The Text records on card ``uid`` now on seat ``seat``'s reader, read by the I/O thread between two
+        poll rounds (or by the next :meth:`step` when started without a thread). Completes on the I/O thread;
+        fails with an :class:`~controller.nfc.reader.NfcError` that names the seat and the card."""
+        if not self.running:
+            future: Future[Texts] = Future()
+            future.set_exception(RuntimeError(f"seat {seat}: card {uid}: the gpio table is not started"))
+            return future
+        return self.card_texts.submit(seat, uid)
 
     # --- screens ----------------------------------------------------------------------------------------
     def request_frame(self, seat: int, image: Image.Image) -> None:
@@ -215,6 +234,8 @@ class GpioTable:
                     seat, button = expander.buttons[pin]
                     self.button_edge(seat, button, not level)  # pulled up: pressed = low
         self.scheduler.step()
+        if self.card_texts.pending():  # the chip's listed target is the card its last poll saw
+            self.card_texts.serve({p.seat: p for p in self.scheduler.presences})
         self.send_frames()
 
     def _run(self) -> None:
@@ -223,7 +244,7 @@ class GpioTable:
                 self.step()
             except Exception:  # keep the table alive; the message says where
                 log.exception("gpio I/O thread")
-            if not self._next_frame_pending():
+            if not (self._next_frame_pending() or self.card_texts.pending()):
                 self._wake.wait(timeout=max(0.001, self.scheduler.due_in()))
             self._wake.clear()
 

@@ -3,7 +3,8 @@
 They check what the host sends (a PN532 frame with a wrong checksum is answered with a NACK, as the chip does) and
 answer with real frames, register contents and CRCs, so the drivers are tested against the protocol rather than
 against themselves. Faults: ``corrupt`` (the next answers have a bad checksum / BCC), ``silent`` (never ready),
-``busy_polls`` (not ready for a few status reads).
+``busy_polls`` (not ready for a few status reads). The PN532 counts ``overlapped`` exchanges: a command that
+arrives while the previous one's answer is unread, which is what two hosts talking to it at once look like.
 """
 
 from __future__ import annotations
@@ -33,6 +34,7 @@ class FakePn532:
         self.queue: deque[bytes] = deque()
         self.commands: list[int] = []
         self.woken = False
+        self.overlapped = 0  # commands that arrived while an earlier answer was still unread (interleaved hosts)
         self.max_retries_passive: int | None = None
         self._serial_out = bytearray()
 
@@ -50,6 +52,8 @@ class FakePn532:
         if self.silent:
             return
         command, params = body[1], body[2:]
+        if self.queue:  # the host started a new exchange before reading the last one's answer
+            self.overlapped += 1
         self.commands.append(command)
         self.queue.append(ACK)
         answer = self._answer(command, params)

@@ -41,6 +41,13 @@ def ndef_message(memory: bytes) -> bytes | None:
 
 def text_records(message: bytes) -> list[str]:
     """The texts of the Text records of an NDEF message (short and normal records; others skipped)."""
+    try:
+        return _text_records(message)
+    except IndexError as exc:  # a header byte past the end: the message is cut short, not a crash
+        raise NfcError(f"NDEF record header cut short in {message.hex(' ')}") from exc
+
+
+def _text_records(message: bytes) -> list[str]:
     texts, i = [], 0
     while i < len(message):
         header = message[i]

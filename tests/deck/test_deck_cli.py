@@ -1,4 +1,5 @@
-"""``tianhei deck`` from the command line, the shipped example deck, bad deck files, and NDEF text on gpio."""
+"""``tianhei deck`` from the command line, the shipped example deck, bad deck files, and NDEF text on a live gpio
+table."""
 
 from __future__ import annotations
 
@@ -11,7 +12,13 @@ from controller.config.decks import load_deck
 from controller.config.errors import ConfigError
 from controller.config.settings import rules_variant_roles
 from controller.diag.cards import card_texts
+from controller.diag.deck import Enrollment
+from controller.diag.host import Host, _NotYet
+from controller.director.clock import VirtualScheduler
 from controller.nfc.ndef import text_tlv
+from controller.nfc.reader import NfcError
+from controller.screens.strings import Lang
+from controller.sim.table import SimTable
 from tests.gpio.rig import make_rig
 
 DECKS = Path(__file__).resolve().parents[2] / "decks"
@@ -60,14 +67,49 @@ def test_diag_on_the_simulated_table_prints_the_table(capsys: pytest.CaptureFixt
     assert "no seat 9" in capsys.readouterr().err
 
 
-def test_a_card_with_a_role_written_on_it_is_read_from_the_pn532() -> None:
-    rig = make_rig()
+def test_enrolling_on_a_live_gpio_table_reads_the_role_written_on_the_card() -> None:
+    """The real path: the asyncio loop runs the enrollment, the I/O thread polls the PN532s and, between polls,
+    reads the text of the card seat 4 taps; the answer reaches the loop and no role has to be chosen."""
+    rig = make_rig(poll_period=0.0)
+    memory = text_tlv("杀手", "zh")
+    rig.readers[4].ndef_pages = {4 + i: memory[4 * i: 4 * i + 4].ljust(4, b"\0") for i in range(8)}
+    lines: list[str] = []
+
+    def note(line: str) -> None:
+        lines.append(line)
+        if line.startswith("0 cards enrolled"):  # the seat is asked to tap: lay the card on seat 4
+            rig.readers[4].card = bytes.fromhex("04D1A600000009")
+
+    host = Host(rig.table, _NotYet())
     try:
-        rig.readers[4].card = bytes.fromhex("04D1A600000009")
-        memory = text_tlv("杀手", "zh")
-        rig.readers[4].ndef_pages = {4 + i: memory[4 * i: 4 * i + 4].ljust(4, b"\0") for i in range(8)}
         texts = card_texts(rig.table)
         assert texts is not None
-        assert list(texts(4, "04D1A600000009")) == ["杀手"]
+        deck = host.run(lambda scheduler: Enrollment(rig.table, "tagged", ("killer", "police", "civilian"),
+                                                     Lang.EN, card_texts=texts, count=1, idle_s=5,
+                                                     note=note).script())
     finally:
         rig.factory.close()
+    assert [(c.uid, c.role) for c in deck.cards] == [("04D1A600000009", "killer")]
+    assert "seat 4: card 04D1A600000009 is killer" in lines
+    assert not any("choose its role" in line for line in lines)
+    assert rig.readers[4].overlapped == 0
+
+
+def test_a_card_taken_away_before_its_text_is_read_is_said_and_its_role_asked() -> None:
+    rig = make_rig()
+    rig.table.start(rig.events.append, thread=False)
+    try:
+        texts = card_texts(rig.table)
+        assert texts is not None
+        future = texts(4, "04D1A600000009")  # no card on seat 4's reader
+        rig.table.step()
+        with pytest.raises(NfcError, match="seat 4: card 04D1A600000009 is no longer on the reader"):
+            future.result(timeout=0)
+    finally:
+        rig.table.stop()
+        rig.factory.close()
+
+
+def test_tables_whose_readers_cannot_read_card_memory_ask_every_role() -> None:
+    clock = VirtualScheduler()
+    assert card_texts(SimTable(2, clock.now, remote=False)) is None

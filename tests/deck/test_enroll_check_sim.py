@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from concurrent.futures import Future
 from pathlib import Path
 
 import pytest
@@ -53,11 +54,18 @@ def test_a_card_with_an_ndef_role_is_enrolled_without_choosing() -> None:
     clock = VirtualScheduler()
     table = SimTable(2, clock.now, remote=False)
     texts = {card_uid(1): ["杀手"], card_uid(2): ["Police"]}
-    enroll = Enrollment(table, "tagged", ROLES, Lang.EN, card_texts=lambda seat, uid: texts.get(uid, []))
+    enroll = Enrollment(table, "tagged", ROLES, Lang.EN, card_texts=lambda seat, uid: done(texts.get(uid, [])))
     deck = drive(table, clock, enroll.script(), SimPeople(table, clock, pile=pile("killer", "police")))
     assert isinstance(deck, Deck)
     assert [c.role for c in deck.cards] == ["killer", "police"]
     assert not any(e for e in table.inputs if getattr(e, "button", None) is Button.NEXT), "no role was chosen"
+
+
+def done(texts: list[str]) -> Future[tuple[str, ...]]:
+    """A read that has already finished (the sim table has no reader thread)."""
+    future: Future[tuple[str, ...]] = Future()
+    future.set_result(tuple(texts))
+    return future
 
 
 def script_of(table: SimTable, clock: VirtualScheduler, steps: list[tuple[float, Callable[[], None]]]) -> None:

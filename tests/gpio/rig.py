@@ -34,7 +34,7 @@ class Rig:
         self.expanders[name].set_input(pin, not down)
 
 
-def make_rig(profile_name: str = "compact-8") -> Rig:
+def make_rig(profile_name: str = "compact-8", poll_period: float = 0.05) -> Rig:
     profile = load_profile(profile_name)
     factory = MockFactory(pin_class=MockPWMPin)
     bus = FakeI2cBus(mux_address=profile.mux_address)
@@ -60,7 +60,7 @@ def make_rig(profile_name: str = "compact-8") -> Rig:
         readers[seat.number] = FakePn532()
         bus.attach(seat.screen.address, screens[seat.number], seat.mux_channel)
         bus.attach(seat.reader.address, readers[seat.number], seat.mux_channel)
-    table = build_table(profile, pin_factory=factory, i2c=bus, clock=clock)
+    table = build_table(profile, pin_factory=factory, i2c=bus, clock=clock, poll_period=poll_period)
     return Rig(profile, table, factory, bus, clock, expanders, screens, readers)
 
 

@@ -8,6 +8,7 @@ from hypothesis import strategies as st
 from controller.gpio.clock import FakeClock
 from controller.nfc import ndef, pn532
 from controller.nfc.fakes import FakePn532
+from controller.nfc.reader import NfcError
 
 
 def card_with(text: str, lang: str = "zh") -> FakePn532:
@@ -41,3 +42,14 @@ def test_text_records_round_trip(text: str, lang: str) -> None:
         return
     message = ndef.ndef_message(b"\x00\x00" + ndef.text_tlv(text, lang))
     assert message is not None and ndef.text_records(message) == [text]
+
+
+@given(st.binary(max_size=80))
+def test_any_card_memory_is_texts_or_a_clear_nfc_error(memory: bytes) -> None:
+    """A worn or half-written card never crashes enrollment: the parser says NfcError or gives texts."""
+    try:
+        message = ndef.ndef_message(memory)
+        if message is not None:
+            assert all(isinstance(t, str) for t in ndef.text_records(message))
+    except NfcError as exc:
+        assert "NDEF" in str(exc)
