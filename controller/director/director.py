@@ -530,6 +530,10 @@ class Director:
         for h in w.handles:
             h.cancel()
         self.window = None
+        if w.step == TURN_VOTE and self.state is not None:  # V4.8: the vote is in; the pointer goes away
+            for seat in w.seats:
+                if seat in self.state.alive:
+                    self._set(seat, v.Message(v.L10n("已投票", "Voted"), ""), LED_OFF)
         if w.kind == "last_words" and self.state is not None:
             # The last words are over: the speaker's screen and LED go dark, whatever comes next (night, a vote).
             for seat in self.ui:

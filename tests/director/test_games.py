@@ -23,6 +23,9 @@ GAMES = [
     ("standard-2.0", 9, {"win": "civilians_lose", "group_tie": "random"}),
     ("five-identities", 10, {}),
     ("v3.0", 12, {}),
+    ("v4.0", 12, {}),  # V4.7/V4.8: last words round the table, defence with the vote in turn
+    ("v4.0", 13, {"needle.no_save_from_shot": True}),
+    ("v7.0", 14, {}),  # V7.1: angel and devil
 ]
 
 

@@ -26,6 +26,8 @@ SETUPS = [
     ("standard-2.0", 12, {"lastwords": "killer_silent", "vote": "from_victim", "speech.any_direction": True}),
     ("five-identities", 9, {}),
     ("v3.0", 12, {}),
+    ("v4.0", 12, {}),
+    ("v7.0", 14, {}),
 ]
 
 #: A prompt ID names a role publicly ("killers, wake up") without saying who holds it; strip those first.
@@ -69,9 +71,18 @@ class Watcher:
         return self.card_roles.get(seat, "?")
 
     def answered(self) -> set[tuple[int, int | None]]:
-        """(seat, target) of every check the judge answered with a nod or a shake so far."""
-        return {(a, e.target) for e in self.d.events if isinstance(e, Acted) and e.result in ("nod", "shake")
-                for a in e.actors}
+        """(seat, target) of every check answer a seat may see so far: the checkers' own (a nod, a shake, or
+        V4.3's no signal), and the police's answers for roles that see them (V7.1: the angel, the devil)."""
+        s = self.d.state
+        out: set[tuple[int, int | None]] = set()
+        for e in self.d.events:
+            if isinstance(e, Acted) and e.result in ("nod", "shake", "none"):
+                out |= {(a, e.target) for a in e.actors}
+                if s is not None and s.roles:
+                    roles = s.config.variant.roles
+                    out |= {(seat, e.target) for seat in range(1, s.players + 1)
+                            if e.ability in roles[s.role_of(seat)].sees}
+        return out
 
     def check(self) -> None:
         self.checks += 1
@@ -88,8 +99,8 @@ class Watcher:
                 assert self.over() and view.role == self.role(seat), where
             elif isinstance(view, v.PoliceAnswer):  # only to the seats who asked (police; F2 informant)
                 assert (seat, view.target) in self.answered(), where
-            elif isinstance(view, v.NightChoice):
-                assert w is not None and w.kind == "night" and seat in w.seats, where
+            elif isinstance(view, v.NightChoice):  # a night choice, or V4.8's vote in turn
+                assert w is not None and w.kind in ("night", "vote") and seat in w.seats, where
             if (w is not None and w.kind in ("night", "recognition") and seat not in w.seats
                     and not d.paused and s is not None and s.phase == "night"):
                 assert isinstance(view, (v.Dark, v.Dead)), f"{where}: lit while others wake"
