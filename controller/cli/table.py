@@ -28,6 +28,8 @@ def register(sub: Any) -> None:
                    help="bots play the seats (the default on the simulated table without a display)")
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--headless", action="store_true", help="never open a window")
+    p.add_argument("--board", action="store_true",
+                   help="show the public big screen fullscreen on the HDMI display (not beside the sim window)")
     p.add_argument("--checkin", action="store_true",
                    help="seats check in with OK before the deal; the remote shows the deck to lay out")
     p.set_defaults(func=run)
@@ -46,7 +48,7 @@ def run(args: argparse.Namespace) -> int:
     if simulated and (args.headless or not has_display()):
         return _virtual_game(config, args)
     opts = LiveOptions(players=args.players, autoplay=args.autoplay, seed=args.seed, window=not args.headless,
-                       checkin=args.checkin)
+                       checkin=args.checkin, board=args.board)
     director = asyncio.run(run_live(config, opts))
     state = director.state
     print(f"game over: {state.winner if state else 'none'}")
