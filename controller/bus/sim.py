@@ -136,6 +136,14 @@ class SimNode:
     def card(self, uid: bytes | None) -> None:
         self._ask(f"c {uid.hex() if uid else '-'}")
 
+    def reader_counters(self) -> tuple[int, int, bool]:
+        """The fake card reader's (RF exchanges so far, frames ignored for a bad CRC_A, card halted now)."""
+        for line in self._ask("n"):
+            if line.startswith("n "):
+                exchanges, bad_crc, halted = line[2:].split()
+                return int(exchanges), int(bad_crc), halted == "1"
+        raise RuntimeError(f"node ({self.config_path}): no card reader to ask")
+
     def hang(self) -> None:
         """Make the firmware's main loop hang (as a driver stuck in a loop would) until its watchdog bites."""
         self._ask("h")

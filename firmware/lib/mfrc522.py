@@ -2,7 +2,12 @@
 
 Every exchange is bounded: the chip's own timer ends a transceive after ~25 ms with no card, and this driver reads
 the interrupt register a fixed number of times, so a scan can never block the node's loop (and its watchdog).
-Only single-size (4-byte) UIDs are read, which covers the MIFARE Classic cards a deck is printed on.
+
+A scan follows ISO/IEC 14443-3: WUPA (wakes halted cards too), then per cascade level anticollision and SELECT
+until the card's SAK says its UID is complete, then HLTA so the next scan's WUPA finds it again. Single (4-byte,
+MIFARE Classic), double (7-byte, NTAG21x: the deck cards) and triple (10-byte) size UIDs are read; at levels
+before the last the card answers the cascade tag 0x88 and three UID bytes. SELECT frames carry a CRC_A computed
+here (a few dozen operations: cheaper than a round trip to the chip's coprocessor), and the SAK's CRC is checked.
 """
 
 COMMAND = 0x01
@@ -25,7 +30,20 @@ TRANSCEIVE = 0x0C
 SOFT_RESET = 0x0F
 
 WUPA = 0x52  # wakes idle and halted cards, so a card left on the reader keeps answering
-SEL_CL1 = 0x93
+HLTA = 0x50
+CASCADE = (0x93, 0x95, 0x97)  # SEL codes of cascade levels 1, 2, 3
+CASCADE_TAG = 0x88  # first byte at a level whose UID goes on at the next one
+SAK_MORE = 0x04  # SAK bit: UID not complete
+
+
+def crc_a(data):
+    """ISO/IEC 14443-3 CRC_A (preset 0x6363), low byte first."""
+    crc = 0x6363
+    for b in data:
+        b ^= crc & 0xFF
+        b = (b ^ (b << 4)) & 0xFF
+        crc = ((crc >> 8) ^ (b << 8) ^ (b << 3) ^ (b >> 4)) & 0xFFFF
+    return bytes((crc & 0xFF, crc >> 8))
 
 
 class MFRC522:
@@ -86,16 +104,41 @@ class MFRC522:
         return bytes(self._read(FIFO_DATA) for _ in range(n))
 
     def scan(self, tries=2):
-        """The UID (4 bytes) of the card on the reader, or None. ``tries`` bounds the RF retries."""
+        """The UID (4, 7 or 10 bytes) of the card on the reader, or None. ``tries`` bounds the RF retries: at
+        most ``tries`` * 8 exchanges, each bounded, however the card answers."""
         for _ in range(tries):
             atqa = self._transceive(bytes((WUPA,)), 7)
             if atqa is None or len(atqa) != 2:
                 continue
-            uid = self._transceive(bytes((SEL_CL1, 0x20)))
-            if uid is None or len(uid) != 5:
-                continue
-            if uid[0] ^ uid[1] ^ uid[2] ^ uid[3] != uid[4]:
+            uid = self._select()
+            if uid is not None:
+                self._transceive(bytes((HLTA, 0)) + crc_a((HLTA, 0)))  # no answer is the expected answer
+                return uid
+        return None
+
+    def _select(self):
+        """Anticollision and SELECT through the cascade levels; the whole UID, or None on any bad answer."""
+        uid = b""
+        for level in CASCADE:
+            part = self._transceive(bytes((level, 0x20)))
+            if part is None or len(part) != 5:
+                return None
+            if part[0] ^ part[1] ^ part[2] ^ part[3] != part[4]:
                 self.errors += 1
-                continue
-            return uid[:4]
+                return None
+            frame = bytes((level, 0x70)) + part
+            sak = self._transceive(frame + crc_a(frame))
+            if sak is None or len(sak) != 3:
+                return None
+            if crc_a(sak[:1]) != sak[1:]:
+                self.errors += 1
+                return None
+            if sak[0] & SAK_MORE:
+                if part[0] != CASCADE_TAG:
+                    self.errors += 1
+                    return None
+                uid += part[1:4]
+            else:
+                return uid + part[:4]
+        self.errors += 1  # a card still asking for a fourth level is not ISO 14443
         return None

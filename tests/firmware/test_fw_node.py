@@ -2,13 +2,20 @@
 
 from __future__ import annotations
 
+import importlib.util
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from controller.bus import seatbus as sb
 from controller.bus.sim import SimNode, find_micropython, node_config
+from controller.nfc import mfrc522 as host_mfrc522
+
+FIRMWARE_MFRC522 = Path(__file__).resolve().parents[2] / "firmware" / "lib" / "mfrc522.py"
 
 
 @pytest.fixture
@@ -104,6 +111,45 @@ def test_card_left_on_the_reader_is_reported_once_and_rf_noise_is_not_a_removal(
     assert [(k, d.hex()) for _, k, _, d in gone] == [(sb.EV_CARD_GONE, "a1b2c3d4")]
 
 
+def cards_after(node: SimNode, uid: bytes | None, start: int, seq: int, ack: int = 0) -> list[tuple[int, str]]:
+    """Lay ``uid`` on the reader (None: take it away), let the node scan for a while, then poll."""
+    node.card(uid)
+    for t in range(start, start + 400, 100):
+        node.step(t)
+    return [(k, d.hex().upper()) for _, k, _, d in poll(node, start + 400, seq, ack)]
+
+
+@pytest.mark.parametrize("uid", ["04E7C200000001", "04E7C2000000010203AB"], ids=["7-byte NTAG", "10-byte"])
+def test_a_deck_card_with_a_long_uid_is_read_through_the_cascade_levels(seat3: SimNode, uid: str) -> None:
+    identify(seat3)
+    assert cards_after(seat3, bytes.fromhex(uid), 10, 2) == [(sb.EV_CARD, uid)]
+    _, bad_crc, halted = seat3.reader_counters()
+    assert bad_crc == 0, "every SELECT and HLTA carried a correct CRC_A"
+    assert halted, "each scan ends with HLTA, and the next WUPA wakes the card again"
+    assert cards_after(seat3, bytes.fromhex(uid), 500, 3, ack=1) == [], "left on the reader: reported once"
+    assert cards_after(seat3, None, 1000, 4, ack=1) == [(sb.EV_CARD_GONE, uid)]
+
+
+def test_an_ntag_swapped_for_a_mifare_classic_is_a_removal_then_an_arrival(seat3: SimNode) -> None:
+    identify(seat3)
+    assert cards_after(seat3, bytes.fromhex("04E7C200000002"), 10, 2) == [(sb.EV_CARD, "04E7C200000002")]
+    events = cards_after(seat3, bytes.fromhex("A1B2C3D4"), 500, 3, ack=1)
+    assert events == [(sb.EV_CARD_GONE, "04E7C200000002"), (sb.EV_CARD, "A1B2C3D4")]
+
+
+def test_a_scan_stays_bounded_when_the_rf_keeps_failing(seat3: SimNode) -> None:
+    identify(seat3)
+    seat3.card(bytes.fromhex("04E7C200000003"))
+    seat3._ask("f 1000")  # every exchange is disturbed
+    before = seat3.reader_counters()[0]
+    seat3.step(150)  # one scan (identify's step scanned at 1 ms; they come every 100 ms)
+    assert seat3.reader_counters()[0] - before == 2, "two tries, one WUPA each: the node's loop goes on"
+    seat3._ask("f 0")
+    seat3.step(250)
+    per_scan = seat3.reader_counters()[0] - before - 2
+    assert per_scan == 1 + 2 * 2 + 1, "WUPA, two cascade levels of anticollision and SELECT, HLTA"
+
+
 def test_a_retransmitted_command_is_acked_but_not_applied_twice(seat3: SimNode) -> None:
     identify(seat3)
     assert ask(seat3, 5, 7, sb.SET_LED, bytes([255, 0, 0])).mtype == sb.ACK
@@ -169,3 +215,24 @@ def test_a_hung_node_is_reset_by_its_watchdog_and_says_so(seat3: SimNode) -> Non
     assert seat3.step(2990) == b""  # 1990 ms unfed: not yet
     seat3.step(3000)  # 2000 ms unfed: the watchdog bites and the board boots again
     assert identify(seat3, 3010)["reset_cause"] == sb.RESET_WATCHDOG
+
+
+def _firmware_mfrc522() -> Any:
+    """The firmware's driver module under CPython (it imports nothing of ``machine`` at the top)."""
+    spec = importlib.util.spec_from_file_location("fw_mfrc522", FIRMWARE_MFRC522)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+@settings(max_examples=50)
+@given(st.binary(max_size=12))
+def test_the_firmwares_crc_a_is_iso_14443s(data: bytes) -> None:
+    """HLTA is ``50 00 57 CD`` on every reader's wire (ISO/IEC 14443-3); the host driver's CRC_A agrees."""
+    fw = FW
+    assert fw.crc_a(b"\x50\x00") == b"\x57\xcd"
+    assert fw.crc_a(data) == host_mfrc522.crc_a(data)
+
+
+FW = _firmware_mfrc522()

@@ -246,17 +246,35 @@ class FakeSSD1306:
         return (self.ram[(y // 8) * 128 + x] >> (y % 8)) & 1
 
 
+def crc_a(data):
+    """ISO/IEC 14443-3 CRC_A, as the card computes it (kept apart from the driver's, so each checks the other)."""
+    crc = 0x6363
+    for b in data:
+        b = (b ^ crc) & 0xFF
+        b = (b ^ (b << 4)) & 0xFF
+        crc = ((crc >> 8) ^ (b << 8) ^ (b << 3) ^ (b >> 4)) & 0xFFFF
+    return bytes((crc & 0xFF, (crc >> 8) & 0xFF))
+
+
+CASCADE = (0x93, 0x95, 0x97)
+
+
 class FakeMFRC522:
-    """Enough of an MFRC522 to answer the firmware's driver: registers, FIFO, WUPA and anticollision."""
+    """Enough of an MFRC522 to answer the firmware's driver: registers, FIFO, and a card in the field that
+    follows ISO/IEC 14443-3: WUPA/REQA, anticollision and SELECT per cascade level (a 4-, 7- or 10-byte UID;
+    levels before the last answer the cascade tag 0x88), HLTA. A level is answered only after the ones before it
+    were selected, a frame with a bad CRC is ignored, and a halted card wakes only on WUPA, as a real card does."""
 
     def __init__(self):
         self.regs = bytearray(64)
         self.regs[0x37] = 0x92
         self.fifo = bytearray()
-        self.card = None  # 4-byte UID of the card on the reader, or None
+        self.card = None  # UID (4, 7 or 10 bytes) of the card on the reader, or None
         self.fail_next = 0  # the next N exchanges fail as if RF was disturbed
         self.exchanges = 0
-
+        self.halted = False
+        self.selected = 0  # cascade levels selected since the last wake-up
+        self.bad_crc = 0  # frames ignored for a wrong CRC_A
     def spi_transfer(self, buf):
         reg = (buf[0] >> 1) & 0x3F
         if buf[0] & 0x80:
@@ -282,23 +300,53 @@ class FakeMFRC522:
             self.regs[reg] = value
         return bytes(2)
 
+    def _levels(self):
+        u = self.card
+        if len(u) == 4:
+            return [u]
+        if len(u) == 7:
+            return [b"\x88" + u[:3], u[3:]]
+        return [b"\x88" + u[:3], b"\x88" + u[3:6], u[6:]]
+
     def _exchange(self):
         self.exchanges += 1
         sent = bytes(self.fifo)
         self.fifo = bytearray()
+        answer = None
         if self.fail_next:
             self.fail_next -= 1
-            self.regs[0x04] = 0x01
-            return
-        if self.card is None:
+        elif self.card is not None:
+            answer = self._card_answer(sent)
+        if answer is None:
             self.regs[0x04] = 0x01  # timer: nobody answered
             return
-        if sent in (b"\x52", b"\x26"):
-            self.fifo = bytearray(b"\x04\x00")
-        elif sent == b"\x93\x20":
-            u = self.card
-            self.fifo = bytearray(u) + bytearray((u[0] ^ u[1] ^ u[2] ^ u[3],))
-        else:
-            self.regs[0x04] = 0x01
-            return
+        self.fifo = bytearray(answer)
         self.regs[0x04] = 0x30
+
+    def _card_answer(self, sent):
+        levels = self._levels()
+        if sent == b"\x52" or (sent == b"\x26" and not self.halted):
+            self.halted = False
+            self.selected = 0
+            return bytes(((0x04, 0x44, 0x84)[len(levels) - 1], 0x00))  # ATQA: bits 7-6 give the UID size
+        if self.halted or not sent:
+            return None
+        if len(sent) > 2 and crc_a(sent[:-2]) != sent[-2:]:
+            self.bad_crc += 1
+            return None
+        if sent[0] == 0x50 and len(sent) == 4:
+            self.halted = True
+            return None
+        if sent[0] not in CASCADE:
+            return None
+        level = CASCADE.index(sent[0])
+        if level != self.selected or level >= len(levels):
+            return None  # not this level's turn: a real card stays silent
+        part = levels[level]
+        if sent[1:] == b"\x20":
+            return part + bytes((part[0] ^ part[1] ^ part[2] ^ part[3],))
+        if len(sent) == 9 and sent[1] == 0x70 and sent[2:6] == part:
+            self.selected += 1
+            sak = 0x04 if self.selected < len(levels) else 0x00
+            return bytes((sak,)) + crc_a(bytes((sak,)))
+        return None

@@ -11,12 +11,14 @@ the other end owns the clock: every step says what time it is, so a simulated ga
          h                   hang: the main loop stops (a driver stuck in a loop); nothing is stepped or fed,
                              bytes that arrive are lost, until the watchdog resets the board
          d                   dump the display RAM
+         n                   the card reader's counters
          q                   quit
     out: t TXHEX             bytes the node put on the bus during the step (DE was high for each write)
          k BUSY R G B BOOT HELD  after every step: needs stepping soon? LED duties as 0..255, boot id, and
                              whether the node holds news the master has not acknowledged (queued events, or a
                              card on the reader that the node has not reported yet)
          r RAMHEX            display RAM (after d)
+         n EXCHANGES BADCRC HALTED  RF exchanges so far, frames the card ignored for a bad CRC, card halted (after n)
          e MESSAGE           an error (bad command, DE low while transmitting)
          .                   end of the answer
 """
@@ -126,6 +128,9 @@ while True:
         hung = True
     elif op == "d":
         out.write("r " + (hexlify(bytes(screen.ram)).decode() if screen is not None else "") + "\n")
+    elif op == "n":
+        if reader is not None:
+            out.write(f"n {reader.exchanges} {reader.bad_crc} {1 if reader.halted else 0}\n")
     elif op == "q":
         break
     else:
