@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from controller.config.profile import Profile
-from controller.diag.people import SimPeople, short_uid
+from controller.diag.people import SimPeople
 from controller.diag.script import Script, ScriptRunner
 from controller.director.bus_session import BusScheduler
 from controller.director.clock import AsyncioScheduler, Scheduler, VirtualScheduler
@@ -154,8 +154,7 @@ def bus_sim_host(seats: int, *, auto: bool = True, absent: Collection[int] = (),
         down = [n.spec.name for n in sim.master.nodes.values() if n.status != "up"]
         if down:
             raise HardwareError(f"simulated bus: {', '.join(down)} did not answer ({sim.master.alerts})")
-        people = SimPeople(BusHands(sim, clock), clock, absent=absent, pile=list(pile or []),
-                           uid_of=short_uid) if auto else None
+        people = SimPeople(BusHands(sim, clock), clock, absent=absent, pile=list(pile or [])) if auto else None
         yield Host(sim.table, clock, people, simulated=True)
     finally:
         sim.close()

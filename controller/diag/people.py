@@ -16,6 +16,9 @@ from controller.director.clock import Scheduler
 from controller.ports import Button
 
 REACTION_S = 0.8
+#: How long a card lies on a reader before its hand lifts it (the seat bus hands' default): the next card of a
+#: pile goes down on that reader only once it is free, or the lift would take the new card away with it.
+CARD_LIES_S = 1.0
 
 
 class Fingers(Protocol):
@@ -36,11 +39,6 @@ def card_uid(n: int) -> str:
     return f"04D1A6{n:08X}"
 
 
-def short_uid(n: int) -> str:
-    """A 4-byte (single size, MIFARE Classic style) UID for the ``n``-th simulated card."""
-    return f"D1A6{n:04X}"
-
-
 @dataclass
 class SimPeople:
     table: Fingers
@@ -48,32 +46,48 @@ class SimPeople:
     absent: Collection[int] = ()
     #: The physical deck they hold: (UID, printed role), tapped in this order during enrollment and checks.
     pile: list[tuple[str, str]] = field(default_factory=list)
-    #: The UID of the n-th card they lay down (the seat nodes' firmware reads 4-byte UIDs only: ``short_uid``).
+    #: The UID of the n-th card they lay down (7-byte NTAG UIDs, as the decks' cards have, on every table).
     uid_of: Callable[[int], str] = field(default=lambda n: card_uid(n))
     _next_card: Iterator[int] = field(init=False)
 
     def __post_init__(self) -> None:
         self._next_card = iter(range(1, 1_000_000))
         self._pile_at = 0
+        self._card_down: dict[int, float] = {}  # seat -> when its last card went down
+        self._turn = 0  # pile cards go round the seats, as people pass the deck along
 
     def on_wait(self, wait: Wait) -> None:
         """A :class:`~controller.diag.script.ScriptRunner` listener."""
-        action = self._answer(wait.hint)
-        if action is not None:
-            watch = wait.hint[2] if wait.hint[0] == "confirm" else 0.0
-            self.scheduler.call_at(self.scheduler.now() + watch + REACTION_S, action)
+        answer = self._answer(wait.hint)
+        if answer is not None:
+            seat, action = answer
+            at = self.scheduler.now() + REACTION_S
+            if wait.hint[0] == "confirm":
+                at += wait.hint[2]
+            if wait.hint[0] in ("card", "next card"):
+                at = max(at, self._card_down.get(seat, -CARD_LIES_S) + CARD_LIES_S + 0.1)
+                self._card_down[seat] = at
+            self.scheduler.call_at(at, action)
 
-    def _answer(self, hint: tuple[Any, ...]) -> Callable[[], None] | None:
+    def _answer(self, hint: tuple[Any, ...]) -> tuple[int, Callable[[], None]] | None:
+        """The seat that answers and what it does, or None when nobody will."""
         if not hint:
             return None
         kind, seat = hint[0], hint[1]
-        if seat is None:  # anyone: the first seat with someone at it
+        if seat is None:  # anyone: a seat with someone at it (the next one in turn for a pile's card)
             present = [n for n in sorted(self.table.seats) if n not in self.absent]
             if not present:
                 return None
             seat = present[0]
+            if kind == "next card":
+                seat = present[self._turn % len(present)]
+                self._turn += 1
         if seat in self.absent:
             return None
+        action = self._action(kind, seat, hint)
+        return None if action is None else (seat, action)
+
+    def _action(self, kind: str, seat: int, hint: tuple[Any, ...]) -> Callable[[], None] | None:
         if kind == "confirm":
             return lambda: self.table.click(seat, Button.OK)
         if kind == "button":

@@ -5,7 +5,7 @@ bus, people pressing the nodes' buttons and laying cards on their readers (issue
 from __future__ import annotations
 
 from controller.diag.host import bus_sim_host
-from controller.diag.people import short_uid
+from controller.diag.people import card_uid
 from controller.diag.walkthrough import PARTS, Diagnostic, DiagReport, Verdict
 from controller.screens.strings import Lang
 from controller.voice.null_voice import NullVoice
@@ -25,7 +25,7 @@ def test_three_seat_nodes_pass_every_part_over_the_bus() -> None:
     assert set(report.seats) == {1, 2, 3}
     assert all(list(parts) == list(PARTS) for parts in report.seats.values())
     # the card each seat's reader read travelled over the bus as the node saw it
-    assert {seat: uid.upper() for seat, uid in report.cards.items()} == {n: short_uid(n) for n in (1, 2, 3)}
+    assert {seat: uid.upper() for seat, uid in report.cards.items()} == {n: card_uid(n) for n in (1, 2, 3)}
 
 
 def test_a_seat_nobody_answers_at_fails_every_part_and_the_other_passes() -> None:
