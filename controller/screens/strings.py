@@ -68,6 +68,12 @@ ACTIONS: dict[str, tuple[str, str]] = {
     "revive": ("复活", "Revive"),
     "take": ("带走", "Take along"),
     "late_kill": ("杀人", "Kill"),  # V7.1: the devil's kill once the killers are gone
+    "late_check": ("验人", "Check"),  # V5.4: the undercover police checks once the open police are gone
+    "needle_1": ("扎针", "Needle"),  # D3: doctor 1
+    "needle_2": ("扎针", "Needle"),  # D3: doctor 2
+    "shoot_1": ("狙击", "Shoot"),  # D3: sniper 1
+    "shoot_2": ("狙击", "Shoot"),  # D3: sniper 2
+    "first_identity": ("选身份", "First card"),  # D1: which card plays first
     "recognise": ("认同伴", "Meet partners"),
     "vote": ("投票", "Vote"),
 }
