@@ -532,8 +532,8 @@ class Director:
         self.window = None
         if w.step == TURN_VOTE and self.state is not None:  # V4.8: the vote is in; the pointer goes away
             for seat in w.seats:
-                if seat in self.state.alive:
-                    self._set(seat, v.Message(v.L10n("已投票", "Voted"), ""), LED_OFF)
+                voted = v.Message(v.L10n("已投票", "Voted"), "")
+                self._set(seat, voted if seat in self.state.alive else v.Dead(seat), LED_OFF)
         if w.kind == "last_words" and self.state is not None:
             # The last words are over: the speaker's screen and LED go dark, whatever comes next (night, a vote).
             for seat in self.ui:
