@@ -13,6 +13,8 @@ from __future__ import annotations
 import random
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from controller.rules import engine
 from controller.rules.actions import Eject, GroupPick, Pick, Rejected, Timeout
@@ -20,6 +22,7 @@ from controller.rules.events import CardLost, Dawn, Died, HandsDealt, HandsSettl
 from controller.rules.setup import configure
 from controller.rules.variant import load_variant
 from tests.rules.table import Game
+from tests.rules.test_properties import play_checked
 
 ROLE = {"K": "killer", "P": "police", "D": "doctor", "J": "sniper", "C": "civilian"}
 TABLE = "K+C K+D C+K P+C P+J D+C J+P C+C C+C"
@@ -251,3 +254,13 @@ def test_group_pick_of_the_killers_hits_a_card():
     g.do(GroupPick(6))
     g.night()
     assert g.of(CardLost)[-1].seat == 6 and g.role(6) == "civilian"
+
+
+# ---- properties (as tests/rules/test_properties.py, more often for this version) -------------------------------
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.integers(6, 20), st.sampled_from(["uninformed", "random", "heuristic"]), st.integers(0, 2**32 - 1),
+       st.sampled_from([None, "day"]), st.sampled_from(["swap", "choose"]), st.booleans())
+def test_property_dual_card_games_end_the_dead_never_act_and_replay(players, policy, seed, first, clash, talk):
+    config = configure(load_variant("dual-card-6.0"), players, {"dual.police_killer": clash}, talk=talk)
+    play_checked(config, policy, seed, first)

@@ -9,12 +9,15 @@ seat 1 ♠A killer boss, 2–3 killers, 4 big joker (undercover police, wakes wi
 from __future__ import annotations
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from controller.rules.actions import Eject, GroupPick, Pass, Pick, Timeout
 from controller.rules.events import Acted, Dawn, GameEnded, Opened
 from controller.rules.setup import configure
 from controller.rules.variant import load_variant
 from tests.rules.table import Game
+from tests.rules.test_properties import play_checked
 
 ROLE = {"KB": "killer_boss", "K": "killer", "UP": "undercover_police", "PB": "police_boss", "P": "police",
         "UK": "undercover_killer", "C": "civilian"}
@@ -218,3 +221,13 @@ def test_v5_the_voice_calls_only_roles_it_knows():
         for role in filter(None, e.role.split("+")):
             want = "recognize" if e.kind == "recognition" else "act"
             assert want in ROLE_PROMPTS[role], (e.step, role)
+
+
+# ---- properties (as tests/rules/test_properties.py, more often for this version) -------------------------------
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.integers(8, 20), st.sampled_from(["uninformed", "random", "heuristic"]), st.integers(0, 2**32 - 1),
+       st.sampled_from([None, "day"]), st.booleans(), st.booleans())
+def test_property_infernal_games_end_the_dead_never_act_and_replay(players, policy, seed, first, selfkill, talk):
+    config = configure(load_variant("v5.0-infernal"), players, {"killers.selfkill": selfkill}, talk=talk)
+    play_checked(config, policy, seed, first)
