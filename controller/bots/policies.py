@@ -177,6 +177,8 @@ class HeuristicPolicy:
                 return (GroupPick(rng.choice(targets)),)
             if p.ability == "secret_kill":
                 shots = [t for t in targets if t in self.claimed_killers and t in alive]
+                if not shots and len(alive) == 2:  # D2: alone with one other and no end: that one is a killer
+                    shots = targets
                 return (GroupPick(shots[0] if shots else None),)
             v4v7 = _v4_v7_night(self, state, p, targets, rng)
             if v4v7 is not None:

@@ -237,6 +237,94 @@ def resolve(s: GameState) -> tuple[tuple[tuple[int, str], ...], tuple[tuple[str,
     return tuple(sorted(deaths.items())), tuple(marks)
 
 
+# ---- D2: both cards live (seed 001's 5.0) --------------------------------------------------------------------------
+# Each card is a place of its own at the table: player k holds places 2k-1 and 2k. A kill or a check points at
+# one card, every card acts in its role, every living card votes, and a player is out when both places are.
+
+def player_of(place: int) -> int:
+    """D2: the player holding card place ``place``."""
+    return (place + 1) // 2
+
+
+def _killer_and_police(cards: Sequence[str]) -> int:
+    """D2: the first player holding killer and police (0: none)."""
+    for k in range(0, len(cards) - 1, 2):
+        if {cards[k], cards[k + 1]} == {"killer", "police"}:
+            return k // 2 + 1
+    return 0
+
+
+def deal_live(config: GameConfig, rng: random.Random, given: Sequence[str] | None) -> list[str]:
+    """D2: shuffle until no player holds killer and police ("the deal is void, deal again"); a physical deal
+    with such a hand is refused back to the judge."""
+    if given is not None:
+        bad = _killer_and_police(given)
+        if bad:
+            raise Rejected("killer_police_hand", f"player {bad} (cards {2 * bad - 1} and {2 * bad}) holds killer "
+                                                 "and police: the deal is void, deal again (D2)")
+        return list(given)
+    deck = config.deck()
+    for _ in range(10_000):
+        rng.shuffle(deck)
+        if not _killer_and_police(deck):
+            return deck
+    raise Rejected("killer_police_hand", "no deal without a killer+police hand exists for this composition (D2)")
+
+
+def each_check(tx: Tx, final: bool) -> None:
+    """D2: every card of the step points on its own (each killer card its own victim): once all have pointed,
+    or at the deadline, each pick is settled by itself; a card that did not point forfeits."""
+    from controller.rules.events import Acted
+
+    s = tx.s
+    w = s.waiting
+    assert w is not None
+    members = [m for m in w.seats if m in s.alive]
+    if not final and not all(m in s.picks for m in members):
+        return
+    ability = s.config.variant.night_steps[w.step].ability
+    for m in members:
+        target = s.picks.get(m)
+        how = "chosen" if target is not None else ("skipped" if m in s.picks else "forfeited")
+        marks = ((f"spent:{m}", 1),) if ability == "secret_kill" and target is not None else ()
+        tx.emit(Acted(w.step, ability, (m,), target, how, "", marks))
+
+
+def resolve_d2(s: GameState) -> tuple[tuple[tuple[int, str], ...], tuple[tuple[str, int], ...]]:
+    """D2, all at once (C8). The butterfly's hugged card cannot be killed (by the killers or a secret police:
+    decision); a hugged killer's kill fails (unless another killer card points at the same victim); a hugged
+    doctor cannot save; a hugged secret police cannot use the power that night (decision: the power is not
+    spent); if the butterfly dies, the hugged card dies with it. The doctor saves the killers' victim (a wrong
+    save has no effect, no empty needles). A secret police with the power unspent comes back from the killers'
+    kill (decision as V3.3: also on the night it uses it); its one kill hits anyone."""
+    acts = s.acts
+    hug = next((a for a in acts if a.ability == "d2_hug" and a.target is not None), None)
+    hugged = hug.target if hug is not None else None
+    butterfly = hug.actors if hug is not None else ()
+    saved = {a.target for a in acts if a.ability == "protect" and hugged not in a.actors}
+    shooters = {x for a in acts if a.ability == "secret_kill" and a.target is not None for x in a.actors}
+    deaths: dict[int, str] = {}
+    marks: list[tuple[str, int]] = []
+    for a in acts:
+        t = a.target
+        if t is None or t == hugged:
+            continue
+        if a.ability == "kill":
+            if all(x == hugged for x in a.actors) or t in saved:
+                continue
+            if s.roles[t - 1] == "secret_police" and (s.marks.get(f"spent:{t}", 0) == 0 or t in shooters):
+                continue
+            deaths.setdefault(t, "killed")
+        elif a.ability == "secret_kill":
+            if hugged in a.actors:
+                marks += [(f"spent:{x}", 0) for x in a.actors]
+                continue
+            deaths.setdefault(t, "secret_police")
+    if hugged is not None and any(b in deaths for b in butterfly):
+        deaths.setdefault(hugged, "with_butterfly")
+    return tuple(sorted(deaths.items())), tuple(marks)
+
+
 # ---- apply -------------------------------------------------------------------------------------------------------
 
 def _card_lost(s: GameState, e: CardLost) -> GameState:

@@ -241,7 +241,9 @@ def new_game(config: GameConfig, rng: random.Random | None = None, *, seed: int 
         options=tuple(sorted(config.options.items())), composition=config.composition,
         history=config.history, quota=config.quota, seed=seed, talk=config.talk,
     )
-    if variant.hand > 1:  # D1-D3: two cards a player, then each player chooses the first identity
+    if variant.live == "both":  # D2: both cards live, one place each; a hand of killer + police voids the deal
+        roles = cards.deal_live(config, rng, roles)
+    elif variant.hand > 1:  # D1-D3: two cards a player, then each player chooses the first identity
         tx = Tx(GameState(config=config, seed=seed), rng)
         tx.events.append(created)
         cards.deal(tx, config, rng, roles, first or variant.first)

@@ -242,6 +242,12 @@ def _group_check(tx: Tx, final: bool) -> None:
     s = tx.s
     w = s.waiting
     assert w is not None
+    if s.cards == () and s.config.variant.live == "both":  # D2: each card points on its own
+        from controller.rules import cards
+
+        if s.config.variant.night_steps[w.step].each:
+            cards.each_check(tx, final)
+            return
     members = [m for m in w.seats if m in s.alive]
     picks = {m: t for m, t in s.picks.items() if m in members}
     if not picks:
@@ -323,6 +329,10 @@ def resolve_dawn(s: GameState) -> tuple[tuple[tuple[int, str], ...], tuple[tuple
 
         if any(a.ability in cards.ABILITIES for a in acts):
             return cards.resolve(s)
+    elif s.config.variant.live == "both":  # D2: the butterfly and the secret police of seed 001
+        from controller.rules import cards
+
+        return cards.resolve_d2(s)
     if any(a.ability in clash.ABILITIES for a in acts) or any(r.immune for r in s.config.variant.roles.values()):
         return clash.resolve(s)  # V4.4-V4.6, V7.1
     deaths: dict[int, str] = {}

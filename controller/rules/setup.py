@@ -131,6 +131,8 @@ def configure(
     quota = int(resolved.get("lastwords.quota", 0) or 0)
     if quota == 0:
         quota = lastwords or (counts.get(variant.quota_role, 0) if variant.quota_role else 0)
+    if variant.live == "both":  # D2: every card is a place of its own; the table has 2 x players places
+        players = cards
     hist = tuple(int(s) for s in history)
     for s in hist:
         if not 1 <= s <= players:

@@ -22,7 +22,7 @@ ABILITIES: tuple[str, ...] = ("kill", "check", "protect", "secret_kill", "recogn
 #: V4.2 and V7.1 abilities (night.py, "versions 4.0 and 7.0" section).
 ABILITIES += ("hug", "shoot", "needle", "silence", "revive", "take", "late_kill")
 #: D3 abilities (cards.py): each doctor's needles counted apart, the snipers' shots.
-ABILITIES += ("dual_needle", "dual_shot")
+ABILITIES += ("dual_needle", "dual_shot", "d2_hug")
 TARGET_RULES = ("eyes_closed", "others", "living")
 #: When a night step runs (V5.2: the first night is recognition only).
 NIGHTS = ("all", "first", "after_first")
@@ -86,6 +86,8 @@ class NightStep:
     call: tuple[str, ...] = ()
     #: D3: the step is for one numbered copy of its role's cards ("doctor 1", "doctor 2").
     copy: int = 0
+    #: D2: every actor points at its own target (no majority): each killer card kills on its own.
+    each: bool = False
 
     @property
     def team(self) -> tuple[str, ...]:
@@ -129,6 +131,9 @@ class Variant:
     hand: int = 1
     #: D3: roles whose cards are numbered ("doctor 1", "doctor 2"), each copy waking in its own step.
     numbered: tuple[str, ...] = ()
+    #: With two cards a player: "first" (D1: one card at a time) or "both" (D2: both cards live at once; each
+    #: card is then a place at the table of its own, player k holding places 2k-1 and 2k).
+    live: str = "first"
     #: The night steps by id (derived from ``night`` once: the engine looks a step up at every night input).
     night_steps: Mapping[str, NightStep] = field(init=False, repr=False, compare=False)
     #: Roles holding the V3.3 one-time power (derived once; every dawn asks).
@@ -211,7 +216,7 @@ def _abilities(r: _Reader, spec: Mapping[str, Any], key: str, path: str) -> tupl
 
 
 _TOP_KEYS = ("id", "name", "name_zh", "rules", "first", "roles", "night", "day", "role_tables", "win_tables",
-             "options", "hand", "numbered")
+             "options", "hand", "numbered", "live")
 
 
 def parse_variant(data: Mapping[str, Any], where: str) -> Variant:
@@ -256,7 +261,7 @@ def parse_variant(data: Mapping[str, Any], where: str) -> Variant:
         if not isinstance(step, Mapping):
             raise r.fail(path, f"must be a table, not {step!r}", "write each night step as a [[night]] table")
         r.unknown_keys(step, ("id", "roles", "ability", "targets", "optional", "guests", "nights", "when_all_dead",
-                              "spare_when_last", "call", "copy"), path)
+                              "spare_when_last", "call", "copy", "each"), path)
         sid = r.string(step, "id", f"{path}.id")
         if sid in seen_ids:
             raise r.fail(f"{path}.id", f"the step id {sid!r} is used twice", "give every night step its own id")
@@ -384,6 +389,7 @@ def parse_variant(data: Mapping[str, Any], where: str) -> Variant:
         data=MappingProxyType(dict(data)),
         hand=hand,
         numbered=_numbered(r, data, check_roles),
+        live=r.string(data, "live", "live", default="first", choices=("first", "both")),
     )
 
 
@@ -404,6 +410,8 @@ def _step_extras(r: _Reader, step: Mapping[str, Any], path: str,
             out[key] = names
     if "nights" in step:
         out["nights"] = r.string(step, "nights", f"{path}.nights", choices=NIGHTS)
+    if "each" in step:
+        out["each"] = r.boolean(step, "each", f"{path}.each")
     if "copy" in step:
         copy = step["copy"]
         if not isinstance(copy, int) or isinstance(copy, bool) or copy < 1:

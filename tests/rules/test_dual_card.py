@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 
 from controller.rules import engine
 from controller.rules.actions import Eject, GroupPick, Pick, Rejected, Timeout
-from controller.rules.events import CardLost, Dawn, Died, HandsDealt, HandsSettled
+from controller.rules.events import Acted, CardLost, Dawn, Died, HandsDealt, HandsSettled
 from controller.rules.setup import configure
 from controller.rules.variant import load_variant
 from tests.rules.table import Game
@@ -263,4 +263,195 @@ def test_group_pick_of_the_killers_hits_a_card():
        st.sampled_from([None, "day"]), st.sampled_from(["swap", "choose"]), st.booleans())
 def test_property_dual_card_games_end_the_dead_never_act_and_replay(players, policy, seed, first, clash, talk):
     config = configure(load_variant("dual-card-6.0"), players, {"dual.police_killer": clash}, talk=talk)
+    play_checked(config, policy, seed, first)
+
+
+# ---- D2: seed 001's 5.0, both cards live (``dual-card-5.0``) ----------------------------------------------------
+# Places (cards) 1..16 for 8 players; player k holds places 2k-1 and 2k. The table:
+#   1 K  2 C | 3 K  4 D | 5 U  6 C | 7 B  8 C | 9 P 10 C | 11 P 12 D | 13 S 14 C | 15 S 16 C
+# (K killer, U undercover, B butterfly, P police, D doctor, S secret police, C civilian).
+
+D2 = {"K": "killer", "U": "undercover", "B": "butterfly", "P": "police", "D": "doctor", "S": "secret_police",
+      "C": "civilian"}
+D2_TABLE = "K C K D U C B C P C P D S C S C"
+
+
+def d2(cards: str = D2_TABLE) -> Game:
+    roles = [D2[c] for c in cards.split()]
+    counts: dict[str, int] = {}
+    for r in roles:
+        counts[r] = counts.get(r, 0) + 1
+    g = Game.__new__(Game)
+    g.config = configure(load_variant("dual-card-5.0"), len(roles) // 2, {}, counts)
+    g.state, g.events = engine.new_game(g.config, roles=roles)
+    g.check_result = ""
+    return g
+
+
+def test_d2_every_card_is_a_place_two_a_player():
+    g = d2()
+    assert g.state.players == 16 and g.config.players == 16
+    from controller.rules.cards import player_of
+
+    assert [player_of(p) for p in (1, 2, 3, 16)] == [1, 1, 2, 8]
+
+
+def test_d2_a_player_who_draws_killer_and_police_voids_the_deal():
+    with pytest.raises(Rejected) as err:
+        d2("K P K D U C B C C C P D S C S C")
+    assert err.value.code == "killer_police_hand"
+    config = configure(load_variant("dual-card-5.0"), 8)
+    for seed in range(40):
+        roles = engine.new_game(config, random.Random(seed))[0].roles
+        assert not any({roles[k], roles[k + 1]} == {"killer", "police"} for k in range(0, 16, 2))
+
+
+def test_d2_night_one_the_killers_meet_the_undercover_and_later_nights_they_do_not():
+    g = d2()
+    assert g.waiting.kind == "recognition" and g.waiting.seats == (1, 3, 5)
+    g.night()
+    g.hands({})
+    assert g.state.night == 2 and g.step == "hug"
+    assert [e.step for e in g.of(Acted)].count("recognise.killers") == 1
+
+
+def test_d2_each_killer_card_points_separately_and_each_victim_dies():
+    g = d2()
+    g.do(Timeout())  # recognition
+    g.do(Timeout())  # the butterfly skips
+    g.do(Pick(1, 10))
+    g.do(Pick(3, 14))
+    g.night()
+    assert {d for d, _ in g.of(Dawn)[-1].deaths} == {10, 14}
+
+
+def test_d2_killers_agreeing_on_one_card_kill_one():
+    g = d2()
+    g.do(Timeout())
+    g.do(Timeout())
+    g.do(Pick(1, 10))
+    g.do(Pick(3, 10))
+    g.night()
+    assert g.of(Dawn)[-1].deaths == ((10, "killed"),)
+
+
+def test_d2_a_player_is_out_only_when_both_cards_are_dead_and_votes_are_living_cards():
+    g = d2()
+    g.do(Timeout())
+    g.do(Timeout())
+    g.do(Pick(1, 9))
+    g.do(Pick(3, 10))  # both of player 5's cards
+    g.night()
+    assert 9 not in g.alive and 10 not in g.alive
+    assert len(g.waiting.seats) == 14  # one vote per living card
+
+
+def test_d2_a_hugged_killer_card_kills_nothing():
+    g = d2()
+    g.do(Timeout())
+    g.act("hug", 3)  # the butterfly hugs killer card 3: its kill fails
+    g.do(Pick(1, 14))
+    g.do(Pick(3, 10))
+    g.night()
+    assert g.of(Dawn)[-1].deaths == ((14, "killed"),)
+
+
+def test_d2_the_hugged_card_cannot_be_killed():
+    g = d2()
+    g.do(Timeout())
+    g.act("hug", 10)
+    g.act("kill", 10)
+    g.night()
+    assert g.of(Dawn)[-1].deaths == ()
+
+
+def test_d2_if_the_butterfly_is_killed_the_hugged_card_dies_with_it():
+    g = d2()
+    g.do(Timeout())
+    g.act("hug", 10)
+    g.act("kill", 7)
+    g.night()
+    assert dict(g.of(Dawn)[-1].deaths) == {7: "killed", 10: "with_butterfly"}
+
+
+def test_d2_the_doctor_saves_the_killers_victim_unless_hugged_and_a_wrong_save_costs_nothing():
+    g = d2()
+    g.do(Timeout())
+    g.night(kill=10, save=10)
+    assert g.of(Dawn)[-1].deaths == ()
+    g.hands({})
+    g.act("hug", 4)  # doctor card 4 is hugged: it cannot save
+    g.act("kill", 10)
+    g.do(Timeout())  # the police's check lapses
+    g.do(Pick(4, 10))
+    g.do(Pick(12, 16))  # a wrong save: nothing happens
+    g.night()
+    assert g.of(Dawn)[-1].deaths == ((10, "killed"),)
+
+
+def test_d2_the_secret_police_comes_back_until_it_used_its_one_kill_on_anyone():
+    g = d2()
+    g.do(Timeout())
+    g.do(Timeout())
+    g.act("kill", 13)
+    g.night()
+    assert g.of(Dawn)[-1].deaths == () and 13 in g.alive
+    g.hands({})
+    g.do(Timeout())
+    g.act("kill", 16)
+    g.night(secret=6)  # one kill, on anyone: here a civilian card
+    assert dict(g.of(Dawn)[-1].deaths) == {6: "secret_police", 16: "killed"}
+    g.hands({})
+    g.do(Timeout())
+    g.act("kill", 13)
+    g.night()
+    assert (13, "killed") in g.of(Dawn)[-1].deaths
+
+
+def test_d2_a_hugged_secret_police_cannot_use_the_power_that_night():
+    g = d2()
+    g.do(Timeout())
+    g.act("hug", 13)
+    g.act("kill", 10)
+    g.do(Timeout())
+    g.do(Timeout())
+    assert g.step == "secret"
+    g.do(Pick(13, 1))
+    g.night()
+    assert 1 in g.alive and g.state.marks.get("spent:13") == 0
+
+
+def test_d2_the_police_check_with_the_undercover_among_them_and_may_check_partners():
+    g = d2()
+    g.do(Timeout())
+    g.do(Timeout())
+    g.act("kill", 10)
+    assert g.step == "check" and g.waiting.seats == (5, 9, 11) and 11 in g.waiting.choices
+    g.act("check", 5)
+    assert g.check_result == "nod"
+
+
+def test_d2_the_police_side_wins_when_killers_and_undercover_are_dead():
+    g = d2()
+    for place in (1, 3):
+        g.do(Eject(place))
+    assert g.winner is None
+    g.do(Eject(5))
+    assert g.winner == "good"
+
+
+def test_d2_the_killers_win_when_police_and_secret_police_are_dead():
+    g = d2()
+    for place in (9, 11, 13):
+        g.do(Eject(place))
+    assert g.winner is None
+    g.do(Eject(15))
+    assert g.winner == "killers"
+
+
+@settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.integers(8, 14), st.sampled_from(["uninformed", "random", "heuristic"]), st.integers(0, 2**32 - 1),
+       st.sampled_from([None, "day"]))
+def test_property_d2_games_end_the_dead_never_act_and_replay(players, policy, seed, first):
+    config = configure(load_variant("dual-card-5.0"), players, talk=False)
     play_checked(config, policy, seed, first)
