@@ -271,7 +271,7 @@ def test_property_dual_card_games_end_the_dead_never_act_and_replay(players, pol
 #   1 K  2 C | 3 K  4 D | 5 U  6 C | 7 B  8 C | 9 P 10 C | 11 P 12 D | 13 S 14 C | 15 S 16 C
 # (K killer, U undercover, B butterfly, P police, D doctor, S secret police, C civilian).
 
-D2 = {"K": "killer", "U": "undercover", "B": "butterfly", "P": "police", "D": "doctor", "S": "secret_police",
+D2 = {"K": "killer", "U": "undercover_killer", "B": "butterfly", "P": "police", "D": "doctor", "S": "secret_police",
       "C": "civilian"}
 D2_TABLE = "K C K D U C B C P C P D S C S C"
 
