@@ -336,7 +336,9 @@ class Director:
         assert self.state is not None
         if e.ability in ("recognise", "defence"):
             if e.ability == "recognise":
-                role = e.step.split(".", 1)[1]
+                # The step's id names the seed's cards ("recognise.big_joker", V5.2); the voice names roles.
+                st = self.config.variant.night_steps.get(e.step)
+                role = "+".join(st.call or st.roles) if st else e.step.split(".", 1)[1]
                 self._beat_now("say", announce.sleep(role))
             for seat in e.actors:
                 if self.state.phase == "night":
@@ -356,7 +358,7 @@ class Director:
                     self.unseen.setdefault(seat, []).append((e.target, answer))
         role = "+".join(sorted({self.state.role_of(a) for a in e.actors}))
         step = self.config.variant.night_steps.get(e.step)
-        roles = "+".join(step.roles) if step else role
+        roles = "+".join(step.call or step.roles) if step else role  # as the step was woken (announce.wake)
 
         def close() -> None:
             for seat in e.actors:

@@ -26,6 +26,7 @@ GAMES = [
     ("v4.0", 12, {}),  # V4.7/V4.8: last words round the table, defence with the vote in turn
     ("v4.0", 13, {"needle.no_save_from_shot": True}),
     ("v7.0", 14, {}),  # V7.1: angel and devil
+    ("v5.0-infernal", 13, {}),  # V5.2 recognition night, V5.3 guests in the kill and the check
 ]
 
 

@@ -28,6 +28,7 @@ SETUPS = [
     ("v3.0", 12, {}),
     ("v4.0", 12, {}),
     ("v7.0", 14, {}),
+    ("v5.0-infernal", 13, {}),
 ]
 
 #: A prompt ID names a role publicly ("killers, wake up") without saying who holds it; strip those first.
