@@ -4,6 +4,7 @@ is not public. Pure functions, so the secrecy of every announcement is tested wi
 from __future__ import annotations
 
 from controller.rules.events import (
+    CardLost,
     Dawn,
     Died,
     DirectionChosen,
@@ -81,6 +82,13 @@ def for_event(event: Event) -> list[str]:
         if event.cause == "surrendered":
             return phrase(seat_number(event.seat), prompt("surrender.surrenders"))
         return phrase(seat_number(event.seat), prompt("death.died"))
+    if isinstance(event, CardLost):
+        # D3: a player voted out shows the first identity (public, C4) and plays on; a card lost at night is
+        # not a death and is not announced (D1).
+        if event.cause == "executed":
+            shown = [role_prompt(event.shown, "name")] if event.shown else []
+            return phrase(seat_number(event.seat), prompt("execution.voted_out"), shown)
+        return []
     if isinstance(event, DirectionChosen):
         return [prompt("speech.clockwise") if event.direction > 0 else prompt("speech.counterclockwise")]
     if isinstance(event, GameEnded):

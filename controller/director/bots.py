@@ -26,6 +26,7 @@ from controller.director.director import Director, Window
 from controller.ports import Button
 from controller.rules import engine
 from controller.rules.actions import Ballot, ChooseDirection, GroupPick, Pass, Pick, Vote
+from controller.rules.cards import FIRST_IDENTITY
 from controller.rules.turns import TURN_VOTE
 
 
@@ -172,7 +173,7 @@ class TableBots:
                 for i, seat in enumerate(p.seats):
                     self._point(seat, action.target, p.choices, delay + 0.3 * i)
             elif isinstance(action, Pick):
-                if p.kind == "night":
+                if p.kind in ("night", FIRST_IDENTITY):  # a target, or D1's card 1 or 2: ▶ to it, then OK
                     self._point(action.seat, action.target, p.choices, delay)
                 else:  # a defence claim
                     self._ok(action.seat, delay)

@@ -42,7 +42,7 @@ from controller.ports import (
     Table,
     Voice,
 )
-from controller.rules import engine
+from controller.rules import cards, engine
 from controller.rules.actions import (
     Action,
     ChooseDirection,
@@ -58,6 +58,7 @@ from controller.rules.actions import (
 )
 from controller.rules.events import (
     Acted,
+    CardLost,
     Dawn,
     Died,
     Event,
@@ -305,6 +306,8 @@ class Director:
                 self._beat("call", self._dawn)
             elif isinstance(e, Died):
                 self._beat("call", lambda e=e: self._set(e.seat, v.Dead(e.seat), LED_OFF))
+            elif isinstance(e, CardLost):  # D1: the second card turned up; only its owner sees which
+                self._beat("call", lambda e=e: self._arm_peek(e.seat, now=True))
             elif isinstance(e, Opened):
                 self.opened += 1
             if isinstance(e, VoteClosed) and self.last_vote_step == TURN_VOTE and not e.tally[1:] and not e.out:
@@ -319,6 +322,8 @@ class Director:
 
     def _nightfall(self) -> None:
         self.voice.masking(True)
+        for ui in self.ui.values():  # eyes closed: a role still shown from the day goes dark with the rest
+            ui.peeking = False
         for seat in self.ui:
             if self.state is not None and seat in self.state.alive:
                 self._set(seat, v.Dark(), LED_OFF)
@@ -466,6 +471,8 @@ class Director:
             self._say_then([prompt("speech.suspects_defend")], lambda: self._start(p, self.t.defence_claim_s, left))
         elif kind == "direction":
             self._start(p, self.t.direction_s, left)
+        elif kind == cards.FIRST_IDENTITY:  # D1: each player puts one of the two cards face down as the first
+            self._start(p, self.t.first_identity_s, left)
 
     def _say_then(self, parts: list[str], then: Callable[[], None]) -> None:
         self._beat("say", parts)
@@ -487,7 +494,7 @@ class Director:
                 w.handles.append(self.clock.call_at(w.deadline - warn, self._warn))
         self._schedule_ticks(w)
         self._checkpoint()
-        if p.kind == "night" or p.step == TURN_VOTE:
+        if p.kind in ("night", cards.FIRST_IDENTITY) or p.step == TURN_VOTE:
             for seat in p.seats:
                 self.ui[seat].cursor = next((c for c in p.choices if c is not None), None)
         self._redraw_window()
@@ -593,6 +600,10 @@ class Director:
                     self._set(seat, v.VoteCall(w.call[0], cd, seat in s.picks), LED_VOTE if seat in s.picks else LED_OFF)
                 elif w.call is not None:
                     self._set(seat, v.Message(v.L10n("投票", "Vote"), v.L10n(f"{w.call[0]}号", f"Seat {w.call[0]}")))
+        elif w.kind == cards.FIRST_IDENTITY:
+            for seat in w.seats:
+                chosen = s.picks.get(seat) or self.ui[seat].cursor or 1
+                self._set(seat, v.HandChoice(s.cards[seat - 1], int(chosen), cd, seat in s.picks))
         elif w.kind == "defence_claim":
             for seat in s.alive:
                 claimed = seat in s.defence
@@ -708,7 +719,7 @@ class Director:
             if e.button is Button.OK:
                 self._arm_peek(seat)
             return
-        if (w.kind == "night" or w.step == TURN_VOTE) and seat in w.seats:
+        if (w.kind in ("night", cards.FIRST_IDENTITY) or w.step == TURN_VOTE) and seat in w.seats:
             self._night_button(seat, e.button, w)
         elif (w.kind in ("speeches", "last_words") and s.queue and s.queue[0] == seat and e.button is Button.OK) or (w.kind == "recognition" and seat in w.seats and e.button is Button.OK):
             self.submit(Pass(seat), seat)
@@ -735,6 +746,8 @@ class Director:
             self._redraw_window()
         elif w.step == TURN_VOTE:
             self.submit(Vote(seat, ui.cursor), seat)
+        elif w.kind == cards.FIRST_IDENTITY:  # D1: the player's own choice, never the judge's
+            self.submit(Pick(seat, ui.cursor), seat)
         elif self.judge_entry:
             self._notice(seat, v.Message(v.L10n("请指给法官", "Point it out"), v.L10n("法官录入", "The judge enters it")))
         else:
@@ -1074,7 +1087,8 @@ class Director:
             if self.paused and not isinstance(view, v.Dead):
                 view = v.Paused()
             elif ui.peeking and s is not None and s.roles:
-                view = v.RoleReveal(seat, s.role_of(seat), s.partners(seat), hint=False)
+                hand = s.cards[seat - 1] if s.cards else ()
+                view = v.RoleReveal(seat, s.role_of(seat), s.partners(seat), hint=False, hand=hand)
             elif ui.notice is not None:
                 view = ui.notice
             if view != ui.drawn:

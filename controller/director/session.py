@@ -41,6 +41,10 @@ class Session:
     pack: str = "zh-CN"
 
     def __post_init__(self) -> None:
+        if self.cards and self.config.variant.hand > 1:
+            # A seat's reader takes one card a deal; D1-D3 hands are two cards a player (and D2 deals places).
+            raise ValueError(f"--cards: {self.config.variant.id} deals two cards a player and the seat's reader "
+                             "takes one card a deal; play it with the digital deal (leave out --cards)")
         self.clock = VirtualScheduler()
         self.table = SimTable(self.config.players, self.clock.now)
         self.voice = NullVoice(self.clock.now, load_voice_pack(self.pack))

@@ -18,6 +18,8 @@ class Timings:
     last_words_s: float = 60.0
     defence_claim_s: float = 10.0
     direction_s: float = 10.0
+    #: D1: the players choose which of their two cards plays first.
+    first_identity_s: float = 30.0
     #: Remaining seconds at which a speaker is warned (beep, inverted screen).
     warnings_s: tuple[float, ...] = (30.0, 10.0)
     #: After a vote window closes, before the next call, late hands still arrive (and are follow-votes).

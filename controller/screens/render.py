@@ -22,7 +22,7 @@ from PIL import Image, ImageChops
 from controller.screens import views as v
 from controller.screens.canvas import Canvas, H, ScreenOverflow, W, wrap
 from controller.screens.fonts import BIG, HUGE, MEDIUM, SMALL
-from controller.screens.strings import Lang, action_name, role_name, side_name, ui
+from controller.screens.strings import Lang, action_name, card_name, role_name, side_name, ui
 
 log = logging.getLogger(__name__)
 
@@ -123,11 +123,34 @@ def _role_reveal(c: Canvas, view: v.RoleReveal, lang: Lang) -> None:
     else:  # the player knows their seat; the hint matters more
         c.centered(0, top, SMALL)
     bottom = H - TOP if (view.partners or view.hint) else H
-    c.ink(role_name(view.role, lang), (0, TOP + 1, W, bottom - 1), (BIG, MEDIUM, SMALL))
+    if len(view.hand) > 1:  # D1: the card playing now, big; the card that takes over on the line below it
+        c.ink(card_name(view.hand[0], lang), (0, TOP + 1, W, bottom - TOP - 1), (BIG, MEDIUM, SMALL))
+        c.fit(ui("then_card", lang, card=card_name(view.hand[1], lang)), (0, bottom - TOP, W, bottom),
+              (SMALL,))
+    else:
+        c.ink(role_name(view.role, lang), (0, TOP + 1, W, bottom - 1), (BIG, MEDIUM, SMALL))
     if view.partners:
         c.centered(H - TOP, f"{ui('partners', lang)}: {seat_list(view.partners)}", SMALL)
     elif view.hint:
         c.centered(H - TOP, ui("hold_ok", lang), SMALL)
+
+
+@draws(v.HandChoice)
+def _hand_choice(c: Canvas, view: v.HandChoice, lang: Lang) -> None:
+    """D1: two halves, one card each ("card 1" / "card 2" above its name); the chosen half inverted."""
+    name = action_name("first_identity", lang)
+    done = ui("confirmed", lang)
+    _countdown_top(c, (f"{name} · {done}", done) if view.confirmed else name, view.countdown, lang)
+    half = W // 2
+    for i, card in enumerate(view.cards[:2]):
+        box = (i * half, TOP + 1, (i + 1) * half, H - 4)
+        c.centered(TOP + 2, ui("card_n", lang, n=i + 1), SMALL, box=box)
+        name = card_name(card, lang)
+        inner = (box[0] + 1, TOP + 2 + SMALL.line, box[2] - 1, box[3])
+        # one line in MEDIUM if the name fits whole, else wrapped small (never a word cut in two)
+        c.fit(name, inner, (MEDIUM, SMALL) if MEDIUM.width(name) <= inner[2] - inner[0] else (SMALL,))
+        if view.chosen == i + 1:
+            c.invert(box)
 
 
 def _deck_line(items: tuple[tuple[str, int], ...], lang: Lang) -> str:

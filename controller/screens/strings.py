@@ -115,6 +115,8 @@ UI: dict[str, tuple[str, str]] = {
     "choose_hint": ("←→选择  OK确认", "←→ choose, OK confirm"),
     "skip": ("不行动", "Skip"),
     "confirmed": ("已确认", "Confirmed"),
+    "then_card": ("后手：{card}", "Then: {card}"),  # D1: the second card, which takes over later
+    "card_n": ("第{n}张", "Card {n}"),
     "mates": ("同伴", "Mates"),
     "mate_pick": ("同伴选", "mate"),
     "nod": ("是杀手", "KILLER"),
@@ -192,6 +194,13 @@ def _lookup(table: dict[str, tuple[str, str]], key: str, lang: Lang,
 
 def role_name(role: str, lang: Lang) -> str:
     return _lookup(ROLES, role, lang, ROLE_ALIASES)
+
+
+def card_name(card: str, lang: Lang) -> str:
+    """A dual-card version's card (D3 numbers its doctors and snipers): ``"doctor#2"`` -> "医生2" / "Doctor 2"."""
+    role, _, copy = card.partition("#")
+    name = role_name(role, lang)
+    return f"{name}{copy}" if copy and lang is Lang.ZH else f"{name} {copy}" if copy else name
 
 
 def action_name(action: str, lang: Lang) -> str:

@@ -77,6 +77,20 @@ class RoleReveal(View):
     role: str
     partners: tuple[int, ...] = ()
     hint: bool = True
+    #: The dual-card versions (D1): the seat's cards still to play, the current one first (``"doctor#2"`` names
+    #: a numbered copy), so a player sees the card that takes over; empty in the single-card versions.
+    hand: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class HandChoice(View):
+    """D1 at the deal: the seat's two cards as dealt; ◀/▶ choose which plays first (``chosen`` is 1 or 2), OK
+    confirms. Private to its seat like a role reveal."""
+
+    cards: tuple[str, ...]
+    chosen: int
+    countdown: Countdown
+    confirmed: bool = False
 
 
 class CardProblemKind(enum.Enum):

@@ -27,6 +27,8 @@ GAMES = [
     ("v4.0", 13, {"needle.no_save_from_shot": True}),
     ("v7.0", 14, {}),  # V7.1: angel and devil
     ("v5.0-infernal", 13, {}),  # V5.2 recognition night, V5.3 guests in the kill and the check
+    ("dual-card-6.0", 9, {}),  # D1 first identities at the deal, D3 two doctors and two snipers
+    ("dual-card-6.0", 10, {"dual.police_killer": "choose"}),
 ]
 
 

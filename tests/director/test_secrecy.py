@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from controller.director.director import LED_NOD, LED_SHAKE, Director
 from controller.director.session import Session
-from controller.rules.events import Acted
+from controller.rules.events import Acted, CardLost, HandsDealt
 from controller.screens import views as v
 from controller.voice.prompts import ROLES
 from tests.director.helpers import session
@@ -29,7 +29,11 @@ SETUPS = [
     ("v4.0", 12, {}),
     ("v7.0", 14, {}),
     ("v5.0-infernal", 13, {}),
+    ("dual-card-6.0", 9, {}),
+    ("dual-card-6.0", 10, {"dual.police_killer": "choose"}),
 ]
+#: Versions whose hands are two cards: a seat's reader takes one card a deal, so these deal digitally.
+TWO_CARD_HANDS = {"dual-card-6.0", "dual-card-5.0"}
 
 #: A prompt ID names a role publicly ("killers, wake up") without saying who holds it; strip those first.
 PROMPT_ID = re.compile(r"\brole\.[a-z_]+\.[a-z_]+\b")
@@ -56,10 +60,15 @@ class Watcher:
         def say(prompts: Any, *, urgent: bool = False) -> float:
             if not self.over():
                 named = [p for p in prompts if p.startswith("role.") and p.endswith(".name")]
-                assert not named, f"the voice named a role before the end: {named}"
+                assert named in ([], self.shown()), f"the voice named a role before the end: {named}"
             return voice_say(prompts, urgent=urgent)
 
         s.voice.say = say  # type: ignore[method-assign]
+
+    def shown(self) -> list[str]:
+        """D3: a player voted out shows the first identity: the one role the voice may name, right then."""
+        last = next((e for e in reversed(self.d.events) if isinstance(e, CardLost)), None)
+        return [f"role.{last.shown}.name"] if last is not None and last.shown else []
 
     def over(self) -> bool:
         st_ = self.d.state
@@ -94,6 +103,11 @@ class Watcher:
             where = f"seat {seat} at {d.clock.now():.1f}s ({type(view).__name__})"
             if isinstance(view, v.RoleReveal):
                 assert view.seat == seat and view.role == self.role(seat), where
+                if s is not None and s.cards:  # D1: the hand shown is this seat's own, current card first
+                    assert view.hand == s.cards[seat - 1], where
+            elif isinstance(view, v.HandChoice):  # D1: the two cards as dealt to this seat, at the deal only
+                dealt = next(e.hands for e in d.events if isinstance(e, HandsDealt))
+                assert view.cards == dealt[seat - 1] and s is not None and s.night == 0, where
                 if s is not None and s.roles:
                     assert set(view.partners) <= set(s.partners(seat)), where
             elif isinstance(view, v.GameOver):
@@ -134,7 +148,7 @@ def test_no_screen_led_voice_or_log_gives_a_secret_away(setup, seed, policy, car
     variant, players, options = setup
     caplog.clear()
     with caplog.at_level(logging.INFO, logger="controller"):
-        s = session(variant, players, seed, policy, options, cards=cards)
+        s = session(variant, players, seed, policy, options, cards=cards and variant not in TWO_CARD_HANDS)
         watch = Watcher(s)
         s.start()
         s.run(max_time=100_000)
