@@ -4,6 +4,7 @@ public vote with its order (V2.5), follow-votes (V2.6), ties (V2.7), executions 
 
 from __future__ import annotations
 
+import functools
 from typing import TYPE_CHECKING, Any
 
 from controller.rules import turns, win
@@ -18,14 +19,21 @@ if TYPE_CHECKING:
 
 def day_agenda(s: GameState) -> list[Any]:
     """The variant's day script as tasks, then the next night."""
+    defence = bool(s.config.opt("defence.suspects") and "defence.suspects" in s.config.options)
+    return list(_day_tasks(s.config.variant.day_script, defence))
+
+
+@functools.lru_cache(maxsize=64)
+def _day_tasks(script: tuple[str, ...], defence: bool) -> tuple[Any, ...]:
+    """Worked out once per script (every dawn asks for it)."""
     tasks: list[Any] = []
-    for name in s.config.variant.day_script:
+    for name in script:
         if name == "last_words":
             tasks.append(("last_words_night",))
         elif name == "speeches":
             tasks.append(("speeches",))
         elif name == "defence":
-            if s.config.opt("defence.suspects") and "defence.suspects" in s.config.options:
+            if defence:
                 tasks.append(("defence",))
         elif name == "vote":
             tasks.append(("vote",))
@@ -34,7 +42,7 @@ def day_agenda(s: GameState) -> list[Any]:
         elif name == "defence.votes":  # V4.8
             tasks.append(("defence_votes",))
     tasks.append(("night",))
-    return tasks
+    return tuple(tasks)
 
 
 # ---- orders ----------------------------------------------------------------------------------------------

@@ -33,7 +33,14 @@ def walk(start: int, direction: int, players: int) -> list[int]:
 
 def order_from(start: int, direction: int, players: int, among: Collection[int]) -> tuple[int, ...]:
     """The seats of ``among`` in table order, beginning at ``start`` (or the first of ``among`` after it)."""
-    return tuple(s for s in walk(start, direction, players) if s in among)
+    ordered = sorted(among, reverse=direction < 0)
+    if direction < 0:  # down the seat numbers: start, start-1, ..., 1, N, ..., start+1
+        first = [x for x in ordered if x <= start]
+        rest = [x for x in ordered if x > start]
+    else:  # up the seat numbers: start, start+1, ..., N, 1, ..., start-1
+        first = [x for x in ordered if x >= start]
+        rest = [x for x in ordered if x < start]
+    return (*first, *rest)
 
 
 def in_seat_order(seats: Iterable[int]) -> tuple[int, ...]:

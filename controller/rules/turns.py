@@ -136,8 +136,25 @@ def task_verdict(tx: Tx, seat: int) -> None:
 # ---- V7.1: the angel's take-along when it dies by day -----------------------------------------------------
 
 def _take_step(s: GameState, seat: int) -> Any:
-    role = s.role_of(seat)
-    return next((st for st in s.config.variant.night if st.ability == "take" and role in st.roles), None)
+    variant = s.config.variant
+    known = _TAKE_STEPS.get(id(variant))
+    if known is None or known[0] is not variant:
+        known = _TAKE_STEPS[id(variant)] = (variant, _take_steps(variant.night))
+    return known[1].get(s.role_of(seat))
+
+
+#: V7.1: each variant's take-along steps by role, worked out once (every death by day asks). Keyed by the
+#: variant's identity (it is not hashable); the entry keeps the variant alive so the id cannot be reused.
+_TAKE_STEPS: dict[int, tuple[Any, dict[str, Any]]] = {}
+
+
+def _take_steps(night: tuple[Any, ...]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for st in night:
+        if st.ability == "take":
+            for role in st.roles:
+                out.setdefault(role, st)
+    return out
 
 
 def take_along_first(tx: Tx, seat: int, resume: tuple[Any, ...]) -> bool:
