@@ -23,6 +23,7 @@ from typing import Any, Protocol
 from controller.bots import POLICIES
 from controller.director.clock import Handle, Scheduler
 from controller.director.director import Director, Window
+from controller.director.places import PlaceTable, places_of, seat_of
 from controller.ports import Button
 from controller.rules import engine
 from controller.rules.actions import Ballot, ChooseDirection, GroupPick, Pass, Pick, Vote
@@ -87,6 +88,14 @@ class HeldTimers:
         self._pending.clear()
         for when, _n, fn in parked:
             self.call_at(now + max(0.0, when - held_at), fn)
+
+
+def _card_one_first(planned: list[tuple[Any, float]]) -> list[tuple[Any, float]]:
+    """D2: a seat acts for card 1 before card 2 (controller/director/places.py), so a player's second card
+    decides after the first one's choice is in."""
+    first = {a.seat: delay for a, delay in planned if isinstance(a, Pick) and a.seat % 2 == 1}
+    return [(a, max(delay, first[a.seat - 1] + 0.3) if isinstance(a, Pick) and a.seat - 1 in first else delay)
+            for a, delay in planned]
 
 
 class TableBots:
@@ -167,8 +176,10 @@ class TableBots:
                     self._later(0.1 + 0.02 * i, lambda seat=seat, call=w.call: self._raise_hand(seat, w, call))
             return
         lo, hi = self.think_s
-        for action in self.policy.actions(s, p, rng):
-            delay = rng.uniform(lo, hi)
+        planned = [(action, rng.uniform(lo, hi)) for action in self.policy.actions(s, p, rng)]
+        if isinstance(self.table, PlaceTable):
+            planned = _card_one_first(planned)
+        for action, delay in planned:
             if isinstance(action, GroupPick):
                 for i, seat in enumerate(p.seats):
                     self._point(seat, action.target, p.choices, delay + 0.3 * i)
@@ -191,7 +202,12 @@ class TableBots:
         """Raise a hand for the call it was meant for, if the seat has not voted yet (a vote called again after a
         pause finds most hands already counted)."""
         s = self.d.state
-        if self.d.window is not w or w.call != call or not w.window_open or s is None or seat in s.picks:
+        if self.d.window is not w or w.call != call or not w.window_open or s is None:
+            return
+        if isinstance(self.table, PlaceTable):  # D2: the press is the hand of the seat's next card still to vote
+            if not any(self.d.wants_input(q) for q in places_of(seat_of(seat))):
+                return
+        elif seat in s.picks:
             return
         self.table.click(seat, Button.OK)
 

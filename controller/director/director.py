@@ -297,11 +297,20 @@ class Director:
     # ==== announcements: events -> beats ====================================================================
     def _announce(self, events: Sequence[Event]) -> None:
         assert self.state is not None
-        for e in events:
+        # D2: each card of an ``each`` step settles by itself, all at once: the step's seats go dark together
+        # and the step sleeps once, with its last act.
+        stepped: dict[str, tuple[int, ...]] = {}
+        last_act: dict[str, int] = {}
+        for i, e in enumerate(events):
+            if isinstance(e, Acted):
+                stepped[e.step] = stepped.get(e.step, ()) + e.actors
+                last_act[e.step] = i
+        for i, e in enumerate(events):
             if isinstance(e, NightFell):
                 self._beat("call", self._nightfall)
             elif isinstance(e, Acted):
-                self._beat("call", lambda e=e: self._settled(e))
+                group = stepped[e.step] if last_act[e.step] == i else None
+                self._beat("call", lambda e=e, group=group: self._settled(e, group))
             elif isinstance(e, Dawn):
                 self._beat("call", self._dawn)
             elif isinstance(e, Died):
@@ -337,7 +346,9 @@ class Director:
             else:
                 self._set(seat, v.Dead(seat), LED_OFF)
 
-    def _settled(self, e: Acted) -> None:
+    def _settled(self, e: Acted, group: tuple[int, ...] | None) -> None:
+        """A night act settled: the police see their answer; the step's seats go dark and the step sleeps
+        (``group``: every seat of the step; None for an earlier card of a D2 step, which waits for the last)."""
         assert self.state is not None
         if e.ability in ("recognise", "defence"):
             if e.ability == "recognise":
@@ -361,12 +372,14 @@ class Director:
             for seat in self.state.alive:
                 if seat not in e.actors and e.ability in getattr(seers[self.state.role_of(seat)], "sees", ()):
                     self.unseen.setdefault(seat, []).append((e.target, answer))
+        if group is None:
+            return
         role = "+".join(sorted({self.state.role_of(a) for a in e.actors}))
         step = self.config.variant.night_steps.get(e.step)
         roles = "+".join(step.call or step.roles) if step else role  # as the step was woken (announce.wake)
 
         def close() -> None:
-            for seat in e.actors:
+            for seat in group:
                 self._set(seat, v.Dark(), LED_OFF)
 
         self._beat_now("call", close)
@@ -683,6 +696,20 @@ class Director:
                 self._link(event)
         finally:
             self._refresh()
+
+    def wants_input(self, seat: int) -> bool:
+        """Whether the open window waits for ``seat`` now: a night choice or a first identity not yet made, a
+        hand not yet raised while a vote call is open, the speaker's pass (D2's places: which card a seat acts
+        for, controller/director/places.py)."""
+        w, s = self.window, self.state
+        if w is None or s is None or self.paused:
+            return False
+        p = engine.pending(s)
+        if p is None or seat not in p.seats:
+            return False
+        if w.kind == "vote" and w.step != TURN_VOTE:
+            return w.call is not None
+        return seat not in s.picks
 
     def _button(self, e: ButtonEvent) -> None:
         seat = e.seat
@@ -1138,7 +1165,8 @@ class Director:
         else:
             turn = w.step if w else (s.waiting.step if s.waiting else "-")
         # The panel has room for two status lines: tonight's picks first, else the latest remote messages.
-        lines = (tuple(f"{a.step}→{a.target}" for a in s.acts) + tuple(self.remote_lines))[-2:]
+        picks = tuple(f"{a.step}→{a.target}" for a in s.acts if a.ability != "recognise")  # V5.2: no pick
+        lines = (picks + tuple(self.remote_lines))[-2:]
         cd = self._countdown() if w is not None and w.kind != "vote" else None
         self._remote(v.JudgeStatus(f"{s.phase} {s.night}/{s.day}", turn, cd, lines))
 

@@ -14,11 +14,13 @@ from controller.director.bots import TableBots
 from controller.director.clock import VirtualScheduler
 from controller.director.director import Director
 from controller.director.journal import SqliteJournal, open_journal
+from controller.director.places import PlaceTable
 from controller.director.timing import Timings
 from controller.rules.setup import GameConfig
 from controller.sim.table import SimTable
 from controller.voice.null_voice import NullVoice
 from controller.voice.packs import load_voice_pack
+from controller.voice.prompts import MAX_SEAT
 
 
 def sim_deck(config: GameConfig, seed: int) -> tuple[dict[str, str], dict[int, str]]:
@@ -46,7 +48,17 @@ class Session:
             raise ValueError(f"--cards: {self.config.variant.id} deals two cards a player and the seat's reader "
                              "takes one card a deal; play it with the digital deal (leave out --cards)")
         self.clock = VirtualScheduler()
-        self.table = SimTable(self.config.players, self.clock.now)
+        variant = self.config.variant
+        self.table: SimTable | PlaceTable
+        if variant.live == "both":  # D2: one seat a player, two card places a seat (controller/director/places.py)
+            if self.config.players > MAX_SEAT:
+                raise ValueError(f"{variant.id}: {self.config.players // 2} players hold {self.config.players} "
+                                 f"card places and the voice names places 1..{MAX_SEAT}: play at most "
+                                 f"{MAX_SEAT // 2} players")
+            self.physical = SimTable(self.config.players // 2, self.clock.now)
+            self.table = PlaceTable(self.physical)
+        else:
+            self.physical = self.table = SimTable(self.config.players, self.clock.now)
         self.voice = NullVoice(self.clock.now, load_voice_pack(self.pack))
         self.journal: SqliteJournal | None = None
         self.journal_note: str | None = None
@@ -55,6 +67,9 @@ class Session:
         deck, self.hands = sim_deck(self.config, self.seed) if self.cards else (None, {})
         self.director = Director(self.table, self.voice, self.clock, self.config, journal=self.journal,
                                  timings=self.timings, lang=self.lang, seed=self.seed, deck=deck)
+        if isinstance(self.table, PlaceTable):
+            d = self.director
+            self.table.follow(d.wants_input, lambda place: d.state is None or place in d.state.alive)
         self.bots = TableBots(self.director, self.table, self.policy, self.seed) if self.policy else None
 
     def start(self) -> None:

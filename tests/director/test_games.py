@@ -29,6 +29,8 @@ GAMES = [
     ("v5.0-infernal", 13, {}),  # V5.2 recognition night, V5.3 guests in the kill and the check
     ("dual-card-6.0", 9, {}),  # D1 first identities at the deal, D3 two doctors and two snipers
     ("dual-card-6.0", 10, {"dual.police_killer": "choose"}),
+    ("dual-card-5.0", 8, {}),  # D2: 8 seats, 16 card places, each seat acting for its two
+    ("dual-card-5.0", 10, {}),
 ]
 
 

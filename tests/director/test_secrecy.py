@@ -31,6 +31,8 @@ SETUPS = [
     ("v5.0-infernal", 13, {}),
     ("dual-card-6.0", 9, {}),
     ("dual-card-6.0", 10, {"dual.police_killer": "choose"}),
+    ("dual-card-5.0", 8, {}),
+    ("dual-card-5.0", 10, {}),
 ]
 #: Versions whose hands are two cards: a seat's reader takes one card a deal, so these deal digitally.
 TWO_CARD_HANDS = {"dual-card-6.0", "dual-card-5.0"}

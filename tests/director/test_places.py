@@ -1,0 +1,75 @@
+"""D2 (dual-card 5.0, both cards live) at a table of one seat per player: each seat acts for its two card places
+(player k holds places 2k-1 and 2k), card 1 first, on its one screen and buttons."""
+
+from __future__ import annotations
+
+import pytest
+
+from controller.director.places import PlaceTable, places_of, seat_of
+from controller.ports import Button
+from controller.screens import views as v
+from tests.director.helpers import play, session
+
+
+def table_at(step: str, seed: int = 3):
+    s = session("dual-card-5.0", 8, seed, None)
+    s.start()
+    d = s.director
+    s.clock.run(until=lambda: d.window is not None and d.window.step == step and not d.beats
+                and d.beat_handle is None, max_time=600)
+    assert d.window is not None and d.window.step == step
+    return s, d
+
+
+def test_eight_seats_hold_sixteen_places_card_one_and_card_two():
+    s = session("dual-card-5.0", 8, 1, None)
+    assert isinstance(s.table, PlaceTable)
+    assert len(s.physical.seats) == 8 and len(s.table.seats) == 16
+    assert [places_of(k) for k in (1, 8)] == [(1, 2), (15, 16)]
+    assert [seat_of(p) for p in (1, 2, 15, 16)] == [1, 1, 8, 8]
+
+
+def test_a_killer_card_points_from_its_own_seat_and_the_seat_then_shows_its_other_card():
+    s, d = table_at("kill")
+    killer = d.window.seats[0]
+    seat = seat_of(killer)
+    assert s.table.shown[seat] == killer  # the seat acts for its killer card
+    assert isinstance(d.ui[killer].drawn, v.NightChoice)
+    target = next(c for c in engine_choices(d) if c is not None and seat_of(c) != seat)
+    while d.ui[killer].cursor != target:
+        s.physical.click(seat, Button.NEXT)
+    s.physical.click(seat, Button.OK)
+    assert d.state.picks.get(killer) == target or any(a.actors == (killer,) for a in d.state.acts)
+    other = next(p for p in places_of(seat) if p != killer)
+    if d.window is not None and other in d.window.seats and other not in d.state.picks:
+        assert s.table.shown[seat] == other  # two killer cards in one hand: card 2 points next
+
+
+def engine_choices(d):
+    from controller.rules import engine
+
+    return engine.pending(d.state).choices
+
+
+def test_a_player_with_two_living_cards_raises_a_hand_twice_for_two_votes():
+    s, d = table_at("vote")
+    w = d.window
+    s.clock.run(until=lambda: w.call is not None and w.window_open, max_time=s.clock.now() + 60)
+    candidate = w.call[0]
+    seat = next(k for k in range(1, 9) if all(p in d.state.alive for p in places_of(k)))
+    s.physical.click(seat, Button.OK)
+    s.physical.click(seat, Button.OK)
+    assert {d.state.picks.get(p) for p in places_of(seat)} == {candidate}
+    s.physical.click(seat, Button.OK)  # a third hand: nobody is left to vote at this seat
+    assert sum(1 for p in places_of(seat) if p in d.state.picks) == 2
+
+
+@pytest.mark.parametrize("policy", ["heuristic", "random", "uninformed"])
+def test_d2_plays_to_the_end_with_bots_pressing_the_eight_seats(policy):
+    r = play(session("dual-card-5.0", 8, 4, policy))
+    assert r["winner"] in ("killers", "good", "draw") and r["players"] == 16
+
+
+def test_more_places_than_the_voice_can_name_is_refused_clearly():
+    with pytest.raises(ValueError, match=r"at most 10 players"):
+        session("dual-card-5.0", 11, 1, "heuristic")
