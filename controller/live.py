@@ -33,12 +33,17 @@ log = logging.getLogger(__name__)
 
 def game_config(config: Config, players: int | None = None) -> GameConfig:
     g = config.game
-    return configure(load_variant(g.variant), players or g.players, dict(g.options))
+    variant = load_variant(g.variant)
+    options = dict(g.options)
+    if "vote.window_s" in variant.options and "vote.window_s" not in options:
+        options["vote.window_s"] = config.timers.vote_window_s  # [timers] vote_window_s is the V2.6 window
+    return configure(variant, players or g.players, options)
 
 
 def timings(config: Config) -> Timings:
     t = config.timers
     return Timings(night_action_s=t.night_action_s, last_words_s=t.last_words_s, speech_s=t.speech_s,
+                   defence_s=t.defence_s, reveal_s=t.deal_s,
                    warnings_s=(max(30.0, t.warning_s), t.warning_s) if t.warning_s < 30 else (t.warning_s,))
 
 

@@ -461,7 +461,8 @@ class Director:
         kind = p.kind
         if kind in ("speeches", "last_words"):
             speaker = p.seats[0]
-            total = self.t.last_words_s if kind == "last_words" else self.t.speech_s
+            total = (self.t.last_words_s if kind == "last_words"
+                     else self.t.defence_s if p.step.startswith(("defence", "tie.")) else self.t.speech_s)
             say = last_words(speaker) if kind == "last_words" else speech_turn(speaker)
             self._say_then(say, lambda: self._start(p, total, left))
         elif kind == "night":

@@ -17,6 +17,8 @@ class Timings:
     speech_s: float = 120.0
     last_words_s: float = 60.0
     defence_claim_s: float = 10.0
+    #: A defence or tie speech (C3, V2.7, V4.8): usually shorter than a day's speech.
+    defence_s: float = 60.0
     direction_s: float = 10.0
     #: D1: the players choose which of their two cards plays first.
     first_identity_s: float = 30.0

@@ -45,3 +45,17 @@ def test_the_simulated_table_starts_on_the_real_clock_and_the_bots_play(tmp_path
 
     replay = SqliteJournal(tmp_path / "j.sqlite").replay()
     assert replay is not None and replay.events[0].type == "game_created"
+
+
+def test_the_config_timers_reach_the_table(tmp_path):
+    """[timers] in tianhei.toml: every key changes what the table does (none is read and then ignored)."""
+    from controller.live import game_config, timings
+
+    cfg = tmp_path / "tianhei.toml"
+    cfg.write_text("[timers]\ndeal_s = 7\nnight_action_s = 20\nlast_words_s = 40\nspeech_s = 90\n"
+                   "defence_s = 45\nvote_window_s = 1.5\nwarning_s = 10\n")
+    config = load(cfg)
+    t = timings(config)
+    assert (t.reveal_s, t.night_action_s, t.last_words_s, t.speech_s, t.defence_s) == (7, 20, 40, 90, 45)
+    assert 10 in t.warnings_s
+    assert game_config(config).opt("vote.window_s") == 1.5  # V2.6
