@@ -69,6 +69,13 @@ class TimersSection:
     defence_s: float = 60.0
     vote_window_s: float = 2.0
     warning_s: float = 10.0
+    # The director's other waits; unset means its own default (controller/director/timing.py).
+    recognition_s: float | None = None  # partners look at each other (V2.2, V5.2)
+    answer_s: float | None = None  # the police's nod or shake stays on their screens (V2.2)
+    defence_claim_s: float | None = None  # asking who wants a defence speech (C3)
+    direction_s: float | None = None  # the judge picks the speeches' direction (V2.4)
+    tally_s: float | None = None  # the tally stays on the screens
+    first_identity_s: float | None = None  # dual-card: choosing the first card (D1)
 
 
 @dataclass(frozen=True, slots=True)

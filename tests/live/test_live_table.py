@@ -59,3 +59,16 @@ def test_the_config_timers_reach_the_table(tmp_path):
     assert (t.reveal_s, t.night_action_s, t.last_words_s, t.speech_s, t.defence_s) == (7, 20, 40, 90, 45)
     assert 10 in t.warnings_s
     assert game_config(config).opt("vote.window_s") == 1.5  # V2.6
+
+
+def test_the_directors_other_waits_can_be_set_and_a_typo_is_named(tmp_path):
+    from controller.config import ConfigError
+    from controller.live import timings
+
+    cfg = tmp_path / "tianhei.toml"
+    cfg.write_text("[timers]\nanswer_s = 6\nrecognition_s = 12\ntally_s = 3\n")
+    t = timings(load(cfg))
+    assert (t.answer_s, t.recognition_s, t.tally_s) == (6, 12, 3)
+    cfg.write_text("[timers]\nanwser_s = 6\n")
+    with pytest.raises(ConfigError, match="answer_s"):
+        load(cfg)
