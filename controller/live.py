@@ -31,13 +31,17 @@ from controller.rules.variant import Variant, VariantError, builtin_ids, load_va
 log = logging.getLogger(__name__)
 
 
-def game_config(config: Config, players: int | None = None) -> GameConfig:
-    g = config.game
-    variant = load_variant(g.variant)
-    options = dict(g.options)
+def game_options(config: Config, variant: Variant) -> dict[str, object]:
+    """[game] options, plus [timers] vote_window_s as the V2.6 window where the variant has one."""
+    options = dict(config.game.options)
     if "vote.window_s" in variant.options and "vote.window_s" not in options:
-        options["vote.window_s"] = config.timers.vote_window_s  # [timers] vote_window_s is the V2.6 window
-    return configure(variant, players or g.players, options)
+        options["vote.window_s"] = config.timers.vote_window_s
+    return options
+
+
+def game_config(config: Config, players: int | None = None) -> GameConfig:
+    variant = load_variant(config.game.variant)
+    return configure(variant, players or config.game.players, game_options(config, variant))
 
 
 def timings(config: Config) -> Timings:
@@ -132,7 +136,8 @@ async def run_live(config: Config, opts: LiveOptions) -> Director:
         seats = table_size(config, 20 if config.profile is None or config.profile.adapter == "sim" else 0)
         table = open_table(config, seats, loop.time)
         joined: asyncio.Future[int] = loop.create_future()
-        lobby = Lobby(table, scheduler, load_variant(config.game.variant), dict(config.game.options),
+        variant = load_variant(config.game.variant)
+        lobby = Lobby(table, scheduler, variant, game_options(config, variant),
                       joined.set_result, judge=config.table.judge != "none",
                       lang="en" if config.table.language.startswith("en") else "zh",
                       variants=choosable_variants())
