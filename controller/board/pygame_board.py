@@ -1,74 +1,81 @@
 """The big screen through pygame: a window on a desktop, fullscreen on the Pi's HDMI output.
 
-It draws only the mapping it is given (controller/board/public.py decides what the room may see): the day, the
-dead seats, whose speech with its seconds, the candidate being called, the last tally, the judge's gesture.
+It draws only the mapping it is given (controller/board/public.py decides what the room may see; words.py says
+it in Chinese or English; layout.py places it). pygame's own font has no hanzi, so every line is drawn by Pillow
+with the project's bitmap font (scaled by whole pixels) and blitted as a surface.
 """
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Mapping
 
 import pygame
+from PIL import Image
+
+from controller.board.layout import Placed, face, layout, text_mask
+from controller.board.words import Tone
+from controller.screens.strings import Lang
+
+log = logging.getLogger(__name__)
 
 BACKGROUND = (12, 12, 16)
 TEXT = (235, 235, 225)
 DIM = (140, 140, 150)
 ACCENT = (230, 190, 60)
+COLOURS = {Tone.ACCENT: ACCENT, Tone.TEXT: TEXT, Tone.DIM: DIM}
 
-#: Words for the gestures (004 §3.10, §3.13), Chinese first.
-GESTURES = {
-    "deal": ("发牌", "Deal"), "eyes_closed": ("天黑请闭眼", "Night: eyes closed"), "day": ("天亮了", "Day"),
-    "speech": ("发言", "Speech"), "last_words": ("遗言", "Last words"), "vote": ("投票", "Vote"),
-    "paused": ("暂停", "Paused"), "over": ("游戏结束", "Game over"),
-}
+#: Rendered lines kept between frames (the countdown changes one line a second; the rest is reused).
+CACHE_LINES = 64
+
+
+def line_surface(text: str, scale: int, colour: tuple[int, int, int]) -> pygame.Surface:
+    """``text`` in ``colour`` on the board's background, as an opaque pygame surface."""
+    mask = text_mask(text, scale)
+    rgb = Image.new("RGB", mask.size, BACKGROUND)
+    rgb.paste(colour, (0, 0, *mask.size), mask)
+    return pygame.image.frombytes(rgb.tobytes(), rgb.size, "RGB")
 
 
 class PygameBoard:
+    """``lang`` is ``"zh"`` (the default) or ``"en"``; ``size`` is the window's when not ``fullscreen``."""
+
     def __init__(self, size: tuple[int, int] = (1280, 720), *, fullscreen: bool = False, lang: str = "zh") -> None:
+        self.lang = Lang.parse(lang)
         pygame.display.init()
-        pygame.font.init()
         flags = pygame.FULLSCREEN if fullscreen else 0
         self.screen = pygame.display.set_mode((0, 0) if fullscreen else size, flags)
         pygame.display.set_caption("Tianhei")
-        h = self.screen.get_height()
-        self.big = pygame.font.Font(None, h // 6)
-        self.small = pygame.font.Font(None, h // 14)
-        self.zh = lang.startswith("zh")
         self.frames = 0
+        self._lines: dict[tuple[str, int, tuple[int, int, int]], pygame.Surface] = {}
+        self._warned: set[str] = set()
+
+    def _surface(self, placed: Placed) -> pygame.Surface:
+        colour = COLOURS[placed.tone]
+        key = (placed.text, placed.scale, colour)
+        surface = self._lines.get(key)
+        if surface is None:
+            gone = face(placed.scale).missing(placed.text)
+            if gone and gone not in self._warned:
+                self._warned.add(gone)
+                log.warning("board: no glyph for %r in %r (drawn blank)", gone, placed.text)
+            if len(self._lines) >= CACHE_LINES:
+                self._lines.clear()
+            surface = self._lines[key] = line_surface(placed.text, placed.scale, colour)
+        return surface
 
     def show(self, public: Mapping[str, object]) -> None:
         pygame.event.pump()  # keep the window responsive; the board takes no input
-        s = self.screen
-        s.fill(BACKGROUND)
-        w = s.get_width()
-        gesture = GESTURES.get(str(public.get("gesture", "")), ("", str(public.get("gesture", ""))))
-        head = gesture[1]  # pygame's default font has no hanzi; a club font can be added later
-        if "day" in public and public.get("gesture") not in ("deal",):
-            head = f"Day {public['day']} · {head}" if public.get("gesture") != "eyes_closed" else \
-                f"Night {public.get('night')} · {head}"
-        lines: list[tuple[str, pygame.font.Font, tuple[int, int, int]]] = [(head, self.big, ACCENT)]
-        if "speaker" in public:
-            lines.append((f"Seat {public['speaker']}  {public.get('seconds', '')}s", self.big, TEXT))
-        if "candidate" in public:
-            lines.append((f"Vote for seat {public['candidate']}?", self.big, TEXT))
-        dead = public.get("dead")
-        if isinstance(dead, list) and dead:
-            lines.append(("Out: " + " ".join(map(str, dead)), self.small, DIM))
-        tally = public.get("tally")
-        if isinstance(tally, list) and tally:
-            lines.append(("Votes: " + "  ".join(f"{s}:{n}" for s, n in tally), self.small, DIM))
-        if "winner" in public:
-            lines.append((f"Winner: {public['winner']}", self.big, ACCENT))
-            roles = public.get("roles")
-            if isinstance(roles, dict):
-                lines.append(("  ".join(f"{k}:{r}" for k, r in roles.items()), self.small, TEXT))
-        y = s.get_height() // 12
-        for text, font, colour in lines:
-            surface = font.render(text, True, colour)
-            s.blit(surface, ((w - surface.get_width()) // 2, y))
-            y += surface.get_height() + font.get_height() // 3
+        self.screen.fill(BACKGROUND)
+        for placed in layout(public, self.screen.get_size(), self.lang):
+            self.screen.blit(self._surface(placed), (placed.x, placed.y))
         pygame.display.flip()
         self.frames += 1
+
+    def snapshot(self) -> Image.Image:
+        """The frame last shown, as a PIL image (golden tests, screenshots for the docs)."""
+        raw = pygame.image.tobytes(self.screen, "RGB")
+        return Image.frombytes("RGB", self.screen.get_size(), raw)
 
     def close(self) -> None:
         pygame.display.quit()
