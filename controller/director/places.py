@@ -20,12 +20,13 @@ next card's hand). Nothing of the other place leaks: a seat only ever shows view
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from PIL import Image
 
 from controller.ports import LED_OFF, RGB, Button, ButtonEvent, CardEvent, InputEvent, LinkEvent, Sink
+from controller.voice.prompts import prompt, seat_number
 
 
 def seat_of(place: int) -> int:
@@ -136,3 +137,41 @@ class PlaceTable:
 
     def tap(self, place: int, uid: str) -> None:
         self.physical.tap(seat_of(place), uid)
+
+
+_CARD = (prompt("card.first"), prompt("card.second"))
+
+
+def place_parts(prompts: Sequence[str]) -> list[str]:
+    """The director names places as seats ("seat.13"); the room hears the seat and the card ("7号 第一张牌")."""
+    out: list[str] = []
+    for p in prompts:
+        if p.startswith("seat."):
+            place = int(p[5:])
+            out += [*seat_number(seat_of(place)), _CARD[(place - 1) % 2]]
+        else:
+            out.append(p)
+    return out
+
+
+class PlaceVoice:
+    """The voice behind a :class:`PlaceTable`: says every place as its seat and card, and is otherwise the voice
+    it wraps (durations included, so the director still opens a vote window exactly when a call ends)."""
+
+    def __init__(self, voice: Any) -> None:
+        self._voice = voice
+
+    def duration(self, prompts: Sequence[str]) -> float:
+        return float(self._voice.duration(place_parts(prompts)))
+
+    def say(self, prompts: Sequence[str], *, urgent: bool = False) -> float:
+        return float(self._voice.say(place_parts(prompts), urgent=urgent))
+
+    def masking(self, on: bool) -> None:
+        self._voice.masking(on)
+
+    def beep(self, kind: str = "warning") -> None:
+        self._voice.beep(kind)
+
+    def __getattr__(self, name: str) -> Any:  # the wrapped voice's extras (run, said, prompts_said, ...)
+        return getattr(self._voice, name)

@@ -14,7 +14,7 @@ from controller.director.bots import TableBots
 from controller.director.clock import VirtualScheduler
 from controller.director.director import Director
 from controller.director.journal import SqliteJournal, open_journal
-from controller.director.places import PlaceTable
+from controller.director.places import PlaceTable, PlaceVoice
 from controller.director.timing import Timings
 from controller.rules.setup import GameConfig
 from controller.sim.table import SimTable
@@ -60,12 +60,13 @@ class Session:
         else:
             self.physical = self.table = SimTable(self.config.players, self.clock.now)
         self.voice = NullVoice(self.clock.now, load_voice_pack(self.pack))
+        voice: Any = PlaceVoice(self.voice) if isinstance(self.table, PlaceTable) else self.voice
         self.journal: SqliteJournal | None = None
         self.journal_note: str | None = None
         if self.journal_path is not None:
             self.journal, self.journal_note = open_journal(self.journal_path)
         deck, self.hands = sim_deck(self.config, self.seed) if self.cards else (None, {})
-        self.director = Director(self.table, self.voice, self.clock, self.config, journal=self.journal,
+        self.director = Director(self.table, voice, self.clock, self.config, journal=self.journal,
                                  timings=self.timings, lang=self.lang, seed=self.seed, deck=deck)
         if isinstance(self.table, PlaceTable):
             d = self.director

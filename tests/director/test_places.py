@@ -73,3 +73,11 @@ def test_d2_plays_to_the_end_with_bots_pressing_the_eight_seats(policy):
 def test_more_places_than_the_voice_can_name_is_refused_clearly():
     with pytest.raises(ValueError, match=r"at most 10 players"):
         session("dual-card-5.0", 11, 1, "heuristic")
+
+
+def test_the_voice_says_a_card_place_as_its_seat_and_card():
+    """D2: the director's place 13 is seat 7's first card, said "7号 第一张牌" / "Seat seven, first card"."""
+    from controller.director.places import place_parts
+
+    assert place_parts(["dawn.deaths", "seat.13", "seat.4"]) == [
+        "dawn.deaths", "seat.7", "card.first", "seat.2", "card.second"]
