@@ -147,8 +147,19 @@ async def run_live(config: Config, opts: LiveOptions) -> Director:
         gc = configure(lobby.variant, opts.players, lobby.options)
     else:
         gc = game_config(config, opts.players)
-        table = open_table(config, table_size(config, gc.players), loop.time)
-    voice = open_voice_for(config, loop.time)
+        people = gc.players // 2 if gc.variant.live == "both" else gc.players  # D2 counts card places
+        table = open_table(config, table_size(config, people), loop.time)
+    voice: Any = open_voice_for(config, loop.time)
+    physical = table
+    if gc.variant.live == "both":  # D2: the engine's card places over the physical seats (director/places.py)
+        from controller.director.places import PlaceTable, PlaceVoice
+        from controller.voice.prompts import MAX_SEAT
+
+        if gc.players > MAX_SEAT:
+            raise ValueError(f"{gc.variant.id}: {gc.players // 2} players hold {gc.players} card places; the voice names "
+                             f"places up to {MAX_SEAT}: play at most {MAX_SEAT // 2} players")
+        table = PlaceTable(physical)
+        voice = PlaceVoice(voice)
     journal, note = open_journal(config.journal.path)
     if note:
         log.warning("%s", note)
@@ -163,6 +174,8 @@ async def run_live(config: Config, opts: LiveOptions) -> Director:
     director = Director(table, voice, scheduler, gc, journal=journal, timings=timings(config), lang=lang,
                         seed=config.game.seed if config.game.seed is not None else opts.seed, deck=deck,
                         judge_entry=config.table.judge == "entry", board=board)
+    if hasattr(table, "follow"):
+        table.follow(director.wants_input, lambda place: director.state is None or place in director.state.alive)
     if opts.autoplay:
         TableBots(director, table, opts.autoplay, opts.seed)  # type: ignore[arg-type]
     done = asyncio.Event()
@@ -171,8 +184,8 @@ async def run_live(config: Config, opts: LiveOptions) -> Director:
     run = getattr(voice, "run", None)
     if run is not None:
         tasks.append(asyncio.create_task(run()))
-    if opts.window and has_display() and hasattr(table, "press"):
-        tasks.append(asyncio.create_task(_window(table, done)))
+    if opts.window and has_display() and hasattr(physical, "press"):
+        tasks.append(asyncio.create_task(_window(physical, done)))
     replay = journal.replay()
     if replay is not None and not replay.finished and replay.events:
         director.resume(replay)

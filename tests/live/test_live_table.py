@@ -72,3 +72,29 @@ def test_the_directors_other_waits_can_be_set_and_a_typo_is_named(tmp_path):
     cfg.write_text("[timers]\nanwser_s = 6\n")
     with pytest.raises(ConfigError, match="answer_s"):
         load(cfg)
+
+
+def test_dual_card_5_0_runs_on_the_physical_seats_with_two_card_places_each(tmp_path):
+    """D2 at the real-clock table: 8 physical seats behind 16 card places (controller/director/places.py)."""
+    cfg = tmp_path / "tianhei.toml"
+    cfg.write_text(f'[game]\nvariant = "dual-card-5.0"\nplayers = 8\n[journal]\npath = "{tmp_path / "j.sqlite"}"\n')
+    config = load(cfg)
+    seen = []
+
+    async def briefly():
+        started = asyncio.Event()
+
+        def watch(director):
+            seen.append(director)
+            started.set()
+
+        task = asyncio.create_task(run_live(config, LiveOptions(autoplay="uninformed", window=False,
+                                                                on_started=watch)))
+        await asyncio.wait_for(started.wait(), timeout=30)
+        task.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await task
+
+    asyncio.run(briefly())
+    director = seen[0]
+    assert len(director.table.seats) == 16 and len(director.table.physical.seats) == 8
