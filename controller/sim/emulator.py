@@ -1,5 +1,8 @@
-"""A pygame window showing the whole simulated table: every seat's screen (scaled x2), its LED and its three
-buttons, and the judge's remote screen. Clicking a button calls back into the table.
+"""A pygame window showing the whole simulated table: every seat's screen (scaled by whole pixels), its LED and
+its three buttons, and the judge's remote screen. Clicking a button calls back into the table.
+
+The window fits the display: :func:`fit` picks the largest scale (x3, x2, x1) and the column count at which the
+whole table fits the desktop (or ``max_size``), so 8 seats and the remote open on a 1280-px laptop screen too.
 
 Decoupled from the director on purpose: the emulator only needs a *table model* —
 
@@ -16,6 +19,7 @@ testable headless (``SDL_VIDEODRIVER=dummy``): :meth:`Emulator.draw` and :meth:`
 
 from __future__ import annotations
 
+import logging
 import math
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
@@ -25,6 +29,8 @@ import pygame
 from PIL import Image
 
 from controller.ports import LED_OFF, RGB, SCREEN_SIZE, Button, RemoteKey
+
+log = logging.getLogger(__name__)
 
 OLED_ON = (120, 200, 255)  # the common blue-white SSD1306 tint
 OLED_OFF = (6, 8, 12)
@@ -73,26 +79,85 @@ def to_surface(image: Image.Image | None, scale: int, size: tuple[int, int] = SC
     return pygame.image.frombytes(rgb.tobytes(), rgb.size, "RGB")
 
 
-class Emulator:
-    """The table window. ``on_press(seat, button)`` defaults to ``table.press``."""
+#: Room a desktop keeps for the window's title bar, borders and a panel or dock.
+DESKTOP_MARGIN = (16, 72)
+#: Whole-pixel scales of a seat screen tried, largest first (x3 is a 384x192 screen).
+SCALES = (3, 2, 1)
 
-    def __init__(self, table: Any, *, scale: int = 2, columns: int | None = None,
+
+def available_size() -> tuple[int, int]:
+    """The largest window the desktop has room for (after :func:`pygame.display.init`, before a window is
+    opened, ``Info`` gives the desktop's own size); 1280x720 when the driver does not say."""
+    info = pygame.display.Info()
+    w, h = info.current_w, info.current_h
+    if w <= 0 or h <= 0:
+        w, h = 1280, 720
+    return max(1, w - DESKTOP_MARGIN[0]), max(1, h - DESKTOP_MARGIN[1])
+
+
+def window_size(seats: int, remote: bool, scale: int, columns: int) -> tuple[int, int]:
+    """The window's size for ``seats`` panels in ``columns`` at ``scale``, with the remote to their right."""
+    n = max(1, seats)
+    sw, sh = SCREEN_SIZE[0] * scale, SCREEN_SIZE[1] * scale
+    pad = gap = 4 * scale
+    pw, ph = sw + 2 * pad, sh + 2 * pad + 12 * scale + 16 * scale
+    rows = math.ceil(n / columns)
+    width, height = gap + columns * (pw + gap), gap + rows * (ph + gap)
+    if remote:
+        key = 14 * scale
+        width += sw + 2 * gap
+        height = max(height, gap + 12 * scale + sh + 4 * scale + 3 * key + gap)
+    return width, height
+
+
+def fit(seats: int, remote: bool, max_size: tuple[int, int], *, scale: int | None = None,
+        columns: int | None = None) -> tuple[int, int]:
+    """(scale, columns) for a window within ``max_size``: the largest whole scale at which some column count
+    fits, and of those counts the one that fills the room most evenly (so 8 seats on a wide display go 4x2,
+    on a tall one 2x4). ``scale`` or ``columns`` given are kept. When nothing fits, the smallest scale and the
+    least overflowing count are used and a warning says so (the window is then larger than the display)."""
+    mw, mh = max_size
+    scales = (scale,) if scale else SCALES
+    counts = (columns,) if columns else tuple(range(1, max(1, seats) + 1))
+
+    def overflow(s: int, c: int) -> float:
+        w, h = window_size(seats, remote, s, c)
+        return max(w / mw, h / mh)
+
+    for s in scales:
+        fitting = [c for c in counts if overflow(s, c) <= 1.0]
+        if fitting:
+            return s, min(fitting, key=lambda c: (overflow(s, c), c))
+    s = scales[-1]
+    c = min(counts, key=lambda c: (overflow(s, c), c))
+    log.warning("the table window (%d seats%s) is %dx%d at scale %d, larger than the %dx%d available",
+                seats, " and the remote" if remote else "", *window_size(seats, remote, s, c), s, mw, mh)
+    return s, c
+
+
+class Emulator:
+    """The table window. ``on_press(seat, button)`` defaults to ``table.press``. ``scale`` and ``columns`` fix
+    the layout; left out, :func:`fit` chooses them for ``max_size`` (default: what the desktop has room for)."""
+
+    def __init__(self, table: Any, *, scale: int | None = None, columns: int | None = None,
+                 max_size: tuple[int, int] | None = None,
                  on_press: Callable[[int, Button], None] | None = None,
                  on_release: Callable[[int, Button], None] | None = None,
                  on_remote_key: Callable[[RemoteKey], None] | None = None,
                  title: str = "Tianhei table") -> None:
         self.table = table
-        self.scale = scale
         self.on_press = on_press or getattr(table, "press", None)
         self.on_release = on_release or getattr(table, "release", None)
         self.on_remote_key = on_remote_key or getattr(table, "remote_key", None)
-        self.columns = columns
         self.title = title
         self.held: Hit | None = None
         self.hits: list[Hit] = []
         pygame.display.init()
         pygame.font.init()
-        self.font = pygame.font.Font(None, 12 * scale)
+        self.max_size = max_size or available_size()
+        self.scale, self._cols = fit(len(self.seats()), self.has_remote(), self.max_size, scale=scale,
+                                     columns=columns)
+        self.font = pygame.font.Font(None, 12 * self.scale)
         self.surface = pygame.display.set_mode(self._layout())
         pygame.display.set_caption(title)
 
@@ -133,13 +198,8 @@ class Emulator:
         return gap + col * (pw + gap), gap + row * (ph + gap)
 
     def _layout(self) -> tuple[int, int]:
-        n = max(1, len(self.seats()))
-        self._cols = self.columns or max(1, math.ceil(math.sqrt(n * 1.5)))
-        rows = math.ceil(n / self._cols)
-        pw, ph = self.panel_size
+        width, height = window_size(len(self.seats()), self.has_remote(), self.scale, self._cols)
         gap = 4 * self.scale
-        width = gap + self._cols * (pw + gap)
-        height = gap + rows * (ph + gap)
         self.hits = []
         bw, bh = 24 * self.scale, 12 * self.scale
         for i, seat in enumerate(self.seats()):
@@ -149,7 +209,7 @@ class Emulator:
                 x = screen.centerx + (j - 1) * (bw + 4 * self.scale) - bw // 2
                 self.hits.append(Hit(pygame.Rect(x, y, bw, bh), seat.number, button=button))
         if self.has_remote():
-            self._remote_origin = (width, gap)
+            self._remote_origin = (width - self.screen_size[0] - 2 * gap, gap)
             rx, ry = self._remote_origin
             key = 14 * self.scale
             grid = {RemoteKey.MENU: (0, 0), RemoteKey.UP: (1, 0), RemoteKey.BACK: (2, 0), RemoteKey.LEFT: (0, 1),
@@ -158,8 +218,6 @@ class Emulator:
             keys_x = rx + (self.screen_size[0] - 3 * key) // 2
             for k, (cx, cy) in grid.items():
                 self.hits.append(Hit(pygame.Rect(keys_x + cx * key, keys_y + cy * key, key - 2, key - 2), 0, key=k))
-            width += self.screen_size[0] + 2 * gap
-            height = max(height, keys_y + 3 * key + gap)
         return width, height
 
     def remote_screen_rect(self) -> pygame.Rect | None:

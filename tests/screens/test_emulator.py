@@ -8,6 +8,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 os.environ["SDL_VIDEODRIVER"] = "dummy"  # before pygame opens a display
 os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
@@ -18,7 +20,16 @@ from controller.ports import Button, RemoteKey
 from controller.screens import render
 from controller.screens import views as v
 from controller.screens.luma_device import dummy_device, show, shown
-from controller.sim.emulator import OLED_OFF, OLED_ON, Emulator
+from controller.sim.emulator import (
+    DESKTOP_MARGIN,
+    OLED_OFF,
+    OLED_ON,
+    SCALES,
+    Emulator,
+    available_size,
+    fit,
+    window_size,
+)
 
 
 @dataclass
@@ -143,3 +154,105 @@ def test_luma_dummy_device_helpers() -> None:
     assert shown(device).tobytes() == image.tobytes()
     with pytest.raises(ValueError, match="screen image is 64x64"):
         show(device, Image.new("1", (64, 64)))
+
+
+# -- the window fits the display ------------------------------------------------------------------------------
+
+def eight_seats_and_the_remote() -> FakeTable:
+    return FakeTable({n: FakeSeat(n) for n in range(1, 9)}, remote=FakeRemote())
+
+
+def assert_everything_inside(emu: Emulator) -> None:
+    w, h = emu.surface.get_size()
+    window = pygame_rect(0, 0, w, h)
+    rects = [emu.screen_rect(i) for i in range(len(emu.seats()))] + [h.rect for h in emu.hits]
+    remote = emu.remote_screen_rect()
+    if remote is not None:
+        rects.append(remote)
+    for rect in rects:
+        assert window.contains(rect), f"{rect} is outside the {w}x{h} window"
+    buttons = [h.rect for h in emu.hits]
+    for i, a in enumerate(buttons):
+        assert a.collidelist(buttons[i + 1:]) == -1, f"button {a} overlaps another"
+
+
+def pygame_rect(*xywh: int) -> Any:
+    import pygame
+
+    return pygame.Rect(*xywh)
+
+
+def test_eight_seats_and_the_remote_fit_a_1280x720_laptop_screen() -> None:
+    emu = Emulator(eight_seats_and_the_remote(), max_size=(1264, 648))
+    try:
+        w, h = emu.surface.get_size()
+        assert w <= 1264 and h <= 648
+        assert emu.scale == 2 and emu.screen_rect(0).size == (256, 128)  # the seat screens stay crisp, x2
+        assert_everything_inside(emu)
+    finally:
+        emu.close()
+
+
+def test_without_a_size_the_window_fits_the_desktop_pygame_reports(monkeypatch: pytest.MonkeyPatch) -> None:
+    import pygame
+
+    class SmallDisplay:  # what pygame.display.Info() says on an 800x600 panel
+        current_w, current_h = 800, 600
+
+    monkeypatch.setattr(pygame.display, "Info", SmallDisplay)
+    table = eight_seats_and_the_remote()
+    emu = Emulator(table)
+    try:
+        w, h = emu.surface.get_size()
+        assert emu.max_size == (800 - DESKTOP_MARGIN[0], 600 - DESKTOP_MARGIN[1])
+        assert w <= emu.max_size[0] and h <= emu.max_size[1] and emu.scale == 1
+        assert_everything_inside(emu)
+        emu.click(8, Button.OK)  # seat 8 presses OK in the small window
+        assert table.log == [("press", 8, Button.OK), ("release", 8, Button.OK)]
+    finally:
+        emu.close()
+
+
+def test_a_driver_that_reports_no_desktop_size_gets_1280x720(monkeypatch: pytest.MonkeyPatch) -> None:
+    import pygame
+
+    class Unknown:
+        current_w = current_h = -1
+
+    monkeypatch.setattr(pygame.display, "Info", Unknown)
+    assert available_size() == (1280 - DESKTOP_MARGIN[0], 720 - DESKTOP_MARGIN[1])
+
+
+def test_a_big_display_gets_bigger_screens_and_a_wide_one_more_columns() -> None:
+    assert fit(8, True, (2544, 1368))[0] == 3  # a 1440p desktop: x3 seat screens
+    assert fit(8, True, (1264, 648)) == (2, 3)  # 1280x720: x2 in three columns, the remote beside them
+    wide, tall = fit(8, False, (2400, 700)), fit(8, False, (700, 1800))
+    assert wide[1] > tall[1]
+
+
+def test_a_display_too_small_for_anything_warns_and_uses_x1(caplog: pytest.LogCaptureFixture) -> None:
+    with caplog.at_level("WARNING"):
+        scale, cols = fit(12, True, (320, 240))
+    assert scale == 1 and 1 <= cols <= 12
+    assert "larger than the 320x240 available" in caplog.text
+
+
+def test_a_given_scale_and_columns_are_kept() -> None:
+    assert fit(8, True, (400, 300), scale=2, columns=4) == (2, 4)
+    assert fit(8, True, (4000, 3000), scale=1)[0] == 1
+
+
+@settings(max_examples=200, deadline=None)
+@given(seats=st.integers(1, 20), remote=st.booleans(), w=st.integers(200, 4000), h=st.integers(150, 2200))
+def test_the_chosen_layout_fits_at_the_largest_scale_that_can(seats: int, remote: bool, w: int, h: int) -> None:
+    scale, cols = fit(seats, remote, (w, h))
+    ww, wh = window_size(seats, remote, scale, cols)
+    fits = ww <= w and wh <= h
+    if fits:
+        bigger = [s for s in SCALES if s > scale]
+        for s in bigger:
+            for c in range(1, seats + 1):
+                bw, bh = window_size(seats, remote, s, c)
+                assert bw > w or bh > h, f"x{s} in {c} columns would fit too"
+    else:
+        assert scale == min(SCALES)
