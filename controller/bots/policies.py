@@ -84,7 +84,7 @@ class UninformedPolicy:
                 if day == state.day and kept is not None and kept in p.choices:
                     target = kept
                 self.day_target = (state.day, target)
-            return (Ballot(tuple((v, target) for v in p.seats)),)
+            return (Ballot(tuple([(v, target) for v in p.seats])),)
         if kind in PASSIVE_KINDS:
             return (Pass(p.seats[0]),)
         return (Timeout(),)  # recognition, defence claims, the judge's direction: nothing to add

@@ -272,7 +272,7 @@ def ballot(tx: Tx, votes: tuple[tuple[int, int | None], ...]) -> None:
         seen.add(voter)
         if target not in choices:
             _check_vote_target(s, target)
-    _close(tx, tuple((v, t) for v, t in sorted(s.picks.items())) + tuple(votes))
+    _close(tx, (*sorted(picks.items()), *votes) if picks else tuple(votes))
 
 
 def close_vote(tx: Tx) -> None:
@@ -292,12 +292,12 @@ def _close(tx: Tx, hands: tuple[tuple[int, int | None], ...]) -> None:
     for v, t in hands:
         if t is not None and v in alive and t in alive:
             counts[t] = counts.get(t, 0) + 1
-    tally = tuple((c, counts[c]) for c in w.choices if c in counts)
+    tally = tuple([(c, counts[c]) for c in w.choices if c in counts])
     if not tally:  # V2.5 decision: if nobody votes, nobody is out
         tx.emit(VoteClosed((), None, ()))
         return
-    top = max(n for _, n in tally)
-    tops = tuple(c for c, n in tally if n == top)
+    top = max([n for _, n in tally])
+    tops = tuple([c for c, n in tally if n == top])
     if w.step == "vote" and s.config.options.get("tie") == "top2":
         _top2_first_round(tx, tally, tops)
         return

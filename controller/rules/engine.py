@@ -452,7 +452,8 @@ def pending(state: GameState) -> Pending | None:
         seats = tuple(x for x in w.seats if x not in state.picks)
     elif w.kind in ("vote", "defence_claim", "recognition"):
         done = state.picks if w.kind != "defence_claim" else {**dict.fromkeys(state.defence), **state.picks}
-        seats = tuple(x for x in w.seats if x in state.alive and x not in done)
+        alive = state.alive
+        seats = tuple([x for x in w.seats if x in alive and x not in done])
     else:
         seats = w.seats
     return Pending(w.kind, w.step, seats, w.choices, w.group, w.role, w.ability, state.picks, state.agenda)

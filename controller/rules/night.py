@@ -50,9 +50,12 @@ def _available_v4_v7(s: GameState, st: NightStep, actors: tuple[int, ...]) -> tu
     return actors
 
 
-def legal_targets(s: GameState, st: NightStep, actors: tuple[int, ...]) -> tuple[int | None, ...]:
-    """Whom ``actors`` may point at in step ``st`` (C2: players with eyes closed, unless the rule allows more)."""
-    living = sorted(s.alive)
+def legal_targets(s: GameState, st: NightStep, actors: tuple[int, ...],
+                  living: list[int] | None = None) -> tuple[int | None, ...]:
+    """Whom ``actors`` may point at in step ``st`` (C2: players with eyes closed, unless the rule allows more).
+    ``living``: ``sorted(s.alive)`` when the caller has it already."""
+    if living is None:
+        living = sorted(s.alive)
     if st.targets == "living":
         out = living
     elif st.targets == "others":
@@ -116,8 +119,9 @@ def _tonight(st: NightStep, n: int) -> bool:
 def task_night_step(tx: Tx, step_id: str) -> None:
     s = tx.s
     st = s.config.variant.night_steps[step_id]
-    roles = s.roles
-    actors = tuple(seat for seat in sorted(s.alive) if roles[seat - 1] in st.roles)
+    roles, owners = s.roles, st.roles
+    living = sorted(s.alive)
+    actors = tuple([seat for seat in living if roles[seat - 1] in owners])
     if st.copy or st.guests or st.when_all_dead:
         actors = _wakers(s, st, actors)
     actors = _available(s, st, actors)
@@ -128,7 +132,7 @@ def task_night_step(tx: Tx, step_id: str) -> None:
             tx.open("recognition", st.id, actors, (), group=True, role="+".join(st.call or st.roles),
                     ability="recognise")
         return
-    choices = legal_targets(s, st, actors)
+    choices = legal_targets(s, st, actors, living)
     if not choices:  # V5.4: the last killer facing only the spared undercover police: nobody to point at
         return
     tx.open("night", st.id, actors, choices, group=len(actors) > 1, role="+".join(st.call or st.roles),
@@ -333,7 +337,7 @@ def resolve_dawn(s: GameState) -> tuple[tuple[tuple[int, str], ...], tuple[tuple
         from controller.rules import cards
 
         return cards.resolve_d2(s)
-    if any(a.ability in clash.ABILITIES for a in acts) or any(r.immune for r in s.config.variant.roles.values()):
+    if s.config.variant.immune_roles or any(a.ability in clash.ABILITIES for a in acts):
         return clash.resolve(s)  # V4.4-V4.6, V7.1
     deaths: dict[int, str] = {}
     protected = {a.target for a in acts if a.ability == "protect" and a.target is not None}

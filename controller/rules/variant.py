@@ -138,8 +138,11 @@ class Variant:
     night_steps: Mapping[str, NightStep] = field(init=False, repr=False, compare=False)
     #: Roles holding the V3.3 one-time power (derived once; every dawn asks).
     secret_roles: frozenset[str] = field(init=False, repr=False, compare=False)
+    #: Roles immune to some night ability (V4.4; derived once: every dawn asks whether any exists).
+    immune_roles: frozenset[str] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
+        object.__setattr__(self, "immune_roles", frozenset(name for name, r in self.roles.items() if r.immune))
         object.__setattr__(self, "night_steps", MappingProxyType({st.id: st for st in self.night}))
         object.__setattr__(self, "secret_roles", frozenset(
             r for st in self.night if st.ability == "secret_kill" for r in st.roles))

@@ -14,10 +14,10 @@ def _holds(s: GameState, row: WinRow, living: dict[str, int]) -> bool:
     roles = row.roles
     if row.when == "all_dead":
         # A condition over roles that were never dealt never holds (a --roles table without civilians).
-        counts = s.config.counts
         for r in roles:
-            if living.get(r):
+            if r in living:
                 return False
+        counts = s.config.counts
         return any(counts.get(r) for r in roles)
     if row.when == "at_least_others":  # F3: bandits >= all others
         mine = sum(living.get(r, 0) for r in roles)
