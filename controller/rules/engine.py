@@ -236,11 +236,18 @@ class Tx:
 
 def _run_agenda(tx: Tx) -> None:
     """Run the script on until the engine waits for someone or the game is over."""
-    while tx.s.waiting is None and tx.s.phase != "over":
-        if not tx.agenda:
-            tx.agenda.append(("night",) if tx.s.phase == "day" else ("dawn",))
-        task = tx.agenda.pop(0)
-        _TASKS[task[0]](tx, *task[1:])
+    tasks = _TASKS
+    s = tx.s
+    while s.waiting is None and s.phase != "over":
+        agenda = tx.agenda
+        if not agenda:
+            agenda.append(("night",) if s.phase == "day" else ("dawn",))
+        task = agenda.pop(0)
+        if len(task) == 1:  # most tasks take no arguments: no slice to build
+            tasks[task[0]](tx)
+        else:
+            tasks[task[0]](tx, *task[1:])
+        s = tx.s
 
 
 _TASKS: dict[str, Callable[..., None]] = {}

@@ -7,11 +7,13 @@ and what it does at dawn (:func:`resolve_dawn`).
 
 from __future__ import annotations
 
+import functools
 from collections import Counter
 from typing import TYPE_CHECKING, Any
 
 from controller.rules import clash, win
 from controller.rules.actions import Rejected
+from controller.rules.day import day_agenda
 from controller.rules.events import Acted, Dawn, NightFell, Picked, Reasked
 from controller.rules.state import GameState
 from controller.rules.variant import NightStep
@@ -108,12 +110,15 @@ def task_night(tx: Tx) -> None:
         groups = [r for r, spec in variant.roles.items() if spec.knows_partners and s.config.count(r) > 1]
         tx.push(*[("recognition", r) for r in groups], ("dawn",))
         return
-    tx.push(*[("night_step", st.id) for st in variant.night if _tonight(st, n)], ("dawn",))
+    tx.push(*_night_tasks(variant.night_ids[0 if n == 1 else 1]))
 
 
-def _tonight(st: NightStep, n: int) -> bool:
-    """V5.2: a step may run on the first night only, or from the second night on."""
-    return st.nights == "all" or (st.nights == "first") == (n == 1)
+@functools.lru_cache(maxsize=64)
+def _night_tasks(step_ids: tuple[str, ...]) -> tuple[tuple[str, ...], ...]:
+    """The night's steps as tasks, then the dawn: worked out once per script (every night asks)."""
+    return (*[("night_step", i) for i in step_ids], ("dawn",))
+
+
 
 
 def task_night_step(tx: Tx, step_id: str) -> None:
@@ -172,8 +177,6 @@ def task_dawn(tx: Tx) -> None:
     if result:
         tx.end(*result)
         return
-    from controller.rules.day import day_agenda
-
     tx.agenda[:] = day_agenda(tx.s)
 
 

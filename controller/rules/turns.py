@@ -175,7 +175,7 @@ def die_with_take_along(tx: Tx, seat: int, cause: str) -> bool:
     if the game is over."""
     s = tx.s
     st = _take_step(s, seat)
-    taken = next((a.target for a in s.acts if st is not None and a.step == st.id and seat in a.actors), None)
+    taken = None if st is None else next((a.target for a in s.acts if a.step == st.id and seat in a.actors), None)
     tx.emit(Died(seat, cause))
     if taken is not None and taken in tx.s.alive:
         tx.emit(Died(taken, "taken_along"))

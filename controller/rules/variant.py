@@ -140,9 +140,15 @@ class Variant:
     secret_roles: frozenset[str] = field(init=False, repr=False, compare=False)
     #: Roles immune to some night ability (V4.4; derived once: every dawn asks whether any exists).
     immune_roles: frozenset[str] = field(init=False, repr=False, compare=False)
+    #: The ids of the steps that run on the first night and on every later night (V5.2: a step may run on the
+    #: first night only, or from the second night on). Derived once: every night asks.
+    night_ids: tuple[tuple[str, ...], tuple[str, ...]] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "immune_roles", frozenset(name for name, r in self.roles.items() if r.immune))
+        object.__setattr__(self, "night_ids", (
+            tuple(st.id for st in self.night if st.nights in ("all", "first")),
+            tuple(st.id for st in self.night if st.nights != "first")))
         object.__setattr__(self, "night_steps", MappingProxyType({st.id: st for st in self.night}))
         object.__setattr__(self, "secret_roles", frozenset(
             r for st in self.night if st.ability == "secret_kill" for r in st.roles))
