@@ -58,6 +58,12 @@ from controller.rules.state import evolve as replace
 from controller.rules.variant import parse_variant
 
 SPEECH_KINDS = frozenset({"speeches", "last_words"})
+# The kinds of waiting each input answers (constants: a set literal in a call would be built at every input).
+_PICK_KINDS = frozenset({"night", "recognition", "defence_claim"})
+_NIGHT_KINDS = frozenset({"night"})
+_VOTE_KINDS = frozenset({"vote"})
+_PASS_KINDS = frozenset({"speeches", "last_words", "recognition", "defence_claim"})
+_DIRECTION_KINDS = frozenset({"direction"})
 
 
 # --------------------------------------------------------------------------------------------------------
@@ -341,7 +347,7 @@ def _on_pick(tx: Tx, a: Pick) -> None:
         cards.choose_first(tx, a.seat, a.target)
         return
     _living_actor(s, a.seat)
-    w = _waiting(s, {"night", "recognition", "defence_claim"}, "night action")
+    w = _waiting(s, _PICK_KINDS, "night action")
     if w.kind == "defence_claim":
         day.claim_defence(tx, a.seat, a.target)
         return
@@ -354,26 +360,26 @@ def _on_pick(tx: Tx, a: Pick) -> None:
 
 
 def _on_group_pick(tx: Tx, a: GroupPick) -> None:
-    _waiting(tx.s, {"night"}, "night action")
+    _waiting(tx.s, _NIGHT_KINDS, "night action")
     night.group_pick(tx, a.target)
 
 
 def _on_vote(tx: Tx, a: Vote) -> None:
     s = tx.s
     _living_actor(s, a.seat)
-    _waiting(s, {"vote"}, "vote")
+    _waiting(s, _VOTE_KINDS, "vote")
     day.vote(tx, a.seat, a.target, a.delay_s)
 
 
 def _on_ballot(tx: Tx, a: Ballot) -> None:
-    _waiting(tx.s, {"vote"}, "vote")
+    _waiting(tx.s, _VOTE_KINDS, "vote")
     day.ballot(tx, a.votes)
 
 
 def _on_pass(tx: Tx, a: Pass) -> None:
     s = tx.s
     _living_actor(s, a.seat) if s.waiting is None or s.waiting.kind != "last_words" else _seat_exists(s, a.seat)
-    w = _waiting(s, {"speeches", "last_words", "recognition", "defence_claim"}, "speech")
+    w = _waiting(s, _PASS_KINDS, "speech")
     if w.kind == "recognition":
         if a.seat not in w.seats:
             night.reject_out_of_turn(s, a.seat)
@@ -405,7 +411,7 @@ def _on_timeout(tx: Tx, a: Timeout) -> None:
 
 
 def _on_direction(tx: Tx, a: ChooseDirection) -> None:
-    _waiting(tx.s, {"direction"}, "choice of direction")
+    _waiting(tx.s, _DIRECTION_KINDS, "choice of direction")
     tx.emit(DirectionChosen(1 if a.clockwise else -1))
 
 
@@ -453,8 +459,10 @@ def pending(state: GameState) -> Pending | None:
     w = state.waiting
     if w is None:
         return None
-    if w.kind in SPEECH_KINDS:
-        seats: tuple[int, ...] = state.queue[:1]
+    if w.kind == "night":  # most of what a game waits for: the step's seats as opened
+        seats: tuple[int, ...] = w.seats
+    elif w.kind in SPEECH_KINDS:
+        seats = state.queue[:1]
     elif w.kind == cards.FIRST_IDENTITY:
         seats = tuple(x for x in w.seats if x not in state.picks)
     elif w.kind in ("vote", "defence_claim", "recognition"):

@@ -343,8 +343,13 @@ def resolve_dawn(s: GameState) -> tuple[tuple[tuple[int, str], ...], tuple[tuple
     if s.config.variant.immune_roles or any(a.ability in clash.ABILITIES for a in acts):
         return clash.resolve(s)  # V4.4-V4.6, V7.1
     deaths: dict[int, str] = {}
-    protected = {a.target for a in acts if a.ability == "protect" and a.target is not None}
-    spent_tonight = {seat for a in acts if a.ability == "secret_kill" and a.target is not None for seat in a.actors}
+    protected: set[int | None] = set()
+    spent_tonight: set[int] = set()
+    for a in acts:  # one pass for both (every dawn of every game comes here)
+        if a.ability == "protect":
+            protected.add(a.target)
+        elif a.ability == "secret_kill" and a.target is not None:
+            spent_tonight.update(a.actors)
     secret_holders = s.config.variant.secret_roles
     for a in acts:
         if a.target is None:

@@ -33,15 +33,16 @@ def _holds(s: GameState, row: WinRow, living: dict[str, int]) -> bool:
 
 
 def check(s: GameState) -> tuple[str, str] | None:
-    living: dict[str, int] = {}
-    roles = s.roles
-    for seat in s.alive:
-        r = roles[seat - 1]
-        living[r] = living.get(r, 0) + 1
     if s.cards:  # D1/D3: every card not yet dead counts, the second cards too
         from controller.rules.cards import living_cards
 
         living = living_cards(s)
+    else:
+        living = {}
+        roles = s.roles
+        for seat in s.alive:
+            r = roles[seat - 1]
+            living[r] = living.get(r, 0) + 1
     hits = [row for row in s.config.win_rows if _holds(s, row, living)]
     if not hits:  # the common case: nobody has won yet
         return None
