@@ -276,7 +276,7 @@ def new_game(config: GameConfig, rng: random.Random | None = None, *, seed: int 
     variant = config.variant
     created = GameCreated(
         variant=dict(variant.data), variant_source=variant.source, players=config.players,
-        options=tuple(sorted(config.options.items())), composition=config.composition,
+        options=config.sorted_options, composition=config.composition,
         history=config.history, quota=config.quota, seed=seed, talk=config.talk,
     )
     if variant.live == "both":  # D2: both cards live, one place each; a hand of killer + police voids the deal

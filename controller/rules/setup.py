@@ -32,12 +32,15 @@ class GameConfig:
     win_rows: tuple[WinRow, ...] = field(init=False, repr=False, compare=False)
     #: role -> cards dealt, from ``composition``.
     counts: Mapping[str, int] = field(init=False, repr=False, compare=False)
+    #: The options as sorted (key, value) pairs, the form game_created records (derived once: every game asks).
+    sorted_options: tuple[tuple[str, OptionValue], ...] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         tables = self.variant.win_tables
         name = str(self.options.get("win", "default"))
         object.__setattr__(self, "win_rows", tables[name] if name in tables else next(iter(tables.values())))
         object.__setattr__(self, "counts", MappingProxyType(dict(self.composition)))
+        object.__setattr__(self, "sorted_options", tuple(sorted(self.options.items())))
 
     def opt(self, key: str) -> OptionValue:
         value = self.options.get(key)
