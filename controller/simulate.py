@@ -39,7 +39,7 @@ def play(config: GameConfig, policy: Policy, rng: random.Random, first: str | No
     if record:
         for e in events:
             record(e)
-    observe = policy.observe
+    observe = policy.observe if policy.observes else None
     inputs = 0
     while state.phase != "over":
         p = pending(state)
@@ -50,7 +50,8 @@ def play(config: GameConfig, policy: Policy, rng: random.Random, first: str | No
                 state, events = step(state, action, rng)
             except Rejected as exc:
                 raise StuckGame(f"{policy.name} sent an illegal input {action!r}: {exc.message}", state) from None
-            observe(state, events)
+            if observe:
+                observe(state, events)
             if record:
                 for e in events:
                     record(e)

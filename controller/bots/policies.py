@@ -40,6 +40,8 @@ PASSIVE_KINDS = frozenset({"speeches", "last_words"})
 
 class Policy(Protocol):
     name: str
+    #: False when :meth:`observe` does nothing (the policy remembers nothing): the simulator then skips the call.
+    observes: bool
 
     def actions(self, state: GameState, p: Pending, rng: random.Random) -> Sequence[Action]:
         """The inputs to send now for the seats ``p`` waits for (all of them, or some)."""
@@ -61,6 +63,7 @@ def _team(state: GameState, p: Pending) -> tuple[str, ...]:
 
 class UninformedPolicy:
     name = "uninformed"
+    observes = False
 
     def __init__(self) -> None:
         #: (day, seat): the day's target when the votes come one at a time (V4.8).
@@ -95,6 +98,7 @@ class UninformedPolicy:
 
 class RandomPolicy:
     name = "random"
+    observes = False
 
     def actions(self, state: GameState, p: Pending, rng: random.Random) -> Sequence[Action]:
         kind = p.kind
@@ -125,6 +129,7 @@ class RandomPolicy:
 
 class HeuristicPolicy:
     name = "heuristic"
+    observes = True
 
     def __init__(self) -> None:
         self.nods: set[int] = set()  # checked killers (the police's knowledge)

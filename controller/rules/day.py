@@ -19,15 +19,22 @@ if TYPE_CHECKING:
 
 def day_agenda(s: GameState) -> list[Any]:
     """The variant's day script as tasks, then the next night."""
-    defence = bool(s.config.opt("defence.suspects") and "defence.suspects" in s.config.options)
-    return list(_day_tasks(s.config.variant.day_script, defence))
+    config = s.config
+    defence = bool(config.opt("defence.suspects") and "defence.suspects" in config.options)
+    return list(_day_tasks(config.variant.day_script, defence, config.talk))
+
+
+#: The day's steps that only wait for talk: a table of bots that never talk (``talk`` off) leaves them out.
+_TALK_ONLY = frozenset({"last_words", "speeches", "defence"})
 
 
 @functools.lru_cache(maxsize=64)
-def _day_tasks(script: tuple[str, ...], defence: bool) -> tuple[Any, ...]:
+def _day_tasks(script: tuple[str, ...], defence: bool, talk: bool) -> tuple[Any, ...]:
     """Worked out once per script (every dawn asks for it)."""
     tasks: list[Any] = []
     for name in script:
+        if not talk and name in _TALK_ONLY:
+            continue
         if name == "last_words":
             tasks.append(("last_words_night",))
         elif name == "speeches":

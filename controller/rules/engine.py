@@ -10,6 +10,7 @@ the dawn, checking the win conditions) until it waits for a person again; :func:
 
 from __future__ import annotations
 
+import functools
 import random
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from types import MappingProxyType
@@ -225,7 +226,9 @@ class Tx:
 
     def open(self, kind: str, step: str, seats: Sequence[int], choices: Sequence[int | None] = (),
              group: bool = False, role: str = "", ability: str = "") -> None:
-        self.emit(Opened(kind, step, tuple(seats), tuple(choices), group, tuple(self.agenda), role, ability))
+        event = Opened(kind, step, tuple(seats), tuple(choices), group, tuple(self.agenda), role, ability)
+        self.events.append(event)
+        self.s = _opened(self.s, event)  # emit() inlined: one of every night step and every vote
 
     def push(self, *tasks: Any) -> None:
         """Run ``tasks`` next, before the rest of the agenda."""
@@ -360,7 +363,9 @@ def _on_pick(tx: Tx, a: Pick) -> None:
 
 
 def _on_group_pick(tx: Tx, a: GroupPick) -> None:
-    _waiting(tx.s, _NIGHT_KINDS, "night action")
+    w = tx.s.waiting
+    if w is None or w.kind != "night":
+        _waiting(tx.s, _NIGHT_KINDS, "night action")
     night.group_pick(tx, a.target)
 
 
@@ -372,7 +377,9 @@ def _on_vote(tx: Tx, a: Vote) -> None:
 
 
 def _on_ballot(tx: Tx, a: Ballot) -> None:
-    _waiting(tx.s, _VOTE_KINDS, "vote")
+    w = tx.s.waiting
+    if w is None or w.kind != "vote":
+        _waiting(tx.s, _VOTE_KINDS, "vote")
     day.ballot(tx, a.votes)
 
 
@@ -471,7 +478,11 @@ def pending(state: GameState) -> Pending | None:
         seats = tuple([x for x in w.seats if x in alive and x not in done])
     else:
         seats = w.seats
-    return Pending(w.kind, w.step, seats, w.choices, w.group, w.role, w.ability, state.picks, state.agenda)
+    return _new_pending((w.kind, w.step, seats, w.choices, w.group, w.role, w.ability, state.picks, state.agenda))
+
+
+#: Pending from a tuple of its fields without the named tuple's Python-level __new__ (pending() runs at every input).
+_new_pending: Callable[[tuple[Any, ...]], Pending] = functools.partial(tuple.__new__, Pending)
 
 
 def winner_now(state: GameState) -> tuple[str, str] | None:

@@ -22,6 +22,10 @@ if TYPE_CHECKING:
     from controller.rules.engine import Tx
 
 
+#: The abilities whose holders may be kept asleep (limited checks, one-time powers, 4.0/7.0 conditions).
+_LIMITED = frozenset({"check", "secret_kill"}) | clash.ABILITIES
+
+
 def _spent(s: GameState, seat: int) -> bool:
     return s.marks.get(f"spent:{seat}", 0) > 0
 
@@ -92,7 +96,7 @@ def _result(s: GameState, st: NightStep, target: int | None) -> tuple[str, tuple
         return "", ()
     if st.ability == "check":  # V2.2: a nod for a killer, a shake for anyone else; F2: the informant too
         result = "nod" if s.spec(target).nod else "shake"
-        if target == clash.hugged(s):  # V4.3: no signal at all on the player the butterfly hugs
+        if "hug" in s.config.variant.abilities and target == clash.hugged(s):  # V4.3: no signal at all on the player the butterfly hugs
             result = "none"
         return result, (("checks_used", s.marks.get("checks_used", 0) + 1),)
     return "", ()
@@ -129,7 +133,8 @@ def task_night_step(tx: Tx, step_id: str) -> None:
     actors = tuple([seat for seat in living if roles[seat - 1] in owners])
     if st.copy or st.guests or st.when_all_dead:
         actors = _wakers(s, st, actors)
-    actors = _available(s, st, actors)
+    if st.ability in _LIMITED:
+        actors = _available(s, st, actors)
     if not actors:
         return
     if st.ability == "recognise":  # V5.2: a recognition step of the night script
@@ -228,7 +233,9 @@ def pick(tx: Tx, seat: int, target: int | None) -> None:
 
 def group_pick(tx: Tx, target: int | None) -> None:
     """The judge enters the group's choice at once (judge entry mode), or a bot speaks for the group."""
-    _check_target(tx.s, target)
+    s = tx.s
+    if s.waiting is None or target not in s.waiting.choices or (target is not None and target not in s.alive):
+        _check_target(s, target)
     _settle(tx, target, "judge" if target is not None else "skipped")
 
 
@@ -340,7 +347,9 @@ def resolve_dawn(s: GameState) -> tuple[tuple[tuple[int, str], ...], tuple[tuple
         from controller.rules import cards
 
         return cards.resolve_d2(s)
-    if s.config.variant.immune_roles or any(a.ability in clash.ABILITIES for a in acts):
+    variant = s.config.variant
+    if variant.immune_roles or (not variant.abilities.isdisjoint(clash.ABILITIES)
+                                and any(a.ability in clash.ABILITIES for a in acts)):
         return clash.resolve(s)  # V4.4-V4.6, V7.1
     deaths: dict[int, str] = {}
     protected: set[int | None] = set()

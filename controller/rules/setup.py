@@ -6,7 +6,7 @@ judge and 12 players).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
 
@@ -34,6 +34,12 @@ class GameConfig:
     counts: Mapping[str, int] = field(init=False, repr=False, compare=False)
     #: The options as sorted (key, value) pairs, the form game_created records (derived once: every game asks).
     sorted_options: tuple[tuple[str, OptionValue], ...] = field(init=False, repr=False, compare=False)
+    #: ``win_rows`` each with whether any of its roles was dealt (an "all dead" condition over roles that were
+    #: never dealt never holds: a --roles table without civilians). Derived once: every death asks.
+    win_checks: tuple[tuple[WinRow, bool], ...] = field(init=False, repr=False, compare=False)
+    #: ``opt(key)``: the option's value, or its default when the game leaves it unset; a KeyError for a key no
+    #: option has. A bound dict lookup (no Python call): the engine asks at every night and day.
+    opt: Callable[[str], OptionValue] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         tables = self.variant.win_tables
@@ -41,10 +47,11 @@ class GameConfig:
         object.__setattr__(self, "win_rows", tables[name] if name in tables else next(iter(tables.values())))
         object.__setattr__(self, "counts", MappingProxyType(dict(self.composition)))
         object.__setattr__(self, "sorted_options", tuple(sorted(self.options.items())))
-
-    def opt(self, key: str) -> OptionValue:
-        value = self.options.get(key)
-        return OPTIONS[key].default if value is None else value
+        values: dict[str, OptionValue] = {key: option.default for key, option in OPTIONS.items()}
+        values.update((key, value) for key, value in self.options.items() if value is not None)
+        object.__setattr__(self, "opt", values.__getitem__)
+        object.__setattr__(self, "win_checks", tuple(
+            (row, any(self.counts.get(r) for r in row.roles)) for row in self.win_rows))
 
     def count(self, role: str) -> int:
         return self.counts.get(role, 0)

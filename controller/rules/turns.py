@@ -135,33 +135,12 @@ def task_verdict(tx: Tx, seat: int) -> None:
 
 # ---- V7.1: the angel's take-along when it dies by day -----------------------------------------------------
 
-def _take_step(s: GameState, seat: int) -> Any:
-    variant = s.config.variant
-    known = _TAKE_STEPS.get(id(variant))
-    if known is None or known[0] is not variant:
-        known = _TAKE_STEPS[id(variant)] = (variant, _take_steps(variant.night))
-    return known[1].get(s.role_of(seat))
-
-
-#: V7.1: each variant's take-along steps by role, worked out once (every death by day asks). Keyed by the
-#: variant's identity (it is not hashable); the entry keeps the variant alive so the id cannot be reused.
-_TAKE_STEPS: dict[int, tuple[Any, dict[str, Any]]] = {}
-
-
-def _take_steps(night: tuple[Any, ...]) -> dict[str, Any]:
-    out: dict[str, Any] = {}
-    for st in night:
-        if st.ability == "take":
-            for role in st.roles:
-                out.setdefault(role, st)
-    return out
-
-
 def take_along_first(tx: Tx, seat: int, resume: tuple[Any, ...]) -> bool:
     """Before ``seat`` is executed: if its role takes someone along (V7.1) and has not chosen yet today, ask
     (while it is still alive) and run ``resume`` afterwards. True if the engine now waits for the choice."""
     s = tx.s
-    st = _take_step(s, seat)
+    takes = s.config.variant.take_steps
+    st = takes.get(s.roles[seat - 1]) if takes else None
     if st is None or seat not in s.alive or any(a.step == st.id and seat in a.actors for a in s.acts):
         return False
     tx.push(resume)
@@ -174,7 +153,8 @@ def die_with_take_along(tx: Tx, seat: int, cause: str) -> bool:
     """``seat`` dies by day; the player it chose to take along (V7.1) dies with it, without last words. True
     if the game is over."""
     s = tx.s
-    st = _take_step(s, seat)
+    takes = s.config.variant.take_steps
+    st = takes.get(s.roles[seat - 1]) if takes else None
     taken = None if st is None else next((a.target for a in s.acts if a.step == st.id and seat in a.actors), None)
     tx.emit(Died(seat, cause))
     if taken is not None and taken in tx.s.alive:

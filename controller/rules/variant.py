@@ -143,8 +143,19 @@ class Variant:
     #: The ids of the steps that run on the first night and on every later night (V5.2: a step may run on the
     #: first night only, or from the second night on). Derived once: every night asks.
     night_ids: tuple[tuple[str, ...], tuple[str, ...]] = field(init=False, repr=False, compare=False)
+    #: The abilities of the night steps (derived once: every dawn asks whether a 4.0/7.0 ability is in play).
+    abilities: frozenset[str] = field(init=False, repr=False, compare=False)
+    #: V7.1: role -> the night step with which it takes someone along (derived once: every death by day asks).
+    take_steps: Mapping[str, NightStep] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
+        object.__setattr__(self, "abilities", frozenset(st.ability for st in self.night))
+        takes: dict[str, NightStep] = {}
+        for st in self.night:
+            if st.ability == "take":
+                for role in st.roles:
+                    takes.setdefault(role, st)
+        object.__setattr__(self, "take_steps", MappingProxyType(takes))
         object.__setattr__(self, "immune_roles", frozenset(name for name, r in self.roles.items() if r.immune))
         object.__setattr__(self, "night_ids", (
             tuple(st.id for st in self.night if st.nights in ("all", "first")),

@@ -11,14 +11,8 @@ from controller.rules.variant import WinRow
 
 
 def _holds(s: GameState, row: WinRow, living: dict[str, int]) -> bool:
+    """The conditions other than "all dead" (that one :func:`check` tests itself: it is every death's question)."""
     roles = row.roles
-    if row.when == "all_dead":
-        # A condition over roles that were never dealt never holds (a --roles table without civilians).
-        for r in roles:
-            if r in living:
-                return False
-        counts = s.config.counts
-        return any(counts.get(r) for r in roles)
     if row.when == "at_least_others":  # F3: bandits >= all others
         mine = sum(living.get(r, 0) for r in roles)
         return mine > 0 and mine >= len(s.alive) - mine
@@ -43,7 +37,13 @@ def check(s: GameState) -> tuple[str, str] | None:
         for seat in s.alive:
             r = roles[seat - 1]
             living[r] = living.get(r, 0) + 1
-    hits = [row for row in s.config.win_rows if _holds(s, row, living)]
+    hits: list[WinRow] = []
+    for row, dealt in s.config.win_checks:
+        if row.when == "all_dead":  # V1.4, V2.9: every player of these roles is out (roles never dealt: never)
+            if dealt and living.keys().isdisjoint(row.roles):
+                hits.append(row)
+        elif _holds(s, row, living):
+            hits.append(row)
     if not hits:  # the common case: nobody has won yet
         return None
     sides = {row.side for row in hits}
