@@ -1,43 +1,68 @@
 """How many complete games per second the simulator plays (issue target: standard-2.0, 12 players,
 uninformed, >= 2,000/s on one core; aim 10,000/s).
 
-    .venv/bin/python benchmarks/simulate_speed.py [--games N]
+    .venv/bin/python benchmarks/simulate_speed.py [--games N] [--rules python|mypyc|both]
 
 Prints games per CPU second (process time: one core, not disturbed by other load on the machine) and per
-wall-clock second, for the silent table the simulator plays by default and with talk steps included.
+wall-clock second, for the silent table the simulator plays by default and with talk steps included, once for
+the Python source of the rules and once for their mypyc build (``./dev fast``; controller/compiled_rules.py),
+each in a process of its own.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
+import subprocess
+import sys
 import time
 
-from controller.rules.setup import configure
-from controller.rules.variant import load_variant
-from controller.simulate import simulate
 
+def measure(variant: str, players: int, policy: str, games: int, talk: bool, rules: str) -> None:
+    from controller.rules.setup import configure
+    from controller.rules.variant import load_variant
+    from controller.simulate import simulate
 
-def measure(variant: str, players: int, policy: str, games: int, talk: bool) -> None:
     config = configure(load_variant(variant), players, talk=talk)
     cpu0, wall0 = time.process_time(), time.perf_counter()
     summary = simulate(config, policy, games, seed=1)
     cpu, wall = time.process_time() - cpu0, time.perf_counter() - wall0
-    print(f"{variant:16} {players:2}p {policy:10} talk={'on ' if talk else 'off'} {games:6} games: "
+    print(f"{rules:6} {variant:16} {players:2}p {policy:10} talk={'on ' if talk else 'off'} {games:6} games: "
           f"{games / cpu:8.0f} games/CPU-s  {games / wall:8.0f} games/wall-s  "
-          f"(good {summary.wins.get('good', 0)}, killers {summary.wins.get('killers', 0)}, draws {summary.draws})")
+          f"(good {summary.wins.get('good', 0)}, killers {summary.wins.get('killers', 0)}, draws {summary.draws})",
+          flush=True)
 
 
-def main() -> None:
+def run(games: int, rules: str) -> int:
+    from controller import compiled_rules
+
+    if rules == "python":
+        os.environ[compiled_rules.PURE_ENV] = "1"
+    mode = compiled_rules.activate()
+    if mode != rules:
+        print(f"{rules}: no current build of the compiled rules; run ./dev fast first", file=sys.stderr)
+        return 1
+    measure("standard-2.0", 12, "uninformed", games, talk=False, rules=mode)
+    measure("standard-2.0", 12, "uninformed", games // 4, talk=True, rules=mode)
+    for variant, players in (("classic-1.0", 12), ("five-identities", 12), ("v3.0", 13)):
+        measure(variant, players, "uninformed", games // 4, talk=False, rules=mode)
+    measure("standard-2.0", 12, "random", games // 10, talk=True, rules=mode)
+    measure("standard-2.0", 12, "heuristic", games // 10, talk=True, rules=mode)
+    return 0
+
+
+def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--games", type=int, default=20000)
+    parser.add_argument("--rules", choices=("python", "mypyc", "both"), default="both")
     args = parser.parse_args()
-    measure("standard-2.0", 12, "uninformed", args.games, talk=False)
-    measure("standard-2.0", 12, "uninformed", args.games // 4, talk=True)
-    for variant, players in (("classic-1.0", 12), ("five-identities", 12), ("v3.0", 13)):
-        measure(variant, players, "uninformed", args.games // 4, talk=False)
-    measure("standard-2.0", 12, "random", args.games // 10, talk=True)
-    measure("standard-2.0", 12, "heuristic", args.games // 10, talk=True)
+    if args.rules != "both":
+        return run(args.games, args.rules)
+    failed = 0
+    for rules in ("python", "mypyc"):  # a process each: a process imports the rules once, in one form
+        failed |= subprocess.run([sys.executable, __file__, "--games", str(args.games), "--rules", rules]).returncode
+    return failed
 
 
 if __name__ == "__main__":
-    main()
+    raise SystemExit(main())

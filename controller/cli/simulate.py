@@ -6,6 +6,7 @@ import argparse
 import json
 from typing import Any
 
+from controller import compiled_rules
 from controller.bots import POLICIES
 from controller.cli.game_args import SETUP_ERRORS, add_game_arguments, fail, game_config
 from controller.simulate import simulate
@@ -38,7 +39,7 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         out = summary.as_json()
         out.update(variant=config.variant.id, players=config.players, policy=args.policy, seed=args.seed,
-                   composition=dict(config.composition))
+                   composition=dict(config.composition), rules=compiled_rules.mode())
         print(json.dumps(out, ensure_ascii=False))
         return 0
     comp = ", ".join(f"{n} {r}" for r, n in config.composition)
@@ -50,4 +51,8 @@ def run(args: argparse.Namespace) -> int:
     lo, hi = summary.interval("draw")
     print(f"  {'draws':8}      {summary.draws:8}  {summary.draws / summary.games:7.2%}  (95% CI {lo:.2%} - {hi:.2%})")
     print(f"  games {summary.games}, mean days {summary.mean_days:.2f}, {summary.games_per_second:.0f} games/s")
+    if compiled_rules.mode() == "mypyc":
+        print("  rules: compiled with mypyc (build/mypyc)")
+    else:
+        print("  rules: Python source (./dev fast compiles them for the simulator: about twice the games/s)")
     return 0

@@ -54,7 +54,7 @@ from controller.rules.events import (
     Voted,
 )
 from controller.rules.setup import GameConfig
-from controller.rules.state import EMPTY, Act, GameState, TieState, Waiting, from_list
+from controller.rules.state import EMPTY, GameState, TieState, Waiting, from_list
 from controller.rules.state import evolve as replace
 from controller.rules.variant import parse_variant
 
@@ -82,12 +82,11 @@ def _created(s: GameState, e: GameCreated) -> GameState:
 # VoteClosed, Died) write the copied fields by position (state.from_list): the simulator's hottest path.
 
 def _opened(s: GameState, e: Opened) -> GameState:
-    w = Waiting(e.kind, e.step, e.seats, e.choices, e.group, e.role, e.ability)
     if e.kind not in SPEECH_KINDS:
         v = list(s)
-        v[st.WAITING], v[st.AGENDA], v[st.PICKS], v[st.REASKED] = w, e.agenda, EMPTY, False
+        v[st.WAITING], v[st.AGENDA], v[st.PICKS], v[st.REASKED] = e, e.agenda, EMPTY, False
         return from_list(v)
-    changes: dict[str, Any] = {"waiting": w, "agenda": e.agenda, "picks": EMPTY, "reasked": False,
+    changes: dict[str, Any] = {"waiting": e, "agenda": e.agenda, "picks": EMPTY, "reasked": False,
                                "queue": e.seats}
     if e.kind == "last_words":
         changes["lastwords_given"] = s.lastwords_given + len(e.seats)
@@ -108,7 +107,7 @@ def _acted(s: GameState, e: Acted) -> GameState:
         merged.update(e.marks)
         marks = MappingProxyType(merged)
     v = list(s)
-    v[st.ACTS] = (*s.acts, Act(e.step, e.ability, e.actors, e.target, e.how, e.result))
+    v[st.ACTS] = (*s.acts, e)
     v[st.MARKS], v[st.WAITING], v[st.PICKS] = marks, None, EMPTY
     return from_list(v)
 

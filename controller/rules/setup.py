@@ -37,6 +37,8 @@ class GameConfig:
     #: ``win_rows`` each with whether any of its roles was dealt (an "all dead" condition over roles that were
     #: never dealt never holds: a --roles table without civilians). Derived once: every death asks.
     win_checks: tuple[tuple[WinRow, bool], ...] = field(init=False, repr=False, compare=False)
+    #: Whether a win condition counts players (F3, V5.4, V7.2); without one only which roles live matters.
+    win_counts: bool = field(init=False, repr=False, compare=False)
     #: ``opt(key)``: the option's value, or its default when the game leaves it unset; a KeyError for a key no
     #: option has. A bound dict lookup (no Python call): the engine asks at every night and day.
     opt: Callable[[str], OptionValue] = field(init=False, repr=False, compare=False)
@@ -52,6 +54,7 @@ class GameConfig:
         object.__setattr__(self, "opt", values.__getitem__)
         object.__setattr__(self, "win_checks", tuple(
             (row, any(self.counts.get(r) for r in row.roles)) for row in self.win_rows))
+        object.__setattr__(self, "win_counts", any(row.when != "all_dead" for row in self.win_rows))
 
     def count(self, role: str) -> int:
         return self.counts.get(role, 0)

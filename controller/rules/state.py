@@ -7,6 +7,7 @@ from collections.abc import Callable, Mapping
 from types import MappingProxyType
 from typing import Any, NamedTuple
 
+from controller.rules.events import Acted, Opened
 from controller.rules.record import record
 from controller.rules.setup import GameConfig
 from controller.rules.variant import RoleSpec
@@ -14,29 +15,13 @@ from controller.rules.variant import RoleSpec
 EMPTY: Mapping[Any, Any] = MappingProxyType({})
 
 
-@record
-class Act:
-    """One settled night action of the current night."""
+#: A settled night action of the current night is kept as its own Acted event (the event holds every field the
+#: rules ask: step, ability, actors, target, how, result), not copied into another record at every night step.
+Act = Acted
 
-    step: str
-    ability: str
-    actors: tuple[int, ...]
-    target: int | None
-    how: str
-    result: str
-
-
-@record
-class Waiting:
-    """What the engine waits for: see events.Opened for the kinds."""
-
-    kind: str
-    step: str
-    seats: tuple[int, ...]
-    choices: tuple[int | None, ...]
-    group: bool
-    role: str = ""
-    ability: str = ""
+#: What the engine waits for is the Opened event that opened the step (kind, step, seats, choices, group, role,
+#: ability), kept as it is rather than copied at every step; see events.Opened for the kinds.
+Waiting = Opened
 
 
 @record

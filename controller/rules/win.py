@@ -6,6 +6,8 @@ Decision (V3.6, V4.9): when the conditions of both sides hold at the same moment
 
 from __future__ import annotations
 
+from collections.abc import Set as AbstractSet
+
 from controller.rules.state import GameState
 from controller.rules.variant import WinRow
 
@@ -27,20 +29,25 @@ def _holds(s: GameState, row: WinRow, living: dict[str, int]) -> bool:
 
 
 def check(s: GameState) -> tuple[str, str] | None:
+    config = s.config
+    roles = s.roles
+    living: dict[str, int] = {}
     if s.cards:  # D1/D3: every card not yet dead counts, the second cards too
         from controller.rules.cards import living_cards
 
         living = living_cards(s)
-    else:
-        living = {}
-        roles = s.roles
+        present: AbstractSet[str] = living.keys()
+    elif config.win_counts:
         for seat in s.alive:
             r = roles[seat - 1]
             living[r] = living.get(r, 0) + 1
+        present = living.keys()
+    else:  # "all dead" conditions only: which roles live is enough
+        present = {roles[seat - 1] for seat in s.alive}
     hits: list[WinRow] = []
-    for row, dealt in s.config.win_checks:
+    for row, dealt in config.win_checks:
         if row.when == "all_dead":  # V1.4, V2.9: every player of these roles is out (roles never dealt: never)
-            if dealt and living.keys().isdisjoint(row.roles):
+            if dealt and present.isdisjoint(row.roles):
                 hits.append(row)
         elif _holds(s, row, living):
             hits.append(row)

@@ -1,0 +1,1 @@
+"""The rules of every version, pure and deterministic: see docs/architecture.md."""

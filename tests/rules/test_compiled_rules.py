@@ -1,0 +1,82 @@
+"""The simulator's mypyc build of the rules (controller/compiled_rules.py) plays exactly the games the Python
+source plays, and a build that no longer matches the source is never used."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+import textwrap
+
+import pytest
+
+from controller import compiled_rules
+
+#: Plays each (variant, players) with every policy in one process and prints the counts, after activate().
+_PLAY = textwrap.dedent("""
+    import json, sys
+    from controller import compiled_rules
+    mode = compiled_rules.activate()
+    from controller.rules.setup import configure
+    from controller.rules.variant import load_variant
+    from controller.simulate import simulate
+    out = {"mode": mode, "counts": {}}
+    for variant, players in (("classic-1.0", 12), ("standard-2.0", 12), ("five-identities", 12), ("v3.0", 13),
+                             ("v4.0", 12), ("v5.0-infernal", 13), ("v7.0", 14), ("dual-card-6.0", 9),
+                             ("dual-card-5.0", 8)):
+        for policy in ("uninformed", "random", "heuristic"):
+            for talk in (False, True):
+                config = configure(load_variant(variant), players, talk=talk)
+                s = simulate(config, policy, 60, seed=3)
+                out["counts"][f"{variant}/{policy}/talk={talk}"] = [dict(s.wins), s.draws, s.days_total]
+    print(json.dumps(out))
+""")
+
+
+def _play(pure: bool) -> dict:
+    env = {k: v for k, v in os.environ.items() if k != compiled_rules.PURE_ENV}
+    if pure:
+        env[compiled_rules.PURE_ENV] = "1"
+    done = subprocess.run([sys.executable, "-c", _PLAY], capture_output=True, text=True, env=env, timeout=600)
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout)
+
+
+@pytest.mark.skipif(shutil.which("cc") is None and shutil.which("gcc") is None,
+                    reason="mypyc needs a C compiler (the Python source is played instead)")
+def test_the_compiled_rules_play_every_version_exactly_like_the_source():
+    if not compiled_rules.current():
+        compiled_rules.build()  # about half a minute; kept in build/mypyc for the next run
+    assert compiled_rules.current()
+    compiled = _play(pure=False)
+    source = _play(pure=True)
+    assert compiled["mode"] == "mypyc"
+    assert source["mode"] == "python"
+    assert compiled["counts"] == source["counts"]
+
+
+def test_a_build_of_other_source_is_stale_and_never_loaded(tmp_path, monkeypatch):
+    stamp = tmp_path / "FINGERPRINT"
+    monkeypatch.setattr(compiled_rules, "_STAMP", stamp)
+    assert not compiled_rules.current()  # no build at all
+    stamp.write_text("a fingerprint of yesterday's engine\n")
+    assert not compiled_rules.current()
+    stamp.write_text(compiled_rules.fingerprint() + "\n")
+    assert compiled_rules.current()
+
+
+def test_the_fingerprint_changes_when_a_rules_module_changes(tmp_path, monkeypatch):
+    rules = tmp_path / "rules"
+    rules.mkdir()
+    (rules / "engine.py").write_text("def step(): ...\n")
+    monkeypatch.setattr(compiled_rules, "_RULES", rules)
+    before = compiled_rules.fingerprint()
+    (rules / "engine.py").write_text("def step(): return None\n")
+    assert compiled_rules.fingerprint() != before
+
+
+def test_the_environment_switch_keeps_the_python_source(monkeypatch):
+    monkeypatch.setenv(compiled_rules.PURE_ENV, "1")
+    assert compiled_rules.activate() == "python"
