@@ -21,7 +21,7 @@ from controller.config.decks import load_deck, normalise_uid
 from controller.director.bots import TableBots
 from controller.director.clock import AsyncioScheduler
 from controller.director.director import Director
-from controller.director.journal import open_journal
+from controller.director.journal import SqliteJournal, first_victims, open_journal
 from controller.director.lobby import Lobby
 from controller.director.timing import Timings
 from controller.ports import Table, Voice
@@ -39,9 +39,13 @@ def game_options(config: Config, variant: Variant) -> dict[str, object]:
     return options
 
 
-def game_config(config: Config, players: int | None = None) -> GameConfig:
+def game_config(config: Config, players: int | None = None, journal: SqliteJournal | None = None) -> GameConfig:
+    """The game the config asks for; with the table's ``journal``, the first-night victims of its latest games
+    as the history of V2.11 (``first_victim.max_repeat``)."""
     variant = load_variant(config.game.variant)
-    return configure(variant, players or config.game.players, game_options(config, variant))
+    n = players or config.game.players
+    history = first_victims(journal, n) if journal is not None else ()
+    return configure(variant, n, game_options(config, variant), history=history)
 
 
 def timings(config: Config) -> Timings:
@@ -132,6 +136,9 @@ def table_size(config: Config, players: int) -> int:
 async def run_live(config: Config, opts: LiveOptions) -> Director:
     loop = asyncio.get_running_loop()
     scheduler = AsyncioScheduler(loop)
+    journal, note = open_journal(config.journal.path)
+    if note:
+        log.warning("%s", note)
     if opts.checkin:
         seats = table_size(config, 20 if config.profile is None or config.profile.adapter == "sim" else 0)
         table = open_table(config, seats, loop.time)
@@ -144,9 +151,9 @@ async def run_live(config: Config, opts: LiveOptions) -> Director:
         lobby.start()
         opts.players = await joined
         # the judge may have chosen another variant and other options on the remote's setup page
-        gc = configure(lobby.variant, opts.players, lobby.options)
+        gc = configure(lobby.variant, opts.players, lobby.options, history=first_victims(journal, opts.players))
     else:
-        gc = game_config(config, opts.players)
+        gc = game_config(config, opts.players, journal)
         people = gc.players // 2 if gc.variant.live == "both" else gc.players  # D2 counts card places
         table = open_table(config, table_size(config, people), loop.time)
     voice: Any = open_voice_for(config, loop.time)
@@ -160,9 +167,6 @@ async def run_live(config: Config, opts: LiveOptions) -> Director:
                              f"places up to {MAX_SEAT}: play at most {MAX_SEAT // 2} players")
         table = PlaceTable(physical)
         voice = PlaceVoice(voice)
-    journal, note = open_journal(config.journal.path)
-    if note:
-        log.warning("%s", note)
     decks_dir = Path(config.source).parent / "decks"
     deck = deck_roles(config.game.deck, decks_dir) if config.game.deck else None
     lang = "en" if config.table.language.startswith("en") else "zh"

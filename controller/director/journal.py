@@ -22,6 +22,8 @@ from typing import Any
 
 from controller.rules import actions as rule_actions
 from controller.rules.events import Event, GameEnded, from_json, to_json
+from controller.rules.night import first_victim
+from controller.rules.options import OPTIONS
 
 APPLICATION_ID = 0x54484549  # "THEI"
 SCHEMA_VERSION = 1
@@ -180,6 +182,24 @@ class SqliteJournal:
 
     def games(self) -> list[int]:
         return [int(r[0]) for r in self.db.execute("SELECT DISTINCT game FROM records ORDER BY game")]
+
+
+def first_victims(journal: SqliteJournal, players: int) -> tuple[int, ...]:
+    """V2.11: the first-night victims of the journal's latest games, oldest first: the ``history`` a new game at
+    this table is set up with. Going back, the run stops at a game whose first kill night killed nobody or whose
+    victim sits beyond a ``players`` table (either breaks a run of repeats), and after as many games as the
+    option can ask about."""
+    most = int(OPTIONS["first_victim.max_repeat"].maximum or 0)
+    out: list[int] = []
+    for game in reversed(journal.games()):
+        if len(out) >= most:
+            break
+        replay = journal.replay(game)
+        victim = first_victim(replay.events) if replay is not None else None
+        if victim is None or victim > players:
+            break
+        out.append(victim)
+    return tuple(reversed(out))
 
 
 def open_journal(path: str | Path) -> tuple[SqliteJournal, str | None]:

@@ -9,12 +9,14 @@ from __future__ import annotations
 
 import functools
 from collections import Counter
+from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
 from controller.rules import clash, win
 from controller.rules.actions import Rejected
 from controller.rules.day import day_agenda
-from controller.rules.events import Acted, Dawn, NightFell, Picked, Reasked
+from controller.rules.events import Acted, Dawn, Event, GameCreated, NightFell, Picked, Reasked
+from controller.rules.setup import GameConfig
 from controller.rules.state import GameState
 from controller.rules.variant import NightStep
 
@@ -72,7 +74,7 @@ def legal_targets(s: GameState, st: NightStep, actors: tuple[int, ...],
             out = living  # V2.12: killers may kill themselves or each other, by majority only
     if st.spare_when_last and sum(1 for x in actors if s.roles[x - 1] in st.roles) == 1:
         out = [x for x in out if s.roles[x - 1] not in st.spare_when_last]  # V5.4: only a day vote can
-    if st.ability == "kill" and s.night == 1 and s.config.options.get("first_victim.max_repeat"):
+    if st.ability == "kill" and s.config.options.get("first_victim.max_repeat") and s.night == first_kill_night(s.config):
         out = [x for x in out if not _repeat_victim(s, x)]
     if st.ability == "revive":  # V7.1: the angel does not know the victim; pointing at oneself means "revive"
         out = list(actors)
@@ -80,6 +82,30 @@ def legal_targets(s: GameState, st: NightStep, actors: tuple[int, ...],
     if st.optional:
         choices = (*choices, None)
     return choices
+
+
+def recognition_first(config: GameConfig) -> bool:
+    """V2.10: is the first night recognition only (no kill, a day-one blind push follows)?"""
+    return "first_night" in config.options and config.opt("first_night") == "recognition"
+
+
+def first_kill_night(config: GameConfig) -> int:
+    """V2.11 decision: the "first-night victim" is the victim of the first night on which the killers kill:
+    night 1, or night 2 when the first night is recognition only (V2.10)."""
+    return 2 if recognition_first(config) else 1
+
+
+def first_victim(events: Iterable[Event]) -> int | None:
+    """V2.11: the seat the killers killed on a game's first kill night (for the next games' ``history``); None
+    when that night killed nobody or the game never got there (the run of repeats is then broken)."""
+    kill_night = 1
+    for e in events:
+        if isinstance(e, GameCreated):
+            options = dict(e.options)
+            kill_night = 2 if options.get("first_night") == "recognition" else 1
+        elif isinstance(e, Dawn) and e.night == kill_night:
+            return next((seat for seat, cause in e.deaths if cause == "killed"), None)
+    return None
 
 
 def _repeat_victim(s: GameState, seat: int) -> bool:
@@ -109,7 +135,7 @@ def task_night(tx: Tx) -> None:
     n = s.night + 1
     tx.emit(NightFell(n))
     variant = s.config.variant
-    if n == 1 and "first_night" in s.config.options and s.config.opt("first_night") == "recognition":
+    if n == 1 and recognition_first(s.config):
         # V2.10: the first night is recognition only; a day-one blind push follows.
         groups = [r for r, spec in variant.roles.items() if spec.knows_partners and s.config.count(r) > 1]
         tx.push(*[("recognition", r) for r in groups], ("dawn",))

@@ -111,7 +111,8 @@ OPTIONS: Mapping[str, OptionSpec] = {
              "followed by a day-one blind push (生推)", ("kill", "recognition")),
         _opt("first_victim.max_repeat", "V2.11", 0,
              "a seat may be the first-night victim at most N games in a row (004 §5.8: 1; 000 supplement 3: 2); "
-             "0 = no limit. The history is passed in when the game is set up", (), 0, 10),
+             "0 = no limit. The table takes the history from its journal (tianhei simulate/run: --history); "
+             "after a recognition-only first night (V2.10) the rule binds the first kill, on night 2", (), 0, 10),
         _opt("surrender", "V2.11", True,
              "a non-civilian whose own side is down to its last survivor may surrender; the other side wins"),
         _opt("killers.selfkill", "V2.12", True,

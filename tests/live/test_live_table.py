@@ -98,3 +98,36 @@ def test_dual_card_5_0_runs_on_the_physical_seats_with_two_card_places_each(tmp_
     asyncio.run(briefly())
     director = seen[0]
     assert len(director.table.seats) == 16 and len(director.table.physical.seats) == 8
+
+
+def test_v2_11_the_tables_journal_gives_the_next_game_the_first_night_victims_of_the_last_games(tmp_path):
+    """Seat 9 was killed on the first night of the last two games at this table (after a game whose first night
+    killed nobody): with "at most two games in a row", the killers may not pick seat 9 tonight."""
+    from controller.director.journal import SqliteJournal, first_victims
+    from controller.live import game_config
+    from controller.rules.engine import new_game, pending
+    from tests.rules.table import Game
+
+    journal = SqliteJournal(tmp_path / "j.sqlite")
+
+    def a_game_whose_first_night_kills(seat):
+        g = Game("standard-2.0", "K K K P P P C C C C C C")
+        if seat is None:
+            g.night()  # the killers let their time run out (C5)
+        else:
+            g.night(kill=seat)
+        journal.new_game()
+        journal.record_input(None, g.events)
+
+    for seat in (3, 9, None, 9, 9):
+        a_game_whose_first_night_kills(seat)
+    assert first_victims(journal, 12) == (9, 9)
+    assert first_victims(journal, 8) == ()  # seat 9 is not at an 8-player table: no run of repeats there
+
+    cfg = tmp_path / "tianhei.toml"
+    cfg.write_text('[game]\nvariant = "standard-2.0"\nplayers = 12\noptions = { "first_victim.max_repeat" = 2 }\n')
+    config = game_config(load(cfg), None, journal)
+    assert config.history == (9, 9)
+    state, _ = new_game(config, seed=1)
+    p = pending(state)
+    assert p is not None and p.step == "kill" and 9 not in p.choices

@@ -14,6 +14,7 @@ from controller.rules.actions import (
     Vote,
 )
 from controller.rules.events import Dawn, Died, GameEnded, Penalised, TieRound, VoteClosed
+from controller.rules.night import first_victim
 from controller.rules.setup import configure
 from controller.rules.variant import VariantError, load_variant
 from tests.rules.table import Game
@@ -366,6 +367,37 @@ def test_v2_11_000_two_in_a_row_allowed_not_three():
     assert 9 in g.waiting.choices
     g = Game("standard-2.0", TWELVE, {"first_victim.max_repeat": 2}, history=[9, 9])
     assert 9 not in g.waiting.choices
+
+
+def test_v2_11_with_a_recognition_first_night_the_rule_binds_the_killers_first_kill_on_night_2():
+    g = Game("standard-2.0", TWELVE, {"first_victim.max_repeat": 1, "first_night": "recognition"}, history=[9])
+    g.night()  # V2.10: recognition only, nobody can be killed
+    g.talk()
+    g.hands({12: [1, 2, 3, 4, 5, 6, 7]})  # the day-one blind push
+    g.talk()
+    assert g.step == "kill" and g.state.night == 2
+    assert 9 not in g.waiting.choices
+    assert g.rejects(GroupPick(9)) == "bad_target"
+
+
+def test_v2_11_the_first_night_victim_is_read_from_a_games_events():
+    g = std()
+    g.night(kill=9)
+    assert first_victim(g.events) == 9
+    g = Game("standard-2.0", TWELVE, {"first_night": "recognition"})
+    g.night()
+    assert first_victim(g.events) is None  # the game has not reached its first kill night yet
+    g.talk()
+    g.hands({12: [1, 2, 3, 4, 5, 6, 7]})
+    g.talk()
+    g.night(kill=4)
+    assert first_victim(g.events) == 4
+
+
+def test_v2_11_a_first_night_without_a_death_has_no_victim():
+    g = std()
+    g.night()  # the killers let the deadline pass: the kill is forfeited (C5)
+    assert first_victim(g.events) is None
 
 
 def test_v2_11_only_a_sides_last_survivor_may_surrender_and_civilians_never():
