@@ -16,8 +16,13 @@ Target = int | None
 @record
 class Event:
     type: ClassVar[str] = ""
-    #: Whether the whole room may know this event before the game ends (the board, the voice, default logs).
+    #: Whether the whole room may know all of this event before the game ends (the board, the voice, logs).
     public: ClassVar[bool] = True
+
+    def public_view(self) -> Event | None:
+        """What the whole room may know of this event before the game ends: all of it (``public``), nothing
+        (None), or, for the few events with a public part, that part (:class:`Opened`, :class:`Dawn`)."""
+        return self if self.public else None
 
 
 @record
@@ -64,9 +69,12 @@ class Opened(Event):
     """The engine now waits for ``seats`` (0 = the judge) to act in ``step``. ``agenda`` is what follows.
 
     kinds: night (a night action), recognition, last_words, speeches, defence_claim, direction, vote.
+    Not public: the seats of a night step are its actors, and its choices leave out their partners (C2, C4); the
+    room knows only which step was called (:meth:`public_view`).
     """
 
     type: ClassVar[str] = "opened"
+    public: ClassVar[bool] = False
     kind: str
     step: str
     seats: tuple[int, ...]
@@ -75,6 +83,15 @@ class Opened(Event):
     agenda: tuple[Any, ...]
     role: str = ""
     ability: str = ""
+
+    def public_view(self) -> Event:
+        if self.kind in SECRET_WAITS:
+            return dataclasses.replace(self, seats=(), choices=(), group=False, agenda=())
+        return self
+
+
+#: The waits whose seats and choices are secret: who wakes at night, who recognises whom, the D1 first card.
+SECRET_WAITS = frozenset({"night", "recognition", "first_identity"})
 
 
 @record
@@ -114,13 +131,17 @@ class Acted(Event):
 
 @record
 class Dawn(Event):
-    """C8: the night's effects, all at once. ``deaths`` are (seat, cause) in seat order; causes stay secret
-    beyond the fact of death (``Dawn.public_view``)."""
+    """C8: the night's effects, all at once. ``deaths`` are (seat, cause) in seat order. Not public: the room
+    learns who died, not how (a kill, a shot, an empty needle), nor the abilities' bookkeeping (``marks``)."""
 
     type: ClassVar[str] = "dawn"
+    public: ClassVar[bool] = False
     night: int
     deaths: tuple[tuple[int, str], ...]
     marks: tuple[tuple[str, int], ...] = ()
+
+    def public_view(self) -> Event:
+        return dataclasses.replace(self, deaths=tuple((seat, "died") for seat, _ in self.deaths), marks=())
 
 
 @record

@@ -9,7 +9,7 @@ import pytest
 
 from controller.rules import engine
 from controller.rules.actions import GroupPick, Pass, Pick, Rejected, Timeout, Vote
-from controller.rules.events import Acted, Dawn, Dealt, Died, GameEnded, Picked, Reasked
+from controller.rules.events import Acted, Dawn, Dealt, Died, GameEnded, Opened, Picked, Reasked
 from controller.rules.setup import configure
 from controller.rules.variant import builtin_ids, load_variant
 from tests.rules.table import Game
@@ -297,6 +297,21 @@ def test_c4_nobody_shows_a_card_before_the_end_the_roles_are_only_in_secret_even
     g.hands({1: [4, 5, 6, 7]})
     secret = {type(e).__name__ for e in g.events if not e.public}
     assert {"Dealt", "Acted"} <= secret  # the deal and what the police learnt stay secret
+    assert all(e.public_view() is None for e in g.events if isinstance(e, (Dealt, Acted)))
+
+
+def test_c4_the_room_learns_which_step_was_called_and_who_died_but_not_who_woke_or_how_anyone_died():
+    g = Game("standard-2.0", TWELVE)
+    killers_called = g.events[-1]
+    assert isinstance(killers_called, Opened) and killers_called.seats == (1, 2, 3)
+    view = killers_called.public_view()
+    assert (view.step, view.seats, view.choices) == ("kill", (), ())
+    g.night(kill=9, check=1)
+    dawn = g.of(Dawn)[0]
+    assert dawn.deaths == ((9, "killed"),) and dawn.public_view().deaths == ((9, "died"),)
+    g.talk()
+    vote_called = g.events[-1]
+    assert vote_called.kind == "vote" and vote_called.public_view() == vote_called  # who may vote is public
 
 
 # ---- C3 days and nights ---------------------------------------------------------------------------------------
