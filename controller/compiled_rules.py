@@ -19,6 +19,7 @@ matches the source; otherwise the simulator plays the Python source and says so.
 from __future__ import annotations
 
 import argparse
+import fcntl
 import hashlib
 import os
 import platform
@@ -76,11 +77,17 @@ def activate() -> str:
     if not current():
         return "python"
     compiled_rules = str(BUILD / "controller" / "rules")
-    if compiled_rules not in controller.rules.__path__:
-        controller.rules.__path__.insert(0, compiled_rules)
-    if str(BUILD) not in sys.path:
-        sys.path.append(str(BUILD))  # the shared library the compiled modules load by its own (unique) name
-    return "mypyc" if _loaded_compiled() else "python"
+    controller.rules.__path__.insert(0, compiled_rules)
+    sys.path.append(str(BUILD))  # the shared library the compiled modules load by its own (unique) name
+    try:
+        return "mypyc" if _loaded_compiled() else "python"
+    except ImportError as exc:  # a damaged build, or one this interpreter cannot load: play the source
+        controller.rules.__path__.remove(compiled_rules)
+        sys.path.remove(str(BUILD))
+        for name in [n for n in sys.modules if n.startswith("controller.rules.") or n.startswith(GROUP)]:
+            del sys.modules[name]
+        print(f"the compiled rules in {BUILD} do not load ({exc}); playing the Python source", file=sys.stderr)
+        return "python"
 
 
 def _loaded_compiled() -> bool:
@@ -108,20 +115,30 @@ _BUILD_SCRIPT = textwrap.dedent("""
 
 
 def build() -> None:
-    """Compile the modules into ``build/mypyc`` (about a minute on two cores); raise on any failure."""
-    stamp = fingerprint()
-    shutil.rmtree(BUILD, ignore_errors=True)
-    work = _ROOT / "build" / "mypyc-work"
-    shutil.rmtree(work, ignore_errors=True)
-    paths = [f"controller/rules/{m}.py" for m in MODULES]
-    command = [sys.executable, "-c", _BUILD_SCRIPT, *paths, str(work / "c"), str(BUILD), str(work / "temp")]
-    done = subprocess.run(command, cwd=_ROOT, capture_output=True, text=True)
-    if done.returncode != 0:
-        tail = "\n".join((done.stdout + done.stderr).splitlines()[-15:])
-        raise RuntimeError(f"mypyc could not compile the rules (a C compiler and the Python headers are needed):\n"
-                           f"{tail}")
-    shutil.rmtree(work, ignore_errors=True)
-    _STAMP.write_text(stamp + "\n")
+    """Compile the modules into ``build/mypyc`` (about half a minute to a minute on two cores); raise on any
+    failure. One build at a time (a lock), made aside and moved into place whole, so a simulator starting
+    meanwhile finds either the old build or the new one, never half of one."""
+    BUILD.parent.mkdir(parents=True, exist_ok=True)
+    with open(BUILD.parent / "mypyc.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        stamp = fingerprint()
+        work = BUILD.parent / "mypyc-work"
+        shutil.rmtree(work, ignore_errors=True)
+        paths = [f"controller/rules/{m}.py" for m in MODULES]
+        command = [sys.executable, "-c", _BUILD_SCRIPT, *paths, str(work / "c"), str(work / "lib"), str(work / "temp")]
+        done = subprocess.run(command, cwd=_ROOT, capture_output=True, text=True)
+        if done.returncode != 0:
+            tail = "\n".join((done.stdout + done.stderr).splitlines()[-15:])
+            raise RuntimeError(f"mypyc could not compile the rules (a C compiler and the Python headers are "
+                               f"needed):\n{tail}")
+        (work / "lib" / _STAMP.name).write_text(stamp + "\n")
+        old = BUILD.parent / "mypyc-old"
+        shutil.rmtree(old, ignore_errors=True)
+        if BUILD.exists():
+            BUILD.rename(old)
+        (work / "lib").rename(BUILD)
+        shutil.rmtree(old, ignore_errors=True)
+        shutil.rmtree(work, ignore_errors=True)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -80,3 +80,28 @@ def test_the_fingerprint_changes_when_a_rules_module_changes(tmp_path, monkeypat
 def test_the_environment_switch_keeps_the_python_source(monkeypatch):
     monkeypatch.setenv(compiled_rules.PURE_ENV, "1")
     assert compiled_rules.activate() == "python"
+
+
+def test_a_damaged_build_is_set_aside_for_the_source_with_a_message(tmp_path):
+    """A build whose fingerprint matches but whose files do not load (a truncated copy, another machine's
+    build): the simulator plays the Python source and says why, instead of failing."""
+    from importlib.machinery import EXTENSION_SUFFIXES
+
+    rules = tmp_path / "controller" / "rules"
+    rules.mkdir(parents=True)
+    (rules / f"engine{EXTENSION_SUFFIXES[0]}").write_bytes(b"not a shared library")
+    (tmp_path / "FINGERPRINT").write_text(compiled_rules.fingerprint() + "\n")
+    script = textwrap.dedent(f"""
+        from pathlib import Path
+        from controller import compiled_rules
+        compiled_rules.BUILD = Path({str(tmp_path)!r})
+        compiled_rules._STAMP = compiled_rules.BUILD / "FINGERPRINT"
+        mode = compiled_rules.activate()
+        from controller.rules.engine import step
+        print(mode, compiled_rules.mode())
+    """)
+    env = {k: v for k, v in os.environ.items() if k != compiled_rules.PURE_ENV}
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, env=env, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["python", "python"]
+    assert "do not load" in done.stderr
