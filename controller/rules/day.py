@@ -81,8 +81,10 @@ def vote_order(s: GameState) -> tuple[int, ...]:
     """V2.5: ``vote.reverse`` calls from the last speaker backwards; ``vote.from_victim`` from the victim's
     right-hand neighbour (counter-clockwise)."""
     if s.config.opt("vote") == "reverse":
+        if not s.speech_order:  # nobody spoke (a bots' table): the order the speeches would have had
+            return speech_order(s)[::-1]
         alive = s.alive
-        return tuple([x for x in reversed(s.speech_order or speech_order(s)) if x in alive])
+        return tuple([x for x in reversed(s.speech_order) if x in alive])
     victim = _victim(s)
     start = 1 if victim is None else right_hand_neighbour(victim, s.players)
     return order_from(start, COUNTER_CLOCKWISE, s.players, s.alive)

@@ -113,7 +113,7 @@ def _acted(s: GameState, e: Acted) -> GameState:
 
 
 def _dawn(s: GameState, e: Dawn) -> GameState:
-    dead_seats = tuple(seat for seat, _ in e.deaths)
+    dead_seats = tuple([seat for seat, _ in e.deaths])
     marks = s.marks
     if e.marks:
         merged = dict(marks)

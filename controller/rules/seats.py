@@ -10,6 +10,7 @@ counter-clockwise, which with this convention is simply "down the seat numbers f
 
 from __future__ import annotations
 
+from bisect import bisect_left, bisect_right
 from collections.abc import Collection, Iterable
 
 CLOCKWISE = 1
@@ -33,14 +34,12 @@ def walk(start: int, direction: int, players: int) -> list[int]:
 
 def order_from(start: int, direction: int, players: int, among: Collection[int]) -> tuple[int, ...]:
     """The seats of ``among`` in table order, beginning at ``start`` (or the first of ``among`` after it)."""
-    ordered = sorted(among, reverse=direction < 0)
+    ordered = sorted(among)
     if direction < 0:  # down the seat numbers: start, start-1, ..., 1, N, ..., start+1
-        first = [x for x in ordered if x <= start]
-        rest = [x for x in ordered if x > start]
-    else:  # up the seat numbers: start, start+1, ..., N, 1, ..., start-1
-        first = [x for x in ordered if x >= start]
-        rest = [x for x in ordered if x < start]
-    return (*first, *rest)
+        i = bisect_right(ordered, start)
+        return (*reversed(ordered[:i]), *reversed(ordered[i:]))
+    i = bisect_left(ordered, start)  # up the seat numbers: start, start+1, ..., N, 1, ..., start-1
+    return (*ordered[i:], *ordered[:i])
 
 
 def in_seat_order(seats: Iterable[int]) -> tuple[int, ...]:
