@@ -21,6 +21,7 @@ from __future__ import annotations
 import argparse
 import fcntl
 import hashlib
+import importlib.util
 import os
 import platform
 import shutil
@@ -29,27 +30,36 @@ import sys
 import textwrap
 from pathlib import Path
 
-#: The modules every simulated game runs through (the rest of controller/rules is set-up and I/O: not worth it).
-MODULES = ("engine", "state", "night", "day", "win", "turns", "clash", "seats", "cards", "setup")
+#: The modules every simulated game runs through, by package: the rules and the bots that play them (the rest of
+#: both packages is set-up and reading files: not worth compiling).
+COMPILED: dict[str, tuple[str, ...]] = {
+    "controller.rules": ("engine", "state", "night", "day", "win", "turns", "clash", "seats", "cards", "setup"),
+    "controller.bots": ("policies",),
+}
+MODULES = tuple(f"{package}.{name}" for package, names in COMPILED.items() for name in names)
 GROUP = "tianhei_rules"
 #: Set to play the Python source even when a current build exists (to compare, or to debug).
 PURE_ENV = "TIANHEI_PURE_RULES"
 
-_RULES = Path(__file__).resolve().parent / "rules"
-_ROOT = _RULES.parent.parent
+_CONTROLLER = Path(__file__).resolve().parent
+_ROOT = _CONTROLLER.parent
+#: The source directories whose every module the fingerprint covers.
+_SOURCES = tuple(_ROOT.joinpath(*package.split(".")) for package in COMPILED)
 BUILD = _ROOT / "build" / "mypyc"
 _STAMP = BUILD / "FINGERPRINT"
 
 
 def fingerprint() -> str:
-    """What a build was made from: any change to a rules module, Python or mypy makes the build stale."""
+    """What a build was made from: any change to a module of the rules or the bots, Python or mypy makes the
+    build stale."""
     import mypy.version
 
     h = hashlib.sha256()
     h.update(f"{sys.version}|{platform.machine()}|{mypy.version.__version__}|{MODULES}".encode())
-    for path in sorted(_RULES.glob("*.py")):
-        h.update(path.name.encode())
-        h.update(path.read_bytes())
+    for directory in _SOURCES:
+        for path in sorted(directory.glob("*.py")):
+            h.update(f"{directory.name}/{path.name}".encode())
+            h.update(path.read_bytes())
     return h.hexdigest()
 
 
@@ -66,39 +76,57 @@ def current() -> bool:
 
 
 def activate() -> str:
-    """Make the following imports of the rules modules load the compiled build when it is current. Returns
-    "mypyc" or "python". Call before anything imports ``controller.rules.engine``."""
+    """Make the following imports of the compiled modules load their build when it is current. Returns "mypyc"
+    or "python". Call before anything imports the engine or the bots."""
     if os.environ.get(PURE_ENV):
         return "python"
-    import controller.rules
-
-    if any(f"controller.rules.{m}" in sys.modules for m in MODULES):  # too late: the source is loaded already
-        return "mypyc" if _loaded_compiled() else "python"
+    if any(name in sys.modules for name in MODULES):  # too late: the source is loaded already
+        return mode()
     if not current():
         return "python"
-    compiled_rules = str(BUILD / "controller" / "rules")
-    controller.rules.__path__.insert(0, compiled_rules)
     sys.path.append(str(BUILD))  # the shared library the compiled modules load by its own (unique) name
+    added: list[tuple[str, str, bool]] = []
     try:
-        return "mypyc" if _loaded_compiled() else "python"
+        for package in COMPILED:
+            directory = str(BUILD.joinpath(*package.split(".")))
+            added.append((package, directory, package not in sys.modules))
+            _search_first(package, directory)
+        return mode()
     except ImportError as exc:  # a damaged build, or one this interpreter cannot load: play the source
-        controller.rules.__path__.remove(compiled_rules)
         sys.path.remove(str(BUILD))
-        for name in [n for n in sys.modules if n.startswith("controller.rules.") or n.startswith(GROUP)]:
+        for package, directory, created in added:
+            module = sys.modules.get(package)
+            if created:  # its __init__ may have stopped half-way: import it afresh from the source
+                sys.modules.pop(package, None)
+            elif module is not None and directory in module.__path__:
+                module.__path__.remove(directory)
+        for name in [n for n in sys.modules if n in MODULES or n.startswith(GROUP)]:
             del sys.modules[name]
         print(f"the compiled rules in {BUILD} do not load ({exc}); playing the Python source", file=sys.stderr)
         return "python"
 
 
-def _loaded_compiled() -> bool:
-    import controller.rules.engine as engine
-
-    return not (engine.__file__ or "").endswith(".py")
+def _search_first(package: str, directory: str) -> None:
+    """Put ``directory`` first on ``package``'s module search path, before the package's ``__init__`` runs (the
+    bots' ``__init__`` imports its policies at once)."""
+    if package in sys.modules:
+        sys.modules[package].__path__.insert(0, directory)
+        return
+    spec = importlib.util.find_spec(package)
+    assert spec is not None and spec.loader is not None and spec.submodule_search_locations is not None
+    spec.submodule_search_locations.insert(0, directory)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[package] = module
+    spec.loader.exec_module(module)
 
 
 def mode() -> str:
     """Which rules this process plays ("mypyc" or "python"), once they are imported."""
-    return "mypyc" if _loaded_compiled() else "python"
+    import controller.bots.policies as policies
+    import controller.rules.engine as engine
+
+    compiled = [not (m.__file__ or "").endswith(".py") for m in (engine, policies)]
+    return "mypyc" if all(compiled) else "python"
 
 
 _BUILD_SCRIPT = textwrap.dedent("""
@@ -124,7 +152,7 @@ def build() -> None:
         stamp = fingerprint()
         work = BUILD.parent / "mypyc-work"
         shutil.rmtree(work, ignore_errors=True)
-        paths = [f"controller/rules/{m}.py" for m in MODULES]
+        paths = [name.replace(".", "/") + ".py" for name in MODULES]
         command = [sys.executable, "-c", _BUILD_SCRIPT, *paths, str(work / "c"), str(work / "lib"), str(work / "temp")]
         done = subprocess.run(command, cwd=_ROOT, capture_output=True, text=True)
         if done.returncode != 0:

@@ -67,14 +67,18 @@ def test_a_build_of_other_source_is_stale_and_never_loaded(tmp_path, monkeypatch
     assert compiled_rules.current()
 
 
-def test_the_fingerprint_changes_when_a_rules_module_changes(tmp_path, monkeypatch):
-    rules = tmp_path / "rules"
-    rules.mkdir()
+def test_the_fingerprint_changes_when_a_module_of_the_rules_or_the_bots_changes(tmp_path, monkeypatch):
+    rules, bots = tmp_path / "rules", tmp_path / "bots"
+    for package in (rules, bots):
+        package.mkdir()
     (rules / "engine.py").write_text("def step(): ...\n")
-    monkeypatch.setattr(compiled_rules, "_RULES", rules)
+    (bots / "policies.py").write_text("POLICIES = {}\n")
+    monkeypatch.setattr(compiled_rules, "_SOURCES", (rules, bots))
     before = compiled_rules.fingerprint()
     (rules / "engine.py").write_text("def step(): return None\n")
-    assert compiled_rules.fingerprint() != before
+    after_rules = compiled_rules.fingerprint()
+    (bots / "policies.py").write_text("POLICIES = {'uninformed': None}\n")
+    assert len({before, after_rules, compiled_rules.fingerprint()}) == 3
 
 
 def test_the_environment_switch_keeps_the_python_source(monkeypatch):
