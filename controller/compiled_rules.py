@@ -10,8 +10,8 @@ person (a seat that is not a number) would raise TypeError instead of the engine
 Bots send only what ``pending()`` offers; the table, the director and every other process keep the Python source.
 
 The build lives in ``build/mypyc`` (never in the source tree, where a stale ``.so`` would silently shadow an edited
-``.py``). It is used only while its fingerprint (every ``controller/rules/*.py``, the Python and mypy versions)
-matches the source; otherwise the simulator plays the Python source and says so.
+``.py``). It is used only while its fingerprint (every module of ``controller/rules`` and ``controller/bots``, the
+Python and mypy versions) matches the source; otherwise the simulator plays the Python source and says so.
 
     python -m controller.compiled_rules build [--if-stale]     (./dev fast)
 """
