@@ -272,6 +272,7 @@ def ballot(tx: Tx, votes: tuple[tuple[int, int | None], ...]) -> None:
     assert w is not None
     seen: set[int] = set()
     alive, picks, choices = s.alive, s.picks, frozenset(w.choices)
+    counts: dict[int, int] = {}  # counted while checked, as _close counts: living voters, living candidates
     for voter, target in votes:
         if voter not in alive:
             if not isinstance(voter, int) or not 1 <= voter <= s.players:
@@ -282,7 +283,12 @@ def ballot(tx: Tx, votes: tuple[tuple[int, int | None], ...]) -> None:
         seen.add(voter)
         if target not in choices:
             _check_vote_target(s, target)
-    _close(tx, (*sorted(picks.items()), *votes) if picks else tuple(votes))
+        if target is not None and target in alive:  # a candidate ejected during the vote gets no hands
+            counts[target] = counts.get(target, 0) + 1
+    if picks:  # hands raised one by one before the judge's count: count them all together
+        _close(tx, (*sorted(picks.items()), *votes))
+    else:
+        _close(tx, tuple(votes), counts)
 
 
 def close_vote(tx: Tx) -> None:
@@ -290,18 +296,20 @@ def close_vote(tx: Tx) -> None:
     _close(tx, tuple(sorted(tx.s.picks.items())))
 
 
-def _close(tx: Tx, hands: tuple[tuple[int, int | None], ...]) -> None:
+def _close(tx: Tx, hands: tuple[tuple[int, int | None], ...], counts: dict[int, int] | None = None) -> None:
+    """Count the hands (``counts``: already counted by the caller, per candidate) and settle the vote."""
     s = tx.s
     w = s.waiting
     assert w is not None
     if w.step == turns.TURN_VOTE:  # V4.8: one player's vote right after their defence
         turns.close_turn(tx, hands)
         return
-    alive = s.alive
-    counts: dict[int, int] = {}
-    for v, t in hands:
-        if t is not None and v in alive and t in alive:
-            counts[t] = counts.get(t, 0) + 1
+    if counts is None:
+        alive = s.alive
+        counts = {}
+        for v, t in hands:
+            if t is not None and v in alive and t in alive:
+                counts[t] = counts.get(t, 0) + 1
     tally = tuple([(c, counts[c]) for c in w.choices if c in counts])
     if not tally:  # V2.5 decision: if nobody votes, nobody is out
         tx.emit(VoteClosed((), None, ()))

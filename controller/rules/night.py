@@ -122,8 +122,8 @@ def _result(s: GameState, st: NightStep, target: int | None) -> tuple[str, tuple
         return "", ()
     if st.ability == "check":  # V2.2: a nod for a killer, a shake for anyone else; F2: the informant too
         result = "nod" if s.spec(target).nod else "shake"
-        if "hug" in s.config.variant.abilities and target == clash.hugged(s):  # V4.3: no signal at all on the player the butterfly hugs
-            result = "none"
+        if "hug" in s.config.variant.abilities and target == clash.hugged(s):
+            result = "none"  # V4.3: no signal at all on the player the butterfly hugs
         return result, (("checks_used", s.marks.get("checks_used", 0) + 1),)
     return "", ()
 

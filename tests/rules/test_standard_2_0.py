@@ -3,6 +3,7 @@
 import pytest
 
 from controller.rules.actions import (
+    Ballot,
     ChooseDirection,
     Eject,
     GroupPick,
@@ -420,6 +421,17 @@ def test_v2_11_the_judge_ejects_a_player_and_gives_penalty_points():
     g.do(Eject(9, "opened eyes at night"))
     assert 9 not in g.alive and g.of(Died)[-1].cause == "ejected"
     assert g.rejects(GroupPick(9)) == "target_dead"  # the killers' step was already open
+
+
+def test_v2_11_a_candidate_ejected_during_the_vote_gets_no_hands_in_the_judges_count():
+    g = std()
+    g.night(kill=12)
+    g.talk()
+    assert g.step == "vote"
+    g.do(Eject(9, "spoke out of turn again"))
+    g.do(Ballot(((1, 9), (2, 9), (3, 9), (4, 5))))  # the count still names seat 9, who is out of the game
+    closed = g.of(VoteClosed)[-1]
+    assert (closed.tally, closed.out) == (((5, 1),), 5)
 
 
 # ---- V2.12 self-kill ------------------------------------------------------------------------------------------
