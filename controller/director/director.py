@@ -73,6 +73,7 @@ from controller.rules.setup import GameConfig
 from controller.rules.state import GameState
 from controller.rules.turns import TURN_VOTE
 from controller.screens import views as v
+from controller.screens.numbering import Label, label_for, plain
 from controller.screens.render import render
 from controller.screens.story import story
 from controller.voice.prompts import last_words, phrase, prompt, seat_number, speech_turn, vote_call
@@ -86,9 +87,9 @@ LED_VOTE: RGB = (0, 0, 255)
 
 
 @lru_cache(maxsize=256)
-def _draw(view: v.View, lang: str) -> Image.Image:
+def _draw(view: v.View, lang: str, label: Label = plain) -> Image.Image:
     """Render once per distinct view: a countdown tick shown on eleven listeners' screens is drawn once."""
-    return render(view, lang)
+    return render(view, lang, label=label)
 
 
 @dataclass
@@ -156,6 +157,8 @@ class Director:
         self.journal = journal
         self.t = timings or Timings()
         self.lang = lang
+        #: How screens write a seat number (D2: a card place as seat and card, controller/screens/numbering.py).
+        self.label = label_for(config.variant)
         self.seed = seed
         self.deck = dict(deck) if deck is not None else None
         self.judge_entry = judge_entry
@@ -606,14 +609,16 @@ class Director:
             self._set(voter, v.NightChoice("vote", self.ui[voter].cursor, cd), LED_VOTE)
             for seat in s.alive:
                 if seat != voter:
-                    self._set(seat, v.Message(v.L10n("投票", "Vote"), v.L10n(f"{voter}号投票", f"Seat {voter} votes")),
+                    who = self.label(voter)
+                    self._set(seat, v.Message(v.L10n("投票", "Vote"), v.L10n(f"{who}号投票", f"Seat {who} votes")),
                               LED_OFF)
         elif w.kind == "vote":
             for seat in s.alive:
                 if w.call is not None and w.window_open:
                     self._set(seat, v.VoteCall(w.call[0], cd, seat in s.picks), LED_VOTE if seat in s.picks else LED_OFF)
                 elif w.call is not None:
-                    self._set(seat, v.Message(v.L10n("投票", "Vote"), v.L10n(f"{w.call[0]}号", f"Seat {w.call[0]}")))
+                    who = self.label(w.call[0])
+                    self._set(seat, v.Message(v.L10n("投票", "Vote"), v.L10n(f"{who}号", f"Seat {who}")))
         elif w.kind == cards.FIRST_IDENTITY:
             for seat in w.seats:
                 chosen = s.picks.get(seat) or self.ui[seat].cursor or 1
@@ -1060,7 +1065,7 @@ class Director:
             self.menu = None
             self.pending_confirm = None
         elif self.menu is None and self.stage == "over" and key in (RemoteKey.UP, RemoteKey.DOWN):
-            last = len(story(self.events, self.lang)) - 1
+            last = len(story(self.events, self.lang, self.label)) - 1
             self.story_cursor = max(0, min(last, self.story_cursor + (1 if key is RemoteKey.DOWN else -1)))
         self._remote_status()
 
@@ -1070,7 +1075,7 @@ class Director:
             self.paused_for.add(e.seat)
             if e.seat:
                 self.voice.say(phrase(seat_number(e.seat), prompt("error.seat_offline")), urgent=True)
-            self._remote_line(f"seat {e.seat} is not answering ({e.reason})")
+            self._remote_line(f"seat {self.label(e.seat)} is not answering ({e.reason})")
             self.pause(f"seat {e.seat} offline")
         else:
             self.paused_for.discard(e.seat)
@@ -1120,7 +1125,7 @@ class Director:
             elif ui.notice is not None:
                 view = ui.notice
             if view != ui.drawn:
-                self.table.seats[seat].display(_draw(view, self.lang))
+                self.table.seats[seat].display(_draw(view, self.lang, self.label))
                 ui.drawn = view
             if self.led_sent.get(seat) != ui.led:
                 self.table.seats[seat].set_led(ui.led)
@@ -1136,7 +1141,7 @@ class Director:
         """The judge's screen, sent only when its view changed (a seat's press need not redraw the remote)."""
         remote = self.table.remote
         if remote is not None and view != self.remote_drawn:
-            remote.display(_draw(view, self.lang))
+            remote.display(_draw(view, self.lang, self.label))
             self.remote_drawn = view
 
     def _remote_line(self, text: str) -> None:
@@ -1156,17 +1161,19 @@ class Director:
             self._remote(v.JudgeList(v.L10n("发牌", "Deal"), tuple(self.remote_lines)[-6:] or ("…",), None))
             return
         if self.stage == "over":  # the game is over: roles and night choices may be told (C4)
-            self._remote(v.JudgeList(v.L10n("结局", "The end"), story(self.events, self.lang), self.story_cursor))
+            told = story(self.events, self.lang, self.label)
+            self._remote(v.JudgeList(v.L10n("结局", "The end"), told, self.story_cursor))
             return
         w = self.window
         if w is not None and w.kind in ("speeches", "last_words") and s.queue:
-            turn = f"{w.step}: {s.queue[0]}"
+            turn = f"{w.step}: {self.label(s.queue[0])}"
         elif w is not None and w.kind == "vote" and w.call is not None:
-            turn = f"{w.step}: {w.call[0]}?"
+            turn = f"{w.step}: {self.label(w.call[0])}?"
         else:
             turn = w.step if w else (s.waiting.step if s.waiting else "-")
         # The panel has room for two status lines: tonight's picks first, else the latest remote messages.
-        picks = tuple(f"{a.step}→{a.target}" for a in s.acts if a.ability != "recognise")  # V5.2: no pick
+        picks = tuple(f"{a.step}→{a.target if a.target is None else self.label(a.target)}"
+                      for a in s.acts if a.ability != "recognise")  # V5.2: no pick
         lines = (picks + tuple(self.remote_lines))[-2:]
         cd = self._countdown() if w is not None and w.kind != "vote" else None
         self._remote(v.JudgeStatus(f"{s.phase} {s.night}/{s.day}", turn, cd, lines))

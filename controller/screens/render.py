@@ -22,27 +22,31 @@ from PIL import Image, ImageChops
 from controller.screens import views as v
 from controller.screens.canvas import Canvas, H, ScreenOverflow, W, wrap
 from controller.screens.fonts import BIG, HUGE, MEDIUM, SMALL
+from controller.screens.numbering import Label, labels, plain
 from controller.screens.strings import Lang, action_name, card_name, role_name, side_name, ui
 
 log = logging.getLogger(__name__)
 
 V = TypeVar("V", bound=v.View)
-Drawer = Callable[[Canvas, Any, Lang], None]
+Drawer = Callable[[Canvas, Any, Lang, Label], None]
 _DRAWERS: dict[type, Drawer] = {}
 
 TOP = 13  # height of the top line
 BAR = (0, H - 3, W, H)  # the countdown bar
 
 
-def draws(kind: type[V]) -> Callable[[Callable[[Canvas, V, Lang], None]], Callable[[Canvas, V, Lang], None]]:
-    def register(fn: Callable[[Canvas, V, Lang], None]) -> Callable[[Canvas, V, Lang], None]:
+def draws(kind: type[V]) -> Callable[[Callable[[Canvas, V, Lang, Label], None]],
+                                     Callable[[Canvas, V, Lang, Label], None]]:
+    def register(fn: Callable[[Canvas, V, Lang, Label], None]) -> Callable[[Canvas, V, Lang, Label], None]:
         _DRAWERS[kind] = fn
         return fn
     return register
 
 
-def render(view: v.View, lang: Lang | str = Lang.ZH, *, strict: bool = False) -> Image.Image:
-    """Draw ``view`` in ``lang`` as a 128x64 mode "1" image.
+def render(view: v.View, lang: Lang | str = Lang.ZH, *, strict: bool = False,
+           label: Label = plain) -> Image.Image:
+    """Draw ``view`` in ``lang`` as a 128x64 mode "1" image, writing every seat number through ``label``
+    (chosen once per game, :func:`controller.screens.numbering.label_for`: D2's card places as seat and card).
 
     Text that does not fit, or has no glyph, is a recorded problem: with ``strict`` it raises
     :class:`ScreenOverflow` naming the view and the text; otherwise it is logged and drawn truncated with "…".
@@ -54,7 +58,7 @@ def render(view: v.View, lang: Lang | str = Lang.ZH, *, strict: bool = False) ->
         raise TypeError(f"no screen layout for {type(view).__name__}; known: "
                         f"{', '.join(sorted(k.__name__ for k in _DRAWERS))}") from None
     canvas = Canvas.new(f"{type(view).__name__}[{lang.value}]")
-    drawer(canvas, view, lang)
+    drawer(canvas, view, lang, label)
     if canvas.problems:
         if strict:
             raise ScreenOverflow("; ".join(canvas.problems))
@@ -83,20 +87,25 @@ def clock(cd: v.Countdown) -> str:
     return f"{s // 60}:{s % 60:02d}" if s >= 60 else str(s)
 
 
-def seat_list(seats: tuple[int, ...] | list[int]) -> str:
-    return " ".join(str(s) for s in seats)
+def seat_list(seats: tuple[int, ...] | list[int], label: Label = plain) -> str:
+    return labels(seats, label)
+
+
+def seat_word(n: int, lang: Lang, label: Label, key: str = "seat_short") -> str:
+    """A seat as the middle of a screen shows it: "7号" in zh (also "7-1号"), the bare label in en."""
+    return ui(key, lang, n=label(n)) if lang is Lang.ZH else label(n)
 
 
 # --- setup and deal ------------------------------------------------------------------------------------------
-def _seat_badge(c: Canvas, seat: int, lang: Lang) -> None:
+def _seat_badge(c: Canvas, seat: int, lang: Lang, label: Label) -> None:
     """The seat number, huge, on the left; its label ("3号" / "Seat 3") above it."""
-    c.centered(0, ui("seat", lang, n=seat), SMALL, box=(0, 0, 56, H))
-    c.ink(str(seat), (0, TOP + 2, 56, H - 2), (HUGE, BIG))
+    c.centered(0, ui("seat", lang, n=label(seat)), SMALL, box=(0, 0, 56, H))
+    c.ink(label(seat), (0, TOP + 2, 56, H - 2), (HUGE, BIG, MEDIUM))
 
 
 @draws(v.CheckIn)
-def _check_in(c: Canvas, view: v.CheckIn, lang: Lang) -> None:
-    _seat_badge(c, view.seat, lang)
+def _check_in(c: Canvas, view: v.CheckIn, lang: Lang, label: Label) -> None:
+    _seat_badge(c, view.seat, lang, label)
     if view.joined:
         c.check((70, 4, 118, 40), width=6)
         c.fit(ui("joined", lang), (58, 42, W, H), (MEDIUM, SMALL))
@@ -105,8 +114,8 @@ def _check_in(c: Canvas, view: v.CheckIn, lang: Lang) -> None:
 
 
 @draws(v.TapCard)
-def _tap_card(c: Canvas, view: v.TapCard, lang: Lang) -> None:
-    c.row(0, ui("seat", lang, n=view.seat))
+def _tap_card(c: Canvas, view: v.TapCard, lang: Lang, label: Label) -> None:
+    c.row(0, ui("seat", lang, n=label(view.seat)))
     if view.digital:
         c.fit(ui("peek", lang), (0, TOP, W, H), (MEDIUM, SMALL))
         return
@@ -115,28 +124,33 @@ def _tap_card(c: Canvas, view: v.TapCard, lang: Lang) -> None:
 
 
 @draws(v.RoleReveal)
-def _role_reveal(c: Canvas, view: v.RoleReveal, lang: Lang) -> None:
+def _role_reveal(c: Canvas, view: v.RoleReveal, lang: Lang, label: Label) -> None:
     top = ui("hold_ok", lang) if view.hint and view.partners else ui("you_are", lang)
-    seat = ui("seat", lang, n=view.seat)
+    seat = ui("seat", lang, n=label(view.seat))
     if SMALL.width(top) + SMALL.width(seat) + 4 <= W:
         c.row(0, top, seat)
     else:  # the player knows their seat; the hint matters more
         c.centered(0, top, SMALL)
-    bottom = H - TOP if (view.partners or view.hint) else H
+    partners = f"{ui('partners', lang)}: {seat_list(view.partners, label)}" if view.partners else ""
+    # D2's partners are card places ("1-1 1-2 2-1 2-2"): a list too long for one line takes two from the role
+    rows = 2 if SMALL.width(partners) > W else 1
+    bottom = H - rows * TOP if (view.partners or view.hint) else H
     if len(view.hand) > 1:  # D1: the card playing now, big; the card that takes over on the line below it
         c.ink(card_name(view.hand[0], lang), (0, TOP + 1, W, bottom - TOP - 1), (BIG, MEDIUM, SMALL))
         c.fit(ui("then_card", lang, card=card_name(view.hand[1], lang)), (0, bottom - TOP, W, bottom),
               (SMALL,))
     else:
         c.ink(role_name(view.role, lang), (0, TOP + 1, W, bottom - 1), (BIG, MEDIUM, SMALL))
-    if view.partners:
-        c.centered(H - TOP, f"{ui('partners', lang)}: {seat_list(view.partners)}", SMALL)
+    if rows == 2:
+        c.fit(partners, (0, bottom, W, H), (SMALL,))
+    elif view.partners:
+        c.centered(H - TOP, partners, SMALL)
     elif view.hint:
         c.centered(H - TOP, ui("hold_ok", lang), SMALL)
 
 
 @draws(v.HandChoice)
-def _hand_choice(c: Canvas, view: v.HandChoice, lang: Lang) -> None:
+def _hand_choice(c: Canvas, view: v.HandChoice, lang: Lang, label: Label) -> None:
     """D1: two halves, one card each ("card 1" / "card 2" above its name); the chosen half inverted."""
     name = action_name("first_identity", lang)
     done = ui("confirmed", lang)
@@ -177,12 +191,13 @@ def _notice(c: Canvas, title: str, *bodies: str) -> None:
 
 
 @draws(v.CardProblem)
-def _card_problem(c: Canvas, view: v.CardProblem, lang: Lang) -> None:
+def _card_problem(c: Canvas, view: v.CardProblem, lang: Lang, label: Label) -> None:
     k = v.CardProblemKind
     if view.kind is k.UNKNOWN:
         _notice(c, ui("card_unknown", lang), ui("card_unknown_body", lang))
     elif view.kind is k.DUPLICATE:
-        _notice(c, ui("card_duplicate", lang), ui("card_duplicate_body", lang, n=view.other_seat or "?"))
+        where = label(view.other_seat) if view.other_seat else "?"
+        _notice(c, ui("card_duplicate", lang), ui("card_duplicate_body", lang, n=where))
     elif view.kind is k.TAPPED_TWICE:
         _notice(c, ui("card_twice", lang), ui("card_twice_body", lang))
     else:
@@ -197,12 +212,12 @@ def _card_problem(c: Canvas, view: v.CardProblem, lang: Lang) -> None:
 
 # --- night ---------------------------------------------------------------------------------------------------
 @draws(v.Dark)
-def _dark(c: Canvas, view: v.Dark, lang: Lang) -> None:
+def _dark(c: Canvas, view: v.Dark, lang: Lang, label: Label) -> None:
     """Nothing lit at all."""
 
 
 @draws(v.EyesClosed)
-def _eyes_closed(c: Canvas, view: v.EyesClosed, lang: Lang) -> None:
+def _eyes_closed(c: Canvas, view: v.EyesClosed, lang: Lang, label: Label) -> None:
     c.centered(H - TOP - 2, ui("eyes_closed", lang), SMALL)
 
 
@@ -218,7 +233,7 @@ def _countdown_top(c: Canvas, title: str | tuple[str, ...], cd: v.Countdown | No
 
 
 @draws(v.NightChoice)
-def _night_choice(c: Canvas, view: v.NightChoice, lang: Lang) -> None:
+def _night_choice(c: Canvas, view: v.NightChoice, lang: Lang, label: Label) -> None:
     """Drawn in layers, each cached on only what it depends on, because ◀/▶ redraws this screen on every
     press and the press-to-screen latency matters (issue target p99 < 5 ms on a Pi): the frame (title, countdown,
     arrows) changes once a second, the pointed-at seat at each press, the partners' line when a partner picks.
@@ -226,13 +241,13 @@ def _night_choice(c: Canvas, view: v.NightChoice, lang: Lang) -> None:
     mates = bool(view.partner_picks)
     picked_by = sum(1 for _s, t in view.partner_picks if t == view.target) if view.target is not None else 0
     frame = _night_frame(view.action, view.countdown, view.confirmed, mates, lang)
-    target = _night_target(view.target, picked_by, view.confirmed, mates, lang)
+    target = _night_target(view.target, picked_by, view.confirmed, mates, lang, label)
     image = ImageChops.logical_or(frame.image, target.image)
     if target.invert is not None:
         image = ImageChops.logical_xor(image, target.invert)
     if mates:
-        image = ImageChops.logical_or(image, _night_mates(view.partner_picks, lang).image)
-        c.problems.extend(_night_mates(view.partner_picks, lang).problems)
+        image = ImageChops.logical_or(image, _night_mates(view.partner_picks, lang, label).image)
+        c.problems.extend(_night_mates(view.partner_picks, lang, label).problems)
     c.problems.extend(frame.problems + target.problems)
     c.image = image
 
@@ -262,15 +277,15 @@ def _night_frame(action: str, cd: v.Countdown, confirmed: bool, mates: bool, lan
 
 
 @lru_cache(maxsize=256)
-def _night_target(target: int | None, picked_by: int, confirmed: bool, mates: bool, lang: Lang) -> _Layer:
+def _night_target(target: int | None, picked_by: int, confirmed: bool, mates: bool, lang: Lang,
+                  label: Label) -> _Layer:
     c = Canvas.new(f"NightChoice[{lang.value}]")
     mid = _mid(mates)
     target_box = (14, mid[1], W - 14, mid[3])
     if target is None:
         c.ink(ui("skip", lang), target_box, (BIG, MEDIUM, SMALL))
         return _Layer(c.image, tuple(c.problems))
-    label = ui("seat_short", lang, n=target) if lang is Lang.ZH else str(target)
-    inked = c.ink(label, (14, mid[1], W - 14 - (22 if picked_by else 0), mid[3]), (HUGE, BIG, MEDIUM))
+    inked = c.ink(seat_word(target, lang, label), (14, mid[1], W - 14 - (22 if picked_by else 0), mid[3]), (HUGE, BIG, MEDIUM))
     if picked_by:
         # C6: a small badge says how many partners point at the same seat
         bx = min(inked[2] + 3, W - 36)
@@ -284,13 +299,13 @@ def _night_target(target: int | None, picked_by: int, confirmed: bool, mates: bo
 
 
 @lru_cache(maxsize=64)
-def _night_mates(partner_picks: tuple[tuple[int, int | None], ...], lang: Lang) -> _Layer:
+def _night_mates(partner_picks: tuple[tuple[int, int | None], ...], lang: Lang, label: Label) -> _Layer:
     """Who picked what if it fits, else just the picks: the group needs to see where the others point."""
     c = Canvas.new(f"NightChoice[{lang.value}]")
-    full = " ".join(f"{s}→{'-' if t is None else t}" for s, t in partner_picks)
-    bare = " ".join("-" if t is None else str(t) for _s, t in partner_picks)
-    label = ui("mates", lang)
-    for line in (f"{label} {full}", full, f"{label} {bare}", bare):
+    full = " ".join(f"{label(s)}→{'-' if t is None else label(t)}" for s, t in partner_picks)
+    bare = " ".join("-" if t is None else label(t) for _s, t in partner_picks)
+    mates = ui("mates", lang)
+    for line in (f"{mates} {full}", full, f"{mates} {bare}", bare):
         if SMALL.width(line) <= W:
             break
     c.text((0, H - 3 - TOP), line, SMALL)
@@ -298,7 +313,7 @@ def _night_mates(partner_picks: tuple[tuple[int, int | None], ...], lang: Lang) 
 
 
 @draws(v.PoliceAnswer)
-def _police_answer(c: Canvas, view: v.PoliceAnswer, lang: Lang) -> None:
+def _police_answer(c: Canvas, view: v.PoliceAnswer, lang: Lang, label: Label) -> None:
     mark = (4, 6, 58, 58)
     if view.answer is v.Answer.NOD:
         c.fill(mark)
@@ -312,29 +327,29 @@ def _police_answer(c: Canvas, view: v.PoliceAnswer, lang: Lang) -> None:
         c.draw.rectangle((mark[0], mark[1], mark[2] - 1, mark[3] - 1), outline=1, width=2)
         c.ink("?", (10, 12, 52, 52), (HUGE,))
         word = ui("no_signal", lang)
-    c.ink(ui("check_of", lang, n=view.target), (62, 2, W, 32), (BIG, MEDIUM, SMALL))
+    c.ink(ui("check_of", lang, n=label(view.target)), (62, 2, W, 32), (BIG, MEDIUM, SMALL))
     c.fit(word, (62, 34, W, H), (MEDIUM, SMALL))
 
 
 # --- day -----------------------------------------------------------------------------------------------------
 @draws(v.Dead)
-def _dead(c: Canvas, view: v.Dead, lang: Lang) -> None:
-    c.row(0, "", ui("seat", lang, n=view.seat))
+def _dead(c: Canvas, view: v.Dead, lang: Lang, label: Label) -> None:
+    c.row(0, "", ui("seat", lang, n=label(view.seat)))
     c.ink(ui("dead", lang), (0, TOP, W, H - TOP - 1), (BIG, MEDIUM, SMALL))
     c.centered(H - TOP, ui("dead_body", lang), SMALL)
 
 
 @draws(v.Speaking)
-def _speaking(c: Canvas, view: v.Speaking, lang: Lang) -> None:
+def _speaking(c: Canvas, view: v.Speaking, lang: Lang, label: Label) -> None:
     key = "last_words_of" if view.last_words else "speaking"
-    titles = (ui(key, lang, n=view.speaker), ui(key + "_short", lang, n=view.speaker))
+    who = label(view.speaker)
+    titles = (ui(key, lang, n=who), ui(key + "_short", lang, n=who))
     _countdown_top(c, titles, view.countdown, lang)
-    label = ui("seat_short", lang, n=view.speaker) if lang is Lang.ZH else str(view.speaker)
-    c.ink(label, (0, TOP + 1, W, H - 4), (HUGE, BIG, MEDIUM))
+    c.ink(seat_word(view.speaker, lang, label), (0, TOP + 1, W, H - 4), (HUGE, BIG, MEDIUM))
 
 
 @draws(v.YourSpeech)
-def _your_speech(c: Canvas, view: v.YourSpeech, lang: Lang) -> None:
+def _your_speech(c: Canvas, view: v.YourSpeech, lang: Lang, label: Label) -> None:
     title = ui("your_last_words" if view.last_words else "your_speech", lang)
     c.row(0, title, ui("ok_pass", lang))
     c.ink(clock(view.countdown), (0, TOP + 1, W, H - 4), (HUGE, BIG))
@@ -344,11 +359,10 @@ def _your_speech(c: Canvas, view: v.YourSpeech, lang: Lang) -> None:
 
 
 @draws(v.VoteCall)
-def _vote_call(c: Canvas, view: v.VoteCall, lang: Lang) -> None:
-    _countdown_top(c, ui("vote_call", lang, n=view.candidate), view.countdown, lang)
-    label = ui("seat_short", lang, n=view.candidate) if lang is Lang.ZH else str(view.candidate)
+def _vote_call(c: Canvas, view: v.VoteCall, lang: Lang, label: Label) -> None:
+    _countdown_top(c, ui("vote_call", lang, n=label(view.candidate)), view.countdown, lang)
     right = W - 40 if view.voted else W
-    c.ink(label, (0, TOP + 1, right, H - 4 - TOP), (BIG, MEDIUM))
+    c.ink(seat_word(view.candidate, lang, label), (0, TOP + 1, right, H - 4 - TOP), (BIG, MEDIUM))
     if view.voted:
         c.check((W - 36, TOP + 2, W - 4, H - 6 - TOP), width=5)
         c.centered(H - 3 - TOP, ui("vote_counted", lang), SMALL)
@@ -357,12 +371,12 @@ def _vote_call(c: Canvas, view: v.VoteCall, lang: Lang) -> None:
 
 
 @draws(v.VoteFeedback)
-def _vote_feedback(c: Canvas, view: v.VoteFeedback, lang: Lang) -> None:
+def _vote_feedback(c: Canvas, view: v.VoteFeedback, lang: Lang, label: Label) -> None:
     r = v.VoteResult
     mark = (2, 10, 46, 54)
     if view.result is r.COUNTED:
         c.check(mark, width=6)
-        title, body = ui("vote_counted", lang), ui("vote_counted_body", lang, n=view.candidate)
+        title, body = ui("vote_counted", lang), ui("vote_counted_body", lang, n=label(view.candidate))
     elif view.result is r.LATE:
         c.cross((6, 14, 42, 50), width=6)
         title, body = ui("vote_late", lang), ui("vote_late_body", lang)
@@ -374,11 +388,11 @@ def _vote_feedback(c: Canvas, view: v.VoteFeedback, lang: Lang) -> None:
 
 
 @draws(v.Tally)
-def _tally(c: Canvas, view: v.Tally, lang: Lang) -> None:
+def _tally(c: Canvas, view: v.Tally, lang: Lang, label: Label) -> None:
     if view.out is not None:
-        head = ui("tally_out", lang, n=view.out)
+        head = ui("tally_out", lang, n=label(view.out))
     elif view.tie:
-        head = f"{ui('tally_tie', lang)}: {seat_list(view.tie)}"
+        head = f"{ui('tally_tie', lang)}: {seat_list(view.tie, label)}"
         if SMALL.width(head) > W:  # the tied seats are in the counts below anyway
             head = ui("tally_tie_n", lang, k=len(view.tie))
     else:
@@ -388,8 +402,8 @@ def _tally(c: Canvas, view: v.Tally, lang: Lang) -> None:
     counts = sorted(view.counts, key=lambda sv: (-sv[1], sv[0]))
     # From the most readable cell format to the most compact, take the first where every count fits.
     styles: list[Callable[[int, int], str]] = [
-        lambda s, n: f"{ui('seat_short', lang, n=s)} {ui('votes', lang, v=n)}",
-        lambda s, n: f"{s}:{n}",
+        lambda s, n: f"{ui('seat_short', lang, n=label(s))} {ui('votes', lang, v=n)}",
+        lambda s, n: f"{label(s)}:{n}",
     ]
     area_top, rows = 18, (H - 18) // SMALL.line
     for style in styles:
@@ -409,7 +423,7 @@ def _tally(c: Canvas, view: v.Tally, lang: Lang) -> None:
 
 # --- any time ------------------------------------------------------------------------------------------------
 @draws(v.Paused)
-def _paused(c: Canvas, view: v.Paused, lang: Lang) -> None:
+def _paused(c: Canvas, view: v.Paused, lang: Lang, label: Label) -> None:
     c.fill((8, 10, 18, 42))
     c.fill((24, 10, 34, 42))
     c.fit(ui("paused", lang), (40, 4, W, 46), (BIG, MEDIUM, SMALL))
@@ -417,12 +431,12 @@ def _paused(c: Canvas, view: v.Paused, lang: Lang) -> None:
 
 
 @draws(v.Message)
-def _message(c: Canvas, view: v.Message, lang: Lang) -> None:
+def _message(c: Canvas, view: v.Message, lang: Lang, label: Label) -> None:
     _notice(c, text(view.title, lang), text(view.body, lang))
 
 
 @draws(v.GameOver)
-def _game_over(c: Canvas, view: v.GameOver, lang: Lang) -> None:
+def _game_over(c: Canvas, view: v.GameOver, lang: Lang, label: Label) -> None:
     if view.winner == "draw":
         head = ui("draw", lang)
     else:
@@ -463,31 +477,39 @@ def _list(c: Canvas, title: str, rows: list[str], cursor: int | None) -> None:
 
 
 @draws(v.JudgeSeats)
-def _judge_seats(c: Canvas, view: v.JudgeSeats, lang: Lang) -> None:
+def _judge_seats(c: Canvas, view: v.JudgeSeats, lang: Lang, label: Label) -> None:
     rows = []
+    width = max((len(label(s.seat)) for s in view.seats), default=2)
     for s in view.seats:
         state = "" if s.alive else ui("judge_dead", lang)
         note = text(s.note, lang)
-        rows.append(f"{s.seat:>2} {role_name(s.role, lang)} {state} {note}".rstrip())
+        rows.append(f"{label(s.seat):>{max(2, width)}} {role_name(s.role, lang)} {state} {note}".rstrip())
     title = text(view.title, lang) or ui("judge_seats", lang)
     _list(c, title, rows, view.cursor if view.seats else None)
 
 
 @draws(v.JudgeList)
-def _judge_list(c: Canvas, view: v.JudgeList, lang: Lang) -> None:
+def _judge_list(c: Canvas, view: v.JudgeList, lang: Lang, label: Label) -> None:
     _list(c, text(view.title, lang), [text(i, lang) for i in view.items], view.cursor)
 
 
 @draws(v.JudgeStatus)
-def _judge_status(c: Canvas, view: v.JudgeStatus, lang: Lang) -> None:
+def _judge_status(c: Canvas, view: v.JudgeStatus, lang: Lang, label: Label) -> None:
     c.fill((0, 0, W, TOP))
     c.row(0, text(view.phase, lang), seconds(view.countdown, lang) if view.countdown else "", SMALL, fill=0)
-    c.fit(text(view.turn, lang), (0, TOP + 1, W, TOP + 17), (MEDIUM, SMALL))
-    y = TOP + 18
-    for line in view.lines[: (H - 4 - y) // SMALL.line]:
+    turn = text(view.turn, lang)
+    if c.fits(turn, (0, TOP + 1, W, TOP + 17), (MEDIUM, SMALL)):
+        c.fit(turn, (0, TOP + 1, W, TOP + 17), (MEDIUM, SMALL))
+        lines, y = view.lines, TOP + 18
+    else:  # a long turn ("last_words.executed: 8-1", D2's labels) wraps; the newest status line stays
+        c.fit(turn, (0, TOP + 1, W, TOP + 1 + 2 * SMALL.line), (SMALL,))
+        y = TOP + 2 + 2 * SMALL.line
+        lines = view.lines[len(view.lines) - (H - 4 - y) // SMALL.line:]
+    room = (H - 4 - y) // SMALL.line
+    for line in lines[:room]:
         c.text((0, y), text(line, lang), SMALL)
         y += SMALL.line
-    if len(view.lines) > (H - 4 - TOP - 18) // SMALL.line:
-        c.problem(f"{len(view.lines)} status lines, room for {(H - 4 - TOP - 18) // SMALL.line}")
+    if len(lines) > room:
+        c.problem(f"{len(lines)} status lines, room for {room}")
     if view.countdown:
         c.bar(BAR, view.countdown.fraction)

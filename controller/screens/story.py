@@ -27,6 +27,7 @@ from controller.rules.events import (
 )
 from controller.screens.canvas import W, wrap
 from controller.screens.fonts import SMALL
+from controller.screens.numbering import Label, labels, plain
 from controller.screens.strings import Lang, action_name, role_name, side_name
 
 #: The remote's list leaves 4 px for its scrollbar.
@@ -70,14 +71,15 @@ def _w(key: str, lang: Lang, **fields: object) -> str:
     return (zh if lang is Lang.ZH else en).format(**fields)
 
 
-def _seats(seats: Sequence[int]) -> str:
-    return " ".join(str(s) for s in seats)
-
-
-def story(events: Sequence[Event], lang: Lang | str = Lang.ZH) -> tuple[str, ...]:
+def story(events: Sequence[Event], lang: Lang | str = Lang.ZH, label: Label = plain) -> tuple[str, ...]:
     """The game as the judge would tell it: the result, every night's choices and their answers, each dawn,
-    each vote (who raised a hand for whom), the deaths by day, then every seat's role."""
+    each vote (who raised a hand for whom), the deaths by day, then every seat's role. Seats are written
+    through ``label`` (D2: a card place as seat and card, "7-1")."""
     lang = Lang.parse(lang)
+
+    def _seats(seats: Sequence[int]) -> str:
+        return labels(seats, label)
+
     roles: tuple[str, ...] = ()
     lines: list[str] = []
     hands: dict[int | None, list[int]] = {}
@@ -88,7 +90,7 @@ def story(events: Sequence[Event], lang: Lang | str = Lang.ZH) -> tuple[str, ...
         elif isinstance(e, NightFell):
             lines.append(_w("night", lang, n=e.night))
         elif isinstance(e, Acted) and e.ability != "defence":
-            lines.extend(_acted(e, roles, lang))
+            lines.extend(_acted(e, roles, lang, label))
         elif isinstance(e, Dawn):
             lines.append(_w("dawn", lang, seats=_seats([s for s, _ in e.deaths])) if e.deaths
                          else _w("dawn_none", lang))
@@ -100,10 +102,11 @@ def story(events: Sequence[Event], lang: Lang | str = Lang.ZH) -> tuple[str, ...
         elif isinstance(e, VoteClosed):
             for target, voters in sorted(hands.items(), key=lambda tv: (tv[0] is None, tv[0] or 0)):
                 key = "abstain" if target is None else "votes_for"
-                lines.append(_w(key, lang, n=target, voters=_seats(sorted(voters))))
+                n = None if target is None else label(target)
+                lines.append(_w(key, lang, n=n, voters=_seats(sorted(voters))))
             hands = {}
             if e.out is not None:
-                lines.append(_w("out", lang, n=e.out))
+                lines.append(_w("out", lang, n=label(e.out)))
             elif e.tied:
                 lines.append(_w("tie", lang, seats=_seats(e.tied)))
             else:
@@ -112,27 +115,28 @@ def story(events: Sequence[Event], lang: Lang | str = Lang.ZH) -> tuple[str, ...
             lines.append(_w({"draw": "tie_draw", "nobody_out": "tie_nobody_out"}.get(e.outcome, "tie_revote"), lang))
         elif isinstance(e, Died):
             key = e.cause if e.cause in ("executed", "ejected", "surrendered") else "died"
-            lines.append(_w(key, lang, n=e.seat))
+            lines.append(_w(key, lang, n=label(e.seat)))
         elif isinstance(e, Penalised):
-            lines.append(_w("penalty", lang, n=e.seat, t=e.total))
+            lines.append(_w("penalty", lang, n=label(e.seat), t=e.total))
         elif isinstance(e, GameEnded):
             ending = _w("draw", lang) if e.winner == "draw" else _w("winner", lang, side=side_name(e.winner, lang))
     head = [ending] if ending else []
-    tail = [_w("roles", lang)] + [_w("role", lang, n=i, role=role_name(r, lang)) for i, r in enumerate(roles, 1)]
+    tail = [_w("roles", lang)] + [_w("role", lang, n=label(i), role=role_name(r, lang))
+                                  for i, r in enumerate(roles, 1)]
     return tuple(part for line in (*head, *lines, *tail) for part in wrap(line, SMALL, WIDTH))
 
 
-def _acted(e: Acted, roles: tuple[str, ...], lang: Lang) -> list[str]:
+def _acted(e: Acted, roles: tuple[str, ...], lang: Lang, label: Label = plain) -> list[str]:
     """"杀手 1 2 杀人 → 5"; "Police 3 4 Check -> 2" and the answer on a line of its own ("  = killer")."""
     who = "+".join(role_name(r, lang) for r in sorted({roles[a - 1] for a in e.actors if 0 < a <= len(roles)}))
-    head = f"{who} {_seats(e.actors)}".strip()
+    head = f"{who} {labels(e.actors, label)}".strip()
     if e.ability == "recognise":
         return [f"{head} {_w('recognised', lang)}"]
     arrow = "→" if lang is Lang.ZH else "->"
     what = action_name(e.ability, lang)
     if e.target is None:
         return [f"{head} {what}: {_w(e.how if e.how in ('forfeited',) else 'skipped', lang)}"]
-    lines = [f"{head} {what} {arrow} {e.target}"]
+    lines = [f"{head} {what} {arrow} {label(e.target)}"]
     if e.how in ("random", "judge"):
         lines[0] += f" ({_w(e.how, lang)})"
     if e.result in ("nod", "shake", "none"):

@@ -87,3 +87,23 @@ SAMPLES: dict[str, v.View] = {
                                   v.Countdown(44, 90), (v.L10n("存活 10/12", "Alive 10/12"),
                                                          v.L10n("遗言剩余 1", "Last words left: 1"))),
 }
+
+#: D2 (dual-card-5.0) screens, drawn with the seat-and-card label: an 8-player table's places 1-16 as "1-1" to
+#: "8-2", and the largest table a profile has (16 seats, places up to 32).
+D2_SAMPLES: dict[str, v.View] = {
+    "d2_night_kill": v.NightChoice("kill", 13, CD),
+    "d2_night_check_group": v.NightChoice("check", 31, CD, partner_picks=((3, 31), (20, 14), (28, None))),
+    "d2_police_nod": v.PoliceAnswer(14, v.Answer.NOD),
+    "d2_vote_call": v.VoteCall(13, v.Countdown(1.5, 2)),
+    "d2_vote_call_voted": v.VoteCall(32, v.Countdown(1.2, 2), voted=True),
+    "d2_vote_counted": v.VoteFeedback(v.VoteResult.COUNTED, 13),
+    "d2_tally_out": v.Tally(((13, 5), (4, 3), (30, 2), (7, 1)), out=13),
+    "d2_tally_tie": v.Tally(((13, 4), (4, 4), (30, 2), (7, 1), (21, 1)), tie=(13, 4)),
+    "d2_role_killer": v.RoleReveal(13, "killer", partners=(4, 30), hint=True),
+    "d2_dead": v.Dead(14),
+    "d2_judge_seats": v.JudgeSeats(tuple(
+        v.JudgeSeat(p, "killer" if p in (3, 14) else "civilian", alive=p != 5) for p in range(1, 17)), cursor=13),
+    # the judge's turn line with a place label is wider than the panel: it wraps, the newest status line stays
+    "d2_judge_status": v.JudgeStatus("vote 2/2", "last_words.executed: 8-1", v.Countdown(3, 30),
+                                     ("kill→7-1", "save→3-2")),
+}

@@ -11,16 +11,21 @@ import pytest
 from PIL import Image, ImageChops
 
 from controller.screens import render
+from controller.screens.numbering import plain, seat_and_card
 
-from .samples import SAMPLES
+from .samples import D2_SAMPLES, SAMPLES
 
 GOLDEN = Path(__file__).parent / "golden"
-CASES = [(name, lang) for name in SAMPLES for lang in ("zh", "en")]
+#: Every sample with the label its game draws it with: plain seats, or D2's card places as seat and card.
+LABELLED = {**{n: (view, plain) for n, view in SAMPLES.items()},
+            **{n: (view, seat_and_card) for n, view in D2_SAMPLES.items()}}
+CASES = [(name, lang) for name in LABELLED for lang in ("zh", "en")]
 
 
 @pytest.mark.parametrize(("name", "lang"), CASES, ids=[f"{n}-{lang}" for n, lang in CASES])
 def test_screen_matches_golden(name: str, lang: str, update_golden: bool, tmp_path: Path) -> None:
-    image = render(SAMPLES[name], lang, strict=True)
+    view, label = LABELLED[name]
+    image = render(view, lang, strict=True, label=label)
     path = GOLDEN / f"{name}.{lang}.png"
     if update_golden:
         GOLDEN.mkdir(exist_ok=True)
