@@ -159,12 +159,9 @@ async def run_live(config: Config, opts: LiveOptions) -> Director:
     voice: Any = open_voice_for(config, loop.time)
     physical = table
     if gc.variant.live == "both":  # D2: the engine's card places over the physical seats (director/places.py)
-        from controller.director.places import PlaceTable, PlaceVoice
-        from controller.voice.prompts import MAX_SEAT
+        from controller.director.places import PlaceTable, PlaceVoice, check_table
 
-        if gc.players > MAX_SEAT:
-            raise ValueError(f"{gc.variant.id}: {gc.players // 2} players hold {gc.players} card places; the voice names "
-                             f"places up to {MAX_SEAT}: play at most {MAX_SEAT // 2} players")
+        check_table(gc.variant.id, gc.players)  # the voice counts votes up to 20: at most 10 players
         table = PlaceTable(physical)
         voice = PlaceVoice(voice)
     decks_dir = Path(config.source).parent / "decks"

@@ -26,7 +26,24 @@ from typing import Any
 from PIL import Image
 
 from controller.ports import LED_OFF, RGB, Button, ButtonEvent, CardEvent, InputEvent, LinkEvent, Sink
-from controller.voice.prompts import prompt, seat_number
+from controller.voice.prompts import MAX_COUNT, MAX_SEAT, prompt, seat_number
+
+#: The most card places a D2 table plays. The voice names a place as its seat and card (:class:`PlaceVoice`),
+#: so seat names alone would allow MAX_SEAT players; the limit that remains is the vote: every living card
+#: votes and may raise its hand for any card (its own included), so one place may get a hand from every place,
+#: and the packs count votes up to MAX_COUNT ("number.0".."number.20"; 11 players' 22 cards do reach 21 and 22
+#: hands in bot games). The director also checks the places it names against MAX_SEAT before this module's
+#: voice turns them into seats, so raising the count needs that check to grow with it.
+MAX_PLACES = min(MAX_COUNT, MAX_SEAT)
+
+
+def check_table(variant: str, places: int) -> None:
+    """Refuse a D2 table with more card places than the voice can count votes for, saying why and what to do."""
+    if places > MAX_PLACES:
+        raise ValueError(
+            f"{variant}: {places // 2} players hold {places} card places, and every living card votes, so one card "
+            f"may get {places} hands; the voice counts votes up to {MAX_COUNT}: play at most {MAX_PLACES // 2} "
+            f"players (more needs number.{MAX_COUNT + 1}..number.{places} in the voice packs)")
 
 
 def seat_of(place: int) -> int:

@@ -14,13 +14,12 @@ from controller.director.bots import TableBots
 from controller.director.clock import VirtualScheduler
 from controller.director.director import Director
 from controller.director.journal import SqliteJournal, open_journal
-from controller.director.places import PlaceTable, PlaceVoice
+from controller.director.places import PlaceTable, PlaceVoice, check_table
 from controller.director.timing import Timings
 from controller.rules.setup import GameConfig
 from controller.sim.table import SimTable
 from controller.voice.null_voice import NullVoice
 from controller.voice.packs import load_voice_pack
-from controller.voice.prompts import MAX_SEAT
 
 
 def sim_deck(config: GameConfig, seed: int) -> tuple[dict[str, str], dict[int, str]]:
@@ -51,10 +50,7 @@ class Session:
         variant = self.config.variant
         self.table: SimTable | PlaceTable
         if variant.live == "both":  # D2: one seat a player, two card places a seat (controller/director/places.py)
-            if self.config.players > MAX_SEAT:
-                raise ValueError(f"{variant.id}: {self.config.players // 2} players hold {self.config.players} "
-                                 f"card places and the voice names places 1..{MAX_SEAT}: play at most "
-                                 f"{MAX_SEAT // 2} players")
+            check_table(variant.id, self.config.players)
             self.physical = SimTable(self.config.players // 2, self.clock.now)
             self.table = PlaceTable(self.physical)
         else:

@@ -5,9 +5,12 @@ from __future__ import annotations
 
 import pytest
 
-from controller.director.places import PlaceTable, places_of, seat_of
+from controller.director.places import MAX_PLACES, PlaceTable, check_table, places_of, seat_of
 from controller.ports import Button
+from controller.rules.events import VoteClosed
+from controller.screens import render
 from controller.screens import views as v
+from controller.screens.numbering import seat_and_card
 from tests.director.helpers import play, session
 
 
@@ -70,9 +73,38 @@ def test_d2_plays_to_the_end_with_bots_pressing_the_eight_seats(policy):
     assert r["winner"] in ("killers", "good", "draw") and r["players"] == 16
 
 
-def test_more_places_than_the_voice_can_name_is_refused_clearly():
-    with pytest.raises(ValueError, match=r"at most 10 players"):
+def test_a_table_whose_votes_the_voice_cannot_count_is_refused_clearly():
+    """Every living card votes: 11 players' 22 cards may give one card 22 hands, the packs count up to 20."""
+    with pytest.raises(ValueError, match=r"22 card places.*22 hands.*counts votes up to 20.*at most 10 players"):
         session("dual-card-5.0", 11, 1, "heuristic")
+    with pytest.raises(ValueError, match=r"at most 10 players"):
+        check_table("dual-card-5.0", 32)  # the largest hardware profile (16 seats)
+    check_table("dual-card-5.0", MAX_PLACES)
+
+
+def test_the_largest_table_plays_to_the_end_with_the_bots_that_pile_up_hands():
+    """10 players, 20 places: uninformed bots vote as one, so a card may get every hand; the voice says them."""
+    s = session("dual-card-5.0", 10, 4, "uninformed")
+    r = play(s)
+    assert r["players"] == 20 and len(s.physical.seats) == 10
+    assert max(n for e in s.director.events if isinstance(e, VoteClosed) for _p, n in e.tally) <= MAX_PLACES
+
+
+def test_a_seat_screen_names_a_card_place_as_the_seat_and_its_card():
+    """An 8-player table votes on place 13: every physical seat reads "7-1" (seat 7, card 1), never "13"."""
+    s, d = table_at("vote")
+    w = d.window
+    s.clock.run(until=lambda: w.call is not None and w.window_open, max_time=s.clock.now() + 60)
+    assert d.label is seat_and_card
+    for seat in range(1, 9):
+        place = s.table.shown[seat]
+        drawn = d.ui[place].drawn
+        if isinstance(drawn, v.VoteCall):
+            assert s.physical.seats[seat].image.tobytes() == render(drawn, d.lang, label=seat_and_card).tobytes()
+            assert s.physical.seats[seat].image.tobytes() != render(drawn, d.lang).tobytes()
+            break
+    else:
+        pytest.fail("no seat shows the vote call")
 
 
 def test_the_voice_says_a_card_place_as_its_seat_and_card():
