@@ -24,6 +24,8 @@ def public_facts(state: GameState | None, events: Sequence[Event], *, window: An
         return {"gesture": "deal"}
     facts: dict[str, object] = {"night": state.night, "day": state.day,
                                 "dead": sorted(set(range(1, state.players + 1)) - set(state.alive))}
+    if state.config.variant.live == "both":  # D2: the numbers below are card places (board/words.py writes 7-1)
+        facts["numbering"] = "seat_and_card"
     if over or state.over:
         facts.update(gesture="over", winner=state.winner or "draw",
                      roles={str(i): r for i, r in enumerate(state.roles, start=1)})

@@ -12,6 +12,7 @@ import enum
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+from controller.screens.numbering import Label, plain, seat_and_card
 from controller.screens.strings import Lang, role_name, side_name, ui
 
 #: Words for the judge's gestures (004 §3.10, §3.13), Chinese first.
@@ -67,6 +68,8 @@ def _w(table: Mapping[str, tuple[str, str]], key: str, lang: Lang, **fields: obj
 def board_lines(public: Mapping[str, object], lang: Lang | str = Lang.ZH) -> list[Line]:
     """What the board says for ``public`` (the mapping a :class:`controller.ports.Board` is shown), top down."""
     lang = Lang.parse(lang)
+    # D2: the facts count card places; the room knows seats, so a place is written as its seat and card (7-1).
+    label = seat_and_card if public.get("numbering") == "seat_and_card" else plain
     gesture = str(public.get("gesture", ""))
     head = _w(GESTURES, gesture, lang) if gesture in GESTURES else gesture
     if "day" in public and gesture != "deal":
@@ -75,23 +78,23 @@ def board_lines(public: Mapping[str, object], lang: Lang | str = Lang.ZH) -> lis
         head = f"{when} · {head}"
     lines = [Line(head, Size.BIG, Tone.ACCENT)]
     if "speaker" in public:
-        lines.append(Line(_w(BOARD, "speaker", lang, n=public["speaker"], s=public.get("seconds", "")),
+        lines.append(Line(_w(BOARD, "speaker", lang, n=_as(label, public["speaker"]), s=public.get("seconds", "")),
                           Size.BIG, Tone.TEXT))
     if "candidate" in public:
-        lines.append(Line(_w(BOARD, "candidate", lang, n=public["candidate"]), Size.BIG, Tone.TEXT))
+        lines.append(Line(_w(BOARD, "candidate", lang, n=_as(label, public["candidate"])), Size.BIG, Tone.TEXT))
     dead = public.get("dead")
     if isinstance(dead, list) and dead:
-        lines.append(Line(_w(BOARD, "dead", lang), Size.SMALL, Tone.DIM, tuple(map(str, dead))))
+        lines.append(Line(_w(BOARD, "dead", lang), Size.SMALL, Tone.DIM, tuple(_as(label, d) for d in dead)))
     tally = public.get("tally")
     if isinstance(tally, list) and tally:
         lines.append(Line(_w(BOARD, "votes", lang), Size.SMALL, Tone.DIM,
-                          tuple(_w(BOARD, "vote_item", lang, n=s, v=n) for s, n in tally)))
+                          tuple(_w(BOARD, "vote_item", lang, n=_as(label, s), v=n) for s, n in tally)))
         tied = public.get("tied")
         if isinstance(tied, list) and tied:
             lines.append(Line(_w(BOARD, "tied", lang), Size.SMALL, Tone.TEXT,
-                              tuple(ui("seat_short", lang, n=s) for s in tied)))
+                              tuple(ui("seat_short", lang, n=_as(label, s)) for s in tied)))
         elif public.get("out") is not None:
-            lines.append(Line(ui("tally_out", lang, n=public["out"]), Size.SMALL, Tone.TEXT))
+            lines.append(Line(ui("tally_out", lang, n=_as(label, public["out"])), Size.SMALL, Tone.TEXT))
     if "winner" in public:
         winner = str(public["winner"])
         said = ui("draw", lang) if winner == "draw" else ui("winner", lang, side=side_name(winner, lang))
@@ -99,9 +102,14 @@ def board_lines(public: Mapping[str, object], lang: Lang | str = Lang.ZH) -> lis
         roles = public.get("roles")
         if isinstance(roles, Mapping):
             lines.append(Line("", Size.SMALL, Tone.TEXT,
-                              tuple(_w(BOARD, "role_item", lang, n=k, role=role_name(str(r), lang))
+                              tuple(_w(BOARD, "role_item", lang, n=_as(label, k), role=role_name(str(r), lang))
                                     for k, r in roles.items())))
     return lines
+
+
+def _as(label: Label, number: object) -> str:
+    """A seat (or D2 place) number from the facts, written for the room."""
+    return label(int(str(number)))
 
 
 def every_word() -> list[str]:

@@ -103,3 +103,25 @@ def test_every_line_fits_the_screen_and_none_overlap(public: dict[str, object], 
     for p in placed:
         assert p.x >= 0 and p.x + p.width <= w, f"{p.text!r} is {p.width} px wide on a {w} px screen"
     assert placed[-1].y + placed[-1].height <= h, f"{len(placed)} lines overflow a {h} px screen"
+
+
+def test_d2_the_board_names_card_places_as_seat_and_card_like_the_voice_and_the_seats() -> None:
+    """dual-card-5.0 at 8 players: place 13 is seat 7's first card; the room sees "7-1", never "13"."""
+    public = {"gesture": "vote", "day": 2, "night": 2, "numbering": "seat_and_card", "candidate": 13,
+              "dead": [4, 9], "tally": [[13, 5], [6, 2]], "out": 13}
+    en = texts(public, "en")
+    assert "Vote for seat 7-1?" in en
+    assert en == ["Day 2 · Vote", "Vote for seat 7-1?", "Out: 2-2  5-1", "Votes: 7-1:5  3-2:2", "Seat 7-1 is out"]
+    assert "投7-1号？" in texts(public, "zh")
+
+
+def test_d2_the_public_facts_say_their_numbers_are_card_places() -> None:
+    from controller.board.public import public_facts
+    from controller.rules.engine import new_game
+    from controller.rules.setup import configure
+    from controller.rules.variant import load_variant
+
+    d2, _ = new_game(configure(load_variant("dual-card-5.0"), 16), seed=1)
+    single, _ = new_game(configure(load_variant("standard-2.0"), 12), seed=1)
+    assert public_facts(d2, [])["numbering"] == "seat_and_card"
+    assert "numbering" not in public_facts(single, [])
