@@ -161,7 +161,7 @@ async def run_live(config: Config, opts: LiveOptions) -> Director:
     if gc.variant.live == "both":  # D2: the engine's card places over the physical seats (director/places.py)
         from controller.director.places import PlaceTable, PlaceVoice, check_table
 
-        check_table(gc.variant.id, gc.players)  # the voice counts votes up to 20: at most 10 players
+        check_table(gc.variant.id, gc.players)  # the voice counts votes up to 40: at most 20 players
         table = PlaceTable(physical)
         voice = PlaceVoice(voice)
     decks_dir = Path(config.source).parent / "decks"

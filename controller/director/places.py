@@ -26,15 +26,12 @@ from typing import Any
 from PIL import Image
 
 from controller.ports import LED_OFF, RGB, Button, ButtonEvent, CardEvent, InputEvent, LinkEvent, Sink
-from controller.voice.prompts import MAX_COUNT, MAX_SEAT, prompt, seat_number
+from controller.voice.prompts import MAX_COUNT, MAX_PLACE, MAX_SEAT, prompt, seat_number
 
-#: The most card places a D2 table plays. The voice names a place as its seat and card (:class:`PlaceVoice`),
-#: so seat names alone would allow MAX_SEAT players; the limit that remains is the vote: every living card
-#: votes and may raise its hand for any card (its own included), so one place may get a hand from every place,
-#: and the packs count votes up to MAX_COUNT ("number.0".."number.20"; 11 players' 22 cards do reach 21 and 22
-#: hands in bot games). The director also checks the places it names against MAX_SEAT before this module's
-#: voice turns them into seats, so raising the count needs that check to grow with it.
-MAX_PLACES = min(MAX_COUNT, MAX_SEAT)
+#: The most card places a D2 table plays. The voice names a place as its seat and card (:class:`PlaceVoice`), and
+#: every living card votes and may raise its hand for any card (its own included), so one place may get a hand
+#: from every place: the packs count votes up to MAX_COUNT (one per place) and name seats up to MAX_SEAT.
+MAX_PLACES = min(MAX_COUNT, MAX_PLACE, 2 * MAX_SEAT)
 
 
 def check_table(variant: str, places: int) -> None:

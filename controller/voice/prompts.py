@@ -21,8 +21,12 @@ from collections.abc import Iterable, Mapping, Sequence
 
 #: Seats a table can have (V1.1: up to 20 players).
 MAX_SEAT = 20
-#: Largest count the voice can say ("N votes"): every player voting for one seat.
-MAX_COUNT = 20
+#: Card places a table can have: dual-card-5.0 (D2) plays every card as a place, two per seat. The director names
+#: a place as it names a seat ("seat.13"); the place voice (controller/director/places.py) says it as its seat and
+#: card ("7号 第一张牌"), so the packs name seats only up to MAX_SEAT.
+MAX_PLACE = 2 * MAX_SEAT
+#: Largest count the voice can say ("N votes"): a hand from every place (D2: every living card votes).
+MAX_COUNT = MAX_PLACE
 
 _ID = re.compile(r"^[a-z0-9_]+(\.[a-z0-9_]+)+$")
 
@@ -86,9 +90,9 @@ def role_prompt(role: str, what: str) -> str:
 
 
 def seat_number(seat: int) -> list[str]:
-    """The parts that say a seat: ``["seat.5"]`` ("5号" / "Seat 5")."""
-    if not 1 <= seat <= MAX_SEAT:
-        raise PromptError(f"seat {seat} is outside 1..{MAX_SEAT}")
+    """The parts that say a seat: ``["seat.5"]`` ("5号" / "Seat 5"); in D2 a card place (see MAX_PLACE)."""
+    if not 1 <= seat <= MAX_PLACE:
+        raise PromptError(f"seat {seat} is outside 1..{MAX_PLACE}")
     return [f"seat.{seat}"]
 
 

@@ -55,10 +55,10 @@ def test_every_role_that_wakes_also_sleeps() -> None:
     [
         (lambda: role_prompt("civilian", "wake"), "role 'civilian' has no 'wake' prompt"),
         (lambda: role_prompt("werewolf", "wake"), "unknown role 'werewolf'"),
-        (lambda: seat_number(0), "seat 0 is outside 1..20"),
-        (lambda: seat_number(21), "seat 21 is outside 1..20"),
+        (lambda: seat_number(0), "seat 0 is outside 1..40"),
+        (lambda: seat_number(41), "seat 41 is outside 1..40"),  # a D2 card place at most (two per seat)
         (lambda: prompt("Night falls"), "not dotted lower-case words"),
-        (lambda: votes(21), "count 21 is outside 0..20"),
+        (lambda: votes(41), "count 41 is outside 0..40"),
     ],
 )
 def test_impossible_prompts_are_refused_with_a_reason(call, message: str) -> None:  # type: ignore[no-untyped-def]
