@@ -15,10 +15,13 @@ from controller.simulate import simulate
 def register(sub: Any) -> None:
     p = sub.add_parser("simulate", help="play many games with bots; wins per side with 95%% intervals",
                        description="Play G complete games with bot players and print the wins per side "
-                                   "(95%% Wilson intervals), draws, mean days and games per second.")
+                                   "(95% Wilson intervals), draws, mean days and games per second. Started "
+                                   "as a program, it plays the compiled rules when ./dev fast has built them "
+                                   "for this source (the same games, faster).")
     add_game_arguments(p)
-    p.add_argument("--games", type=int, default=1000)
-    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--games", type=int, default=1000, help="complete games to play (default 1000)")
+    p.add_argument("--seed", type=int, default=1,
+                   help="the one seed of every deal and bot choice: the same arguments and seed give the same counts")
     p.add_argument("--policy", default="uninformed", choices=sorted(POLICIES))
     p.add_argument("--first", choices=("night", "day"), default=None,
                    help="day: start with a day (a blind lynch) instead of a night")
