@@ -26,7 +26,7 @@ def register(sub: Any) -> None:
     p.add_argument("--players", type=int, default=None, help="override [game] players")
     p.add_argument("--autoplay", default=None, choices=sorted(POLICIES),
                    help="bots play the seats (the default on the simulated table without a display)")
-    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--seed", type=int, default=1, help="the digital deal's and the bots' seed ([game] seed wins if set)")
     p.add_argument("--headless", action="store_true", help="never open a window")
     p.add_argument("--board", action="store_true",
                    help="show the public big screen fullscreen on the HDMI display (not beside the sim window)")

@@ -14,7 +14,7 @@ from controller.rules.variant import VariantError, builtin_ids, load_variant
 def register(sub: Any) -> None:
     p = sub.add_parser("variants", help="list the variants, their options and role tables")
     p.add_argument("variant", nargs="?", help="show only this variant (an id or a variant file)")
-    p.add_argument("--json", action="store_true")
+    p.add_argument("--json", action="store_true", help="print the variants, options and role tables as JSON")
     p.set_defaults(func=run)
 
 
