@@ -63,7 +63,8 @@ def _virtual_game(config: Any, args: argparse.Namespace) -> int:
     policy = args.autoplay or "heuristic"
     gc = game_config(config, args.players)
     lang = "en" if config.table.language.startswith("en") else "zh"
-    session = Session(gc, args.seed, policy, None, lang=lang, timings=timings(config),
+    seed = config.game.seed if config.game.seed is not None else args.seed  # as the live table does
+    session = Session(gc, seed, policy, None, lang=lang, timings=timings(config),
                       pack=config.voice.pack)
     print(f"Simulated table: {gc.variant.name}, {gc.players} players, bots playing '{policy}' "
           f"(no display; run on a desktop for the window)")
