@@ -119,13 +119,16 @@ def _tap_card(c: Canvas, view: v.TapCard, lang: Lang, label: Label) -> None:
     if view.digital:
         c.fit(ui("peek", lang), (0, TOP, W, H), (MEDIUM, SMALL))
         return
-    c.fit(ui("tap_card", lang), (0, TOP, W, H - 2 * SMALL.line), (MEDIUM, SMALL))
+    ask = ui("tap_card_n", lang, n=view.card) if view.card else ui("tap_card", lang)
+    c.fit(ask, (0, TOP, W, H - 2 * SMALL.line), (MEDIUM, SMALL))
     c.fit(ui("tap_card_hint", lang), (0, H - 2 * SMALL.line, W, H), (SMALL,), valign="bottom")
 
 
 @draws(v.RoleReveal)
 def _role_reveal(c: Canvas, view: v.RoleReveal, lang: Lang, label: Label) -> None:
     top = ui("hold_ok", lang) if view.hint and view.partners else ui("you_are", lang)
+    if view.card:  # a dual-card deal: which of the two cards this is
+        top = ui("card_n", lang, n=view.card)
     seat = ui("seat", lang, n=label(view.seat))
     if SMALL.width(top) + SMALL.width(seat) + 4 <= W:
         c.row(0, top, seat)
@@ -199,7 +202,9 @@ def _card_problem(c: Canvas, view: v.CardProblem, lang: Lang, label: Label) -> N
         where = label(view.other_seat) if view.other_seat else "?"
         _notice(c, ui("card_duplicate", lang), ui("card_duplicate_body", lang, n=where))
     elif view.kind is k.TAPPED_TWICE:
-        _notice(c, ui("card_twice", lang), ui("card_twice_body", lang))
+        _notice(c, ui("card_twice", lang), ui("card_third_body" if view.hand > 1 else "card_twice_body", lang))
+    elif view.kind is k.VOID_HAND:
+        _notice(c, ui("card_void", lang), ui("card_void_body", lang))
     else:
         parts = []
         if view.missing:

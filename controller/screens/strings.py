@@ -95,6 +95,7 @@ UI: dict[str, tuple[str, str]] = {
     "checkin": ("按 OK\n加入", "Press OK\nto join"),
     "joined": ("已加入", "Joined"),
     "tap_card": ("请刷你的牌", "Tap your card"),
+    "tap_card_n": ("请刷第{n}张牌", "Tap card {n}"),  # D1-D3: two cards a seat, one after the other
     "tap_card_hint": ("牌面朝下放在读卡处", "Card face down on the reader"),
     "peek": ("按住 OK 看身份", "Hold OK to see your role"),
     "you_are": ("你的身份", "You are"),
@@ -107,6 +108,9 @@ UI: dict[str, tuple[str, str]] = {
     "card_duplicate_body": ("这张牌已在{n}号", "This card is at seat {n}"),
     "card_twice": ("已刷过牌", "Already tapped"),
     "card_twice_body": ("每人只刷一张牌，请等法官处理", "One card per seat; wait for the judge"),
+    "card_third_body": ("每人只刷两张牌，请等法官处理", "Two cards per seat; wait for the judge"),
+    "card_void": ("发牌无效", "Deal void"),
+    "card_void_body": ("杀手和警察在同一手，请等法官重新发牌", "Killer and police in one hand: wait for the redeal"),
     "deck_mismatch": ("牌组不符", "Deck mismatch"),
     "deck_missing": ("缺", "Missing"),
     "deck_extra": ("多", "Extra"),

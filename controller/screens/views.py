@@ -67,6 +67,9 @@ class TapCard(View):
 
     seat: int
     digital: bool = False
+    #: The dual-card versions (D1-D3) tap two cards a seat: which one the reader waits for now (1 or 2), so
+    #: the player knows the first was read; 0 in the single-card versions ("tap your card").
+    card: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -80,6 +83,8 @@ class RoleReveal(View):
     #: The dual-card versions (D1): the seat's cards still to play, the current one first (``"doctor#2"`` names
     #: a numbered copy), so a player sees the card that takes over; empty in the single-card versions.
     hand: tuple[str, ...] = ()
+    #: At a dual-card deal, which of the seat's two cards was just read (1 or 2); 0 otherwise.
+    card: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -98,6 +103,7 @@ class CardProblemKind(enum.Enum):
     DUPLICATE = "duplicate"  # the same card is already at another seat
     TAPPED_TWICE = "tapped_twice"  # this seat already tapped a card
     DECK_MISMATCH = "deck_mismatch"  # the deck does not match the table (missing / extra roles)
+    VOID_HAND = "void_hand"  # D2/D3: this hand holds killer and police, the deal is void (the judge redeals)
 
 
 @dataclass(frozen=True, slots=True)
@@ -108,6 +114,7 @@ class CardProblem(View):
     other_seat: int | None = None  # DUPLICATE: where the card already is
     missing: tuple[tuple[str, int], ...] = ()  # DECK_MISMATCH: (role, count) the deck lacks
     extra: tuple[tuple[str, int], ...] = ()  # DECK_MISMATCH: (role, count) too many
+    hand: int = 1  # TAPPED_TWICE: how many cards a seat taps (two in the dual-card versions)
 
 
 # --- night ---------------------------------------------------------------------------------------------------

@@ -31,6 +31,12 @@ SAMPLES: dict[str, v.View] = {
     "card_unknown": v.CardProblem(v.CardProblemKind.UNKNOWN),
     "card_duplicate": v.CardProblem(v.CardProblemKind.DUPLICATE, other_seat=5),
     "card_twice": v.CardProblem(v.CardProblemKind.TAPPED_TWICE),
+    # the dual-card deal (D1-D3): two cards a seat, one after the other; a third card; a void hand
+    "tap_card_1": v.TapCard(7, card=1),
+    "tap_card_2": v.TapCard(7, card=2),
+    "role_card_2": v.RoleReveal(7, "doctor", card=2),
+    "card_third": v.CardProblem(v.CardProblemKind.TAPPED_TWICE, hand=2),
+    "card_void_hand": v.CardProblem(v.CardProblemKind.VOID_HAND),
     "deck_mismatch": v.CardProblem(v.CardProblemKind.DECK_MISMATCH, missing=(("killer", 1),),
                                    extra=(("civilian", 2),)),
     "deck_mismatch_long": v.CardProblem(
@@ -100,6 +106,8 @@ D2_SAMPLES: dict[str, v.View] = {
     "d2_tally_out": v.Tally(((13, 5), (4, 3), (30, 2), (7, 1)), out=13),
     "d2_tally_tie": v.Tally(((13, 4), (4, 4), (30, 2), (7, 1), (21, 1)), tie=(13, 4)),
     "d2_role_killer": v.RoleReveal(13, "killer", partners=(4, 30), hint=True),
+    "d2_tap_card_2": v.TapCard(14, card=2),
+    "d2_role_card_1": v.RoleReveal(13, "secret_police", card=1),
     "d2_dead": v.Dead(14),
     "d2_judge_seats": v.JudgeSeats(tuple(
         v.JudgeSeat(p, "killer" if p in (3, 14) else "civilian", alive=p != 5) for p in range(1, 17)), cursor=13),
