@@ -22,12 +22,30 @@ from controller.voice.null_voice import NullVoice
 from controller.voice.packs import load_voice_pack
 
 
-def sim_deck(config: GameConfig, seed: int) -> tuple[dict[str, str], dict[int, str]]:
-    """A physical deck for the simulated table (card UID -> role) and who draws which card (a seeded shuffle)."""
+def sim_hands(config: GameConfig, seed: int) -> tuple[dict[str, str], dict[int, tuple[str, ...]]]:
+    """A physical deck for the simulated table (card UID -> role) and the cards each physical seat draws, in
+    the order it taps them (a seeded shuffle; one card a seat, or two in the dual-card versions D1-D3).
+
+    A hand the rules would void (killer and police: D2 always, D3 when the judge swaps) is shuffled again, as a
+    dealer at the table would: the bots have no judge to order a redeal."""
     deck = {f"04a1{i:04x}": role for i, role in enumerate(config.deck(), start=1)}
     uids = sorted(deck)
-    random.Random(f"cards:{seed}").shuffle(uids)
-    return deck, {seat: uid for seat, uid in enumerate(uids, start=1)}
+    rng = random.Random(f"cards:{seed}")
+    rng.shuffle(uids)
+    hand = config.variant.hand
+    void = config.variant.live == "both" or (hand > 1 and config.opt("dual.police_killer") == "swap")
+    for _ in range(10_000):
+        hands = {n: tuple(uids[i:i + hand]) for n, i in enumerate(range(0, len(uids), hand), start=1)}
+        if not void or not any({"killer", "police"} <= {deck[u] for u in h} for h in hands.values()):
+            return deck, hands
+        rng.shuffle(uids)
+    raise ValueError(f"{config.variant.id}: no deal of this composition leaves killer and police apart")
+
+
+def sim_deck(config: GameConfig, seed: int) -> tuple[dict[str, str], dict[int, str]]:
+    """A physical deck for the simulated table (card UID -> role) and who draws which card, one card a seat."""
+    deck, hands = sim_hands(config, seed)
+    return deck, {seat: hand[0] for seat, hand in hands.items()}
 
 
 @dataclass
@@ -42,10 +60,6 @@ class Session:
     pack: str = "zh-CN"
 
     def __post_init__(self) -> None:
-        if self.cards and self.config.variant.hand > 1:
-            # A seat's reader takes one card a deal; D1-D3 hands are two cards a player (and D2 deals places).
-            raise ValueError(f"--cards: {self.config.variant.id} deals two cards a player and the seat's reader "
-                             "takes one card a deal; play it with the digital deal (leave out --cards)")
         self.clock = VirtualScheduler()
         variant = self.config.variant
         self.table: SimTable | PlaceTable
@@ -61,7 +75,9 @@ class Session:
         self.journal_note: str | None = None
         if self.journal_path is not None:
             self.journal, self.journal_note = open_journal(self.journal_path)
-        deck, self.hands = sim_deck(self.config, self.seed) if self.cards else (None, {})
+        deck, self.dealt = sim_hands(self.config, self.seed) if self.cards else (None, {})
+        #: Seat -> the card it taps (its first card in the dual-card versions, whose cards are in ``dealt``).
+        self.hands = {seat: cards[0] for seat, cards in self.dealt.items()}
         self.director = Director(self.table, voice, self.clock, self.config, journal=self.journal,
                                  timings=self.timings, lang=self.lang, seed=self.seed, deck=deck)
         if isinstance(self.table, PlaceTable):
@@ -78,12 +94,14 @@ class Session:
                 self.bots.seen = 0
             return
         self.director.start()
-        if self.cards:
-            for i, (seat, uid) in enumerate(sorted(self.hands.items())):
-                self.clock.call_at(self.clock.now() + 1.0 + 0.5 * i, self._tapper(seat, uid))
+        # Each player taps their cards in turn (the dual-card versions: card 1, then card 2, on the seat's one
+        # reader; D2's place table hands both to the seat's places).
+        taps = [(seat, uid) for seat, hand in sorted(self.dealt.items()) for uid in hand]
+        for i, (seat, uid) in enumerate(taps):
+            self.clock.call_at(self.clock.now() + 1.0 + 0.5 * i, self._tapper(seat, uid))
 
     def _tapper(self, seat: int, uid: str) -> Callable[[], None]:
-        return lambda: self.table.tap(seat, uid)
+        return lambda: self.physical.tap(seat, uid)
 
     def run(self, max_time: float | None = None) -> None:
         self.clock.run(until=lambda: self.director.stage == "over", max_time=max_time)
