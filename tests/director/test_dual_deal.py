@@ -12,6 +12,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from controller.config import load
 from controller.director.clock import VirtualScheduler
@@ -251,6 +253,25 @@ def test_d3_a_police_and_killer_hand_is_the_players_to_choose_when_the_option_sa
     t.until_play()
     hands = next(e.hands for e in t.director.events if isinstance(e, HandsDealt))
     assert hands[1] == ("police", "killer")
+
+
+@settings(max_examples=25, deadline=None)
+@given(order=st.permutations(list("KKPPDDSSCCCC")))
+def test_any_6_0_deal_reaches_the_engine_in_tap_order_or_is_void_exactly_for_police_and_killer(order):
+    """D1/D3 invariant: whatever cards the six players hold, the engine deals them as tapped, unless a hand holds
+    police and killer (the judge swaps: the deal is void on that seat, and nothing starts)."""
+    hands = " ".join(a + b for a, b in zip(order[::2], order[1::2], strict=True))
+    t = DualTable("dual-card-6.0", hands)
+    t.deal()
+    t.run_for(REVEAL_S + 1)
+    void = {seat for seat, hand in t.hands.items() if set(hand) == {"killer", "police"}}
+    d = t.director
+    if void:
+        assert d.state is None
+        assert {s for s in t.hands if t.screen(s) == v.CardProblem(v.CardProblemKind.VOID_HAND)} == void
+    else:
+        dealt = next(e.hands for e in d.events if isinstance(e, HandsDealt))
+        assert [tuple(base(c) for c in h) for h in dealt] == [t.hands[s] for s in sorted(t.hands)]
 
 
 # ---- whole games with the bots tapping their two cards -----------------------------------------------------------
