@@ -29,7 +29,7 @@ def register(sub: Any) -> None:
     p.add_argument("--autoplay", default="heuristic", choices=sorted(POLICIES), help="the bots' policy")
     p.add_argument("--journal", type=Path, default=None,
                    help="SQLite journal; an unfinished game in it is resumed where it stopped")
-    p.add_argument("--cards", action="store_true", help="deal with NFC cards (each bot taps its card)")
+    p.add_argument("--cards", action="store_true", help="deal with NFC cards (each bot taps its card; two cards in the dual-card versions)")
     p.add_argument("--lang", default="zh", choices=["zh", "en"])
     p.add_argument("--stop-after", type=float, default=None, metavar="SECONDS",
                    help="stop the virtual clock after this many seconds (as if the power went out)")

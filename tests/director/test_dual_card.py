@@ -3,8 +3,6 @@ buttons, the hand on the seat's own screen, a card lost at night or by a vote.""
 
 from __future__ import annotations
 
-import pytest
-
 from controller.director import announce
 from controller.director.clock import VirtualScheduler
 from controller.director.director import Director
@@ -90,6 +88,3 @@ def test_d1_the_owner_alone_sees_the_card_that_turned_up():
     raise AssertionError("no card was lost in five games")
 
 
-def test_a_physical_card_deal_of_two_card_hands_is_refused_with_the_reason():
-    with pytest.raises(ValueError, match=r"--cards.*two cards a player"):
-        session("dual-card-6.0", 9, 1, "heuristic", cards=True)
