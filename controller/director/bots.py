@@ -204,8 +204,14 @@ class TableBots:
         s = self.d.state
         if self.d.window is not w or w.call != call or not w.window_open or s is None:
             return
-        if isinstance(self.table, PlaceTable):  # D2: the press is the hand of the seat's next card still to vote
-            if not any(self.d.wants_input(q) for q in places_of(seat_of(seat))):
+        if isinstance(self.table, PlaceTable):
+            # D2: a press is the hand of the seat's next card still to vote, whichever card meant it; so the seat
+            # presses as often as its cards mean to vote for this candidate, less the hands it already gave
+            # them (a vote called again after a power cut finds them counted and presses no more).
+            candidate, places = call[0], places_of(seat_of(seat))
+            meant = sum(1 for q in places if self.votes.get(q) == candidate)
+            given = sum(1 for q in places if q in s.picks and s.picks[q] == candidate)
+            if given >= meant or not any(self.d.wants_input(q) for q in places):
                 return
         elif seat in s.picks:
             return

@@ -20,6 +20,9 @@ SETUPS = [
     ("standard-2.0", 10, {"tie": "revote", "first_night": "recognition"}, True),
     ("v3.0", 11, {}, False),
     ("classic-1.0", 9, {}, True),
+    ("v7.0", 14, {}, False),
+    ("dual-card-6.0", 9, {}, True),  # two cards a seat, tapped at the deal; the first identity chosen
+    ("dual-card-5.0", 8, {}, True),  # two card places a seat: a vote called again must not give a second hand
 ]
 
 
@@ -48,7 +51,8 @@ def with_power_cuts(tmp: Path, setup: tuple[Any, ...], seed: int, cuts: list[flo
         if n > 0 and s.director.stage != "deal":
             s.clock.run(max_time=s.clock.now() + 0.001)
             assert all(ui.drawn is not None for ui in s.director.ui.values()), "a screen was not redrawn"
-            assert all(seat.frames > 0 for seat in s.table.seats.values())
+            physical = getattr(s, "physical", None) or s.table  # D2: the seats behind the card places
+            assert all(seat.frames > 0 for seat in physical.seats.values())
         s.run(max_time=cut)
         if cut is None:
             return outcome(s)
