@@ -43,7 +43,7 @@ from controller.bus.table import BusRemote, BusSeat
 from controller.director.bots import HeldTimers, TableBots
 from controller.director.clock import TimerHandle
 from controller.director.director import Director
-from controller.director.session import sim_deck
+from controller.director.session import sim_hands
 from controller.director.timing import Timings
 from controller.ports import Button, ButtonEvent, InputEvent, LinkEvent, Sink
 from controller.rules import engine
@@ -322,7 +322,9 @@ class BusSession:
         self.clock = BusScheduler(self.sim, fast_forward=self.fast_forward)
         self.voice = NullVoice(self.clock.now, load_voice_pack(self.pack))
         self.hands = BusHands(self.sim, self.clock)
-        deck, self.hands_dealt = sim_deck(self.config, self.seed) if self.cards else (None, {})
+        #: The cards each player taps, in order (two in the dual-card versions).
+        self.hands_dealt: dict[int, tuple[str, ...]] = {}
+        deck, self.hands_dealt = sim_hands(self.config, self.seed) if self.cards else (None, {})
         self.director = Director(_LoopTable(self), self.voice, self.clock, self.config, timings=self.timings,
                                  lang=self.lang, seed=self.seed, deck=deck)
         self.hands.follow(self.director)
@@ -349,8 +351,12 @@ class BusSession:
         self.director.start()
         rng = random.Random(f"taps:{self.seed}")
         start = self.clock.now() + 1.0
-        for i, (seat, uid) in enumerate(sorted(self.hands_dealt.items())):
-            self.clock.call_at(start + 0.5 * i + rng.uniform(0.0, 0.2), self._tapper(seat, uid))
+        # D2 without a place table: each card place is a node, and a player taps both cards at its card 1 place.
+        places = self.config.variant.live == "both"
+        for i, (player, uids) in enumerate(sorted(self.hands_dealt.items())):
+            seat = 2 * player - 1 if places else player
+            for j, uid in enumerate(uids):  # the second card a moment after the first (dual-card versions)
+                self.clock.call_at(start + 0.5 * i + 0.3 * j + rng.uniform(0.0, 0.2), self._tapper(seat, uid))
 
     def _tapper(self, seat: int, uid: str) -> Callable[[], None]:
         return lambda: self.hands.tap(seat, uid)

@@ -159,3 +159,16 @@ def test_a_seat_that_stops_answering_pauses_the_game_and_is_restored(
     seen = [(e.seat, e.button, e.pressed) for e in session.inputs if isinstance(e, ButtonEvent)]
     assert per_seat(seen) == per_seat(touches)  # type: ignore[arg-type]
     assert list(d.events) == clean_game(8, 1)["game"]
+
+
+def test_a_dual_card_game_is_dealt_over_the_bus_with_two_cards_tapped_at_each_seat() -> None:
+    """dual-card-6.0 (D1): every player taps two role cards on its node's reader, card 1 then card 2; the deal
+    completes and the game plays to the end over the bus."""
+    config = configure(load_variant("dual-card-6.0"), 9, {}, None, [], talk=False)  # the deal is the point
+    with BusSession(config, 2, "heuristic") as session:
+        session.start()
+        assert all(len(cards) == 2 for cards in session.hands_dealt.values())
+        session.run(max_time=3600)
+        assert session.director.stage == "over"
+        read = {seat: tuple(ui.cards) for seat, ui in session.director.ui.items()}
+        assert read == session.hands_dealt  # each seat's two cards, in the order tapped
