@@ -193,6 +193,8 @@ class Director:
         #: seat, two; D2 the card 1 place of each physical seat (places.py routes a seat's taps there while
         #: nothing is dealt), whose two cards are its two places'.
         self.hand = 1 if config.variant.hand == 1 else 2
+        #: The engine refused the last deal (a void hand): the redeal need not say someone saw a card.
+        self.deal_void = False
         self.dealers = tuple(sorted(n for n in self.ui if config.variant.live != "both" or n % 2 == 1))
         self.dealer_of = {n: n - (1 - n % 2) if config.variant.live == "both" else n for n in self.ui}
         self._front: list[tuple[str, Any]] = []
@@ -224,7 +226,7 @@ class Director:
         else:
             self.stage = "deal"
             self._ask_for_cards()
-            self._beat("say", [prompt("setup.tap_card")])
+            self._beat("say", [self._tap_prompt()])
         self._pump()
 
     def resume(self, replay: Replay) -> None:
@@ -941,6 +943,8 @@ class Director:
         for d in void:
             self._notice(d, v.CardProblem(v.CardProblemKind.VOID_HAND), keep=True)
         self._note("table", f"deal refused: {exc.message}", public=False)
+        self._beat("say", [prompt("error.void_hand")])
+        self.deal_void = True
         self._remote_line(f"deal void ({exc.code}): {exc.message}")
         self._remote_line("redeal: menu > redeal")
 
@@ -953,8 +957,14 @@ class Director:
                 ui.reveal_handle.cancel()
                 ui.reveal_handle = None
         self._ask_for_cards()
-        self._beat("say", [prompt("setup.redeal"), prompt("setup.tap_card")])
+        why = prompt("setup.deal_again") if self.deal_void else prompt("setup.redeal")
+        self.deal_void = False
+        self._beat("say", [why, self._tap_prompt()])
         self._pump()
+
+    def _tap_prompt(self) -> str:
+        """C1: tap your card; D1-D3: tap both your cards, one after the other."""
+        return prompt("setup.tap_two_cards") if self.hand > 1 else prompt("setup.tap_card")
 
     def _arm_peek(self, seat: int, now: bool = False) -> None:
         """Holding OK (or tapping one's card) shows one's own role (C1: privately, on one's own screen)."""

@@ -105,6 +105,7 @@ class DualTable:
 def test_seat_3_taps_a_doctor_card_then_a_killer_card():
     t = DualTable("dual-card-6.0", HANDS_6)
     assert t.screen(3) == v.TapCard(3, card=1)
+    assert "setup.tap_two_cards" in _said(t)  # the room hears: both cards, one after the other
     t.physical.tap(3, uid(1, 1))  # seat 1's doctor card, dealt to seat 3 instead: seat 3's card 1 now
     assert t.screen(3) == v.RoleReveal(3, "doctor", (), hint=True, card=1)
     t.run_for(REVEAL_S)
@@ -219,9 +220,12 @@ def test_d2_killer_and_police_in_one_hand_void_the_deal_and_the_judge_redeals():
     assert t.screen(1) == v.CardProblem(v.CardProblemKind.VOID_HAND)  # seat 1 holds killer and police
     assert not any(isinstance(t.screen(s), v.CardProblem) for s in t.hands if s != 1)
     assert any("killer_police_hand" in line and "player 1 (cards 1 and 2)" in line for line in d.remote_lines)
+    t.run_for(8)  # the room hears why (not "someone saw a card")
+    assert _said(t)[-1] == "error.void_hand"
     t.redeal()
+    t.run_for(8)
     assert all(t.screen(s) == v.TapCard(places_of(s)[0], card=1) for s in t.hands)
-    assert _said(t)[-2:] == ["setup.redeal", "setup.tap_card"]
+    assert _said(t)[-2:] == ["setup.deal_again", "setup.tap_two_cards"]
     # the cards go round again: seat 1 keeps its killer and takes seat 2's civilian; seat 2 takes the police
     t.tap(1, 1)
     t.tap(1, 1, owner=3)
