@@ -58,23 +58,18 @@ def _available_v4_v7(s: GameState, st: NightStep, actors: tuple[int, ...]) -> tu
     return actors
 
 
-def legal_targets(s: GameState, st: NightStep, actors: tuple[int, ...],
-                  living: list[int] | None = None) -> tuple[int | None, ...]:
-    """Whom ``actors`` may point at in step ``st`` (C2: players with eyes closed, unless the rule allows more).
-    ``living``: ``sorted(s.alive)`` when the caller has it already."""
-    if living is None:
-        living = sorted(s.alive)
+def legal_targets(s: GameState, st: NightStep, actors: tuple[int, ...]) -> tuple[int | None, ...]:
+    """Whom ``actors`` may point at in step ``st`` (C2: players with eyes closed, unless the rule allows more)."""
     if st.targets == "living":
-        out = living
-    elif st.targets == "others":
-        out = [x for x in living if x not in actors]
-    else:  # eyes_closed
-        out = [x for x in living if x not in actors]
-        if st.ability == "kill" and s.config.options.get("killers.selfkill"):
-            out = living  # V2.12: killers may kill themselves or each other, by majority only
+        out = sorted(s.alive)
+    elif st.targets == "eyes_closed" and st.ability == "kill" and s.config.options.get("killers.selfkill"):
+        out = sorted(s.alive)  # V2.12: killers may kill themselves or each other, by majority only
+    else:  # others, eyes_closed: the living who are not awake in this step
+        out = sorted(s.alive.difference(actors))
     if st.spare_when_last and sum(1 for x in actors if s.roles[x - 1] in st.roles) == 1:
         out = [x for x in out if s.roles[x - 1] not in st.spare_when_last]  # V5.4: only a day vote can
-    if st.ability == "kill" and s.config.options.get("first_victim.max_repeat") and s.night == first_kill_night(s.config):
+    if (st.ability == "kill" and s.config.options.get("first_victim.max_repeat")
+            and s.night == first_kill_night(s.config)):
         out = [x for x in out if not _repeat_victim(s, x)]
     if st.ability == "revive":  # V7.1: the angel does not know the victim; pointing at oneself means "revive"
         out = list(actors)
@@ -154,9 +149,8 @@ def _night_tasks(step_ids: tuple[str, ...]) -> tuple[tuple[str, ...], ...]:
 def task_night_step(tx: Tx, step_id: str) -> None:
     s = tx.s
     st = s.config.variant.night_steps[step_id]
-    roles, owners = s.roles, st.roles
-    living = sorted(s.alive)
-    actors = tuple([seat for seat in living if roles[seat - 1] in owners])
+    alive = s.alive
+    actors = tuple([seat for seat in _holders(s.roles, st.roles) if seat in alive])
     if st.copy or st.guests or st.when_all_dead:
         actors = _wakers(s, st, actors)
     if st.ability in _LIMITED:
@@ -168,11 +162,18 @@ def task_night_step(tx: Tx, step_id: str) -> None:
             tx.open("recognition", st.id, actors, (), group=True, role="+".join(st.call or st.roles),
                     ability="recognise")
         return
-    choices = legal_targets(s, st, actors, living)
+    choices = legal_targets(s, st, actors)
     if not choices:  # V5.4: the last killer facing only the spared undercover police: nobody to point at
         return
     tx.open("night", st.id, actors, choices, group=len(actors) > 1, role="+".join(st.call or st.roles),
             ability=st.ability)
+
+
+@functools.lru_cache(maxsize=256)
+def _holders(roles: tuple[str, ...], owners: tuple[str, ...]) -> tuple[int, ...]:
+    """The seats dealt one of ``owners``' cards, the dead too, in seat order: the same all game long, so worked
+    out once a game (every night step asks)."""
+    return tuple([seat for seat, role in enumerate(roles, start=1) if role in owners])
 
 
 def _wakers(s: GameState, st: NightStep, owners: tuple[int, ...]) -> tuple[int, ...]:
