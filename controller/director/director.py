@@ -650,6 +650,13 @@ class Director:
         w = Window("vote", p.step, p.seats, self._key(), 0.0, now)
         self.last_vote_step = p.step
         w.calls = [c for c in p.choices if c is not None]
+        # A vote opened again (after a power cut or a pause) goes on from the call that took the last hand: the
+        # calls before it were made in full (a hand after its window is a follow-vote), so they are not made
+        # again; the last one is, since its window may have been cut short.
+        last = next((t for t in reversed(list(self.state.picks.values())) if t is not None), None) \
+            if self.state is not None else None
+        if last in w.calls:
+            w.calls = w.calls[w.calls.index(last):]
         self.window = w
         self._checkpoint()
         for cb in self.listeners:

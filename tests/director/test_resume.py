@@ -128,3 +128,33 @@ def test_the_cli_reports_a_set_aside_journal(tmp_path, capsys):
     assert main(["run", "--players", "8", "--seed", "3", "--journal", str(path), "--json"]) == 0
     out = capsys.readouterr().out
     assert "set aside as j.sqlite.unreadable-" in out
+
+
+def test_a_vote_cut_by_a_power_failure_goes_on_from_the_call_that_took_the_last_hand(tmp_path):
+    """V2.5 calls every candidate once: after the cut the table does not call again the candidates whose calls
+    were made in full; it calls again the one that took the last hand (its window may have been cut short)."""
+    path = tmp_path / "j.sqlite"
+    s = session("standard-2.0", 12, 6, "heuristic", journal_path=path)
+    s.start()
+
+    def moved_on_after_hands() -> bool:
+        w, st_ = s.director.window, s.director.state
+        if w is None or w.kind != "vote" or st_ is None or not st_.picks or w.call is None:
+            return False
+        return w.call[0] != [t for t in st_.picks.values() if t is not None][-1]
+
+    s.clock.run(until=moved_on_after_hands, max_time=3600)
+    st_ = s.director.state
+    assert st_ is not None
+    order = [c for c in st_.waiting.choices if c is not None]
+    last = [t for t in st_.picks.values() if t is not None][-1]
+    called_before = order[:order.index(last)]
+    assert called_before  # seed 6: the hands went to the third candidate called (6, 7, then 8)
+    # the power goes; a new table resumes from the journal
+    r = session("standard-2.0", 12, 6, "heuristic", journal_path=path)
+    r.start()
+    r.clock.run(until=lambda: r.director.window is not None and r.director.window.call is not None,
+                max_time=r.clock.now() + 60)
+    calls = [p for p in r.voice.prompts_said() if p.startswith("seat.")]
+    assert calls[0] == f"seat.{last}"
+    assert not any(f"seat.{c}" == p for c in called_before for p in calls)
