@@ -15,11 +15,8 @@ def _dummy_sdl(monkeypatch):
     monkeypatch.setenv("SDL_VIDEODRIVER", "dummy")
 
 
-def test_the_simulated_table_starts_on_the_real_clock_and_the_bots_play(tmp_path):
-    cfg = tmp_path / "tianhei.toml"
-    cfg.write_text(f'[table]\nhardware = "sim"\n[game]\nplayers = 8\n[journal]\npath = "{tmp_path / "j.sqlite"}"\n')
-    config = load(cfg)
-
+def started_table(config):
+    """Run the table as ``tianhei table`` does until the director has dealt, then switch it off; the director."""
     seen = []
 
     async def briefly():
@@ -29,8 +26,8 @@ def test_the_simulated_table_starts_on_the_real_clock_and_the_bots_play(tmp_path
             seen.append(director)
             started.set()
 
-        opts = LiveOptions(autoplay="uninformed", window=False, on_started=watch)
-        task = asyncio.create_task(run_live(config, opts))
+        task = asyncio.create_task(run_live(config, LiveOptions(autoplay="uninformed", window=False,
+                                                                on_started=watch)))
         await asyncio.wait_for(started.wait(), timeout=30)
         assert not task.done()
         task.cancel()
@@ -38,7 +35,13 @@ def test_the_simulated_table_starts_on_the_real_clock_and_the_bots_play(tmp_path
             await task
 
     asyncio.run(briefly())
-    director = seen[0]
+    return seen[0]
+
+
+def test_the_simulated_table_starts_on_the_real_clock_and_the_bots_play(tmp_path):
+    cfg = tmp_path / "tianhei.toml"
+    cfg.write_text(f'[table]\nhardware = "sim"\n[game]\nplayers = 8\n[journal]\npath = "{tmp_path / "j.sqlite"}"\n')
+    director = started_table(load(cfg))
     assert director.stage == "deal" and all(seat.frames for seat in director.table.seats.values())
     # The deal was journalled before anything was shown.
     from controller.director.journal import SqliteJournal
@@ -78,25 +81,7 @@ def test_dual_card_5_0_runs_on_the_physical_seats_with_two_card_places_each(tmp_
     """D2 at the real-clock table: 8 physical seats behind 16 card places (controller/director/places.py)."""
     cfg = tmp_path / "tianhei.toml"
     cfg.write_text(f'[game]\nvariant = "dual-card-5.0"\nplayers = 8\n[journal]\npath = "{tmp_path / "j.sqlite"}"\n')
-    config = load(cfg)
-    seen = []
-
-    async def briefly():
-        started = asyncio.Event()
-
-        def watch(director):
-            seen.append(director)
-            started.set()
-
-        task = asyncio.create_task(run_live(config, LiveOptions(autoplay="uninformed", window=False,
-                                                                on_started=watch)))
-        await asyncio.wait_for(started.wait(), timeout=30)
-        task.cancel()
-        with pytest.raises(asyncio.CancelledError):
-            await task
-
-    asyncio.run(briefly())
-    director = seen[0]
+    director = started_table(load(cfg))
     assert len(director.table.seats) == 16 and len(director.table.physical.seats) == 8
 
 
