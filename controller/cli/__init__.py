@@ -46,6 +46,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         result = args.func(args)
     except KeyboardInterrupt:
         return 130
+    except BrokenPipeError:  # the reader went away (``tianhei run | head``): nothing more to say
+        import os
+
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
     return int(result or 0)
 
 

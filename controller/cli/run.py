@@ -8,14 +8,21 @@ from __future__ import annotations
 
 import argparse
 import json
-import logging
 from pathlib import Path
 from typing import Any
 
 from controller.bots import POLICIES
-from controller.cli.game_args import SETUP_ERRORS, add_game_arguments, fail, game_config
+from controller.cli.game_args import (
+    SETUP_ERRORS,
+    add_game_arguments,
+    add_log_level,
+    fail,
+    game_config,
+    setup_logging,
+)
 from controller.director.journal import JournalError
 from controller.director.session import Session
+from controller.director.transcript import Entry, line
 
 
 def register(sub: Any) -> None:
@@ -25,31 +32,40 @@ def register(sub: Any) -> None:
     add_game_arguments(p, players_default=12)
     p.add_argument("--hardware", default="sim", choices=["sim"],
                    help="the table adapter (bots can only press the simulated table's buttons)")
-    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--seed", type=int, default=1, help="the deal's and the bots' seed (default 1: a script's run "
+                                                       "is the same game every time)")
     p.add_argument("--autoplay", default="heuristic", choices=sorted(POLICIES), help="the bots' policy")
     p.add_argument("--journal", type=Path, default=None,
                    help="SQLite journal; an unfinished game in it is resumed where it stopped")
     p.add_argument("--cards", action="store_true", help="deal with NFC cards (each bot taps its card; two cards in the dual-card versions)")
-    p.add_argument("--lang", default="zh", choices=["zh", "en"])
+    p.add_argument("--lang", default="zh", choices=["zh", "en"], help="the table's language: voice and transcript")
     p.add_argument("--stop-after", type=float, default=None, metavar="SECONDS",
                    help="stop the virtual clock after this many seconds (as if the power went out)")
     p.add_argument("--json", action="store_true", help="print one JSON object instead of the transcript")
-    p.add_argument("--verbose", action="store_true", help="log every step (roles included: debug level)")
+    p.add_argument("--verbose", action="store_true", help="the same as --log-level debug (roles included)")
+    add_log_level(p)
     p.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
-    logging.basicConfig(level=logging.DEBUG if args.verbose else logging.WARNING, format="%(message)s")
+    setup_logging("debug" if args.verbose else args.log_level)
+
+    def told(entry: Entry) -> None:  # the transcript as the game goes (the nights only once it is over)
+        if not args.json:
+            print(line(entry, args.lang))
+
     try:
         config = game_config(args)
         session = Session(config, args.seed, args.autoplay, args.journal, cards=args.cards, lang=args.lang,
-                          pack="zh-CN" if args.lang == "zh" else "en")
+                          pack="zh-CN" if args.lang == "zh" else "en", told=told)
     except SETUP_ERRORS as exc:
         return fail(str(exc))
     except JournalError as exc:
         return fail(str(exc))
     if session.journal_note:
         print(f"tianhei: {session.journal_note}")
+    if not args.json:
+        print(f"{config.variant.name}, {config.players} players, seed {args.seed}, bots '{args.autoplay}'")
     session.start()
     session.run(max_time=args.stop_after)
     director = session.director
@@ -61,12 +77,10 @@ def run(args: argparse.Namespace) -> int:
             out["winner"] = None
         print(json.dumps(out, ensure_ascii=False))
         return 0
-    for line in director.transcript:
-        if finished or line.public:
-            print(f"{line.at:9.1f}s  {line.who:8}  {line.what}")
     if finished:
         r = session.result()
         print(f"winner: {r['winner']} after {r['days']} days ({r['events']} events, {r['seconds']:.0f}s of table time)")
     else:
+        session.transcript.flush()
         print(f"stopped at {director.clock.now():.1f}s; run again with the same --journal to resume")
     return 0

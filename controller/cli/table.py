@@ -10,12 +10,12 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import logging
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 from controller.bots import POLICIES
-from controller.cli.game_args import fail
+from controller.cli.game_args import add_log_level, fail, fresh_seed, setup_logging
 from controller.config import ConfigError, load
 from controller.live import LiveOptions, has_display, run_live
 
@@ -26,17 +26,22 @@ def register(sub: Any) -> None:
     p.add_argument("--players", type=int, default=None, help="override [game] players")
     p.add_argument("--autoplay", default=None, choices=sorted(POLICIES),
                    help="bots play the seats (the default on the simulated table without a display)")
-    p.add_argument("--seed", type=int, default=1, help="the digital deal's and the bots' seed ([game] seed wins if set)")
+    p.add_argument("--seed", type=int, default=None,
+                   help="the digital deal's and the bots' seed, to replay a game ([game] seed wins if set; "
+                        "without either, a fresh seed is taken and printed)")
+    p.add_argument("--lang", default=None, choices=["zh", "en"],
+                   help="the table's language: screens, voice and transcript (default: [table] language)")
     p.add_argument("--headless", action="store_true", help="never open a window")
     p.add_argument("--board", action="store_true",
                    help="show the public big screen fullscreen on the HDMI display (not beside the sim window)")
     p.add_argument("--checkin", action="store_true",
                    help="seats check in with OK before the deal; the remote shows the deck to lay out")
+    add_log_level(p)
     p.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
-    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(message)s")
+    setup_logging(args.log_level)
     path = args.config
     if path is None and Path("tianhei.toml").exists():
         path = Path("tianhei.toml")
@@ -44,6 +49,12 @@ def run(args: argparse.Namespace) -> int:
         config = load(path) if path is not None else load(None)
     except ConfigError as exc:
         return fail(str(exc))
+    if args.lang is not None:  # the screens, the voice pack and the transcript speak it
+        code = "zh-CN" if args.lang == "zh" else "en"
+        config = replace(config, table=replace(config.table, language=code), voice=replace(config.voice, pack=code))
+    args.lang = "en" if config.table.language.startswith("en") else "zh"
+    if config.game.seed is None and args.seed is None:
+        args.seed = fresh_seed()
     simulated = config.profile is None or config.profile.adapter == "sim"
     if simulated and (args.headless or not has_display()):
         return _virtual_game(config, args)
@@ -56,23 +67,38 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _virtual_game(config: Any, args: argparse.Namespace) -> int:
-    """No screen: bots play a whole game on the simulated table, on the virtual clock, and we print it."""
+    """No screen: bots play a whole game on the simulated table, on the virtual clock, and it is printed once, as
+    a judge would tell it (controller/director/transcript.py); the log goes to stderr."""
     from controller.director.session import Session
+    from controller.director.transcript import line
     from controller.live import game_config, timings
 
     policy = args.autoplay or "heuristic"
     gc = game_config(config, args.players)
-    lang = "en" if config.table.language.startswith("en") else "zh"
+    lang = args.lang
     seed = config.game.seed if config.game.seed is not None else args.seed  # as the live table does
-    session = Session(gc, seed, policy, None, lang=lang, timings=timings(config),
-                      pack=config.voice.pack)
-    print(f"Simulated table: {gc.variant.name}, {gc.players} players, bots playing '{policy}' "
-          f"(no display; run on a desktop for the window)")
+    name = gc.variant.name_zh if lang == "zh" and gc.variant.name_zh else gc.variant.name
+    print(_say(lang, "head", variant=name, n=gc.players, policy=policy))
+    print(_say(lang, "seed", seed=seed))
+    session = Session(gc, seed, policy, None, lang=lang, timings=timings(config), pack=config.voice.pack,
+                      told=lambda entry: print(line(entry, lang), flush=False))
     session.start()
     session.run()
-    for line in session.director.transcript:
-        print(f"{line.at:8.1f}s  {line.who:8}  {line.what}")
     r = session.result()
-    print(f"winner: {r['winner']} after {r['days']} days; roles: "
-          + ", ".join(f"{seat}={role}" for seat, role in r["roles"].items()))
+    print(_say(lang, "end", days=r["days"], minutes=int(r["seconds"] // 60), seed=seed))
     return 0
+
+
+_WORDS = {
+    "head": ("模拟牌桌：{variant}，{n}人，机器人按“{policy}”策略玩（没有显示器；在桌面上运行会打开窗口）",
+             "Simulated table: {variant}, {n} players, bots playing '{policy}' (no display; on a desktop a "
+             "window opens)"),
+    "seed": ("种子 {seed}（用 --seed {seed} 重玩这一局）", "Seed {seed} (replay this game with --seed {seed})"),
+    "end": ("共{days}天，牌桌时间{minutes}分钟。重玩：tianhei table --seed {seed}",
+            "{days} days, {minutes} minutes of table time. Replay: tianhei table --seed {seed}"),
+}
+
+
+def _say(lang: str, key: str, **fields: object) -> str:
+    zh, en = _WORDS[key]
+    return (zh if lang == "zh" else en).format(**fields)
