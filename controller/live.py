@@ -123,6 +123,12 @@ class LiveOptions:
     board: bool = False
     #: Called once the director has dealt (or resumed): the caller may watch or steer it.
     on_started: Callable[[Director], None] | None = None
+    #: One person plays this seat in the window (the bots play the others; the window shows only this seat).
+    seat: int | None = None
+    #: The simulated table deals a deck of cards (the window's tray; the bots tap theirs).
+    cards: bool = False
+    #: Gets each line of the game's transcript as soon as it is final (controller/director/transcript.py).
+    told: Callable[[Any], None] | None = None
 
 
 def table_size(config: Config, players: int) -> int:
@@ -166,27 +172,64 @@ async def run_live(config: Config, opts: LiveOptions) -> Director:
         voice = PlaceVoice(voice)
     decks_dir = Path(config.source).parent / "decks"
     deck = deck_roles(config.game.deck, decks_dir) if config.game.deck else None
-    lang = "en" if config.table.language.startswith("en") else "zh"
-    board = None
-    if opts.board and has_display() and not (opts.window and hasattr(table, "press")):
-        from controller.board.pygame_board import PygameBoard
+    seed = config.game.seed if config.game.seed is not None else opts.seed
+    hands: dict[int, tuple[str, ...]] = {}
+    if opts.cards and hasattr(physical, "tap"):  # the simulated table's own deck (tianhei table --cards)
+        from controller.director.session import sim_hands
 
-        board = PygameBoard(fullscreen=True, lang=lang)
+        deck, hands = sim_hands(gc, seed)
+    lang = "en" if config.table.language.startswith("en") else "zh"
+    in_window = opts.window and has_display() and hasattr(physical, "press")
+    board: Any = None
+    if opts.board and in_window:  # a panel of the window, drawn by the big screen's own painter
+        from controller.board.sim import SimBoard
+
+        board = SimBoard()
+    elif opts.board:
+        board = open_board(lang)
+    from controller.director.transcript import Follower, Transcript
+    from controller.screens.numbering import label_for
+    from controller.voice.packs import load_voice_pack
+
+    transcript = Transcript(load_voice_pack(config.voice.pack), lang, label=label_for(gc.variant), out=opts.told)
+    began = loop.time()
+    follower = Follower(transcript, lambda: loop.time() - began, taps=physical)
+    voice = follower.voice(voice)
     director = Director(table, voice, scheduler, gc, journal=journal, timings=timings(config), lang=lang,
-                        seed=config.game.seed if config.game.seed is not None else opts.seed, deck=deck,
-                        judge_entry=config.table.judge == "entry", board=board)
+                        seed=seed, deck=deck, judge_entry=config.table.judge == "entry", board=board)
+    follower.attach(director)
     if hasattr(table, "follow"):
         table.follow(director.wants_input, lambda place: director.state is None or place in director.state.alive)
+    played = {opts.seat} if opts.seat is not None else set()
     if opts.autoplay:
-        TableBots(director, table, opts.autoplay, opts.seed)  # type: ignore[arg-type]
+        from controller.director.places import seat_of
+        from controller.sim.play import OtherHands
+
+        hands_of_bots: Any = OtherHands(table, played, seat_of if gc.variant.live == "both" else lambda n: n)
+        TableBots(director, hands_of_bots if played else table, opts.autoplay, opts.seed)  # type: ignore[arg-type]
     done = asyncio.Event()
     director.on_over.append(lambda d: done.set())
     tasks: list[asyncio.Task[Any]] = []
     run = getattr(voice, "run", None)
     if run is not None:
         tasks.append(asyncio.create_task(run()))
-    if opts.window and has_display() and hasattr(physical, "press"):
-        tasks.append(asyncio.create_task(_window(physical, done)))
+    if in_window:
+        from controller.director.transcript import line
+        from controller.sim.play import card_labels
+
+        # the tray: the cards of the seat played, or (nobody's bots tap them) the whole deck face down
+        mine = [uid for seat, cards in sorted(hands.items()) if seat in played or not (played or opts.autoplay)
+                for uid in cards]
+        told = lambda: [line(e, lang) for e in transcript.entries]  # noqa: E731
+        title = f"Tianhei — seat {opts.seat}" if opts.seat is not None else "Tianhei table"
+        tasks.append(asyncio.create_task(_window(physical, done, seat=opts.seat, board=board, told=told,
+                                                 cards=card_labels(mine), lang=lang, title=title)))
+    elif board is not None and hasattr(board, "refresh"):
+        tasks.append(asyncio.create_task(_keep_drawn(board)))
+    if hands and opts.autoplay:
+        from controller.sim.play import tap_in_turn
+
+        tasks.append(asyncio.create_task(tap_in_turn(physical, hands, played)))
     replay = journal.replay()
     if replay is not None and not replay.finished and replay.events:
         director.resume(replay)
@@ -207,11 +250,48 @@ async def run_live(config: Config, opts: LiveOptions) -> Director:
     return director
 
 
-async def _window(table: Any, done: asyncio.Event) -> None:
+def board_screen() -> tuple[bool, str]:
+    """Whether the big screen can be shown here: a desktop's display, or (a Pi without one) the HDMI output
+    through SDL's KMS/DRM driver; if not, why."""
+    import pygame
+
+    try:
+        pygame.display.init()
+        driver = pygame.display.get_driver()
+    except pygame.error as exc:
+        return False, f"no screen to show the public board on ({exc})"
+    finally:
+        pygame.display.quit()
+    if driver in ("dummy", "offscreen"):
+        return False, "no screen to show the public board on (no display, no HDMI output SDL can use)"
+    return True, ""
+
+
+def open_board(lang: str) -> Any:
+    """The big screen, fullscreen: on a desktop's display, or straight on the HDMI output of a Pi without one
+    (SDL's KMS/DRM driver). None, with the reason in the log, when there is no screen to draw on."""
+    try:
+        from controller.board.pygame_board import PygameBoard
+
+        return PygameBoard(fullscreen=not has_display(), lang=lang)  # on a desktop, a window of its own
+    except Exception as exc:  # pygame.error: no video device; the game goes on without the big screen
+        log.warning("--board: no screen to show the public board on (%s); the table runs without it", exc)
+        return None
+
+
+async def _keep_drawn(board: Any) -> None:
+    """Draw the board's last facts again twice a second, so the big screen is never blank or frozen between two
+    changes (an uncovered window, a display that woke up)."""
+    while True:
+        board.refresh()
+        await asyncio.sleep(0.5)
+
+
+async def _window(table: Any, done: asyncio.Event, **panels: Any) -> None:
     """The emulator window, redrawn at 20 frames a second on the same loop (clicks call the table)."""
     from controller.sim.emulator import Emulator
 
-    emulator = Emulator(table)
+    emulator = Emulator(table, **panels)
     try:
         while emulator.step():
             await asyncio.sleep(0.05)

@@ -37,16 +37,12 @@ def line_surface(text: str, scale: int, colour: tuple[int, int, int]) -> pygame.
     return pygame.image.frombytes(rgb.tobytes(), rgb.size, "RGB")
 
 
-class PygameBoard:
-    """``lang`` is ``"zh"`` (the default) or ``"en"``; ``size`` is the window's when not ``fullscreen``."""
+class BoardPainter:
+    """Draws the board for a mapping of public facts onto any pygame surface: the HDMI screen and the simulator's
+    board panel use this same code, so what the panel shows is what the big screen would."""
 
-    def __init__(self, size: tuple[int, int] = (1280, 720), *, fullscreen: bool = False, lang: str = "zh") -> None:
+    def __init__(self, lang: str = "zh") -> None:
         self.lang = Lang.parse(lang)
-        pygame.display.init()
-        flags = pygame.FULLSCREEN if fullscreen else 0
-        self.screen = pygame.display.set_mode((0, 0) if fullscreen else size, flags)
-        pygame.display.set_caption("Tianhei")
-        self.frames = 0
         self._lines: dict[tuple[str, int, tuple[int, int, int]], pygame.Surface] = {}
         self._warned: set[str] = set()
 
@@ -64,13 +60,43 @@ class PygameBoard:
             surface = self._lines[key] = line_surface(placed.text, placed.scale, colour)
         return surface
 
+    def paint(self, surface: pygame.Surface, public: Mapping[str, object]) -> None:
+        surface.fill(BACKGROUND)
+        for placed in layout(public, surface.get_size(), self.lang):
+            surface.blit(self._surface(placed), (placed.x, placed.y))
+
+
+class PygameBoard:
+    """``lang`` is ``"zh"`` (the default) or ``"en"``; ``size`` is the window's when not ``fullscreen``.
+
+    The last facts are drawn again by :meth:`refresh` (the table calls it a few times a second), so the screen
+    is never left blank or stale when the window is uncovered or the display comes back."""
+
+    def __init__(self, size: tuple[int, int] = (1280, 720), *, fullscreen: bool = False, lang: str = "zh") -> None:
+        self.painter = BoardPainter(lang)
+        pygame.display.init()
+        flags = pygame.FULLSCREEN if fullscreen else 0
+        self.screen = pygame.display.set_mode((0, 0) if fullscreen else size, flags)
+        pygame.display.set_caption("Tianhei")
+        self.frames = 0
+        self.public: Mapping[str, object] = {"gesture": "deal"}
+        self.painter.paint(self.screen, self.public)  # never a blank screen, not even before the first show
+        pygame.display.flip()
+
+    @property
+    def lang(self) -> Lang:
+        return self.painter.lang
+
     def show(self, public: Mapping[str, object]) -> None:
+        self.public = public
         pygame.event.pump()  # keep the window responsive; the board takes no input
-        self.screen.fill(BACKGROUND)
-        for placed in layout(public, self.screen.get_size(), self.lang):
-            self.screen.blit(self._surface(placed), (placed.x, placed.y))
+        self.painter.paint(self.screen, public)
         pygame.display.flip()
         self.frames += 1
+
+    def refresh(self) -> None:
+        """Draw the last facts again (after the window was covered, or the display slept)."""
+        self.show(self.public)
 
     def snapshot(self) -> Image.Image:
         """The frame last shown, as a PIL image (golden tests, screenshots for the docs)."""

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import sys
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -17,7 +18,8 @@ from typing import Any
 from controller.bots import POLICIES
 from controller.cli.game_args import add_log_level, fail, fresh_seed, setup_logging
 from controller.config import ConfigError, load
-from controller.live import LiveOptions, has_display, run_live
+from controller.director.transcript import line
+from controller.live import LiveOptions, board_screen, has_display, run_live
 
 
 def register(sub: Any) -> None:
@@ -33,7 +35,13 @@ def register(sub: Any) -> None:
                    help="the table's language: screens, voice and transcript (default: [table] language)")
     p.add_argument("--headless", action="store_true", help="never open a window")
     p.add_argument("--board", action="store_true",
-                   help="show the public big screen fullscreen on the HDMI display (not beside the sim window)")
+                   help="show the public big screen: fullscreen on the HDMI display of a table, a panel of the "
+                        "simulator's window, or (simulated, --headless) a window of its own while bots play")
+    p.add_argument("--seat", type=int, default=None, metavar="N",
+                   help="play seat N yourself in the simulator's window (bots play the others: --autoplay, "
+                        "default heuristic); the others' screens stay hidden, as at a real table")
+    p.add_argument("--cards", action="store_true",
+                   help="the simulated table deals a deck of cards: drag yours onto your reader (or click it)")
     p.add_argument("--checkin", action="store_true",
                    help="seats check in with OK before the deal; the remote shows the deck to lay out")
     add_log_level(p)
@@ -56,13 +64,39 @@ def run(args: argparse.Namespace) -> int:
     if config.game.seed is None and args.seed is None:
         args.seed = fresh_seed()
     simulated = config.profile is None or config.profile.adapter == "sim"
-    if simulated and (args.headless or not has_display()):
-        return _virtual_game(config, args)
-    opts = LiveOptions(players=args.players, autoplay=args.autoplay, seed=args.seed, window=not args.headless,
-                       checkin=args.checkin, board=args.board)
+    players = args.players or config.game.players
+    if args.seat is not None and not simulated:
+        name = config.profile.name if config.profile is not None else "?"
+        return fail(f"--seat plays a seat of the simulated table; this config's table is {name!r} (real seats: "
+                    "sit at one)")
+    if args.seat is not None and not 1 <= args.seat <= players:
+        return fail(f"--seat {args.seat}: the table has seats 1 to {players}")
+    if args.cards and not simulated:
+        return fail("--cards deals the simulated table's own deck; a real table deals [game] deck")
+    window = simulated and not args.headless and has_display()
+    if args.seat is not None and not window:
+        return fail("--seat needs the simulator's window: run it on a desktop (a display), without --headless")
+    if simulated and not window:
+        if not args.board:
+            return _virtual_game(config, args)
+        shown, why = board_screen()
+        if not shown:
+            print(f"tianhei: --board: {why}; the game is printed instead", file=sys.stderr)
+            return _virtual_game(config, args)
+    autoplay = args.autoplay or ("heuristic" if args.seat is not None or (simulated and not window) else None)
+    lang = args.lang
+    print(_say(lang, "seed", seed=config.game.seed if config.game.seed is not None else args.seed), flush=True)
+    opts = LiveOptions(players=args.players, autoplay=autoplay, seed=args.seed, window=window,
+                       checkin=args.checkin, board=args.board, seat=args.seat, cards=args.cards,
+                       told=lambda entry: print(line(entry, lang), flush=True))
     director = asyncio.run(run_live(config, opts))
     state = director.state
-    print(f"game over: {state.winner if state else 'none'}")
+    if state is not None and state.over:
+        from controller.screens.strings import Lang, side_name
+
+        print(_say(lang, "over", winner=side_name(state.winner or "draw", Lang.parse(lang))))
+    else:
+        print(_say(lang, "closed", seed=opts.seed))
     return 0
 
 
@@ -94,6 +128,8 @@ _WORDS = {
              "Simulated table: {variant}, {n} players, bots playing '{policy}' (no display; on a desktop a "
              "window opens)"),
     "seed": ("种子 {seed}（用 --seed {seed} 重玩这一局）", "Seed {seed} (replay this game with --seed {seed})"),
+    "over": ("游戏结束：{winner}", "Game over: {winner}"),
+    "closed": ("窗口关闭，这一局没有下完（种子 {seed}）", "The window was closed before the end (seed {seed})"),
     "end": ("共{days}天，牌桌时间{minutes}分钟。重玩：tianhei table --seed {seed}",
             "{days} days, {minutes} minutes of table time. Replay: tianhei table --seed {seed}"),
 }
