@@ -111,26 +111,34 @@ class Transcript:
         return "seats " + ", ".join(self.label(n) for n in ns)
 
     def spoken(self, prompts: Sequence[str]) -> str:
-        """The pack's words for an utterance, its parts run together as the voice runs them together (a seat
-        named after an unfinished part starts a new clause: "十二号八票，五号三票")."""
+        """The pack's words for an utterance, its parts run together as the voice runs them together. A part
+        that starts a new clause after an unfinished one gets a comma ("二号两票，四号一票，平票：…"): a seat
+        after anything but a sentence's end, anything after a count; seats in a row are a list. A count ("两票") and a seat's own
+        predicate ("五号请发言") run on."""
         zh = self.lang is Lang.ZH
-        text = ""
+        text, before = "", ""
         for p in prompts:
             try:
                 part = self.pack.clip(p).text.strip() or p
             except UnknownPrompt:
                 part = p
             open_end = bool(text) and text[-1] not in "。，：；！？.,:;!?"
+            counted = before.startswith("unit.")
+            clause = open_end and (counted or (p.startswith("seat.") and not before.startswith("seat.")))
+            listed = open_end and p.startswith("seat.") and before.startswith("seat.")  # "六号、二号"
             if not text:
                 text = part
+            elif listed:
+                text += ("、" if zh else ", ") + part
             elif zh:
-                text += ("，" if open_end and p.startswith("seat.") else "") + part
-            elif open_end and p.startswith("seat."):
+                text += ("，" if clause else "") + part
+            elif clause:
                 text += "; " + part
             elif open_end and part[:1].isupper():
                 text += ": " + part
             else:
                 text += " " + part
+            before = p
         return text
 
     def _add(self, at: float, kind: str, text: str) -> None:

@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from controller.cli import main
+from controller.voice.packs import load_voice_pack
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -27,6 +28,11 @@ def table(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[str, str]:
     assert main(["table", "--players", "8", *args]) == 0
     out = capsys.readouterr()
     return out.out, out.err
+
+
+def said(pack: str, prompt: str) -> str:
+    """What the table says for ``prompt``: the voice pack's own words."""
+    return load_voice_pack(pack).clip(prompt).text
 
 
 def seed_of(out: str) -> int:
@@ -45,10 +51,10 @@ def test_without_a_seed_each_run_takes_a_fresh_one_and_says_how_to_replay_it(cap
 
 def test_the_game_is_told_in_chinese_by_default_and_in_english_with_lang(capsys) -> None:
     zh, err = table(capsys, "--seed", "4")
-    assert "「天黑请闭眼。」" in zh and "身份：" in zh
+    assert f"「{said('zh-CN', 'night.falls')}」" in zh and "身份：" in zh
     assert err == ""  # the log (warnings only by default) has nothing to say
     en, _ = table(capsys, "--seed", "4", "--lang", "en")
-    assert "\u201cNight falls." in en and "Roles: " in en
+    assert f"\u201c{said('en', 'night.falls')}\u201d" in en and "Roles: " in en
     for out in (zh, en):
         assert "night.falls" not in out and "Vote(" not in out and "Pick(" not in out
 
@@ -71,3 +77,21 @@ def test_the_nights_come_after_the_ending(capsys) -> None:
     reveal = next(i for i, line in enumerate(lines) if line.startswith("—— "))
     assert "游戏结束" in lines[reveal - 1]
     assert not any("杀人 →" in line for line in lines[:reveal])
+
+
+def test_a_seat_that_is_not_at_the_table_is_refused_in_one_line(capsys) -> None:
+    assert main(["table", "--players", "8", "--seat", "9"]) == 2
+    err = capsys.readouterr().err
+    assert err == "tianhei: --seat 9: the table has seats 1 to 8\n"
+
+
+def test_playing_a_seat_needs_the_window(capsys) -> None:
+    assert main(["table", "--players", "8", "--seat", "3"]) == 2
+    assert "--seat needs the simulator's window" in capsys.readouterr().err
+
+
+def test_a_board_with_no_screen_anywhere_says_so_and_prints_the_game(capsys, monkeypatch) -> None:
+    monkeypatch.setenv("SDL_VIDEODRIVER", "offscreen")  # what SDL falls back to on a machine with no screen
+    out, err = table(capsys, "--seed", "4", "--board")
+    assert err.startswith("tianhei: --board: no screen to show the public board on")
+    assert f"「{said('zh-CN', 'night.falls')}」" in out

@@ -57,8 +57,8 @@ def test_the_hands_for_a_candidate_are_one_line_and_a_vote_ends_with_who_is_out(
             hands = {}
             if e.out is not None:  # "六号被投票出局。"
                 outs += 1
-                name = load_voice_pack("zh-CN").clip(f"seat.{e.out}").text
-                assert any(t.startswith(f"{name}被") for t in said)
+                pack = load_voice_pack("zh-CN")
+                assert pack.clip(f"seat.{e.out}").text + pack.clip("execution.voted_out").text in said
     assert outs
 
 
@@ -96,14 +96,27 @@ def test_english_counts_seats_one_or_many() -> None:
     t.committed(3.0, [Voted(1, 8), Voted(2, 8), Voted(4, 8)])
     t.committed(4.0, [Voted(3, None)])
     t.flush()
+    seat8 = t.pack.clip("seat.8").text
     assert [e.text for e in told] == [
         "Seat 7 raises a hand for seat 5",
-        "Seat eight: Raise your hand to vote this seat out.",
+        f"{seat8}: {t.pack.clip('vote.hands_for').text}",
         "Seats 1, 2, 4 raise their hands for seat 8",
         "Seat 3 abstains",
     ]
     assert line(told[0], "en") == "  0:01    Seat 7 raises a hand for seat 5"
-    assert line(told[1], "en").startswith("  0:02  \u201cSeat eight")
+    assert line(told[1], "en").startswith(f"  0:02  \u201c{seat8}")
+
+
+def test_the_parts_of_a_sentence_are_joined_as_they_are_said() -> None:
+    """A tally is counts one after another, a tie lists its seats, a seat's own predicate runs on."""
+    t = Transcript(load_voice_pack("zh-CN"), "zh")
+    w = {p: t.pack.clip(p).text for p in ("seat.3", "seat.4", "seat.1", "number.1", "number.2", "unit.vote",
+                                          "unit.votes", "tie.between", "vote.hands_for")}
+    assert t.spoken(["seat.3", "number.1", "unit.vote", "seat.4", "number.2", "unit.votes", "tie.between",
+                     "seat.4", "seat.1"]) == (
+        f"{w['seat.3']}{w['number.1']}{w['unit.vote']}，{w['seat.4']}{w['number.2']}{w['unit.votes']}，"
+        f"{w['tie.between']}{w['seat.4']}、{w['seat.1']}")
+    assert t.spoken(["seat.3", "vote.hands_for"]) == w["seat.3"] + w["vote.hands_for"]
 
 
 # ---- secrecy: the running transcript is a function of what the room saw and heard -------------------------------
