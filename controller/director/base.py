@@ -127,6 +127,8 @@ class DirectorBase(ABC):
         #: still meanwhile and, told of the resume first, knows that window is not a new one to plan.
         self.pause_listeners: list[Callable[[Director, bool], None]] = []
         self.on_over: list[Callable[[Director], None]] = []
+        #: Told ``(director, events)`` as each input's events are committed (the transcript writes them down).
+        self.on_commit: list[Callable[[Director, Sequence[Event]], None]] = []
         self.stage = "idle"  # idle | deal | play | over
         self.opened = 0
         self.remote_lines: deque[str] = deque(maxlen=40)
@@ -161,6 +163,9 @@ class DirectorBase(ABC):
 
     @abstractmethod
     def _tell_over(self) -> None: ...
+
+    @abstractmethod
+    def _tell_commit(self, events: Sequence[Event]) -> None: ...
 
     # ==== what each part offers the others ==================================================================
     # ---- game_loop.py --------------------------------------------------------------------------------------

@@ -10,8 +10,8 @@ emits: a property test scrambles every private event and finds the same lines (t
 
 :class:`Transcript` is pure (fed by calls, clock given). :class:`Follower` feeds it from a running director:
 the utterances through :class:`HeardVoice` (wrapped round the table's voice, so a D2 place is written as the
-seat and card the voice really says), the rule events as they are committed, card taps from a table that records
-its inputs (the sim table).
+seat and card the voice really says), the rule events as the director commits them (``on_commit``), card taps
+from a table that records its inputs (the sim table).
 """
 
 from __future__ import annotations
@@ -278,17 +278,15 @@ class HeardVoice:
 
 class Follower:
     """Feeds a :class:`Transcript` from a running director: wrap the voice with :meth:`voice`, then
-    :meth:`attach` the director. Rule events are read from the director's record (its committed input groups)
-    whenever the table speaks, a window opens or the game ends, so they land in the order they happened;
-    ``taps`` is a table whose ``inputs`` list records card taps (the sim table)."""
+    :meth:`attach` the director (its ``on_commit``: each input's events as they are committed, and ``on_over``).
+    ``taps`` is a table whose ``inputs`` list records card taps (the sim table); they are read whenever anything
+    else happens, so they land in their place."""
 
     def __init__(self, transcript: Transcript, clock: Callable[[], float], taps: Any = None) -> None:
         self.transcript = transcript
         self.clock = clock
         self.taps = taps
         self.director: Any = None
-        self._groups = 0
-        self._events = 0
         self._inputs = 0
 
     def voice(self, voice: Any) -> HeardVoice:
@@ -296,35 +294,28 @@ class Follower:
 
     def attach(self, director: Any) -> None:
         self.director = director
-        director.listeners.append(lambda d, w: self.catch_up())
+        director.on_commit.append(lambda d, events: self._committed(events))
         director.on_over.append(lambda d: self.end())
 
     def _heard(self, prompts: Sequence[str]) -> None:
-        self.catch_up()
+        self._tapped()
         self.transcript.said(self.clock(), prompts)
 
-    def catch_up(self) -> None:
-        """Take in what happened since the last look: taps, then each committed input's events."""
-        now = self.clock()
+    def _committed(self, events: Sequence[Any]) -> None:
+        self._tapped()
+        self.transcript.committed(self.clock(), events)
+
+    def _tapped(self) -> None:
         inputs = getattr(self.taps, "inputs", None)
-        if inputs is not None:
-            for event in inputs[self._inputs:]:
-                if isinstance(event, CardEvent) and event.present:
-                    self.transcript.tapped(now, event.seat)
-            self._inputs = len(inputs)
-        d = self.director
-        if d is None:
+        if inputs is None:
             return
-        if len(d.groups) < self._groups:  # the judge undid inputs: their events are gone (the voice says so)
-            self._groups = len(d.groups)
-            self._events = len(d.events)
-            return
-        if len(d.events) > self._events:
-            self.transcript.committed(now, d.events[self._events:])
-        self._groups, self._events = len(d.groups), len(d.events)
+        for event in inputs[self._inputs:]:
+            if isinstance(event, CardEvent) and event.present:
+                self.transcript.tapped(self.clock(), event.seat)
+        self._inputs = len(inputs)
 
     def end(self) -> None:
-        self.catch_up()
+        self._tapped()
         s = self.director.state if self.director is not None else None
         roles = tuple(s.roles) if s is not None and s.roles else ()
         self.transcript.finish(self.clock(), roles)
