@@ -221,7 +221,7 @@ async def run_live(config: Config, opts: LiveOptions) -> Director:
         mine = [uid for seat, cards in sorted(hands.items()) if seat in played or not (played or opts.autoplay)
                 for uid in cards]
         told = lambda: [line(e, lang) for e in transcript.entries]  # noqa: E731
-        title = f"Tianhei — seat {opts.seat}" if opts.seat is not None else "Tianhei table"
+        title = f"Tianhei - seat {opts.seat}" if opts.seat is not None else "Tianhei table"
         tasks.append(asyncio.create_task(_window(physical, done, seat=opts.seat, board=board, told=told,
                                                  cards=card_labels(mine), lang=lang, title=title)))
     elif board is not None and hasattr(board, "refresh"):

@@ -145,6 +145,8 @@ KEY_BUTTONS = {"left": Button.PREV, "right": Button.NEXT, "space": Button.OK, "r
 STRIP_LINES = 6
 #: A face-down card in the tray, and the gap between two.
 CARD_SIZE = (44, 60)
+#: Said beside the tray (zh, en): how a card gets to a reader.
+TRAY_HINT = ("← 把牌拖到读卡处（或点一下、按数字键）", "<- drag a card onto a reader (or click it, or press its number)")
 #: The board panel is never narrower than this (its headline must stay readable).
 BOARD_MIN_W = 360
 
@@ -176,6 +178,7 @@ class Emulator:
         self.on_tap = on_tap or getattr(table, "tap", None)
         self.title = title
         self.seat = seat
+        self.lang = lang
         self.board = board
         self.told = told
         self.cards = list(cards)
@@ -198,6 +201,7 @@ class Emulator:
             self._painter = BoardPainter(lang)
         self._text: dict[str, pygame.Surface] = {}
         size = self._fit()
+        pygame.display.set_caption(title)
         self.surface = pygame.display.set_mode(size, pygame.RESIZABLE)
         pygame.display.set_caption(title)
 
@@ -260,6 +264,7 @@ class Emulator:
         self.scale, self._cols = fit(len(self.seats()), self.has_remote(), room, scale=scale, columns=columns,
                                      scales=scales)
         self.font = pygame.font.Font(None, 12 * self.scale)
+        self.card_font = pygame.font.Font(None, 22)
         gw, gh = self._layout()
         width, height = gw, gh
         self.board_rect: pygame.Rect | None = None
@@ -360,6 +365,8 @@ class Emulator:
             facts = getattr(self.board, "last", None) or {"gesture": "deal"}
             self._painter.paint(self.surface.subsurface(self.board_rect.clip(self.surface.get_rect())), facts)
         if self.tray_rect is not None:
+            hint = self.card_rect(len(self.cards)).move(8, 0)
+            self.surface.blit(self._words(TRAY_HINT[self.lang == "en"]), (hint.x, hint.centery - 8))
             for i, (uid, label) in enumerate(self.cards):
                 if self.dragging is None or self.dragging[0] != uid:
                     self._card(self.card_rect(i), label, uid in self.tapped)
@@ -377,8 +384,9 @@ class Emulator:
         """A card lying face down (its back; which role it is stays hidden until a reader reads it)."""
         pygame.draw.rect(self.surface, BUTTON if used else CARD_BACK, rect, border_radius=4)
         pygame.draw.rect(self.surface, TEXT, rect, width=1, border_radius=4)
-        pygame.draw.circle(self.surface, TEXT, rect.center, min(rect.size) // 4, width=1)
-        self._label(label, (rect.centerx, rect.bottom - 8), center=True)
+        pygame.draw.circle(self.surface, TEXT, (rect.centerx, rect.y + rect.h // 3), min(rect.size) // 4, width=1)
+        surf = self.card_font.render(label, True, TEXT)
+        self.surface.blit(surf, surf.get_rect(center=(rect.centerx, rect.bottom - 12)))
 
     def _keyed(self) -> list[Hit]:
         held = set(self.keys_held.values())
