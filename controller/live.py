@@ -225,7 +225,7 @@ async def run_live(config: Config, opts: LiveOptions) -> Director:
         tasks.append(asyncio.create_task(_window(physical, done, seat=opts.seat, board=board, told=told,
                                                  cards=card_labels(mine), lang=lang, title=title)))
     elif board is not None and hasattr(board, "refresh"):
-        tasks.append(asyncio.create_task(_keep_drawn(board)))
+        tasks.append(asyncio.create_task(_keep_drawn(board, done)))
     if hands and opts.autoplay:
         from controller.sim.play import tap_in_turn
 
@@ -279,12 +279,14 @@ def open_board(lang: str) -> Any:
         return None
 
 
-async def _keep_drawn(board: Any) -> None:
+async def _keep_drawn(board: Any, done: asyncio.Event) -> None:
     """Draw the board's last facts again twice a second, so the big screen is never blank or frozen between two
-    changes (an uncovered window, a display that woke up)."""
-    while True:
-        board.refresh()
+    changes (an uncovered window, a display that woke up). Its window closed, or the process told to stop (SDL
+    turns SIGTERM and SIGINT into a quit event while it has a display), the table stops; the journal keeps the
+    game for the next start."""
+    while board.refresh():
         await asyncio.sleep(0.5)
+    done.set()
 
 
 async def _window(table: Any, done: asyncio.Event, **panels: Any) -> None:

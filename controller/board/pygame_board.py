@@ -94,9 +94,13 @@ class PygameBoard:
         pygame.display.flip()
         self.frames += 1
 
-    def refresh(self) -> None:
-        """Draw the last facts again (after the window was covered, or the display slept)."""
+    def refresh(self) -> bool:
+        """Draw the last facts again (after the window was covered, or the display slept); False once the window
+        was closed or the process was told to stop (SDL delivers SIGTERM/SIGINT as a quit event)."""
+        if pygame.event.get(pygame.QUIT):
+            return False
         self.show(self.public)
+        return True
 
     def snapshot(self) -> Image.Image:
         """The frame last shown, as a PIL image (golden tests, screenshots for the docs)."""

@@ -5,8 +5,12 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import sys
 from collections.abc import Sequence
+
+# pygame greets on stdout when first imported; stdout is the game's transcript and the commands' output.
+os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 
 #: Subcommand modules, in the order ``tianhei --help`` lists them.
 SUBCOMMANDS: tuple[str, ...] = (
@@ -47,8 +51,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         return 130
     except BrokenPipeError:  # the reader went away (``tianhei run | head``): nothing more to say
-        import os
-
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 0
     return int(result or 0)

@@ -129,7 +129,7 @@ _WORDS = {
              "window opens)"),
     "seed": ("种子 {seed}（用 --seed {seed} 重玩这一局）", "Seed {seed} (replay this game with --seed {seed})"),
     "over": ("游戏结束：{winner}", "Game over: {winner}"),
-    "closed": ("窗口关闭，这一局没有下完（种子 {seed}）", "The window was closed before the end (seed {seed})"),
+    "closed": ("牌桌停了，这一局还没下完（种子 {seed}）", "The table stopped before the end of the game (seed {seed})"),
     "end": ("共{days}天，牌桌时间{minutes}分钟。重玩：tianhei table --seed {seed}",
             "{days} days, {minutes} minutes of table time. Replay: tianhei table --seed {seed}"),
 }

@@ -178,3 +178,19 @@ def test_bots_play_every_seat_but_3_which_waits_for_its_person() -> None:
     finally:
         emu.close()
 
+
+
+def test_the_big_screen_is_drawn_at_once_and_stops_when_told_to() -> None:
+    """The HDMI board shows the deal before the first fact arrives (never a blank screen); a quit (its window
+    closed, or SIGTERM, which SDL turns into one) ends its redraw loop so the table can stop."""
+    from controller.board.pygame_board import BACKGROUND, PygameBoard
+
+    board = PygameBoard((640, 360), lang="zh")
+    try:
+        first = board.snapshot()
+        assert len(first.getcolors(1 << 20)) > 1 and first.getpixel((0, 0)) == BACKGROUND
+        assert board.refresh()
+        post(pygame.event.Event(pygame.QUIT))
+        assert not board.refresh()
+    finally:
+        board.close()
