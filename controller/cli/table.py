@@ -71,6 +71,8 @@ def run(args: argparse.Namespace) -> int:
                     "sit at one)")
     if args.seat is not None and not 1 <= args.seat <= players:
         return fail(f"--seat {args.seat}: the table has seats 1 to {players}")
+    if args.seat is not None and args.checkin:
+        return fail("--seat and --checkin: the bots do not check in; play a seat without --checkin (--players N)")
     if args.cards and not simulated:
         return fail("--cards deals the simulated table's own deck; a real table deals [game] deck")
     window = simulated and not args.headless and has_display()
