@@ -162,7 +162,17 @@ async def run_live(config: Config, opts: LiveOptions) -> Director:
         gc = game_config(config, opts.players, journal)
         people = gc.players // 2 if gc.variant.live == "both" else gc.players  # D2 counts card places
         table = open_table(config, table_size(config, people), loop.time)
-    voice: Any = open_voice_for(config, loop.time)
+    lang = "en" if config.table.language.startswith("en") else "zh"
+    # The game as a judge would tell it (controller/director/transcript.py), from what the speaker really says:
+    # the voice is heard inside the D2 place voice, which says a card place as its seat and card.
+    from controller.director.transcript import Follower, Transcript
+    from controller.screens.numbering import label_for
+    from controller.voice.packs import load_voice_pack
+
+    transcript = Transcript(load_voice_pack(config.voice.pack), lang, label=label_for(gc.variant), out=opts.told)
+    began = loop.time()
+    follower = Follower(transcript, lambda: loop.time() - began, taps=table)
+    voice: Any = follower.voice(open_voice_for(config, loop.time))
     physical = table
     if gc.variant.live == "both":  # D2: the engine's card places over the physical seats (director/places.py)
         from controller.director.places import PlaceTable, PlaceVoice, check_table
@@ -178,7 +188,6 @@ async def run_live(config: Config, opts: LiveOptions) -> Director:
         from controller.director.session import sim_hands
 
         deck, hands = sim_hands(gc, seed)
-    lang = "en" if config.table.language.startswith("en") else "zh"
     in_window = opts.window and has_display() and hasattr(physical, "press")
     board: Any = None
     if opts.board and in_window:  # a panel of the window, drawn by the big screen's own painter
@@ -187,14 +196,6 @@ async def run_live(config: Config, opts: LiveOptions) -> Director:
         board = SimBoard()
     elif opts.board:
         board = open_board(lang)
-    from controller.director.transcript import Follower, Transcript
-    from controller.screens.numbering import label_for
-    from controller.voice.packs import load_voice_pack
-
-    transcript = Transcript(load_voice_pack(config.voice.pack), lang, label=label_for(gc.variant), out=opts.told)
-    began = loop.time()
-    follower = Follower(transcript, lambda: loop.time() - began, taps=physical)
-    voice = follower.voice(voice)
     director = Director(table, voice, scheduler, gc, journal=journal, timings=timings(config), lang=lang,
                         seed=seed, deck=deck, judge_entry=config.table.judge == "entry", board=board)
     follower.attach(director)

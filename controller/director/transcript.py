@@ -101,14 +101,15 @@ class Transcript:
         self._roles: tuple[str, ...] = ()
 
     # ---- words ------------------------------------------------------------------------------------------------
-    def seat(self, n: int) -> str:
-        return words("seat", self.lang, n=self.label(n))
+    def seat(self, n: int, label: Label | None = None) -> str:
+        return words("seat", self.lang, n=(label or self.label)(n))
 
-    def seats(self, ns: Sequence[int]) -> str:
-        """"1号、2号、4号" / "seats 1, 2, 4" (one seat: as :meth:`seat`)."""
+    def seats(self, ns: Sequence[int], label: Label | None = None) -> str:
+        """"1号、2号、4号" / "seats 1, 2, 4" (one seat: as :meth:`seat`). ``label``: how to write a number, if not
+        as the game's (a card tap names the physical seat, also where the game counts card places, D2)."""
         if self.lang is Lang.ZH or len(ns) == 1:
-            return "、".join(self.seat(n) for n in ns) if self.lang is Lang.ZH else self.seat(ns[0])
-        return "seats " + ", ".join(self.label(n) for n in ns)
+            return "、".join(self.seat(n, label) for n in ns) if self.lang is Lang.ZH else self.seat(ns[0], label)
+        return "seats " + ", ".join((label or self.label)(n) for n in ns)
 
     def spoken(self, prompts: Sequence[str]) -> str:
         """The pack's words for an utterance, its parts run together as the voice runs them together. A part
@@ -156,14 +157,15 @@ class Transcript:
         key = "abstain" if kind == "hands" and target is None else kind
         if len(seats) == 1:
             key += ".one"  # en: "Seat 7 raises a hand", "Seats 1, 2 raise their hands"
-        text = words(key, self.lang, seats=self.seats(seats),
+        text = words(key, self.lang, seats=self.seats(seats, plain if kind == "tapped" else None),
                      target=self.seat(target) if isinstance(target, int) else "")
         self._add(at, "did", text)
 
     def _join(self, kind: str, target: object, seat: int, at: float) -> None:
         """Hands for one candidate (or taps at the deal) in a row make one line."""
         if self._run is not None and self._run[0] == kind and self._run[1] == target:
-            self._run[2].append(seat)
+            if seat not in self._run[2]:  # a seat's second card (D1-D3) is the same seat tapping again
+                self._run[2].append(seat)
             return
         self.flush()
         self._run = (kind, target, [seat], at)
@@ -176,7 +178,7 @@ class Transcript:
         self._add(at, "said", self.spoken(prompts))
 
     def tapped(self, at: float, seat: int) -> None:
-        """A card laid on a seat's reader: the room sees the tap, not the card."""
+        """A card laid on a (physical) seat's reader: the room sees the tap, not the card."""
         self._join("tapped", None, seat, at)
 
     def committed(self, at: float, events: Sequence[Event]) -> None:
