@@ -194,9 +194,8 @@ class Transcript:
                 self._join("hands", e.target, e.seat, at)
                 continue
             self.flush()
-            if isinstance(e, Spoke):
-                key = f"spoke.{e.how}" if f"spoke.{e.how}" in WORDS else "spoke.pass"
-                self._add(at, "did", words(key, self.lang, seat=self.seat(e.seat)))
+            if isinstance(e, Spoke) and f"spoke.{e.how}" in WORDS:  # (a speaker ruled out: the voice says it)
+                self._add(at, "did", words(f"spoke.{e.how}", self.lang, seat=self.seat(e.seat)))
             elif isinstance(e, DefenceClaimed):
                 self._add(at, "did", words("defence", self.lang, seat=self.seat(e.seat)))
             elif isinstance(e, Penalised):

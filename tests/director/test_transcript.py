@@ -200,3 +200,14 @@ def test_the_secrecy_check_catches_a_transcript_that_tells_a_night_pick() -> Non
     except AssertionError:
         return
     raise AssertionError("a night pick in the running transcript went unnoticed")
+
+
+def test_a_speaker_the_judge_ejects_is_not_said_to_have_finished() -> None:
+    """V2.11: the judge ejects seat 5 during its speech; the voice says so, the transcript adds no 'done'."""
+    from controller.rules.events import Died
+
+    told: list[Entry] = []
+    t = Transcript(load_voice_pack("zh-CN"), "zh", out=told.append)
+    t.committed(1.0, [Died(5, "ejected"), Spoke(5, "ejected")])
+    t.committed(2.0, [Spoke(4, "timeout")])
+    assert [e.text for e in told] == ["4号时间到"]
