@@ -209,6 +209,7 @@ async def run_live(config: Config, opts: LiveOptions) -> Director:
         hands_of_bots: Any = OtherHands(table, played, seat_of if gc.variant.live == "both" else lambda n: n)
         TableBots(director, hands_of_bots if played else table, opts.autoplay, opts.seed)  # type: ignore[arg-type]
     done = asyncio.Event()
+    window_closed = asyncio.Event()
     director.on_over.append(lambda d: done.set())
     tasks: list[asyncio.Task[Any]] = []
     run = getattr(voice, "run", None)
@@ -223,7 +224,7 @@ async def run_live(config: Config, opts: LiveOptions) -> Director:
                 for uid in cards]
         told = lambda: [line(e, lang) for e in transcript.entries]  # noqa: E731
         title = f"Tianhei - seat {opts.seat}" if opts.seat is not None else "Tianhei table"
-        tasks.append(asyncio.create_task(_window(physical, done, seat=opts.seat, board=board, told=told,
+        tasks.append(asyncio.create_task(_window(physical, (done, window_closed), seat=opts.seat, board=board, told=told,
                                                  cards=card_labels(mine), lang=lang, title=title)))
     elif board is not None and hasattr(board, "refresh"):
         tasks.append(asyncio.create_task(_keep_drawn(board, done)))
@@ -240,7 +241,10 @@ async def run_live(config: Config, opts: LiveOptions) -> Director:
         opts.on_started(director)
     try:
         await done.wait()
-        await asyncio.sleep(3.0)  # let the ending be heard
+        if in_window and director.stage == "over" and not window_closed.is_set():
+            await window_closed.wait()  # the end stays on the screen (roles, the nights) until the window is closed
+        else:
+            await asyncio.sleep(3.0)  # let the ending be heard
     finally:
         for t in tasks:
             t.cancel()
@@ -290,7 +294,7 @@ async def _keep_drawn(board: Any, done: asyncio.Event) -> None:
     done.set()
 
 
-async def _window(table: Any, done: asyncio.Event, **panels: Any) -> None:
+async def _window(table: Any, closed: tuple[asyncio.Event, ...], **panels: Any) -> None:
     """The emulator window, redrawn at 20 frames a second on the same loop (clicks call the table)."""
     from controller.sim.emulator import Emulator
 
@@ -298,6 +302,7 @@ async def _window(table: Any, done: asyncio.Event, **panels: Any) -> None:
     try:
         while emulator.step():
             await asyncio.sleep(0.05)
-        done.set()  # the window was closed
+        for event in closed:  # the window was closed: the table stops (and says so)
+            event.set()
     finally:
         emulator.close()

@@ -114,8 +114,8 @@ class Transcript:
     def spoken(self, prompts: Sequence[str]) -> str:
         """The pack's words for an utterance, its parts run together as the voice runs them together. A part
         that starts a new clause after an unfinished one gets a comma ("二号两票，四号一票，平票：…"): a seat
-        after anything but a sentence's end, anything after a count; seats in a row are a list. A count ("两票") and a seat's own
-        predicate ("五号请发言") run on."""
+        after anything but a sentence's end, anything after a count; seats in a row are a list ("六号、二号").
+        A count ("两票") and a seat's own predicate ("五号请发言") run on."""
         zh = self.lang is Lang.ZH
         text, before = "", ""
         for p in prompts:
