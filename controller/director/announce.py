@@ -3,7 +3,8 @@ a role that is not public. Pure functions, so the secrecy of every announcement 
 
 The words are the seeds' judge's words, in the seeds' order: seed 004 §3 is the script of 2.0 (「天黑了，请大家
 低头闭眼」, 「杀手请睁眼，杀手请杀人」, 「警察请睁眼，警察请指认」, 「天亮了，请大家睁眼」); 4.0 calls its roles out and
-back (V4.2: 「花蝴蝶出动」 … 「花蝴蝶回去」, the variant's ``night_call = "out_back"``) and runs its defence round with
+back (V4.2: 「花蝴蝶出动」 … 「花蝴蝶回去」, the variant's ``night_call = "out_back"``), 6.0 calls them to come out
+(000 6.0: 「法官叫杀手出来」 … 「杀手回去」, ``night_call = "come_back"``), and 4.0 runs its defence round with
 「辩护开始」 and 「杀手被投死，没有遗言」 / 「好人被投死，请留遗言」 (V4.8).
 """
 
@@ -40,12 +41,18 @@ from controller.voice.prompts import (
 
 
 def wake(roles: str, ability: str, optional: bool, call: str = "eyes") -> list[str]:
-    """A waking step: "杀手请睁眼，杀手请杀人" (each role named in the step, C2); with ``call = "out_back"``
-    (V4.2) only "杀手出动": the 4.0 judge calls a role out and says nothing more."""
+    """A waking step: "杀手请睁眼，杀手请杀人" (each role named in the step, C2, 004 §3); with ``call = "out_back"``
+    (V4.2) only "杀手出动": the 4.0 judge calls a role out and says nothing more; with ``call = "come_back"``
+    (D3, 000 6.0: 法官叫杀手出来 … 问狙击是否行使权利) "杀手出来", a sniper also asked whether to shoot."""
     out: list[str] = []
     for role in roles.split("+"):
         if call == "out_back":
             out.append(role_prompt(role, "out"))
+            continue
+        if call == "come_back":
+            out.append(role_prompt(role, "come"))
+            if optional and role == "sniper":
+                out.append(role_prompt(role, "ask"))
             continue
         out.append(role_prompt(role, "wake"))
         if ability == "recognise":
@@ -60,8 +67,8 @@ def wake(roles: str, ability: str, optional: bool, call: str = "eyes") -> list[s
 
 
 def sleep(roles: str, call: str = "eyes") -> list[str]:
-    """"杀手请闭眼" (C2); V4.2: "杀手回去"."""
-    return [role_prompt(role, "back" if call == "out_back" else "sleep") for role in roles.split("+")]
+    """"杀手请闭眼" (C2); V4.2 and D3: "杀手回去"."""
+    return [role_prompt(role, "sleep" if call == "eyes" else "back") for role in roles.split("+")]
 
 
 _ENDINGS = {"killers": prompt("ending.killers_win"), "good": prompt("ending.good_win"),

@@ -134,8 +134,8 @@ class Variant:
     #: With two cards a player: "first" (D1: one card at a time) or "both" (D2: both cards live at once; each
     #: card is then a place at the table of its own, player k holding places 2k-1 and 2k).
     live: str = "first"
-    #: How the judge calls a night step (C2): "eyes" ("杀手请睁眼" ... "杀手请闭眼", 004 §3) or "out_back" (V4.2:
-    #: "杀手出动" ... "杀手回去"). Only the voice reads it.
+    #: How the judge calls a night step (C2): "eyes" ("杀手请睁眼" ... "杀手请闭眼", 004 §3), "out_back" (V4.2:
+    #: "杀手出动" ... "杀手回去") or "come_back" (000 6.0: "杀手出来" ... "杀手回去"). Only the voice reads it.
     night_call: str = "eyes"
     #: The night steps by id (derived from ``night`` once: the engine looks a step up at every night input).
     night_steps: Mapping[str, NightStep] = field(init=False, repr=False, compare=False)
@@ -413,7 +413,8 @@ def parse_variant(data: Mapping[str, Any], where: str) -> Variant:
         hand=hand,
         numbered=_numbered(r, data, check_roles),
         live=r.string(data, "live", "live", default="first", choices=("first", "both")),
-        night_call=r.string(data, "night_call", "night_call", default="eyes", choices=("eyes", "out_back")),
+        night_call=r.string(data, "night_call", "night_call", default="eyes",
+                            choices=("eyes", "out_back", "come_back")),
     )
 
 

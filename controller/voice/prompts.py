@@ -34,18 +34,18 @@ _ID = re.compile(r"^[a-z0-9_]+(\.[a-z0-9_]+)+$")
 #: what some variant's script says (the catalogue holds exactly these, tests/voice/test_catalogue_coverage.py).
 #: ``name`` is the role's name, said when a player voted out shows the first identity (D3); ``wake``/``sleep``
 #: open and close its eyes (C2, 004 §3); ``out``/``back`` call it out and back (V4.2: 「花蝴蝶出动」 …
-#: 「花蝴蝶回去」); ``recognize`` asks partners to recognise each other (V2.10, V5.2); ``act`` asks for the night
+#: 「花蝴蝶回去」), ``come``/``back`` in 6.0 (000: 「法官叫杀手出来」 … 「杀手回去」); ``recognize`` asks partners to recognise each other (V2.10, V5.2); ``act`` asks for the night
 #: action; ``ask`` asks whether to use an optional power (V3.3 secret police, D3 snipers); ``take_along`` is the
 #: angel's last act (V7.1).
 ROLE_PROMPTS: Mapping[str, tuple[str, ...]] = {
-    "killer": ("name", "wake", "recognize", "act", "sleep", "out", "back"),  # act: 杀手请杀人 (004 §3.4)
-    "police": ("name", "wake", "recognize", "act", "sleep", "out", "back"),  # act: 警察请指认 (004 §3.8)
+    "killer": ("name", "wake", "recognize", "act", "sleep", "out", "come", "back"),  # act: 杀手请杀人 (004 §3.4)
+    "police": ("name", "wake", "recognize", "act", "sleep", "out", "come", "back"),  # act: 警察请指认 (004 §3.8)
     "civilian": ("name",),  # civilians never wake
-    "doctor": ("name", "wake", "act", "sleep", "out", "back"),  # act: save (V3.2); 4.0 needle: out/back
+    "doctor": ("name", "wake", "act", "sleep", "out", "come", "back"),  # act: save (V3.2); 4.0, 6.0: out, come
     "secret_police": ("wake", "ask", "sleep"),  # ask: the one-time power (V3.3, D2)
     "informant": ("wake", "act", "sleep"),  # act: check for the bandits (F2)
     "butterfly": ("wake", "act", "sleep", "out", "back"),  # act: hug (D2); 4.0: out/back (V4.2)
-    "sniper": ("name", "wake", "ask", "sleep", "out", "back"),  # ask: shoot or not (D3); 4.0: out/back (V4.2)
+    "sniper": ("name", "ask", "out", "come", "back"),  # 4.0: out (V4.2); 6.0: come, and ask whether to shoot
     "elder": ("out", "back"),  # forest elder, only in 4.0 (V4.2)
     "undercover_police": ("wake", "recognize", "act", "sleep"),  # act: name the undercover killer (V5.4)
     "undercover_killer": ("wake", "recognize", "act", "sleep"),  # act: kill once killers are gone (V5.4)

@@ -141,6 +141,19 @@ def test_4_0_a_killer_voted_out_has_no_last_words_a_good_player_is_asked_for_the
     assert zh([*said_for(g, Died)[1:], *turn(g)[1:]]) == "好人被投死。请留遗言。"
 
 
+def test_6_0_calls_each_role_to_come_out_and_go_back_and_asks_the_sniper():
+    """000 6.0: 「天黑，法官叫殺手出來 … 然後殺手回去警察出來 … 1號狙擊出來 … 問狙擊是否行使權利，然後狙人或者回去」"""
+    from controller.rules.variant import load_variant
+
+    v = load_variant("dual-card-6.0")
+    assert v.night_call == "come_back"
+    night = [p for st in v.night for p in (*announce.wake("+".join(st.call or st.roles), st.ability, st.optional,
+                                                          v.night_call), *announce.sleep("+".join(st.roles),
+                                                                                         v.night_call))]
+    assert zh(night[:4]) == "杀手出来。杀手回去。警察出来。警察回去。"
+    assert zh(night[-3:]) == "狙击手出来。狙击手，今晚是否开枪？狙击手回去。"
+
+
 # ---- 7.0 and D3 -------------------------------------------------------------------------------------------------
 
 def test_7_0_the_player_the_angel_takes_along_by_day_has_no_last_words():
