@@ -172,3 +172,39 @@ def test_no_last_words_is_said_only_of_a_death_without_them():
     g = Game("standard-2.0", "K K P P C C C C C C", {"lastwords": "all"})
     g.night(kill=5)
     assert "lastwords.none" not in said_for(g, Dawn)
+
+
+# ---- through the table: the director says these words, in the seeds' order ----------------------------------------
+
+def test_a_4_0_game_on_the_table_calls_out_and_back_and_opens_each_defence_round():
+    from tests.director.helpers import play, session
+
+    s = session("v4.0", 12, 3, "heuristic")
+    play(s)
+    said = s.voice.prompts_said()
+    night_1 = said[said.index("night.falls"):said.index("dawn.breaks")]
+    assert night_1 == ["night.falls", "role.butterfly.out", "role.butterfly.back", "role.sniper.out",
+                       "role.sniper.back", "role.doctor.out", "role.doctor.back", "role.killer.out",
+                       "role.killer.back", "role.police.out", "role.police.back", "role.elder.out", "role.elder.back"]
+    rounds = [i for i, p in enumerate(said) if p == "defence.begins"]
+    assert rounds and all(said[i + 1] == "vote.everyone_must_vote" for i in rounds)
+    assert said.count("defence.begins") <= said.count("dawn.breaks")  # one round a day at most
+    assert "speech.defend_and_vote" in said
+    assert not [p for p in said if p.endswith((".wake", ".sleep"))]  # 4.0 never says 睁眼/闭眼 for a role
+
+
+def test_a_2_0_game_on_the_table_says_no_last_words_past_the_quota():
+    """004 §3.19: 「前面4个死人（包括被杀者和被公决者）可留遗言。其后死的人没有遗言。」 (here 2 police, 2 words)"""
+    from tests.director.helpers import play, session
+
+    s = session("standard-2.0", 10, 2, "heuristic")
+    play(s)
+    said = s.voice.prompts_said()
+    dead = s.director.state.dead
+    assert len(dead) >= 4
+    assert said.count("lastwords.your_turn") == 2
+    # every death after the second is told it has none, but the last one if it ended the game
+    assert len(dead) - 3 <= said.count("lastwords.none") <= len(dead) - 2
+    for i, p in enumerate(said):
+        if p == "lastwords.none":
+            assert said[i - 1].startswith("seat.") or said[i - 1] == "execution.voted_out"
