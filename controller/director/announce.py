@@ -28,6 +28,8 @@ from controller.rules.events import (
 from controller.rules.night import recognition_first
 from controller.rules.state import GameState
 from controller.voice.prompts import (
+    ROLE_PROMPTS,
+    canonical_role,
     last_words,
     night_deaths,
     phrase,
@@ -46,10 +48,11 @@ def wake(roles: str, ability: str, optional: bool, call: str = "eyes") -> list[s
     (D3, 000 6.0: 法官叫杀手出来 … 问狙击是否行使权利) "杀手出来", a sniper also asked whether to shoot."""
     out: list[str] = []
     for role in roles.split("+"):
-        if call == "out_back":
+        style = _call(role, call)
+        if style == "out_back":
             out.append(role_prompt(role, "out"))
             continue
-        if call == "come_back":
+        if style == "come_back":
             out.append(role_prompt(role, "come"))
             if optional and role == "sniper":
                 out.append(role_prompt(role, "ask"))
@@ -68,7 +71,19 @@ def wake(roles: str, ability: str, optional: bool, call: str = "eyes") -> list[s
 
 def sleep(roles: str, call: str = "eyes") -> list[str]:
     """"杀手请闭眼" (C2); V4.2 and D3: "杀手回去"."""
-    return [role_prompt(role, "sleep" if call == "eyes" else "back") for role in roles.split("+")]
+    return [role_prompt(role, "sleep" if _call(role, call) == "eyes" else "back") for role in roles.split("+")]
+
+
+_CALL_WORD = {"eyes": "wake", "out_back": "out", "come_back": "come"}
+
+
+def _call(role: str, call: str) -> str:
+    """``call``, or the call the role has prompts for: a club's own variant may wake the forest elder, whom the
+    seeds only call out (V4.2), with the eyes call."""
+    whats = ROLE_PROMPTS[canonical_role(role)]
+    if _CALL_WORD.get(call, "wake") in whats:
+        return call
+    return next((c for c, word in _CALL_WORD.items() if word in whats), call)
 
 
 _ENDINGS = {"killers": prompt("ending.killers_win"), "good": prompt("ending.good_win"),

@@ -98,6 +98,11 @@ def test_4_0_calls_each_role_out_and_back(role, ability, words):
     assert zh(announce.sleep(role, "out_back")) == f"{words}回去。"
 
 
+def test_a_club_variant_that_wakes_the_forest_elder_with_the_eyes_call_calls_it_out_and_back():
+    assert announce.wake("elder", "silence", True) == ["role.elder.out"]
+    assert announce.sleep("elder") == ["role.elder.back"]
+
+
 def test_4_0_the_variant_file_asks_for_out_and_back():
     assert Game("v4.0", ELEVEN).config.variant.night_call == "out_back"
     assert Game("standard-2.0", "K K P P C C C C").config.variant.night_call == "eyes"
