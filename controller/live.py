@@ -96,7 +96,9 @@ def open_table(config: Config, players: int, clock: Callable[[], float]) -> Tabl
         from controller.bus.table import open_bus_table
 
         assert profile is not None
-        return open_bus_table(profile)
+        # the judge's radio remote is paired by its key ([remote] key_file; none when the table has no judge)
+        key_file = Path(config.remote.key_file) if config.table.judge != "none" else None
+        return open_bus_table(profile, key_file)
     raise ValueError(f"hardware adapter {adapter!r} is not one of: sim, gpio, bus")
 
 
