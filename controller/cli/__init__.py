@@ -11,6 +11,7 @@ from collections.abc import Sequence
 #: Subcommand modules, in the order ``tianhei --help`` lists them.
 SUBCOMMANDS: tuple[str, ...] = (
     "table",
+    "serve",
     "run",
     "simulate",
     "variants",
