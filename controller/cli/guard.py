@@ -48,8 +48,8 @@ USER_ERRORS = frozenset({
     "controller.director.journal.JournalError",
     "controller.diag.host.HardwareError",
     "controller.bus.master.Refused",
-    "controller.remote.pairing.PairingError",
-    "controller.service.errors.SetupError",
+    "controller.bus.pairing.PairingError",
+    "controller.bus.auth_counter.CounterStoreError",
 })
 
 #: Where reports go; printed with the crash log's path.

@@ -125,3 +125,14 @@ def test_our_own_errors_are_one_line_and_an_os_error_names_its_file(capsys: pyte
     err = capsys.readouterr().err.splitlines()
     assert err[0] == "tianhei: standard-9: no such variant. Fix: see tianhei variants"
     assert err[1].startswith("tianhei: No such file or directory: /dev/ttyUSB0")
+
+
+def test_every_error_type_the_guard_knows_exists() -> None:
+    """The guard names our error types as text (so `--help` imports nothing); a renamed class must not slip by."""
+    import importlib
+
+    for name in guard.USER_ERRORS:
+        module, _, cls = name.rpartition(".")
+        found = getattr(importlib.import_module(module), cls)
+        assert isinstance(found, type) and issubclass(found, Exception), name
+        assert f"{found.__module__}.{found.__qualname__}" == name

@@ -48,3 +48,13 @@ def test_pairing_then_the_check_passes_and_the_remote_gets_its_config(club: Path
 def test_a_table_without_a_judge_needs_no_key(club: Path) -> None:
     (club / "tianhei.toml").write_text(BUS_TABLE.replace("[table]\n", '[table]\njudge = "none"\n'), encoding="utf-8")
     assert main(["config", "check"]) == 0
+
+
+def test_a_key_file_others_may_read_stops_pairing_with_one_line(club: Path,
+                                                                capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["remote", "pair"]) == 0
+    (club / "state" / "remote.key").chmod(0o644)
+    capsys.readouterr()
+    assert main(["remote", "pair", "--show"]) == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and err.startswith("tianhei: ") and "chmod 600" in err
