@@ -224,6 +224,10 @@ elif [ "$root" != "/" ]; then
     echo "Files written under $root; nothing on this system was changed."
 else
     echo "Tianhei is running and waits for players: journalctl -u tianhei -f; systemctl status tianhei"
+    if [ "$profile" = sim ]; then
+        echo "The simulated table waits; to let bots play it: sudo systemctl edit tianhei (ExecStart= then"
+        echo "ExecStart=/opt/tianhei/.venv/bin/tianhei serve --config $config --autoplay heuristic)"
+    fi
     if [ "$profile" = bus-16 ]; then
         echo "Put the key on the judge's remote: sudo -u tianhei /opt/tianhei/.venv/bin/tianhei remote pair \\"
         echo "    --config $config --remote-config /tmp/config.json; then mpremote cp /tmp/config.json :config.json"

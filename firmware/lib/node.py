@@ -12,7 +12,7 @@ only means they are sent again; the host drops repeats by their sequence number.
 
 import seatbus as sb
 
-FIRMWARE_VERSION = (0, 2, 0)  # 0.2: seat bus protocol 2 (CRC-32)
+FIRMWARE_VERSION = (0, 3, 0)  # 0.2: seat bus protocol 2 (CRC-32); 0.3: the remote reserves AUTH counters in blocks
 QUEUE_MAX = 32
 ECHO_RGB = (40, 40, 40)
 
