@@ -406,7 +406,8 @@ class BusMaster:
             opened = sb.unseal(node.spec.key, node.spec.address, reply.seq, reply.payload)
         why = None
         if opened is None:
-            why = "a bad MAC or no MAC"
+            why = "a bad MAC or no MAC" + (" (a remote that has used up its key's counters answers unsealed: pair it "
+                                           "again, tianhei remote pair --new)" if reply.mtype == sb.EVENTS else "")
         elif opened[1] != sb.EVENTS:
             why = "not an events reply"
         elif opened[0] <= node.auth_counter:

@@ -59,7 +59,10 @@ class Reservation:
         """The counter this boot starts from (its first reply uses the next one); reserves the block above."""
         start = self._read()
         start = (start + sb.AUTH_BLOCK - 1) // sb.AUTH_BLOCK * sb.AUTH_BLOCK  # whole blocks, as the host counts
-        self._write(start + sb.AUTH_BLOCK)
+        try:
+            self._write(start + sb.AUTH_BLOCK)
+        except Exhausted:
+            self.limit = start  # nothing reserved: next() says Exhausted, and the node answers unsealed
         return start
 
     def next(self, counter):

@@ -157,7 +157,11 @@ class Node:
             self._ack_events(sb.decode_poll(frame.payload))
             payload = self._events_payload(now)
             if self.key is not None:
-                self.counter = self.reservation.next(self.counter) if self.reservation else self.counter + 1
+                try:
+                    self.counter = self.reservation.next(self.counter) if self.reservation else self.counter + 1
+                except Exception:  # authcounter.Exhausted: this key's counters are used up; the host refuses
+                    self._send(frame.seq, sb.EVENTS, payload)  # unsealed replies and says to pair again
+                    return
                 sealed = sb.seal(self.key, self.address, frame.seq, self.counter, sb.EVENTS, payload)
                 self._send(frame.seq, sb.AUTH, sealed)
             else:

@@ -191,3 +191,17 @@ def test_a_key_others_may_read_is_refused_with_the_fix(tmp_path: Path) -> None:
         load_key(key_file)
     with pytest.raises(PairingError, match="tianhei remote pair"):
         load_key(tmp_path / "missing.key")
+
+
+def test_a_remote_whose_counters_are_used_up_is_refused_with_the_way_out(tmp_path: Path) -> None:
+    """2**32 counters per key (65,536 boots, or months of polling): then the remote must be paired again."""
+    key = new_key()
+    events: list[InputEvent] = []
+    with start_sim_table(1, remote_key=key) as sim:
+        state = Path(sim.bus.nodes[REMOTE].state_dir)
+        (state / "auth_counter").write_text(f"{sb.key_tag(key)} {0xFFFFFFFF - 3}")
+        sim.bus.power_cycle(REMOTE, off_for=0.05)  # it boots with the last counters of its key
+        sim.table.start(events.append)
+        sim.table.run_for(0.5)
+        assert sim.bus.nodes[REMOTE].errors == []  # the firmware goes on running
+        assert any("tianhei remote pair --new" in a for a in sim.master.alerts)
