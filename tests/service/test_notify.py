@@ -16,6 +16,7 @@ import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -203,3 +204,34 @@ def test_a_killed_service_resumes_its_game_from_the_journal(tmp_path: Path, syst
         _, err = second.communicate(timeout=30)
     assert records(journal) >= before
     assert "resumed from the journal" in err and "Traceback" not in err
+
+
+def test_serve_plays_game_after_game_with_a_check_in_before_each(tmp_path: Path, systemd: SystemdSocket,
+                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    """The loop itself, with the table replaced by one that ends each game at once."""
+    import argparse
+    from types import SimpleNamespace
+
+    import controller.live
+    from controller.cli import serve as serve_cli
+    from controller.config import load
+
+    (tmp_path / "tianhei.toml").write_text(CONFIG, encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    config = load(tmp_path / "tianhei.toml")
+    seen: list[Any] = []
+
+    async def one_game(cfg: Any, opts: Any) -> Any:
+        seen.append(opts)
+        opts.on_ready()
+        return SimpleNamespace(state=SimpleNamespace(winner="good"))
+
+    monkeypatch.setattr(controller.live, "run_live", one_game)
+    notifier = Notifier({"NOTIFY_SOCKET": systemd.env})
+    args = argparse.Namespace(autoplay=None, board=False, games=3)
+    assert asyncio.run(serve_cli.serve(config, args, notifier, simulated=True)) == 0
+    assert [o.checkin for o in seen] == [True, True, True], "players check in before every game; no bot plays"
+    assert [o.autoplay for o in seen] == [None, None, None]
+    assert len({o.seed for o in seen}) == 3, "each game its own deal"
+    assert len(systemd.wait_for("READY=1", count=3)) == 3
+    assert systemd.wait_for("STATUS=game over (good); the next check-in begins", count=3)
