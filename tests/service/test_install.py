@@ -95,3 +95,15 @@ def test_without_a_profile_and_nobody_to_ask_it_says_what_to_give(tmp_path: Path
     result = install("--dry-run", "--root", str(tmp_path / "root"))
     assert result.returncode == 2 and "--profile compact-8" in result.stderr
     assert install("--dry-run", "--profile", "bus-32").returncode == 2
+
+
+def test_systemd_accepts_the_unit(tmp_path: Path) -> None:
+    """`systemd-analyze verify` reads the unit as systemd would: a misspelt directive or a bad value fails here
+    (the program it starts is swapped for one that exists on this machine)."""
+    unit = (ROOT / "systemd" / "tianhei.service").read_text()
+    assert "ExecStart=/opt/tianhei/.venv/bin/tianhei serve" in unit
+    (tmp_path / "tianhei.service").write_text(unit.replace("/opt/tianhei/.venv/bin/tianhei", "/bin/true"))
+    result = subprocess.run(["systemd-analyze", "verify", str(tmp_path / "tianhei.service")], capture_output=True,
+                            text=True, timeout=60)
+    complaints = [line for line in (result.stdout + result.stderr).splitlines() if "tianhei.service" in line]
+    assert result.returncode == 0 and complaints == [], result.stdout + result.stderr
