@@ -120,8 +120,10 @@ if ! id tianhei >/dev/null 2>&1 || [ "$root" != "/" ]; then
         useradd --system --home-dir /var/lib/tianhei --no-create-home --shell /usr/sbin/nologin tianhei
 fi
 for g in $groups; do
-    if [ "$root" != "/" ] || [ "$dry" = 1 ] || getent group "$g" >/dev/null; then
+    if [ "$root" != "/" ] || getent group "$g" >/dev/null; then
         system user "usermod -aG $g tianhei" usermod -aG "$g" tianhei
+    else
+        say user "no group $g on this system (not Raspberry Pi OS?): tianhei is not added to it"
     fi
 done
 
