@@ -205,3 +205,29 @@ def test_a_remote_whose_counters_are_used_up_is_refused_with_the_way_out(tmp_pat
         sim.table.run_for(0.5)
         assert sim.bus.nodes[REMOTE].errors == []  # the firmware goes on running
         assert any("tianhei remote pair --new" in a for a in sim.master.alerts)
+
+
+def test_the_table_opens_the_bus_with_the_paired_key_and_its_counters(tmp_path: Path) -> None:
+    """What `tianhei table` and `tianhei serve` do with a bus-16 config: the remote is built with the key from
+    [remote] key_file and the counters beside it (before, it had no key and was always refused)."""
+    import dataclasses
+
+    from controller.bus.table import open_bus_table
+    from controller.config.profile import load_profile
+
+    profile = load_profile("bus-16")
+    assert profile.bus is not None
+    profile = dataclasses.replace(profile, bus=dataclasses.replace(profile.bus, port="loop://"))
+    key_file = tmp_path / "remote.key"
+    key = new_key()
+    save_key(key_file, key)
+    CounterStore(counter_path(key_file), key).accept(5 * sb.AUTH_BLOCK)  # accepted before this start
+    table = open_bus_table(profile, key_file)
+    remote = table.master.nodes[17]
+    assert remote.spec.seat == 0 and remote.spec.key == key
+    assert remote.auth_counter == 6 * sb.AUTH_BLOCK - 1  # everything up to that block's end is refused
+    assert sorted(n.spec.seat for n in table.master.nodes.values()) == list(range(17))
+    without_judge = open_bus_table(profile, None)
+    assert 17 not in without_judge.master.nodes
+    with pytest.raises(PairingError, match="tianhei remote pair"):
+        open_bus_table(profile, tmp_path / "never-paired.key")
