@@ -147,4 +147,10 @@ def open_bus_table(profile: Profile, remote_key_file: Path | None = None) -> Bus
     addresses = [n.address for n in nodes]
     if len(set(addresses)) != len(addresses):  # `tianhei config check` says which; never let one node vanish
         raise ValueError(f"hardware {profile.name!r}: two nodes share a bus address ({sorted(addresses)})")
-    return BusTable(BusMaster(SerialTransport.open(profile.bus.port, profile.bus.baud), nodes))
+    try:
+        transport = SerialTransport.open(profile.bus.port, profile.bus.baud)
+    except OSError as exc:  # pyserial's SerialException
+        raise OSError(exc.errno, f"the seat bus adapter {profile.bus.port} cannot be opened ({exc.strerror or exc}); "
+                                 f"plug in the USB RS-485 adapter (udev names it /dev/tianhei-bus) or set [bus] port "
+                                 f"in {profile.source}") from exc
+    return BusTable(BusMaster(transport, nodes))

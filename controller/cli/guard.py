@@ -129,7 +129,7 @@ def guarded(run: Callable[[], int], argv: list[str] | None = None) -> int:
             print(f"tianhei: {_one_line(exc)}", file=sys.stderr)
             return EXIT_PROBLEM
         if isinstance(exc, OSError) and exc.errno is not None:
-            what = f"{exc.strerror}: {exc.filename}" if exc.filename else _one_line(exc)
+            what = f"{exc.strerror}: {exc.filename}" if exc.filename else (exc.strerror or _one_line(exc))
             print(f"tianhei: {what} (check that it exists and that this user may use it)", file=sys.stderr)
             return EXIT_PROBLEM
         if os.environ.get("TIANHEI_TRACEBACK") == "1":

@@ -231,3 +231,6 @@ def test_the_table_opens_the_bus_with_the_paired_key_and_its_counters(tmp_path: 
     assert 17 not in without_judge.master.nodes
     with pytest.raises(PairingError, match="tianhei remote pair"):
         open_bus_table(profile, tmp_path / "never-paired.key")
+    unplugged = dataclasses.replace(profile, bus=dataclasses.replace(profile.bus, port=str(tmp_path / "ttyUSB9")))
+    with pytest.raises(OSError, match="plug in the USB RS-485 adapter"):
+        open_bus_table(unplugged, key_file)
