@@ -118,15 +118,19 @@ class Transcript:
         A count ("两票") and a seat's own predicate ("五号请发言") run on."""
         zh = self.lang is Lang.ZH
         text, before = "", ""
-        for p in prompts:
+        for i, p in enumerate(prompts):
+            after = prompts[i + 1] if i + 1 < len(prompts) else ""
             try:
                 part = self.pack.clip(p).text.strip() or p
             except UnknownPrompt:
                 part = p
             open_end = bool(text) and text[-1] not in "。，：；！？.,:;!?"
             counted = before.startswith("unit.")
-            clause = open_end and (counted or (p.startswith("seat.") and not before.startswith("seat.")))
-            listed = open_end and p.startswith("seat.") and before.startswith("seat.")  # "六号、二号"
+            # "六号、二号" is a list; "三号，三号没有遗言" names a seat again to say something of it (a predicate
+            # follows: not a seat, a number or a unit)
+            said_of = bool(after) and not after.startswith(("seat.", "number.", "unit."))
+            listed = open_end and p.startswith("seat.") and before.startswith("seat.") and not said_of
+            clause = open_end and (counted or (p.startswith("seat.") and not listed))
             if not text:
                 text = part
             elif listed:

@@ -117,6 +117,10 @@ def test_the_parts_of_a_sentence_are_joined_as_they_are_said() -> None:
         f"{w['seat.3']}{w['number.1']}{w['unit.vote']}，{w['seat.4']}{w['number.2']}{w['unit.votes']}，"
         f"{w['tie.between']}{w['seat.4']}、{w['seat.1']}")
     assert t.spoken(["seat.3", "vote.hands_for"]) == w["seat.3"] + w["vote.hands_for"]
+    # V2.3: the dawn names the dead, then a seat again to say it leaves no words
+    none = t.pack.clip("lastwords.none").text
+    assert t.spoken(["seat.3", "seat.1", "seat.3", "lastwords.none"]) == \
+        f"{w['seat.3']}、{w['seat.1']}，{w['seat.3']}{none}"
 
 
 # ---- secrecy: the running transcript is a function of what the room saw and heard -------------------------------
