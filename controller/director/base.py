@@ -148,6 +148,8 @@ class DirectorBase(ABC):
         #: The public big screen (optional): fed only public facts (controller/board/public.py).
         self.board = board
         self.board_shown: dict[str, object] | None = None
+        #: The board as night fell, held until dawn is announced (seat_output.py).
+        self.board_night: dict[str, object] | None = None
         self.story_cursor = 0
         #: The step of the last vote window (a V4.8 turn vote's one-hand close is not announced).
         self.last_vote_step = ""
