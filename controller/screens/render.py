@@ -340,7 +340,8 @@ def _police_answer(c: Canvas, view: v.PoliceAnswer, lang: Lang, label: Label) ->
 @draws(v.Dead)
 def _dead(c: Canvas, view: v.Dead, lang: Lang, label: Label) -> None:
     c.row(0, "", ui("seat", lang, n=label(view.seat)))
-    c.ink(ui("dead", lang), (0, TOP, W, H - TOP - 1), (BIG, MEDIUM, SMALL))
+    c.ink(ui("dead_ejected" if view.cause == "ejected" else "dead", lang), (0, TOP, W, H - TOP - 1),
+          (BIG, MEDIUM, SMALL))
     c.centered(H - TOP, ui("dead_body", lang), SMALL)
 
 
@@ -518,3 +519,14 @@ def _judge_status(c: Canvas, view: v.JudgeStatus, lang: Lang, label: Label) -> N
         c.problem(f"{len(lines)} status lines, room for {room}")
     if view.countdown:
         c.bar(BAR, view.countdown.fraction)
+
+
+@draws(v.JudgeAsk)
+def _judge_ask(c: Canvas, view: v.JudgeAsk, lang: Lang, label: Label) -> None:
+    c.fill((0, 0, W, TOP))
+    c.row(0, text(view.title, lang), "", SMALL, fill=0)
+    hint = text(view.hint, lang)
+    below = min(2, len(wrap(hint, SMALL, W))) * SMALL.line if hint else 0
+    c.fit(text(view.value, lang), (0, TOP + 1, W, H - below), (BIG, MEDIUM, SMALL))
+    if hint:
+        c.fit(hint, (0, H - below, W, H), (SMALL,))
