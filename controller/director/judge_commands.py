@@ -71,9 +71,11 @@ EXTEND_RANGE = (5, 600)
 
 
 def words(key: str, **fields: object) -> v.L10n:
-    """A phrase of the screens' own table (controller/screens/strings.py) in both languages, fields filled in."""
+    """A phrase of the screens' own table (controller/screens/strings.py) in both languages, fields filled in
+    (a field that is itself an :class:`~controller.screens.views.L10n` in the same language)."""
     zh, en = UI[key]
-    return v.L10n(zh.format(**fields), en.format(**fields))
+    return v.L10n(zh.format(**{k: f.zh if isinstance(f, v.L10n) else f for k, f in fields.items()}),
+                  en.format(**{k: f.en if isinstance(f, v.L10n) else f for k, f in fields.items()}))
 
 
 @dataclass(frozen=True, slots=True)
@@ -175,9 +177,8 @@ class JudgeCommands(DirectorBase):
         if c is None:
             return words("ask_plain", cmd=name)
         if not c.takes:
-            return _both(words("ask_plain", cmd="{}"), c.label)
-        what = self._value_words(name, value)
-        return v.L10n(UI["ask"][0].format(cmd=c.label.zh, what=what.zh), UI["ask"][1].format(cmd=c.label.en, what=what.en))
+            return words("ask_plain", cmd=c.label)
+        return words("ask", cmd=c.label, what=self._value_words(name, value))
 
     def judge(self, name: str, value: Any = None) -> Outcome:
         """Run the judge's command ``name`` (with ``value`` where it takes one). See the module's docstring."""
@@ -185,13 +186,14 @@ class JudgeCommands(DirectorBase):
         if c is None:
             return self._told(Outcome(False, v.L10n(f"没有“{name}”这个指令", f"No command {name!r}"), "unknown"))
         if not self._open_now(name):
-            return self._told(Outcome(False, _both(words("not_now", cmd="{}"), c.label), "not_now"))
+            return self._told(Outcome(False, words("not_now", cmd=c.label), "not_now"))
         if c.takes == "seconds":
             value = EXTEND_CHOICES[0] if value is None else value
             if isinstance(value, bool) or not isinstance(value, int | float) \
                     or not EXTEND_RANGE[0] <= value <= EXTEND_RANGE[1]:
                 return self._told(Outcome(False, words("not_a_choice", what=value), "not_a_choice"))
-        elif c.takes and value not in [ch.value for ch in self.judge_choices(name)]:
+        elif c.takes and not any(type(ch.value) is type(value) and ch.value == value
+                                 for ch in self.judge_choices(name)):  # True is not seat 1
             return self._told(Outcome(False, words("not_a_choice", what=value), "not_a_choice"))
         outcome = self._run(name, value)
         # the rules' refusal is on the remote already (input_routing.py tells every refused input where it was)
@@ -414,11 +416,6 @@ class JudgeCommands(DirectorBase):
             points = self.state.penalties.get(seat, 0) if self.state is not None else 0
             return self._rules_said(refused, words("done_penalty", n=n, p=points), Penalty(seat))
         return self._rules_said(self.surrender(seat), words("done_surrender", n=n), Surrender(seat))
-
-
-def _both(template: v.L10n, label: v.L10n) -> v.L10n:
-    """``template`` with ``{}`` filled by ``label`` in the same language."""
-    return v.L10n(template.zh.format(label.zh), template.en.format(label.en))
 
 
 def refusal(exc: Rejected, action: Action | None, label: Callable[[int], str]) -> v.L10n:

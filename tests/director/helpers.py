@@ -51,7 +51,7 @@ class ScriptedTable:
 
     def __init__(self, variant: str, cards: str, options: Mapping[str, Any] | None = None, *,
                  timings: Timings | None = None, judge_entry: bool = False, seed: int = 1,
-                 journal: SqliteJournal | None = None, lang: str = "en") -> None:
+                 journal: SqliteJournal | None = None, lang: str = "en", judge: bool | None = None) -> None:
         roles = [LETTERS[c] for c in cards.split()]
         counts: dict[str, int] = {}
         for r in roles:
@@ -65,7 +65,7 @@ class ScriptedTable:
         self.voice = NullVoice(self.clock.now, load_voice_pack("en"))
         self.director = Director(self.table, self.voice, self.clock, self.config, journal=journal,
                                  timings=timings or Timings(), lang=lang, seed=seed, deck=self.deck,
-                                 judge_entry=judge_entry)
+                                 judge_entry=judge_entry, judge=judge)
         self.director.start()
 
     # ---- what the players do ------------------------------------------------------------------------------
