@@ -25,6 +25,9 @@ from controller.ports import RemoteKey
 from controller.rules import engine
 from controller.rules.turns import TURN_VOTE
 from controller.screens import views as v
+from controller.screens.canvas import W, wrap
+from controller.screens.fonts import SMALL
+from controller.screens.render import LIST_ROWS
 from controller.screens.story import story
 from controller.screens.strings import ACTIONS, Lang, action_name, role_name
 
@@ -143,7 +146,7 @@ class RemoteScreens(DirectorBase):
             return
         if self.remote_result is not None:
             title, message, ok = self.remote_result
-            self._remote(v.JudgeAsk(title, "✓" if ok else "✗", message))
+            self._remote(v.JudgeAsk(title, message, done=ok))
             return
         if self.asking is not None:
             self._remote(self._ask_view(self.asking))
@@ -155,7 +158,7 @@ class RemoteScreens(DirectorBase):
             self._remote(v.JudgeList(words("judge_menu"), items, self.menu if items else None))
             return
         if s is None or not s.roles:
-            self._remote(v.JudgeList(words("judge_deal"), tuple(self.remote_lines)[-6:] or ("…",), None))
+            self._remote(v.JudgeList(words("judge_deal"), self._newest_told() or ("…",), None))
             return
         if self.stage == "over":  # the game is over: roles and night choices may be told (C4)
             told = story(self.events, self.lang, self.label)
@@ -168,6 +171,20 @@ class RemoteScreens(DirectorBase):
         w = self.window
         cd = self._countdown() if w is not None and w.kind != "vote" else None
         self._remote(v.JudgeStatus(phase, self._turn_words(), cd, lines))
+
+    def _newest_told(self) -> tuple[v.Text, ...]:
+        """The newest lines the remote was told that its list shows whole, wrapped as the table's language
+        wraps them (a long line takes two rows; the oldest give way)."""
+        lang = Lang.parse(self.lang)
+        shown: list[v.Text] = []
+        rows = 0
+        for line in reversed(self.remote_lines):
+            words_ = line if isinstance(line, str) else line.zh if lang is Lang.ZH else line.en
+            rows += len(wrap(words_, SMALL, W - 4))
+            if rows > LIST_ROWS and shown:
+                break
+            shown.insert(0, line)
+        return tuple(shown)
 
     def _ask_view(self, ask: RemoteAsk) -> v.JudgeAsk:
         c = BY_NAME[ask.command]

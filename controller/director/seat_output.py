@@ -80,6 +80,7 @@ class SeatOutput(DirectorBase):
             if self.led_sent.get(seat) != ui.led:
                 self.table.seats[seat].set_led(ui.led)
                 self.led_sent[seat] = ui.led
+        self._remote_status()  # the judge's screen follows the game too (the deal, a death, a pause)
         if self.board is not None:
             facts = public_facts(self.state, self.events, window=self.window, now=self.clock.now(),
                                  over=self.stage == "over", paused=self.paused)

@@ -74,6 +74,11 @@ ACTIONS: dict[str, tuple[str, str]] = {
     "shoot_1": ("狙击", "Shoot"),  # D3: sniper 1
     "shoot_2": ("狙击", "Shoot"),  # D3: sniper 2
     "first_identity": ("选身份", "First card"),  # D1: which card plays first
+    "secret_kill": ("出手", "Strike"),  # V3.3: the secret police's one-time power
+    "protect": ("救人", "Save"),  # the doctor's save, as the rules name the ability (V3.2)
+    "d2_hug": ("抱人", "Hug"),
+    "dual_needle": ("扎针", "Needle"),
+    "dual_shot": ("狙击", "Shoot"),
     "recognise": ("认同伴", "Meet partners"),
     "vote": ("投票", "Vote"),
 }
@@ -187,7 +192,7 @@ UI: dict[str, tuple[str, str]] = {
     "cmd_redeal": ("重新发牌", "Redeal"),
     "cmd_abort": ("中止游戏", "Abort game"),
     "cmd_closed": ("（现在不可用）", "(not now)"),
-    "choose_seat": ("←→选择 中键确定", "←→ choose, centre: OK"),
+    "choose_seat": ("←→选择 中键确定", "←→ then centre"),
     "press_again": ("再按中键确认", "Centre again to confirm"),
     "back_cancels": ("返回键取消", "Back cancels"),
     "clockwise": ("顺时针", "Clockwise"),
@@ -229,7 +234,7 @@ UI: dict[str, tuple[str, str]] = {
     # what a seat's own screen says the judge did to it
     "dead_ejected": ("你被请出场", "You are ejected"),
     "penalty_title": ("罚分", "Penalty point"),
-    "penalty_body": ("你被罚一分，共{p}分", "One point; {p} in all"),
+    "penalty_body": ("罚一分，共{p}分", "One point, {p} in all"),
     "surrender_ask": ("投降？", "Surrender?"),
     "surrender_hint": ("OK确认  ←→取消", "OK: yes  ←→: no"),
     # the judge's status screen: whose turn it is

@@ -280,9 +280,11 @@ class JudgeStatus(View):
 
 @dataclass(frozen=True, slots=True)
 class JudgeAsk(View):
-    """A judge's command being given on the remote: its name, the value chosen (big: "5号"), and what to press
-    ("←→ choose", "centre again to confirm")."""
+    """A judge's command on the remote: its name, the value chosen (big: "5号"), and what to press ("←→
+    choose", "centre again to confirm"); once given (``done`` True, or False: refused) its outcome as ``value``,
+    with a tick or a cross beside the name."""
 
     title: Text
     value: Text
     hint: Text = ""
+    done: bool | None = None

@@ -58,7 +58,7 @@ def test_the_judge_ejects_seat_5_during_seat_3s_speech_seat_5_is_out_the_speech_
     assert d.window is not None and d.window.deadline == deadline  # the speech's clock was not touched
     assert isinstance(t.screen(3), v.YourSpeech)
     shown = remote_outcome(t)  # the judge reads what became of it
-    assert shown.value == "✓" and shown.hint == v.L10n("5号已被请出场", "Seat 5 ejected")
+    assert shown.done is True and shown.value == v.L10n("5号已被请出场", "Seat 5 ejected")
     t.run_for(5)
     said = t.said()
     assert said[said.index("eject.ejected") - 1] == "seat.5"  # the room hears "5号被法官罚出场"
@@ -97,7 +97,7 @@ def test_an_ejection_is_journalled_and_undo_brings_the_seat_back(tmp_path: Path)
     t.menu("undo")
     d = t.director
     assert 6 in d.state.alive and not any(isinstance(e, Died) and e.seat == 6 for e in d.events)
-    assert remote_outcome(t).hint == v.L10n("已撤销：请出场：6号", "Undone: Eject: Seat 6")
+    assert remote_outcome(t).value == v.L10n("已撤销：请出场：6号", "Undone: Eject: Seat 6")
     assert {"type": "Eject", "seat": 6, "reason": ""} not in journalled(journal)  # a resumed table agrees
     t.until_wait()
     assert not isinstance(t.screen(6), v.Dead)  # the seat is back in the game and its screen says so
@@ -111,8 +111,8 @@ def test_the_judge_gives_seat_6_a_penalty_point_seat_6_sees_it_and_undo_takes_it
     d = t.director
     assert d.state.penalties == {6: 1}
     assert any(isinstance(e, Penalised) and e.seat == 6 for e in d.events)
-    assert t.screen(6) == v.Message(v.L10n("罚分", "Penalty point"), v.L10n("你被罚一分，共1分", "One point; 1 in all"))
-    assert remote_outcome(t).hint == v.L10n("6号罚分，共1分", "Seat 6: penalty, 1 in all")
+    assert t.screen(6) == v.Message(v.L10n("罚分", "Penalty point"), v.L10n("罚一分，共1分", "One point, 1 in all"))
+    assert remote_outcome(t).value == v.L10n("6号罚分，共1分", "Seat 6: penalty, 1 in all")
     assert d.state.queue[0] == 3  # the speech goes on
     t.menu("penalty", 6)
     assert d.state.penalties == {6: 2}
@@ -129,8 +129,8 @@ def test_a_killer_cannot_surrender_while_a_partner_is_alive_and_the_remote_says_
     d = t.director
     assert 1 in d.state.alive and not d.state.over
     shown = remote_outcome(t)
-    assert shown.value == "✗"
-    assert shown.hint == v.L10n("1号还有同伴在场，不能投降（V2.11）", "Seat 1 has partners alive: no surrender (V2.11)")
+    assert shown.done is False
+    assert shown.value == v.L10n("1号还有同伴在场，不能投降（V2.11）", "Seat 1 has partners alive: no surrender (V2.11)")
     t.run_for(3)
     assert "surrender.surrenders" not in t.said()[said:]  # a refusal is never said: it would tell who is who
 
