@@ -253,6 +253,14 @@ UI: dict[str, tuple[str, str]] = {
     "pick": ("{action}→{t}", "{action}→{t}"),
     "pick_skip": ("{action}：不行动", "{action}: skip"),
     "seat_offline": ("{n}号没有响应", "Seat {n} is not answering"),
+    "lobby_setup": ("设置", "Setup"),
+    "lobby_checkin": ("签到", "Check-in"),
+    "lobby_players": ("{n}人：{joined}", "{n} players: {joined}"),
+    "lobby_deck": ("牌：{deck}", "deck: {deck}"),
+    "lobby_hint": ("中键开始 ←→人数 菜单设置", "centre = start, ←→ = count, menu = setup"),
+    "lobby_nobody": ("还没有人签到", "nobody has checked in"),
+    "lobby_sit": ("请坐在1到{n}号", "players sit in seats 1..{n}"),
+    "lobby_cannot": ("{n}人不能玩这个版本", "{n} players cannot play this version"),
     "deal_unknown_card": ("{n}号：牌{uid}不在本副牌中", "seat {n}: card {uid} is not in this deck"),
     "deal_extra_card": ("{n}号：多刷了一张牌", "seat {n}: tapped a {which} card"),
     "deal_duplicate_card": ("{n}号：牌{uid}已在{m}号", "seat {n}: card {uid} is already at seat {m}"),
@@ -260,6 +268,56 @@ UI: dict[str, tuple[str, str]] = {
     "deal_void": ("发牌无效（{code}）：杀手和警察在同一手", "deal void ({code}): {why}"),
     "deal_redeal_hint": ("请重新发牌：菜单 > 重新发牌", "redeal: menu > redeal"),
     "remote_offline": ("遥控器没有响应", "The remote is not answering"),
+}
+
+
+#: The rule options the judge sets on the remote's setup page (controller/rules/options.py), by key.
+OPTION_NAMES: dict[str, tuple[str, str]] = {
+    "variant": ("版本", "variant"),
+    "roles": ("角色表", "roles"),
+    "win": ("胜负", "win"),
+    "lastwords": ("遗言", "last words"),
+    "lastwords.quota": ("遗言名额", "last-words quota"),
+    "speech.any_direction": ("法官定发言方向", "judge picks direction"),
+    "defence.suspects": ("嫌疑人辩护", "suspects defend"),
+    "vote": ("投票顺序", "vote order"),
+    "vote.window_s": ("举手时限秒", "hand window s"),
+    "tie": ("平票", "tie"),
+    "tie.limit": ("平票上限", "tie limit"),
+    "checks": ("验人次数", "checks"),
+    "first_night": ("首夜", "first night"),
+    "first_victim.max_repeat": ("首杀连续上限", "first victim repeats"),
+    "surrender": ("投降", "surrender"),
+    "killers.selfkill": ("杀手自杀", "killer self-kill"),
+    "needle.no_save_from_shot": ("针不救枪", "needle vs shot"),
+    "dual.police_killer": ("警匪同手", "police+killer hand"),
+    "group_tie": ("分歧", "group split"),
+    "quiet_night": ("平安夜", "quiet night"),
+}
+
+#: The values of those options (a seed's number such as "003" is shown as itself).
+OPTION_VALUES: dict[str, tuple[str, str]] = {
+    "on": ("开", "on"),
+    "off": ("关", "off"),
+    "club": ("俱乐部", "club"),
+    "civilians_lose": ("屠民", "civilians lose"),
+    "police_only": ("屠警", "police only"),
+    "quota": ("名额", "quota"),
+    "killer_silent": ("杀手无遗言", "killer silent"),
+    "all": ("全部", "all"),
+    "reverse": ("倒序", "reverse"),
+    "from_victim": ("从死者起", "from victim"),
+    "revote": ("重投", "revote"),
+    "debate_first": ("先辩论", "debate first"),
+    "top2": ("前两名", "top two"),
+    "kill": ("杀人", "kill"),
+    "recognition": ("认人", "recognition"),
+    "swap": ("换牌", "swap"),
+    "choose": ("自选", "choose"),
+    "forfeit": ("放弃", "forfeit"),
+    "random": ("随机", "random"),
+    "day": ("白天", "day"),
+    "next_night": ("下一夜", "next night"),
 }
 
 
@@ -285,6 +343,14 @@ def _lookup(table: dict[str, tuple[str, str]], key: str, lang: Lang,
     # An ID we have no words for is shown as itself rather than hidden: the screen still says something true,
     # and tests/screens/test_strings.py lists the IDs the engine uses so a gap is caught before a game.
     return key
+
+
+def option_name(key: str, lang: Lang) -> str:
+    return _pick(OPTION_NAMES[key], lang) if key in OPTION_NAMES else key
+
+
+def option_value(value: str, lang: Lang) -> str:
+    return _pick(OPTION_VALUES[value], lang) if value in OPTION_VALUES else value
 
 
 def role_name(role: str, lang: Lang) -> str:
@@ -316,7 +382,7 @@ def known(table: str, key: str) -> bool:
 
 def all_texts() -> Iterator[str]:
     """Every string in every table (both languages): what the font subset must cover."""
-    for table in (ROLES, ACTIONS, SIDES, UI):
+    for table in (ROLES, ACTIONS, SIDES, UI, OPTION_NAMES, OPTION_VALUES):
         for zh, en in table.values():
             yield zh
             yield en

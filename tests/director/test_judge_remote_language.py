@@ -107,3 +107,41 @@ def test_every_command_has_words_in_both_languages_that_fit_the_menu() -> None:
     for c in COMMANDS:
         for lang in ("zh", "en"):
             render(v.JudgeList("menu", (c.label,), 0), lang, strict=True)
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_the_lobby_pages_on_the_remote_are_in_the_tables_language(lang: str) -> None:
+    """Before the game: the check-in page (who joined, the deck to lay out) and every row of the setup page."""
+    from controller.director.clock import VirtualScheduler
+    from controller.director.lobby import Lobby
+    from controller.ports import Button
+    from controller.sim.table import SimTable
+
+    clock = VirtualScheduler()
+    table = SimTable(12, clock.now)
+    lob = Lobby(table, clock, load_variant("standard-2.0"), {}, lambda n: None, lang=lang)
+    lob.start()
+    pages: list[v.View] = []
+    real = render
+
+    def kept(view: v.View, *args: object, **kw: object):
+        pages.append(view)
+        return real(view, *args, **kw)  # type: ignore[arg-type]
+
+    import controller.director.lobby as lobby_module
+    lobby_module.render = kept  # type: ignore[assignment]
+    try:
+        for seat in range(1, 9):
+            table.click(seat, Button.OK)
+        table.remote_key(RemoteKey.MENU)  # the setup page
+        for _ in range(len(lob.setup_rows())):
+            table.remote_key(RemoteKey.RIGHT)
+            table.remote_key(RemoteKey.DOWN)
+    finally:
+        lobby_module.render = real  # type: ignore[assignment]
+    remote_pages = [p for p in pages if isinstance(p, v.JudgeList)]
+    assert len(remote_pages) > 10
+    for page in remote_pages:
+        render(page, lang, strict=True)
+        if lang == "zh":
+            assert not latin_words(page), f"English on a Chinese table: {latin_words(page)} in {page}"
