@@ -7,6 +7,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from controller.director.journal import SqliteJournal
 from controller.director.judge_commands import BY_NAME, COMMANDS, Outcome
@@ -309,3 +311,36 @@ def test_with_a_judge_the_seat_gesture_does_nothing():
     until_speech_of(t, 3)
     hold_both(t, 1)
     assert t.director.ui[1].asking_surrender is False
+
+
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seat=st.integers(1, 8), yes=st.booleans(), partner_out=st.booleans())
+def test_a_seats_surrender_is_asked_and_answered_on_that_seat_alone(seat: int, yes: bool, partner_out: bool):
+    """Property: whoever asks, whatever they answer, no other seat's screen shows the question or the answer,
+    and the room hears nothing unless the surrender is accepted (V2.11: a refusal would tell who is who)."""
+    t = first_day(judge=False)
+    until_speech_of(t, 3)
+    if partner_out:
+        t.director.judge("eject", 2 if seat == 1 else 1 if seat == 2 else 4 if seat == 3 else 3)
+        t.until_wait()
+    if seat not in t.director.state.alive or t.director.state.over:
+        return
+    said = len(t.said())
+    told: list[tuple[int, v.View]] = []
+    notice = t.director._notice
+
+    def spy(to: int, view: v.View, keep: bool = False) -> None:
+        told.append((to, view))
+        notice(to, view, keep)
+    t.director._notice = spy  # type: ignore[method-assign]
+    hold_both(t, seat)
+    t.table.click(seat, Button.OK if yes else Button.PREV)
+    t.run_for(1)
+    private = (v.L10n("投降？", "Surrender?"), v.L10n("无效操作", "Not allowed"))
+    assert all(to == seat for to, x in told if isinstance(x, v.Message) and x.title in private)
+    assert any(x.title == private[0] for to, x in told if isinstance(x, v.Message))  # it was asked
+    accepted = t.director.state.over and any(
+        isinstance(e, Died) and e.cause == "surrendered" for e in t.director.events)
+    heard = [p for p in t.said()[said:] if p.startswith("surrender")]
+    assert heard == (["surrender.surrenders"] if accepted else [])
+    assert accepted == (yes and partner_out and seat <= 4)  # V2.11: a killer or police left alone, and only then
