@@ -128,7 +128,7 @@ COMMANDS: tuple[JudgeCommand, ...] = (
     JudgeCommand("end_timer", "", True, (), "C5"),
     JudgeCommand("undo", "", True, ("game.undone",), "C5"),
     JudgeCommand("eject", "seat", True, ("seat.N", "eject.ejected"), "V2.11"),
-    JudgeCommand("penalty", "seat", True, ("whatever the rules announce for a penalty point",), "V2.11"),
+    JudgeCommand("penalty", "seat", True, ("seat.N", "speech.out_of_turn"), "V2.11"),
     JudgeCommand("surrender", "seat", True, ("seat.N", "surrender.surrenders", "ending.*"), "V2.11"),
     JudgeCommand("judge_pick", "target", True, (), "C2"),
     JudgeCommand("direction", "direction", False, ("speech.clockwise | speech.counterclockwise",), "V2.4"),

@@ -267,7 +267,6 @@ UI: dict[str, tuple[str, str]] = {
     "deal_mismatch": ("牌组不符：缺{missing}，多{extra}；请重新发牌", "deck mismatch: missing {missing}, extra {extra}; redeal"),
     "deal_void": ("发牌无效（{code}）：杀手和警察在同一手", "deal void ({code}): {why}"),
     "deal_redeal_hint": ("请重新发牌：菜单 > 重新发牌", "redeal: menu > redeal"),
-    "remote_offline": ("遥控器没有响应", "The remote is not answering"),
 }
 
 

@@ -116,6 +116,9 @@ def test_the_judge_gives_seat_6_a_penalty_point_seat_6_sees_it_and_undo_takes_it
     assert t.screen(6) == v.Message(v.L10n("罚分", "Penalty point"), v.L10n("罚一分，共1分", "One point, 1 in all"))
     assert remote_outcome(t).value == v.L10n("6号罚分，共1分", "Seat 6: penalty, 1 in all")
     assert d.state.queue[0] == 3  # the speech goes on
+    t.run_for(4)
+    said = t.said()
+    assert said[said.index("speech.out_of_turn") - 1] == "seat.6"  # the room hears "6号 请不要在别人发言时说话"
     t.menu("penalty", 6)
     assert d.state.penalties == {6: 2}
     t.menu("undo")
