@@ -1,0 +1,145 @@
+"""The judge's commands from the console, with the handheld's confirmations, called on the director.
+
+Each command names the director's method it calls, whether it takes a seat, and the question asked before it
+runs when it cannot be taken back lightly (undo, eject, penalty, surrender, end the timer, redeal, abort: the
+handheld asks for a second press; the page asks "Eject seat 5?" and sends the command again, confirmed). The
+server refuses an unconfirmed one, so a page that skipped the question changes nothing.
+
+The director does not know which remote called: these are the same methods the handheld's menu calls.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from controller.ports import RemoteKey, RemoteKeyEvent
+from controller.web.views import commands_open
+
+if TYPE_CHECKING:
+    from controller.director.director import Director
+    from controller.director.lobby import Lobby
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """What the page shows after a command: done, refused (with the rule or the reason), or a question."""
+
+    ok: bool
+    en: str
+    zh: str
+    status: int = 200
+    confirm: bool = False
+
+    def as_json(self) -> dict[str, object]:
+        key = "confirm" if self.confirm else "message" if self.ok else "error"
+        return {"ok": self.ok, key: {"en": self.en, "zh": self.zh}}
+
+
+@dataclass(frozen=True)
+class Command:
+    method: str
+    #: (en, zh) question asked before running, with ``{seat}`` filled in; None: runs at once.
+    confirm: tuple[str, str] | None = None
+    seat: bool = False
+
+
+COMMANDS: dict[str, Command] = {
+    "pause": Command("pause"),
+    "resume": Command("resume_play"),
+    "repeat": Command("repeat"),
+    "extend": Command("extend"),
+    "end_timer": Command("end_timer", ("End the timer now?", "现在结束计时？")),
+    "undo": Command("undo", ("Undo the last input?", "撤销上一步？")),
+    "eject": Command("eject", ("Eject seat {seat}?", "将{seat}号请出场？"), seat=True),
+    "penalty": Command("penalty", ("Give seat {seat} a penalty point?", "给{seat}号罚分？"), seat=True),
+    "surrender": Command("surrender", ("Seat {seat} surrenders (V2.11)?", "{seat}号投降（V2.11）？"), seat=True),
+    "judge_pick": Command("judge_pick"),
+    "direction": Command("choose_direction"),
+    "redeal": Command("redeal", ("Redeal: every card is tapped again?", "重新发牌：每人重新刷牌？")),
+    "abort": Command("abort", ("Abort the game? It cannot be resumed.", "中止游戏？无法继续。")),
+}
+
+#: Lobby commands (``tianhei table --checkin``): the handheld's centre key and ◀/▶ on the check-in page.
+LOBBY = ("start", "players")
+
+DONE = ("Done", "已执行")
+
+
+def run(director: Director | None, lobby: Lobby | None, name: str, args: Mapping[str, Any],
+        confirmed: bool) -> Outcome:
+    """Run one command (on the loop, between two director steps)."""
+    if name in LOBBY:
+        return _lobby(lobby, director, name, args)
+    spec = COMMANDS.get(name)
+    if spec is None:
+        return Outcome(False, f"unknown command {name!r}", f"未知指令 {name!r}", 400)
+    if director is None:
+        return Outcome(False, "the game has not been dealt yet", "游戏尚未开始", 409)
+    if not commands_open(director).get(name, False):
+        return Outcome(False, f"{name.replace('_', ' ')} is not possible now", "现在不能执行该指令", 409)
+    try:
+        call = _bind(director, name, spec, args)
+    except ValueError as exc:
+        return Outcome(False, str(exc), f"参数错误：{exc}", 400)
+    if spec.confirm is not None and not confirmed:
+        seat = director.label(int(args["seat"])) if spec.seat else ""
+        en, zh = spec.confirm
+        return Outcome(True, en.format(seat=seat), zh.format(seat=seat), 200, confirm=True)
+    before = len(director.transcript)
+    result = call()
+    refused = next((line.what for line in director.transcript[before:] if line.what.startswith("refused")), None)
+    if refused is not None or result is False:
+        why = refused or f"{name} refused"
+        return Outcome(False, why, f"被拒绝：{why}", 409)
+    return Outcome(True, *DONE)
+
+
+def _bind(d: Director, name: str, spec: Command, args: Mapping[str, Any]) -> Callable[[], Any]:
+    """The director call with its checked arguments (a bad argument is a ValueError naming it)."""
+    method = getattr(d, spec.method)
+    if spec.seat:
+        seat = _seat(args.get("seat"), d.config.players, "seat")
+        return lambda: method(seat)
+    if name == "extend":
+        seconds = args.get("seconds", 30)
+        if not isinstance(seconds, int | float) or isinstance(seconds, bool) or not 5 <= seconds <= 600:
+            raise ValueError("seconds must be a number from 5 to 600")
+        return lambda: method(float(seconds))
+    if name == "judge_pick":
+        target = args.get("target")
+        chosen = None if target is None else _seat(target, d.config.players, "target")
+        return lambda: method(chosen)
+    if name == "direction":
+        clockwise = args.get("clockwise")
+        if not isinstance(clockwise, bool):
+            raise ValueError("clockwise must be true or false")
+        return lambda: method(clockwise)
+    return method
+
+
+def _seat(value: object, players: int, what: str) -> int:
+    if not isinstance(value, int) or isinstance(value, bool) or not 1 <= value <= players:
+        raise ValueError(f"{what} must be a seat from 1 to {players}")
+    return value
+
+
+def _lobby(lobby: Lobby | None, director: Director | None, name: str, args: Mapping[str, Any]) -> Outcome:
+    """The check-in page: start the game, or set the count (the handheld's ◀/▶)."""
+    if lobby is None or lobby.started or director is not None:
+        return Outcome(False, "there is no check-in going on", "当前没有签到", 409)
+    if name == "players":
+        step = args.get("step")
+        if step not in (-1, 1):
+            return Outcome(False, "step must be -1 or 1", "参数错误：step 应为 -1 或 1", 400)
+        key = RemoteKey.RIGHT if step == 1 else RemoteKey.LEFT
+    else:
+        problem = lobby.ready()
+        if problem is not None:
+            return Outcome(False, f"cannot start: {problem}", f"无法开始：{problem}", 409)
+        key = RemoteKey.CENTER
+    if lobby.page != "checkin":
+        lobby.handle(RemoteKeyEvent(RemoteKey.MENU, True, 0.0))
+    lobby.handle(RemoteKeyEvent(key, True, 0.0))
+    return Outcome(True, *DONE)

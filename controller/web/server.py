@@ -1,0 +1,67 @@
+"""uvicorn inside the table's own event loop, beside the director (no thread, no second process).
+
+Two changes to uvicorn's defaults, both for a Pi Zero sitting under a table all evening: it does not take the
+process's signals (the table decides when to stop), and its housekeeping tick runs once a second instead of ten
+times (an idle table should sleep). ``X-Forwarded-For`` is not believed: the rate limit counts the real address.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from typing import Any
+
+import uvicorn
+
+from controller.web.app import make_app
+from controller.web.console import Console
+
+
+class _TableServer(uvicorn.Server):
+    def __init__(self, config: uvicorn.Config) -> None:
+        super().__init__(config)
+        self.stopping = asyncio.Event()
+
+    def capture_signals(self) -> Any:
+        return contextlib.nullcontext()
+
+    async def main_loop(self) -> None:
+        counter = 0
+        while not await self.on_tick(counter):
+            counter += 10  # on_tick refreshes the Date header when counter % 10 == 0
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self.stopping.wait(), 1.0)
+
+
+class ConsoleServer:
+    """Serve ``console`` on its host and port (port 0: any free one; :attr:`port` tells which)."""
+
+    def __init__(self, console: Console) -> None:
+        self.console = console
+        settings = console.settings
+        config = uvicorn.Config(make_app(console), host=settings.host, port=settings.port, log_level="warning",
+                                ws="websockets-sansio", lifespan="off", access_log=False, proxy_headers=False,
+                                server_header=False, ws_max_size=4096)
+        self.server = _TableServer(config)
+        self.task: asyncio.Task[None] | None = None
+
+    async def start(self) -> None:
+        self.task = asyncio.create_task(self.server.serve())
+        while not self.server.started:
+            if self.task.done():
+                where = f"{self.console.settings.host}:{self.console.settings.port}"
+                with contextlib.suppress(SystemExit):  # uvicorn exits when it cannot bind (it has logged why)
+                    self.task.result()
+                raise OSError(f"the judge's console could not listen on {where} (in use? change [console] port)")
+            await asyncio.sleep(0.01)
+        sockets = [s for srv in self.server.servers for s in srv.sockets]
+        if sockets:
+            self.console.port = int(sockets[0].getsockname()[1])
+        self.console.open()
+
+    async def stop(self) -> None:
+        self.server.should_exit = True
+        self.server.stopping.set()
+        if self.task is not None:
+            with contextlib.suppress(asyncio.CancelledError):
+                await self.task
