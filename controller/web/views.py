@@ -39,6 +39,7 @@ WORDS: dict[str, tuple[str, str]] = {
     "over": ("游戏结束", "Game over"),
     "checkin": ("签到", "Check-in"),
     "waiting": ("等待", "Waiting"),
+    "announcing": ("播报中…", "Announcing…"),
 }
 
 
@@ -119,7 +120,7 @@ def _turn(d: Director, lang: Lang) -> str:
     if d.stage == "over":
         return _w("over", lang)
     if w is None:
-        return "…"
+        return _w("announcing", lang)
     if w.kind in ("speeches", "last_words") and s.queue:
         return _w("last_words" if w.kind == "last_words" else "speech", lang, n=d.label(s.queue[0]))
     if w.kind == "vote" and w.step == TURN_VOTE:

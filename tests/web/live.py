@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
+import contextlib
 import functools
 import threading
 from collections.abc import Callable
@@ -23,15 +24,15 @@ from controller.voice.null_voice import NullVoice
 
 
 class LiveTable:
-    def __init__(self, tmp: Path, *, players: int = 8, phones: int = 1, timers: str = "", seed: int = 3,
+    def __init__(self, tmp: Path, *, players: int = 8, phones: int = 1, night_action_s: float = 5, seed: int = 3,
                  autoplay: str | None = "heuristic", think_s: tuple[float, float] = (0.05, 0.2),
                  lang: str = "zh-CN", code_ttl_s: float = 300) -> None:
         cfg = tmp / "tianhei.toml"
         cfg.write_text(
             f'[table]\nlanguage = "{lang}"\n[game]\nplayers = {players}\nseed = {seed}\n'
             f'[journal]\npath = "{tmp / "j.sqlite"}"\n'
-            f"[timers]\ndeal_s = 0.5\nnight_action_s = 20\nspeech_s = 20\nlast_words_s = 20\ndefence_s = 20\n"
-            f"warning_s = 1\nvote_window_s = 1\nanswer_s = 0.3\ntally_s = 0.3\n{timers}\n"
+            f"[timers]\ndeal_s = 0.5\nnight_action_s = {night_action_s}\nspeech_s = 1.5\nlast_words_s = 1.5\ndefence_s = 1.5\n"
+            f"warning_s = 1\nvote_window_s = 0.4\nanswer_s = 0.3\ntally_s = 0.3\n"
             f'[console]\nhost = "127.0.0.1"\nport = 0\nphones = {phones}\ncode_ttl_s = {code_ttl_s}\n'
             f"revoke_hold_s = 0.3\n")
         self.config = load(cfg)
@@ -62,11 +63,11 @@ class LiveTable:
 
     def _run(self) -> None:
         original_voice, original_bots = live.open_voice_for, live.TableBots
-        live.open_voice_for = lambda config, clock: NullVoice(clock, part_seconds=0.1)  # type: ignore[assignment]
+        live.open_voice_for = lambda config, clock: NullVoice(clock, part_seconds=0.05)  # type: ignore[assignment]
         live.TableBots = functools.partial(TableBots, think_s=self.think_s)  # type: ignore[misc]
         try:
             asyncio.run(self._main())
-        except BaseException as exc:  # noqa: BLE001 - handed to the test thread
+        except BaseException as exc:
             self._error = exc
             self._ready.set()
         finally:
@@ -86,10 +87,8 @@ class LiveTable:
         opts = live.LiveOptions(autoplay=self.autoplay, window=False, console=True, on_console=listening,
                                 on_started=started)
         self._task = asyncio.create_task(live.run_live(self.config, opts))
-        try:
+        with contextlib.suppress(asyncio.CancelledError):
             await self._task
-        except asyncio.CancelledError:
-            pass
 
     # ---- from the test's thread ---------------------------------------------------------------------------
     @property
@@ -104,7 +103,7 @@ class LiveTable:
         def call() -> None:
             try:
                 future.set_result(fn())
-            except BaseException as exc:  # noqa: BLE001
+            except BaseException as exc:
                 future.set_exception(exc)
 
         self.loop.call_soon_threadsafe(call)

@@ -4,6 +4,7 @@ calling the table. Each test runs the real table (simulated seats, real clock) a
 
 from __future__ import annotations
 
+import contextlib
 import json
 import re
 import time
@@ -183,10 +184,8 @@ def test_the_public_page_and_socket_carry_the_board_only_whole_game(tmp_path):
         deadline = time.monotonic() + 120
         while time.monotonic() < deadline:
             for s in (socket, socket_en):
-                try:
+                with contextlib.suppress(TimeoutError):
                     seen.append(json.loads(s.recv(0.2)))
-                except TimeoutError:
-                    pass
             if seen and seen[-1]["board"].get("gesture") == "over":
                 break
         assert seen[-1]["board"]["gesture"] == "over", "the game did not end in time"

@@ -16,6 +16,7 @@ function toast(text, bad) {
 
 function ask(question) {
   return new Promise((resolve) => {
+    $("toast").classList.add("hidden");
     $("sheet-question").textContent = question;
     $("sheet").classList.remove("hidden");
     $("sheet-yes").onclick = () => { $("sheet").classList.add("hidden"); resolve(true); };
