@@ -27,6 +27,9 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
+#: How long the handheld says "phone paired" after a phone paired.
+PAIRED_NOTICE_S = 10.0
+
 
 def lan_address() -> str:
     """This machine's address on the club's network (the one a packet to the LAN would leave from); loopback
@@ -60,6 +63,8 @@ class Console:
         #: One event per open socket: set when there is something new to send.
         self.wakers: set[asyncio.Event] = set()
         self._code_timer: asyncio.TimerHandle | None = None
+        self._paired_until = 0.0
+        self._phones = 0
         #: Counters for the benchmark: views built, messages sent.
         self.built = 0
         self.sent = 0
@@ -101,8 +106,14 @@ class Console:
         return None if code is None else {"code": code, "url": self.url}
 
     def banner(self) -> str | None:
+        """The handheld's bottom line: the code while a phone may pair; for a few seconds after one paired, that it
+        did (a judge who did not pair it holds BACK)."""
         code = self.code()
-        return None if code is None else f"手机配对 {code}" if self.lang == "zh" else f"phone code {code}"
+        if code is not None:
+            return f"手机配对 {code}" if self.lang == "zh" else f"phone code {code}"
+        if self.loop.time() < self._paired_until:
+            return "手机已配对" if self.lang == "zh" else "phone paired"
+        return None
 
     def open(self) -> None:
         """Called once the server listens: the first code goes on the board and the log."""
@@ -110,10 +121,15 @@ class Console:
         log.info("judge's console at %s%s", self.url, f" (pairing code {code})" if code else "")
 
     def _access_changed(self) -> None:
+        phones = len(self.access.sessions(self.loop.time()))
+        if phones > self._phones:  # a phone paired: say so on the handheld for a moment
+            self._paired_until = self.loop.time() + PAIRED_NOTICE_S
+            self.loop.call_at(self._paired_until + 0.01, self._access_changed)
+        self._phones = phones
         if self._code_timer is not None:
             self._code_timer.cancel()
             self._code_timer = None
-        if self.access.sessions(self.loop.time()).__len__() < self.access.phones:
+        if phones < self.access.phones:
             # the code on show expires: the board and the remote get the next one when it does
             self._code_timer = self.loop.call_at(self.access.code_expires() + 0.01, self._access_changed)
         if self.remote is not None:

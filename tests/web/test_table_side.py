@@ -56,7 +56,11 @@ def test_the_handheld_shows_the_pairing_code_until_a_phone_pairs(loop):
     assert hdmi.last["pairing"] == {"code": code, "url": "http://192.168.1.20:8080/"}
     assert "pairing" not in console.message("public", "zh")  # the board in the room only
     console.access.pair(code or "", "10.0.0.5", "judge's phone", loop.time())
-    assert band(sim.remote.image) < 0.5 and "pairing" not in hdmi.last  # paired: the code is gone
+    assert console.banner() == "手机已配对" and "pairing" not in hdmi.last  # paired: the code is gone ...
+    assert band(sim.remote.image) > 0.5  # ... and the handheld says a phone paired, for a moment
+    console._paired_until = 0.0
+    console.remote.banner_changed()  # type: ignore[union-attr]
+    assert band(sim.remote.image) < 0.5
 
 
 def test_the_board_writes_the_code_and_the_address_and_draws_the_qr_code():
