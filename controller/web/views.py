@@ -93,6 +93,8 @@ def judge_view(director: Director | None, lang: Lang | str, *, lobby: Lobby | No
                 story=list(story(d.events, lang, label)), commands=commands_open(d),
                 choices=[label(c) if c is not None else None for c in _choices(d)],
                 choice_seats=[c for c in _choices(d)])
+    if d.stage == "deal":  # a digital deal: the roles are known, the players are still looking at theirs
+        view["headline"] = _w("deal", lang)
     if d.stage == "over" or s.over:
         winner = s.winner or "draw"
         view["headline"] = ui("draw", lang) if winner == "draw" else ui("winner", lang, side=side_name(winner, lang))
@@ -107,11 +109,24 @@ def _lobby_view(lobby: Lobby | None, lang: Lang, phones: int) -> dict[str, Any]:
                             _w("waiting", lang)}
     if lobby is not None and not lobby.started:
         view.update(variant=lobby.variant.id, players=lobby.players(), joined=sorted(lobby.joined),
-                    deck=lobby.deck(), problem=lobby.ready(),
+                    deck=_deck(lobby, lang), problem=lobby.ready(),
                     commands={"start": lobby.ready() is None, "players": True})
     else:
         view["commands"] = {}
     return view
+
+
+def _deck(lobby: Lobby, lang: Lang) -> str:
+    """The cards to lay out for the count checked in, in ``lang`` ("2 杀手, 2 警察, 4 平民"), or why that count
+    cannot play."""
+    from controller.rules.setup import configure
+    from controller.rules.variant import VariantError
+
+    try:
+        config = configure(lobby.variant, lobby.players(), lobby.options)
+    except VariantError as exc:
+        return exc.problem
+    return ", ".join(f"{count} {role_name(role, lang)}" for role, count in config.composition)
 
 
 def _turn(d: Director, lang: Lang) -> str:

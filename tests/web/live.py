@@ -26,7 +26,7 @@ from controller.voice.null_voice import NullVoice
 class LiveTable:
     def __init__(self, tmp: Path, *, players: int = 8, phones: int = 1, night_action_s: float = 5, seed: int = 3,
                  autoplay: str | None = "heuristic", think_s: tuple[float, float] = (0.05, 0.2),
-                 lang: str = "zh-CN", code_ttl_s: float = 300) -> None:
+                 lang: str = "zh-CN", code_ttl_s: float = 300, checkin: bool = False) -> None:
         cfg = tmp / "tianhei.toml"
         cfg.write_text(
             f'[table]\nlanguage = "{lang}"\n[game]\nplayers = {players}\nseed = {seed}\n'
@@ -37,6 +37,8 @@ class LiveTable:
             f"revoke_hold_s = 0.3\n")
         self.config = load(cfg)
         self.autoplay = autoplay
+        #: Seats check in and the judge starts the game (``tianhei table --checkin``) instead of an immediate deal.
+        self.checkin = checkin
         self.think_s = think_s
         self.console: Any = None
         self.director: Any = None
@@ -85,7 +87,7 @@ class LiveTable:
             self._ready.set()
 
         opts = live.LiveOptions(autoplay=self.autoplay, window=False, console=True, on_console=listening,
-                                on_started=started)
+                                on_started=started, checkin=self.checkin)
         self._task = asyncio.create_task(live.run_live(self.config, opts))
         with contextlib.suppress(asyncio.CancelledError):
             await self._task
@@ -108,6 +110,17 @@ class LiveTable:
 
         self.loop.call_soon_threadsafe(call)
         return future.result(10)
+
+    def check_in(self, *seats: int) -> None:
+        """Each seat presses OK on the check-in screen."""
+        from controller.ports import Button
+
+        def press() -> None:
+            for seat in seats:
+                self.console.lobby.table.click(seat, Button.OK)
+
+        self.wait_for(lambda: self.console.lobby is not None, why="the check-in")
+        self.on_loop(press)
 
     def code(self) -> str:
         """The code on the board, read as the judge reads it."""

@@ -97,7 +97,7 @@ class Judge:
 def test_the_judge_pairs_pauses_ejects_undoes_and_watches_the_game_to_its_end(tmp_path, browser):
     shots: list[Path] = []
     judge = Judge(browser, shots)
-    with LiveTable(tmp_path, seed=5, night_action_s=8) as t:
+    with LiveTable(tmp_path, seed=5, night_action_s=8, checkin=True) as t:
         # a player opens the public page: the board's view
         browser.get(t.base + "/")
         judge.until(lambda: judge.text("#board"), why="the public board")
@@ -114,18 +114,22 @@ def test_the_judge_pairs_pauses_ejects_undoes_and_watches_the_game_to_its_end(tm
         judge.shot(tmp_path, "pair")
         browser.find_element(By.CSS_SELECTOR, "#form button").click()
         judge.until(lambda: browser.current_url.endswith("/judge"), why="paired")
-        # the private view: every role, whose turn it is
-        judge.until(lambda: judge.text("#headline").startswith("第1夜"), why="night 1 on the console")
+        # check-in: eight seats press OK; the console shows who joined and the deck; the judge starts the game
+        judge.until(lambda: judge.text("#headline") == "签到", why="the check-in page")
+        t.check_in(*range(1, 9))
+        judge.until(lambda: judge.text("#lobby-joined") == "1, 2, 3, 4, 5, 6, 7, 8", why="eight seats joined")
+        judge.shot(tmp_path, "checkin")
+        judge.tap("#cmd-start")
+        # the private view: every role, whose turn it is; the judge pauses as soon as the game is on
+        judge.until(lambda: judge.text("#headline").startswith("第"), why="the game on the console")
+        judge.tap("#cmd-pause")
+        judge.until(lambda: browser.find_element(By.ID, "paused").is_displayed(), why="the paused banner")
+        assert t.on_loop(lambda: t.director.paused) and judge.text("#paused") == "已暂停"
         roles = {n: judge.text(f'#seats .seat[data-seat="{n}"] .role') for n in range(1, 9)}
         expected = {n: {"killer": "杀手", "police": "警察", "civilian": "平民"}[t.director.state.role_of(n)]
                     for n in range(1, 9)}
         assert roles == expected
-        judge.shot(tmp_path, "night")
-        # pause
-        judge.tap("#cmd-pause")
-        judge.until(lambda: browser.find_element(By.ID, "paused").is_displayed(), why="the paused banner")
-        assert t.on_loop(lambda: t.director.paused)
-        assert judge.text("#paused") == "已暂停"
+        judge.shot(tmp_path, "paused")
         # eject a civilian: tap the seat, then eject, then confirm
         victim = next(n for n in range(1, 9) if roles[n] == "平民"
                       and t.on_loop(lambda n=n: n in t.director.state.alive))
@@ -147,7 +151,6 @@ def test_the_judge_pairs_pauses_ejects_undoes_and_watches_the_game_to_its_end(tm
         judge.tap("#cmd-resume")
         judge.until(lambda: not browser.find_element(By.ID, "paused").is_displayed(), why="resumed")
         judge.until(lambda: judge.text("#turn").endswith("号发言"), timeout=60, why="a speech on the console")
-        judge.shot(tmp_path, "day")
         judge.until(lambda: judge.text("#turn") == "游戏结束", timeout=120, why="the end of the game")
         headline = judge.text("#headline")
         assert headline.endswith("胜") or headline == "平局"

@@ -83,7 +83,8 @@ def test_the_check_in_from_the_phone_counts_and_starts_the_game(loop):
         sim.click(seat, Button.OK)
     view = judge_view(None, "en", lobby=lobby)
     assert view["stage"] == "checkin" and view["joined"] == list(range(1, 9)) and view["commands"]["start"]
-    assert "killer" in view["deck"]
+    assert view["deck"] == "2 Killer, 2 Police, 4 Civilian"
+    assert judge_view(None, "zh", lobby=lobby)["deck"] == "2 杀手, 2 警察, 4 平民"
     assert commands.run(None, lobby, "players", {"step": 1}, False).ok and lobby.players() == 9
     assert commands.run(None, lobby, "players", {"step": -1}, False).ok and lobby.players() == 8
     assert commands.run(None, lobby, "start", {}, False).ok and started == [8]

@@ -62,6 +62,7 @@ function render(v) {
   for (const id of ["cmd-clockwise", "cmd-anticlockwise"]) $(id).classList.toggle("hidden", !direction);
   const lobby = v.stage === "checkin";
   $("lobby").classList.toggle("hidden", !lobby);
+  $("play").classList.toggle("hidden", lobby);
   if (lobby) {
     $("lobby-players").textContent = v.players;
     $("lobby-joined").textContent = (v.joined || []).join(", ") || "-";
