@@ -43,6 +43,9 @@ COOKIE = "tianhei_judge"
 CSRF_HEADER = "x-tianhei-csrf"
 #: The largest request body read (a command is a few dozen bytes).
 MAX_BODY = 2048
+#: Open sockets at most (a room of players with the public page open, and the judge): more are turned away, so a
+#: flood of connections cannot eat the Pi's memory.
+MAX_SOCKETS = 64
 
 SECURITY_HEADERS = [
     (b"content-security-policy", b"default-src 'self'; connect-src 'self'; img-src 'self' data:; "
@@ -199,6 +202,9 @@ def make_app(console: Console) -> Starlette:
     async def stream(ws: WebSocket, kind: str, allowed: Callable[[], bool]) -> None:
         """Send ``kind``'s view now and whenever it changes, until the phone goes or is no longer allowed."""
         lang = "en" if ws.query_params.get("lang") == "en" else "zh"
+        if len(console.wakers) >= MAX_SOCKETS:
+            await ws.close(code=1013)  # try again later
+            return
         await ws.accept()
         wake = asyncio.Event()
         wake.set()

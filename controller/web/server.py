@@ -41,7 +41,7 @@ class ConsoleServer:
         settings = console.settings
         config = uvicorn.Config(make_app(console), host=settings.host, port=settings.port, log_level="warning",
                                 ws="websockets-sansio", lifespan="off", access_log=False, proxy_headers=False,
-                                server_header=False, ws_max_size=4096)
+                                server_header=False, ws_max_size=4096, limit_concurrency=128)
         self.server = _TableServer(config)
         self.task: asyncio.Task[None] | None = None
 

@@ -202,3 +202,20 @@ def test_the_public_page_and_socket_carry_the_board_only_whole_game(tmp_path):
         assert seen[-1]["board"]["roles"]  # the end: every role is public (C4)
         socket.close()
         socket_en.close()
+
+
+def test_a_flood_of_sockets_is_turned_away_and_the_judge_still_gets_in(tmp_path, monkeypatch):
+    from controller.web import app
+
+    monkeypatch.setattr(app, "MAX_SOCKETS", 5)
+    with LiveTable(tmp_path) as t, client(t) as judge:
+        flood = [connect(f"ws://127.0.0.1:{t.console.port}/ws/public", proxy=None) for _ in range(5)]
+        with pytest.raises(InvalidStatus):
+            connect(f"ws://127.0.0.1:{t.console.port}/ws/public", proxy=None, open_timeout=5)
+        for s in flood:
+            s.close()
+        t.wait_for(lambda: len(t.console.wakers) == 0, why="the flood is gone")
+        pair(t, judge)
+        socket = judge_socket(t, judge.cookies["tianhei_judge"])
+        assert json.loads(socket.recv(5))["kind"] == "judge"
+        socket.close()
