@@ -72,6 +72,8 @@ def run(director: Director | None, lobby: Lobby | None, name: str, args: Mapping
     """Run one command (on the loop, between two director steps)."""
     if name in LOBBY:
         return _lobby(lobby, director, name, args)
+    if director is not None and hasattr(director, "judge_menu"):
+        return _by_the_door(director, name, args, confirmed)
     spec = COMMANDS.get(name)
     if spec is None:
         return Outcome(False, f"unknown command {name!r}", f"未知指令 {name!r}", 400)
@@ -94,6 +96,29 @@ def run(director: Director | None, lobby: Lobby | None, name: str, args: Mapping
         why = refused or f"{name} refused"
         return Outcome(False, why, f"被拒绝：{why}", 409)
     return Outcome(True, *DONE)
+
+
+#: Where each kind of value a command takes is found in the page's ``args``.
+_VALUE = {"seat": "seat", "target": "target", "direction": "clockwise", "seconds": "seconds"}
+
+
+def _by_the_door(d: Any, name: str, args: Mapping[str, Any], confirmed: bool) -> Outcome:
+    """Through the director's one door for every remote (``judge_menu``/``judge_question``/``judge``, the table of
+    commands in controller/director/judge_commands.py): the same limits, questions and outcomes as the handheld.
+    A command not open now, or a value not among its choices, goes straight to the door, which refuses it and
+    changes nothing; a command the table says must be asked about is asked about first."""
+    offer = next((o for o in d.judge_menu() if o.command.name == name), None)
+    if offer is None:
+        return Outcome(False, f"unknown command {name!r}", f"未知指令 {name!r}", 400)
+    key = _VALUE.get(offer.command.takes)
+    value = args.get(key) if key else None
+    valid = offer.command.takes in ("", "seconds") or value in [c.value for c in offer.choices]
+    if offer.open and valid and offer.command.confirm and not confirmed:
+        question = d.judge_question(name, value)
+        return Outcome(True, question.en, question.zh, 200, confirm=True)
+    done = d.judge(name, value)
+    status = 200 if done.ok else 400 if done.code in ("unknown", "not_a_choice") else 409
+    return Outcome(done.ok, done.message.en, done.message.zh, status)
 
 
 def _bind(d: Director, name: str, spec: Command, args: Mapping[str, Any]) -> Callable[[], Any]:

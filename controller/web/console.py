@@ -58,6 +58,7 @@ class Console:
         self.board: ConsoleBoard | None = None
         self.facts: Mapping[str, object] | None = None
         self.port = settings.port
+        self._url: str | None = None
         self.version = 0
         self._views: dict[tuple[str, str], tuple[int, str]] = {}
         #: One event per open socket: set when there is something new to send.
@@ -90,12 +91,16 @@ class Console:
     # ---- pairing as the room sees it ---------------------------------------------------------------------
     @property
     def url(self) -> str:
+        """The address a phone opens (the QR code on the board): ``[console] url``, else this machine's LAN
+        address and the port listened on (worked out once: the board asks at every redraw)."""
         if self.settings.url:
             return self.settings.url
-        host = self.settings.host
-        if host in ("0.0.0.0", "::", ""):
-            host = lan_address()
-        return f"http://{host}:{self.port}/"
+        if self._url is None or not self._url.endswith(f":{self.port}/"):
+            host = self.settings.host
+            if host in ("0.0.0.0", "::", ""):
+                host = lan_address()
+            self._url = f"http://{host}:{self.port}/"
+        return self._url
 
     def code(self) -> str | None:
         return self.access.code(self.loop.time())

