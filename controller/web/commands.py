@@ -45,20 +45,20 @@ class Command:
     seat: bool = False
 
 
-COMMANDS: dict[str, Command] = {
+COMMANDS: dict[str, Command] = {  # the questions in the words of the handheld's menu
     "pause": Command("pause"),
     "resume": Command("resume_play"),
     "repeat": Command("repeat"),
     "extend": Command("extend"),
-    "end_timer": Command("end_timer", ("End the timer now?", "现在结束计时？")),
-    "undo": Command("undo", ("Undo the last input?", "撤销上一步？")),
-    "eject": Command("eject", ("Eject seat {seat}?", "将{seat}号请出场？"), seat=True),
-    "penalty": Command("penalty", ("Give seat {seat} a penalty point?", "给{seat}号罚分？"), seat=True),
-    "surrender": Command("surrender", ("Seat {seat} surrenders (V2.11)?", "{seat}号投降（V2.11）？"), seat=True),
+    "end_timer": Command("end_timer", ("End timer?", "结束计时？")),
+    "undo": Command("undo", ("Undo last input?", "撤销上一步？")),
+    "eject": Command("eject", ("Eject: Seat {seat}?", "请出场：{seat}号？"), seat=True),
+    "penalty": Command("penalty", ("Penalty point: Seat {seat}?", "罚分：{seat}号？"), seat=True),
+    "surrender": Command("surrender", ("Surrender: Seat {seat}?", "投降：{seat}号？"), seat=True),
     "judge_pick": Command("judge_pick"),
     "direction": Command("choose_direction"),
-    "redeal": Command("redeal", ("Redeal: every card is tapped again?", "重新发牌：每人重新刷牌？")),
-    "abort": Command("abort", ("Abort the game? It cannot be resumed.", "中止游戏？无法继续。")),
+    "redeal": Command("redeal", ("Redeal?", "重新发牌？")),
+    "abort": Command("abort", ("Abort game?", "中止游戏？")),
 }
 
 #: Lobby commands (``tianhei table --checkin``): the handheld's centre key and ◀/▶ on the check-in page.

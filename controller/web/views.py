@@ -69,7 +69,8 @@ def judge_view(director: Director | None, lang: Lang | str, *, lobby: Lobby | No
     now = d.clock.now() if now is None else now
     view: dict[str, Any] = {"kind": "judge", "stage": d.stage, "paused": d.paused, "phones": phones,
                             "variant": d.config.variant.id, "players": d.config.players,
-                            "lines": list(d.remote_lines)[-6:], "judge_entry": d.judge_entry}
+                            "lines": [_text(line, lang) for line in list(d.remote_lines)[-6:]],
+                            "judge_entry": d.judge_entry}
     if s is None or not s.roles:
         view.update(headline=_w("deal", lang), seats=[], story=[], turn=None, countdown=None,
                     commands=commands_open(d))
@@ -99,6 +100,14 @@ def judge_view(director: Director | None, lang: Lang | str, *, lobby: Lobby | No
         winner = s.winner or "draw"
         view["headline"] = ui("draw", lang) if winner == "draw" else ui("winner", lang, side=side_name(winner, lang))
     return view
+
+
+def _text(line: object, lang: Lang) -> str:
+    """A remote line as text: plain, or in both languages (an ``L10n``), of which ``lang``'s."""
+    zh, en = getattr(line, "zh", None), getattr(line, "en", None)
+    if isinstance(zh, str) and isinstance(en, str):
+        return zh if lang is Lang.ZH else en
+    return str(line)
 
 
 def _lobby_view(lobby: Lobby | None, lang: Lang, phones: int) -> dict[str, Any]:

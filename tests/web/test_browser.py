@@ -138,7 +138,7 @@ def test_the_judge_pairs_pauses_ejects_undoes_and_watches_the_game_to_its_end(tm
         judge.tap("#cmd-eject")
         judge.until(lambda: browser.find_element(By.ID, "sheet").is_displayed(), why="the confirmation")
         judge.shot(tmp_path, "confirm-eject")
-        assert judge.confirm() == f"将{victim}号请出场？"
+        assert judge.confirm() == f"请出场：{victim}号？"
         judge.until(lambda: "dead" in judge.seat_class(victim), why="the seat is out")
         assert victim not in t.on_loop(lambda: t.director.state.alive)
         assert judge.text(f'#seats .seat[data-seat="{victim}"] .dim') == "出局"

@@ -52,7 +52,7 @@ def test_the_judge_ejects_seat_5_from_the_phone_after_confirming_and_the_speech_
     speaker = t.director.state.queue[0]
     target = next(s for s in (6, 7, 8) if s != speaker)  # a civilian: the game goes on
     asked = commands.run(t.director, None, "eject", {"seat": target}, False)
-    assert asked.confirm and asked.en == f"Eject seat {target}?"  # the handheld's second press
+    assert asked.confirm and (asked.en, asked.zh) == (f"Eject: Seat {target}?", f"请出场：{target}号？")  # the handheld's second press
     assert target in t.director.state.alive  # nothing happens until the judge confirms
     done = commands.run(t.director, None, "eject", {"seat": target}, True)
     assert done.ok and not done.confirm
@@ -60,7 +60,7 @@ def test_the_judge_ejects_seat_5_from_the_phone_after_confirming_and_the_speech_
     t.until_wait()
     assert t.director.window.kind == "speeches" and t.director.state.queue[0] == speaker  # the speech goes on
     t.run_for(5)
-    assert t.screen(target) == v.Dead(target)
+    assert isinstance(t.screen(target), v.Dead) and t.screen(target).seat == target
     view = judge_view(t.director, "en")
     assert not next(s for s in view["seats"] if s["seat"] == target)["alive"]
     assert any("ejected" in line for line in view["story"])
