@@ -42,14 +42,16 @@ from controller.rules.variant import load_variant
 from controller.voice.null_voice import NullVoice
 
 PHONES = r"""
-import json, sys, threading
+import contextlib, json, sys, threading
 from websockets.sync.client import connect
 port, tokens, public = int(sys.argv[1]), json.loads(sys.argv[2]), int(sys.argv[3])
 base = f"ws://127.0.0.1:{port}"
 origin = f"http://127.0.0.1:{port}"
-sockets = [connect(f"{base}/ws/judge?lang=zh", origin=origin, proxy=None,
-                   additional_headers={"cookie": f"tianhei_judge={t}"}) for t in tokens]
-sockets += [connect(f"{base}/ws/public?lang=zh", origin=origin, proxy=None) for _ in range(public)]
+opened = contextlib.ExitStack()
+sockets = [opened.enter_context(connect(f"{base}/ws/judge?lang=zh", origin=origin, proxy=None,
+                                        additional_headers={"cookie": f"tianhei_judge={t}"})) for t in tokens]
+sockets += [opened.enter_context(connect(f"{base}/ws/public?lang=zh", origin=origin, proxy=None))
+            for _ in range(public)]
 got = [0] * len(sockets)
 def read(i, s):
     try:
@@ -62,8 +64,7 @@ for t in threads:
     t.start()
 print("ready", flush=True)
 sys.stdin.read()
-for s in sockets:
-    s.close()
+opened.close()
 for t in threads:
     t.join(5)
 print(json.dumps(got), flush=True)

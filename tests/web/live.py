@@ -23,6 +23,54 @@ from controller.director.bots import TableBots
 from controller.voice.null_voice import NullVoice
 
 
+class PublicWatcher:
+    """A player's phone with the public page open: a public socket read in a thread of its own, every message kept."""
+
+    def __init__(self, port: int, lang: str = "zh") -> None:
+        from websockets.sync.client import connect
+
+        self._open = contextlib.ExitStack()
+        self.socket = self._open.enter_context(connect(f"ws://127.0.0.1:{port}/ws/public?lang={lang}", proxy=None))
+        self.messages: list[dict[str, Any]] = []
+        self._thread = threading.Thread(target=self._read, daemon=True)
+        self._thread.start()
+
+    def _read(self) -> None:
+        import json
+
+        try:
+            for text in self.socket:
+                self.messages.append(json.loads(text))
+        except Exception:  # the socket closed
+            pass
+
+    def close(self) -> None:
+        self._open.close()
+        self._thread.join(10)
+
+    def assert_board_only(self, code: str) -> None:
+        """The secrecy property over every message this phone got: the board's facts only, no role and no night
+        choice before the end (C4), never the pairing code; at the end every role is public."""
+        import json
+
+        from controller.screens.strings import ROLES
+
+        words = {w for zh, en in ROLES.values() for w in (zh, en)}
+        public_keys = {"gesture", "night", "day", "dead", "speaker", "seconds", "candidate", "tally", "out", "tied",
+                       "numbering"}
+        assert self.messages and self.messages[-1]["board"]["gesture"] == "over", "the end was not seen"
+        before_end = [m for m in self.messages if m["board"].get("gesture") != "over"]
+        assert {"eyes_closed", "speech", "vote"} <= {m["board"].get("gesture") for m in before_end}
+        for m in self.messages:
+            text = json.dumps(m, ensure_ascii=False)
+            assert code not in text and "pairing" not in text, text
+        for m in before_end:
+            text = json.dumps(m, ensure_ascii=False)
+            assert set(m["board"]) <= public_keys, m
+            assert not [w for w in words if w in text], text
+        assert self.messages[-1]["board"]["roles"]
+
+
 class LiveTable:
     def __init__(self, tmp: Path, *, players: int = 8, phones: int = 1, night_action_s: float = 5, seed: int = 3,
                  autoplay: str | None = "heuristic", think_s: tuple[float, float] = (0.05, 0.2),

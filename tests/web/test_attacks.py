@@ -4,7 +4,6 @@ calling the table. Each test runs the real table (simulated seats, real clock) a
 
 from __future__ import annotations
 
-import contextlib
 import json
 import re
 import time
@@ -15,7 +14,6 @@ from websockets.exceptions import ConnectionClosed, InvalidStatus
 from websockets.sync.client import connect
 
 from controller.ports import RemoteKey, RemoteKeyEvent
-from controller.screens.strings import ROLES
 from tests.web.live import LiveTable
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
@@ -170,38 +168,14 @@ def test_the_session_cookie_is_httponly_and_samesite_strict(tmp_path):
         assert "httponly" in cookie and "samesite=strict" in cookie and "path=/" in cookie
 
 
-def test_the_public_page_and_socket_carry_the_board_only_whole_game(tmp_path):
-    """The secrecy property over every message a public socket got in a whole game: no role, no night choice,
-    no pairing code before the end; after the end (C4) the roles are public."""
-    words = {w for zh, en in ROLES.values() for w in (zh, en)}
+def test_the_public_page_shows_the_board_and_never_the_code(tmp_path):
+    """(The public socket over a whole game is watched in test_browser.py, beside the judge.)"""
     with LiveTable(tmp_path) as t, client(t) as anyone:
-        page = anyone.get("/").text
-        socket = connect(f"ws://127.0.0.1:{t.console.port}/ws/public?lang=zh", proxy=None)
-        socket_en = connect(f"ws://127.0.0.1:{t.console.port}/ws/public?lang=en", proxy=None)
-        code = t.code()
-        assert code not in page
-        seen: list[dict] = []
-        deadline = time.monotonic() + 120
-        while time.monotonic() < deadline:
-            for s in (socket, socket_en):
-                with contextlib.suppress(TimeoutError):
-                    seen.append(json.loads(s.recv(0.2)))
-            if seen and seen[-1]["board"].get("gesture") == "over":
-                break
-        assert seen[-1]["board"]["gesture"] == "over", "the game did not end in time"
-        before_end = [m for m in seen if m["board"].get("gesture") != "over"]
-        assert len(before_end) > 10
-        gestures = {m["board"].get("gesture") for m in before_end}
-        assert {"eyes_closed", "speech", "vote"} <= gestures
-        for m in before_end:
-            text = json.dumps(m, ensure_ascii=False)
-            assert set(m["board"]) <= {"gesture", "night", "day", "dead", "speaker", "seconds", "candidate",
-                                       "tally", "out", "tied", "numbering"}, m
-            assert not [w for w in words if w in text], text
-            assert code not in text and "pairing" not in text
-        assert seen[-1]["board"]["roles"]  # the end: every role is public (C4)
-        socket.close()
-        socket_en.close()
+        page = anyone.get("/")
+        assert page.status_code == 200 and t.code() not in page.text
+        with connect(f"ws://127.0.0.1:{t.console.port}/ws/public?lang=en", proxy=None) as socket:
+            first = json.loads(socket.recv(5))
+        assert first["kind"] == "public" and "pairing" not in json.dumps(first) and first["lines"]
 
 
 def test_a_flood_of_sockets_is_turned_away_and_the_judge_still_gets_in(tmp_path, monkeypatch):

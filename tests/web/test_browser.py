@@ -17,7 +17,7 @@ from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
 
-from tests.web.live import LiveTable
+from tests.web.live import LiveTable, PublicWatcher
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 CHROMEDRIVER = shutil.which("chromedriver") or "/usr/bin/chromedriver"
@@ -102,6 +102,7 @@ def test_the_judge_pairs_pauses_ejects_undoes_and_watches_the_game_to_its_end(tm
         browser.get(t.base + "/")
         judge.until(lambda: judge.text("#board"), why="the public board")
         judge.shot(tmp_path, "public")
+        player = PublicWatcher(t.console.port)  # another player's phone keeps the public page open all game
         # the judge opens the address from the board's QR code and types the board's code
         browser.get(t.base + "/judge")
         assert browser.current_url.endswith("/pair")  # no session: sent to pairing
@@ -110,7 +111,8 @@ def test_the_judge_pairs_pauses_ejects_undoes_and_watches_the_game_to_its_end(tm
         judge.until(lambda: "配对码错误" in judge.text("#error"), why="a wrong code is said")
         code_field = browser.find_element(By.ID, "code")
         code_field.clear()
-        code_field.send_keys(t.code())
+        code = t.code()  # as the judge reads it on the board
+        code_field.send_keys(code)
         judge.shot(tmp_path, "pair")
         browser.find_element(By.CSS_SELECTOR, "#form button").click()
         judge.until(lambda: browser.current_url.endswith("/judge"), why="paired")
@@ -168,6 +170,10 @@ def test_the_judge_pairs_pauses_ejects_undoes_and_watches_the_game_to_its_end(tm
         browser.find_element(By.ID, "lang").click()
         judge.until(lambda: judge.text("#turn") == "Game over", why="English")
         judge.shot(tmp_path, "over-en")
+        t.wait_for(lambda: t.console.facts is not None and t.console.facts.get("gesture") == "over", why="the end")
+        time.sleep(0.5)
+        player.close()
+        player.assert_board_only(code)  # the secrecy property over every message the player's phone got
     target = os.environ.get("TIANHEI_CONSOLE_SHOTS")
     if target:
         Path(target).mkdir(parents=True, exist_ok=True)
