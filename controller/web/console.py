@@ -65,10 +65,18 @@ class Console:
         self.wakers: set[asyncio.Event] = set()
         self._code_timer: asyncio.TimerHandle | None = None
         self._paired_until = 0.0
-        self._phones = 0
+        self._phones = len(self.access.sessions(loop.time()))  # a door carried over may have phones already
         #: Counters for the benchmark: views built, messages sent.
         self.built = 0
         self.sent = 0
+
+    def close(self) -> None:
+        """The table stops: this console stops listening to the door (which may serve the next game's)."""
+        if self._access_changed in self.access.listeners:
+            self.access.listeners.remove(self._access_changed)
+        if self._code_timer is not None:
+            self._code_timer.cancel()
+            self._code_timer = None
 
     # ---- the table's adapters ------------------------------------------------------------------------------
     def wrap(self, table: Table) -> ConsoleTable:

@@ -60,6 +60,7 @@ class ConsoleServer:
         self.console.open()
 
     async def stop(self) -> None:
+        self.console.close()
         self.server.should_exit = True
         self.server.stopping.set()
         if self.task is not None:

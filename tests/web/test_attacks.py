@@ -193,3 +193,25 @@ def test_a_flood_of_sockets_is_turned_away_and_the_judge_still_gets_in(tmp_path,
         socket = judge_socket(t, judge.cookies["tianhei_judge"])
         assert json.loads(socket.recv(5))["kind"] == "judge"
         socket.close()
+
+
+def test_a_paired_phone_stays_paired_for_the_next_game_and_is_still_refused_after_a_revoke(tmp_path):
+    """``tianhei serve`` plays game after game, each with its own console on the same address: the judge does
+    not pair again for every game, and a revoke holds for the next game too."""
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    (tmp_path / "1").mkdir()
+    (tmp_path / "2").mkdir()
+    with LiveTable(tmp_path / "1", port=port) as t, client(t) as judge:
+        csrf = pair(t, judge)
+        cookie = judge.cookies["tianhei_judge"]
+    with LiveTable(tmp_path / "2", port=port) as t, client(t) as judge:
+        judge.cookies.set("tianhei_judge", cookie)
+        assert judge.get("/api/state").status_code == 200
+        assert command(t, judge, csrf, 1, "repeat").status_code in (200, 409)  # not refused as unpaired
+        assert t.on_loop(t.console.code) is None  # the one phone place is taken: no code on the board
+        t.on_loop(t.console.revoke_at_table)
+        assert judge.get("/api/state").status_code == 401
