@@ -91,7 +91,7 @@ def judge_view(director: Director | None, lang: Lang | str, *, lobby: Lobby | No
     when = ui("night", lang, d=s.night) if s.phase == "night" else ui("day", lang, d=s.day)
     view.update(phase=s.phase, night=s.night, day=s.day, seats=seats, headline=when,
                 turn=_turn(d, lang), countdown=_countdown(d, now),
-                story=list(story(d.events, lang, label)), commands=commands_open(d),
+                story=_story(d, lang), commands=commands_open(d),
                 choices=[label(c) if c is not None else None for c in _choices(d)],
                 choice_seats=[c for c in _choices(d)])
     if d.stage == "deal":  # a digital deal: the roles are known, the players are still looking at theirs
@@ -100,6 +100,21 @@ def judge_view(director: Director | None, lang: Lang | str, *, lobby: Lobby | No
         winner = s.winner or "draw"
         view["headline"] = ui("draw", lang) if winner == "draw" else ui("winner", lang, side=side_name(winner, lang))
     return view
+
+
+_told: dict[tuple[int, int, int, Lang], list[str]] = {}
+
+
+def _story(d: Director, lang: Lang) -> list[str]:
+    """The story so far, told again only when an event was added or undone (it is most of a view's cost, and a
+    view is built every second while a countdown runs)."""
+    key = (id(d), len(d.events), id(d.events[-1]) if d.events else 0, lang)
+    told = _told.get(key)
+    if told is None:
+        if len(_told) > 8:
+            _told.clear()
+        told = _told[key] = list(story(d.events, lang, d.label))
+    return told
 
 
 def _text(line: object, lang: Lang) -> str:
