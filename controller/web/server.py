@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import socket
 from typing import Any
 
 import uvicorn
@@ -33,6 +34,27 @@ class _TableServer(uvicorn.Server):
                 await asyncio.wait_for(self.stopping.wait(), 1.0)
 
 
+def listen(host: str, port: int) -> socket.socket:
+    """The console's listening socket, bound here so that a port in use is one clear line (uvicorn would log it and
+    exit the whole process from inside the loop)."""
+    try:
+        family, kind, proto, _, address = socket.getaddrinfo(host or None, port, type=socket.SOCK_STREAM,
+                                                             flags=socket.AI_PASSIVE)[0]
+        sock = socket.socket(family, kind, proto)
+    except OSError as exc:
+        raise OSError(f"the judge's console cannot listen on {host!r}: {exc} (check [console] host)") from None
+    try:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind(address)
+        sock.listen(128)
+        sock.setblocking(False)
+    except OSError as exc:
+        sock.close()
+        raise OSError(f"the judge's console cannot listen on {host}:{port}: {exc.strerror or exc} "
+                      "(another program has the port? change [console] port)") from None
+    return sock
+
+
 class ConsoleServer:
     """Serve ``console`` on its host and port (port 0: any free one; :attr:`port` tells which)."""
 
@@ -46,17 +68,14 @@ class ConsoleServer:
         self.task: asyncio.Task[None] | None = None
 
     async def start(self) -> None:
-        self.task = asyncio.create_task(self.server.serve())
+        sock = listen(self.console.settings.host, self.console.settings.port)
+        self.console.port = int(sock.getsockname()[1])
+        self.task = asyncio.create_task(self.server.serve(sockets=[sock]))
         while not self.server.started:
             if self.task.done():
-                where = f"{self.console.settings.host}:{self.console.settings.port}"
-                with contextlib.suppress(SystemExit):  # uvicorn exits when it cannot bind (it has logged why)
-                    self.task.result()
-                raise OSError(f"the judge's console could not listen on {where} (in use? change [console] port)")
+                self.task.result()
+                raise OSError("the judge's console did not start")
             await asyncio.sleep(0.01)
-        sockets = [s for srv in self.server.servers for s in srv.sockets]
-        if sockets:
-            self.console.port = int(sockets[0].getsockname()[1])
         self.console.open()
 
     async def stop(self) -> None:

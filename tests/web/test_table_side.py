@@ -104,3 +104,16 @@ def test_the_console_section_of_the_config(tmp_path):
     text = str(problems.value)
     for key in ("console.enabled", "console.port", "console.code_ttl_s", "console.phone"):
         assert key in text, key
+
+
+def test_a_port_in_use_is_one_clear_line():
+    import socket
+
+    from controller.web.server import listen
+
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        with pytest.raises(OSError, match=rf"cannot listen on 127.0.0.1:{port}: .*change \[console\] port"):
+            listen("127.0.0.1", port)
