@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import concurrent.futures
 import contextlib
+import dataclasses
 import functools
 import threading
 from collections.abc import Callable
@@ -112,16 +113,18 @@ class LiveTable:
         assert not self._thread.is_alive(), "the table did not stop"
 
     def _run(self) -> None:
-        original_voice, original_bots = live.open_voice_for, live.TableBots
+        original_voice, original_bots, original_timings = live.open_voice_for, live.TableBots, live.timings
         live.open_voice_for = lambda config, clock: NullVoice(clock, part_seconds=0.05)  # type: ignore[assignment]
         live.TableBots = functools.partial(TableBots, think_s=self.think_s)  # type: ignore[misc]
+        # the pause between two vote calls, a table's own constant, shortened like the [timers] above
+        live.timings = lambda config: dataclasses.replace(original_timings(config), vote_gap_s=0.1)  # type: ignore[assignment]
         try:
             asyncio.run(self._main())
         except BaseException as exc:
             self._error = exc
             self._ready.set()
         finally:
-            live.open_voice_for, live.TableBots = original_voice, original_bots
+            live.open_voice_for, live.TableBots, live.timings = original_voice, original_bots, original_timings
 
     async def _main(self) -> None:
         self.loop = asyncio.get_running_loop()
