@@ -125,6 +125,10 @@ class LiveOptions:
     board: bool = False
     #: Called once the director has dealt (or resumed): the caller may watch or steer it.
     on_started: Callable[[Director], None] | None = None
+    #: Serve the judge's console on a phone (controller/web/) even if [console] enabled is false.
+    console: bool = False
+    #: Called with the console once it listens (tests read its port and pairing code, as a judge reads the board).
+    on_console: Callable[[Any], None] | None = None
     #: Called once the table's adapter is open and the seats are about to show the lobby or the game
     #: (``tianhei serve`` tells systemd READY=1 then).
     on_ready: Callable[[], None] | None = None
@@ -150,9 +154,18 @@ async def run_live(config: Config, opts: LiveOptions) -> Director:
     journal, note = open_journal(config.journal.path)
     if note:
         log.warning("%s", note)
+    console = server = None
+    if opts.console or config.console.enabled:  # the judge's console on a phone: one more remote and board
+        from controller.web.hookup import open_console
+
+        console, server = await open_console(config, loop)
+        if opts.on_console is not None:
+            opts.on_console(console)
     if opts.checkin:
         seats = table_size(config, 20 if config.profile is None or config.profile.adapter == "sim" else 0)
         table = open_table(config, seats, loop.time)
+        if console is not None:
+            table = console.wrap(table)
         if opts.on_ready is not None:
             opts.on_ready()
         joined: asyncio.Future[int] = loop.create_future()
@@ -161,6 +174,8 @@ async def run_live(config: Config, opts: LiveOptions) -> Director:
                       joined.set_result, judge=config.table.judge != "none",
                       lang="en" if config.table.language.startswith("en") else "zh",
                       variants=choosable_variants())
+        if console is not None:
+            console.watch_lobby(lobby)
         lobby.start()
         opts.players = await joined
         # the judge may have chosen another variant and other options on the remote's setup page
@@ -169,6 +184,8 @@ async def run_live(config: Config, opts: LiveOptions) -> Director:
         gc = game_config(config, opts.players, journal)
         people = gc.players // 2 if gc.variant.live == "both" else gc.players  # D2 counts card places
         table = open_table(config, table_size(config, people), loop.time)
+        if console is not None:
+            table = console.wrap(table)
         if opts.on_ready is not None:
             opts.on_ready()
     lang = "en" if config.table.language.startswith("en") else "zh"
@@ -199,15 +216,22 @@ async def run_live(config: Config, opts: LiveOptions) -> Director:
         deck, hands = sim_hands(gc, seed)
     in_window = opts.window and has_display() and hasattr(physical, "press")
     board: Any = None
+    panel: Any = None  # the window's board panel
+    hdmi: Any = None  # the big screen, kept drawn
     if opts.board and in_window:  # a panel of the window, drawn by the big screen's own painter
         from controller.board.sim import SimBoard
 
-        board = SimBoard()
+        board = panel = SimBoard()
     elif opts.board:
-        board = open_board(lang)
+        board = hdmi = open_board(lang)
+    if console is not None:
+        board = console.board_for(board)
     director = Director(table, voice, scheduler, gc, journal=journal, timings=timings(config), lang=lang,
-                        seed=seed, deck=deck, judge_entry=config.table.judge == "entry", board=board)
+                        seed=seed, deck=deck, judge_entry=config.table.judge == "entry", board=board,
+                        judge=config.table.judge != "none")  # no judge: players surrender from their seats
     follower.attach(director)
+    if console is not None:
+        console.watch(director)
     if hasattr(table, "follow"):
         table.follow(director.wants_input, lambda place: director.state is None or place in director.state.alive)
     played = {opts.seat} if opts.seat is not None else set()
@@ -233,10 +257,10 @@ async def run_live(config: Config, opts: LiveOptions) -> Director:
                 for uid in cards]
         told = lambda: [line(e, lang) for e in transcript.entries]  # noqa: E731
         title = f"Tianhei - seat {opts.seat}" if opts.seat is not None else "Tianhei table"
-        tasks.append(asyncio.create_task(_window(physical, (done, window_closed), seat=opts.seat, board=board, told=told,
+        tasks.append(asyncio.create_task(_window(physical, (done, window_closed), seat=opts.seat, board=panel, told=told,
                                                  cards=card_labels(mine), lang=lang, title=title)))
-    elif board is not None and hasattr(board, "refresh"):
-        tasks.append(asyncio.create_task(_keep_drawn(board, done)))
+    elif hdmi is not None:
+        tasks.append(asyncio.create_task(_keep_drawn(hdmi, done)))
     if hands and opts.autoplay:
         from controller.sim.play import tap_in_turn
 
@@ -261,6 +285,8 @@ async def run_live(config: Config, opts: LiveOptions) -> Director:
                 await t
         table.stop()
         journal.close()
+        if server is not None:
+            await server.stop()
     return director
 
 

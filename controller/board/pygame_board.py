@@ -64,6 +64,14 @@ class BoardPainter:
         surface.fill(BACKGROUND)
         for placed in layout(public, surface.get_size(), self.lang):
             surface.blit(self._surface(placed), (placed.x, placed.y))
+        pairing = public.get("pairing")
+        if isinstance(pairing, Mapping) and pairing.get("url"):  # the judge's console: its address as a QR code
+            from controller.web.qr import qr_image
+
+            w, h = surface.get_size()
+            qr = qr_image(str(pairing["url"]), h // 4).convert("RGB")
+            surface.blit(pygame.image.frombytes(qr.tobytes(), qr.size, "RGB"),
+                         (w - qr.width - h // 24, h - qr.height - h // 24))
 
 
 class PygameBoard:

@@ -44,6 +44,9 @@ def register(sub: Any) -> None:
                    help="the simulated table deals a deck of cards: drag yours onto your reader (or click it)")
     p.add_argument("--checkin", action="store_true",
                    help="seats check in with OK before the deal; the remote shows the deck to lay out")
+    p.add_argument("--console", action="store_true",
+                   help="serve the judge's console on a phone ([console] in the config; docs/console.md); "
+                        "the simulated table then plays on the real clock, headless too")
     add_log_level(p)
     p.set_defaults(func=run)
 
@@ -75,23 +78,28 @@ def run(args: argparse.Namespace) -> int:
         return fail("--seat and --checkin: the bots do not check in; play a seat without --checkin (--players N)")
     if args.cards and not simulated:
         return fail("--cards deals the simulated table's own deck; a real table deals [game] deck")
+    console = args.console or config.console.enabled
     window = simulated and not args.headless and has_display()
     if args.seat is not None and not window:
         return fail("--seat needs the simulator's window: run it on a desktop (a display), without --headless")
-    if simulated and not window:
+    if simulated and not window and not console:  # (the judge's console plays on the real clock, headless too)
         if not args.board:
             return _virtual_game(config, args)
         shown, why = board_screen()
         if not shown:
             print(f"tianhei: --board: {why}; the game is printed instead", file=sys.stderr)
             return _virtual_game(config, args)
-    autoplay = args.autoplay or ("heuristic" if args.seat is not None or (simulated and not window) else None)
+    autoplay = args.autoplay or ("heuristic" if args.seat is not None or (simulated and not window and not console)
+                                 else None)
     lang = args.lang
     print(_say(lang, "seed", seed=config.game.seed if config.game.seed is not None else args.seed), flush=True)
     opts = LiveOptions(players=args.players, autoplay=autoplay, seed=args.seed, window=window,
-                       checkin=args.checkin, board=args.board, seat=args.seat, cards=args.cards,
-                       told=lambda entry: print(line(entry, lang), flush=True))
-    director = asyncio.run(run_live(config, opts))
+                       checkin=args.checkin, board=args.board, console=args.console, seat=args.seat,
+                       cards=args.cards, told=lambda entry: print(line(entry, lang), flush=True))
+    try:
+        director = asyncio.run(run_live(config, opts))
+    except OSError as exc:  # the console's port is taken, ...
+        return fail(str(exc))
     state = director.state
     if state is not None and state.over:
         from controller.screens.strings import Lang, side_name
