@@ -79,6 +79,10 @@ def run(args: argparse.Namespace) -> int:
     if args.cards and not simulated:
         return fail("--cards deals the simulated table's own deck; a real table deals [game] deck")
     console = args.console or config.console.enabled
+    if console and args.log_level in ("warning", "error"):  # the console's address and pairing code are said
+        import logging  # in its log lines, which the judge must see whatever else the log leaves out
+
+        logging.getLogger("controller.web").setLevel(logging.INFO)
     window = simulated and not args.headless and has_display()
     if args.seat is not None and not window:
         return fail("--seat needs the simulator's window: run it on a desktop (a display), without --headless")
