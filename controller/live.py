@@ -257,14 +257,16 @@ async def run_live(config: Config, opts: LiveOptions) -> Director:
                 for uid in cards]
         told = lambda: [line(e, lang) for e in transcript.entries]  # noqa: E731
         title = f"Tianhei - seat {opts.seat}" if opts.seat is not None else "Tianhei table"
-        tasks.append(asyncio.create_task(_window(physical, (done, window_closed), seat=opts.seat, board=panel, told=told,
-                                                 cards=card_labels(mine), lang=lang, title=title)))
+        tasks.append(asyncio.create_task(_window(physical, (done, window_closed), seat=opts.seat, board=panel,
+                                                 told=told, cards=card_labels(mine), lang=lang, title=title)))
     elif hdmi is not None:
         tasks.append(asyncio.create_task(_keep_drawn(hdmi, done)))
     if hands and opts.autoplay:
         from controller.sim.play import tap_in_turn
 
         tasks.append(asyncio.create_task(tap_in_turn(physical, hands, played)))
+    for task in tasks:  # a helper that fails (the window, the voice, the bots' cards) says so and stops the table
+        task.add_done_callback(lambda t: _failed(t, done))
     replay = journal.replay()
     if replay is not None and not replay.finished and replay.events:
         director.resume(replay)
@@ -288,6 +290,14 @@ async def run_live(config: Config, opts: LiveOptions) -> Director:
         if server is not None:
             await server.stop()
     return director
+
+
+def _failed(task: asyncio.Task[Any], done: asyncio.Event) -> None:
+    if task.cancelled() or task.exception() is None:
+        return
+    log.error("the table stops: %s failed", getattr(task.get_coro(), "__qualname__", task.get_name()),
+              exc_info=task.exception())
+    done.set()
 
 
 def board_screen() -> tuple[bool, str]:
