@@ -1,0 +1,127 @@
+"""The hall's own SQLite: every message id it has taken (so a copy is dropped), the receipts it owes, the rooms'
+last status, the results and records (each game once), the waiting list, who was sent where, and what was
+announced. One transaction per message: a hall killed half-way through a message has taken all of it or none."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS seen (room TEXT NOT NULL, epoch TEXT NOT NULL, seq INTEGER NOT NULL, at REAL NOT NULL,
+    PRIMARY KEY (room, epoch, seq));
+CREATE TABLE IF NOT EXISTS receipts (room TEXT NOT NULL, epoch TEXT NOT NULL, upto INTEGER NOT NULL,
+    PRIMARY KEY (room, epoch));
+CREATE TABLE IF NOT EXISTS rooms (room TEXT PRIMARY KEY, status TEXT NOT NULL DEFAULT '{}', status_seq TEXT NOT NULL
+    DEFAULT '', at REAL NOT NULL DEFAULT 0, events INTEGER NOT NULL DEFAULT 0, sent TEXT NOT NULL DEFAULT '[]',
+    next_variant TEXT NOT NULL DEFAULT '', players TEXT NOT NULL DEFAULT '[]');
+CREATE TABLE IF NOT EXISTS results (game TEXT PRIMARY KEY, room TEXT NOT NULL, evening TEXT NOT NULL,
+    at REAL NOT NULL, body TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS records (game TEXT PRIMARY KEY, room TEXT NOT NULL, at REAL NOT NULL, body TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS waiting (name TEXT PRIMARY KEY, since REAL NOT NULL, how TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS announced (game TEXT PRIMARY KEY, room TEXT NOT NULL, at REAL NOT NULL);
+"""
+
+
+class HallStore:
+    def __init__(self, path: str | Path) -> None:
+        self.path = Path(path)
+        if str(path) != ":memory:":
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+        self.db = sqlite3.connect(str(path), isolation_level=None, check_same_thread=False)
+        self.db.execute("PRAGMA journal_mode=WAL")
+        self.db.executescript(SCHEMA)
+
+    @contextmanager
+    def transaction(self) -> Iterator[sqlite3.Connection]:
+        self.db.execute("BEGIN IMMEDIATE")
+        try:
+            yield self.db
+        except BaseException:
+            self.db.execute("ROLLBACK")
+            raise
+        self.db.execute("COMMIT")
+
+    # ---- ids and receipts --------------------------------------------------------------------------------------
+    def take(self, room: str, epoch: str, seq: int, at: float) -> bool:
+        """Note a message id; False if it was taken before (a copy). Call inside :meth:`transaction`."""
+        cur = self.db.execute("INSERT OR IGNORE INTO seen VALUES (?, ?, ?, ?)", (room, epoch, seq, at))
+        return cur.rowcount == 1
+
+    def receipt(self, room: str, epoch: str) -> int:
+        """The highest sequence up to which every message of (room, epoch) was taken; brought up to date."""
+        row = self.db.execute("SELECT upto FROM receipts WHERE room = ? AND epoch = ?", (room, epoch)).fetchone()
+        upto = int(row[0]) if row else 0
+        for (seq,) in self.db.execute("SELECT seq FROM seen WHERE room = ? AND epoch = ? AND seq > ? ORDER BY seq",
+                                      (room, epoch, upto)).fetchall():
+            if seq != upto + 1:
+                break
+            upto = seq
+        self.db.execute("INSERT OR REPLACE INTO receipts VALUES (?, ?, ?)", (room, epoch, upto))
+        return upto
+
+    def receipts(self) -> list[tuple[str, str, int]]:
+        return [(r, e, int(u)) for r, e, u in self.db.execute("SELECT room, epoch, upto FROM receipts")]
+
+    # ---- rooms -------------------------------------------------------------------------------------------------
+    def room(self, room: str) -> dict[str, Any]:
+        self.db.execute("INSERT OR IGNORE INTO rooms (room) VALUES (?)", (room,))
+        status, status_seq, at, events, sent, nxt, players = self.db.execute(
+            "SELECT status, status_seq, at, events, sent, next_variant, players FROM rooms WHERE room = ?",
+            (room,)).fetchone()
+        return {"status": json.loads(status), "status_seq": status_seq, "at": at, "events": events,
+                "sent": json.loads(sent), "next_variant": nxt, "players": json.loads(players)}
+
+    def update_room(self, room: str, **fields: Any) -> None:
+        self.room(room)
+        for key, value in fields.items():
+            if key in ("status", "sent", "players"):
+                value = json.dumps(value, ensure_ascii=False)
+            self.db.execute(f"UPDATE rooms SET {key} = ? WHERE room = ?", (value, room))
+
+    def rooms(self) -> list[str]:
+        return [r for (r,) in self.db.execute("SELECT room FROM rooms ORDER BY room")]
+
+    # ---- results and records -----------------------------------------------------------------------------------
+    def add_result(self, game: str, room: str, evening: str, at: float, body: dict[str, Any]) -> bool:
+        cur = self.db.execute("INSERT OR IGNORE INTO results VALUES (?, ?, ?, ?, ?)",
+                              (game, room, evening, at, json.dumps(body, ensure_ascii=False)))
+        return cur.rowcount == 1
+
+    def add_record(self, game: str, room: str, at: float, body: dict[str, Any]) -> bool:
+        cur = self.db.execute("INSERT OR IGNORE INTO records VALUES (?, ?, ?, ?)",
+                              (game, room, at, json.dumps(body, ensure_ascii=False)))
+        return cur.rowcount == 1
+
+    def results(self, evening: str | None = None) -> list[dict[str, Any]]:
+        q = "SELECT room, at, body FROM results" + (" WHERE evening = ?" if evening else "") + " ORDER BY at"
+        rows = self.db.execute(q, (evening,) if evening else ()).fetchall()
+        return [dict(json.loads(body), room=room, at=at) for room, at, body in rows]
+
+    def count(self, table: str) -> int:
+        assert table in ("results", "records", "seen", "announced")
+        return int(self.db.execute(f"SELECT COUNT(*) FROM {table}").fetchone()[0])
+
+    # ---- waiting list and announcements ------------------------------------------------------------------------
+    def waiting(self) -> list[tuple[str, float]]:
+        return [(n, s) for n, s in self.db.execute("SELECT name, since FROM waiting ORDER BY since, name")]
+
+    def add_waiting(self, name: str, since: float, how: str) -> bool:
+        return self.db.execute("INSERT OR IGNORE INTO waiting VALUES (?, ?, ?)", (name, since, how)).rowcount == 1
+
+    def remove_waiting(self, name: str) -> bool:
+        return self.db.execute("DELETE FROM waiting WHERE name = ?", (name,)).rowcount == 1
+
+    def announce_once(self, game: str, room: str, at: float) -> bool:
+        return self.db.execute("INSERT OR IGNORE INTO announced VALUES (?, ?, ?)", (game, room, at)).rowcount == 1
+
+    def announcements(self, limit: int = 5) -> list[tuple[str, str, float]]:
+        return [(g, r, a) for g, r, a in
+                self.db.execute("SELECT game, room, at FROM announced ORDER BY at DESC LIMIT ?", (limit,))]
+
+    def close(self) -> None:
+        self.db.close()
