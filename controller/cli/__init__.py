@@ -19,6 +19,8 @@ SUBCOMMANDS: tuple[str, ...] = (
     "diag",
     "deck",
     "bus-sim",
+    "hall",
+    "club-demo",
 )
 
 

@@ -38,8 +38,11 @@ class Announcer:
 
     def __init__(self, voices: Sequence[Voice]) -> None:
         self.voices = list(voices)
+        #: Rooms announced, in order (the demo and the tests count them).
+        self.said: list[str] = []
 
     def game_over(self, room: str) -> None:
+        self.said.append(room)
         parts = game_over(room)
         delay = 0.0
         for voice in self.voices:

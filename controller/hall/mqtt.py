@@ -14,13 +14,18 @@ import contextlib
 import json
 import logging
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Coroutine, Mapping
 from dataclasses import dataclass, field
+from typing import Any
 
 from controller.hall import topics
 from controller.hall.outbox import Outbox
 
 log = logging.getLogger(__name__)
+#: paho's own chatter ("There are 11 pending publish calls", "failed to receive on socket" when the broker goes) is
+#: normal here: the sender keeps a window in flight, and a lost broker is reported once by the adapter.
+CLIENT_LOG = logging.getLogger("controller.hall.client")
+CLIENT_LOG.setLevel(logging.CRITICAL)
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,6 +51,28 @@ class LinkStats:
     errors: list[str] = field(default_factory=list)
 
 
+async def first_of(*jobs: Coroutine[Any, Any, None]) -> None:
+    """Run the jobs of one connection together until one ends; the others are cancelled. A job that failed
+    (the broker went away) raises here, so the connection is made again; one that ended by itself (its stream
+    closed) counts as the broker going away too, unless it was told to stop."""
+    import aiomqtt
+
+    tasks = [asyncio.create_task(j) for j in jobs]
+    try:
+        done, _ = await asyncio.wait(tasks, return_when=asyncio.FIRST_COMPLETED)
+    finally:
+        for t in tasks:
+            t.cancel()
+        for t in tasks:
+            with contextlib.suppress(asyncio.CancelledError, aiomqtt.MqttError):
+                await t
+    for t in done:
+        if not t.cancelled() and t.exception() is not None:
+            raise t.exception()  # type: ignore[misc]
+    if tasks[0] in done:  # the message stream ended: the connection is gone
+        raise aiomqtt.MqttError("the broker closed the connection")
+
+
 class MqttPublisher:
     """A table's publisher: ``publish(kind, body)`` -> the outbox -> the broker, under ``tianhei/<club>/<room>/``."""
 
@@ -61,11 +88,15 @@ class MqttPublisher:
         self.connected = False
         self._wake = asyncio.Event()
         self._sent_once: set[int] = set()
+        #: Who the hall sent to this room for its next game, and the variant it should play ("" = as planned).
+        self.sent: tuple[list[str], str] = ([], "")
+        self.on_sent: list[Callable[[list[str], str], None]] = []
 
     # ---- the port ---------------------------------------------------------------------------------------------
     def publish(self, kind: str, body: Mapping[str, object]) -> None:
         """Queue one message (never waits for the network); retained if its kind is (``status``)."""
-        self.outbox.put(topics.room_topic(self.club, self.room, kind), kind, body, retain=kind in topics.RETAINED)
+        self.outbox.put(topics.room_topic(self.club, self.room, kind), kind, body, retain=kind in topics.RETAINED,
+                        durable=kind in ("result", "record"))
         self._wake.set()
 
     # ---- the sender -------------------------------------------------------------------------------------------
@@ -78,19 +109,14 @@ class MqttPublisher:
         while not stop.is_set():
             client = aiomqtt.Client(self.broker.host, self.broker.port, username=self.broker.username,
                                     password=self.broker.password, identifier=f"tianhei-{self.club}-{self.room}",
-                                    clean_session=False, keepalive=5, timeout=5.0, max_inflight_messages=100)
+                                    clean_session=False, keepalive=5, timeout=5.0, max_inflight_messages=100,
+                                    logger=CLIENT_LOG)
             try:
                 async with client:
                     self._up()
                     pause = 0.2
-                    await client.subscribe(topics.hall_topic(self.club, self.room, "ack"), qos=1)
-                    acks = asyncio.create_task(self._receipts(client))
-                    try:
-                        await self._send(client, stop)
-                    finally:
-                        acks.cancel()
-                        with contextlib.suppress(asyncio.CancelledError, aiomqtt.MqttError):
-                            await acks
+                    await client.subscribe(topics.hall_topic(self.club, self.room, "+"), qos=1)
+                    await first_of(self._receipts(client), self._send(client, stop))
             except aiomqtt.MqttError as exc:
                 self._down(str(exc))
                 with contextlib.suppress(asyncio.TimeoutError):
@@ -116,12 +142,21 @@ class MqttPublisher:
             self.stats.published += len(due)
 
     async def _receipts(self, client: object) -> None:
+        """The hall's messages for this room: receipts (``ack``) and who it sent here (``sent``)."""
         async for message in client.messages:  # type: ignore[attr-defined]
+            what = str(message.topic).rsplit("/", 1)[-1]
             try:
                 data = json.loads(bytes(message.payload))
-                self.outbox.ack(str(data["epoch"]), int(data["seq"]))
+                if what == "ack":
+                    top = data.get("top")
+                    self.outbox.ack(str(data["epoch"]), int(data["seq"]), int(top) if top is not None else None,
+                                    [int(m) for m in data.get("missing", ())])
+                elif what == "sent":
+                    self.sent = ([str(m) for m in data["members"]], str(data.get("variant") or ""))
+                    for cb in self.on_sent:
+                        cb(*self.sent)
             except (ValueError, KeyError, TypeError) as exc:
-                log.warning("hall receipt not understood (%s): %r", exc, message.payload)
+                log.warning("hall message on %s not understood (%s)", message.topic, exc)
 
     def _up(self) -> None:
         self.connected = True
@@ -131,7 +166,7 @@ class MqttPublisher:
             self.stats.down_since = None
 
     def _down(self, why: str) -> None:
-        if self.connected or self.stats.connects == 0 and self.stats.down_since is None:
+        if self.connected or (self.stats.connects == 0 and self.stats.down_since is None):
             self.stats.outages += int(self.connected)
             self.stats.down_since = self.clock()
             if why != "stopped":

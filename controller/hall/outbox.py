@@ -14,7 +14,7 @@ import json
 import sqlite3
 import time
 import uuid
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -66,7 +66,7 @@ class Outbox:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             self.db = sqlite3.connect(str(self.path), isolation_level=None, check_same_thread=False)
             self.db.execute("PRAGMA journal_mode=WAL")
-            self.db.execute("PRAGMA synchronous=FULL")
+            self.db.execute("PRAGMA synchronous=NORMAL")
             self.db.executescript(SCHEMA)
         except (OSError, sqlite3.Error) as exc:
             raise OutboxError(f"{self.path}: cannot open the outbox ({exc}); check the [mqtt] outbox path and "
@@ -85,11 +85,22 @@ class Outbox:
         self.db.execute("INSERT OR REPLACE INTO meta VALUES ('games', ?)", (str(n),))
         return f"{room}-{self.epoch}-{n}"
 
-    def put(self, topic: str, kind: str, body: Mapping[str, object], *, retain: bool = False) -> int:
-        """Write one message durably; returns its sequence number. Takes a local SQLite write, never the network."""
+    def put(self, topic: str, kind: str, body: Mapping[str, object], *, retain: bool = False,
+            durable: bool = False) -> int:
+        """Write one message; returns its sequence number. A local SQLite write, never the network.
+
+        Every message survives the table's process being killed (WAL). ``durable`` ones (results, records) are
+        also synced to the disk before this returns, so a power cut cannot lose them; the others (statuses,
+        events: a few a second at most) skip that sync, which costs milliseconds on an SD card."""
         text = json.dumps(body, ensure_ascii=False, separators=(",", ":"), sort_keys=True)
-        cur = self.db.execute("INSERT INTO outbox (topic, kind, body, retain, created) VALUES (?, ?, ?, ?, ?)",
-                              (topic, kind, text, int(retain), self.clock()))
+        if durable:
+            self.db.execute("PRAGMA synchronous=FULL")
+        try:
+            cur = self.db.execute("INSERT INTO outbox (topic, kind, body, retain, created) VALUES (?, ?, ?, ?, ?)",
+                                  (topic, kind, text, int(retain), self.clock()))
+        finally:
+            if durable:
+                self.db.execute("PRAGMA synchronous=NORMAL")
         assert cur.lastrowid is not None
         return cur.lastrowid
 
@@ -111,14 +122,21 @@ class Outbox:
         now = self.clock()
         self.db.executemany("UPDATE outbox SET sent = ?, tries = tries + 1 WHERE seq = ?", [(now, s) for s in seqs])
 
-    def ack(self, epoch: str, upto: int) -> int:
-        """The hall has every message up to ``upto`` (of this epoch); returns how many were newly acknowledged."""
+    def ack(self, epoch: str, upto: int, top: int | None = None, missing: Sequence[int] = ()) -> int:
+        """The hall's receipt: it has every message up to ``upto`` of this epoch, and those up to ``top`` but the
+        ``missing`` ones. Returns how many were newly acknowledged."""
         if epoch != self.epoch:
             return 0
         now = self.clock()
         cur = self.db.execute("UPDATE outbox SET acked = ? WHERE acked IS NULL AND seq <= ?", (now, upto))
+        n = cur.rowcount
+        if top is not None and top > upto:
+            gaps = set(missing)
+            seqs = [s for s in range(upto + 1, top + 1) if s not in gaps]
+            self.db.executemany("UPDATE outbox SET acked = ? WHERE acked IS NULL AND seq = ?",
+                                [(now, s) for s in seqs])
         self.db.execute("DELETE FROM outbox WHERE acked IS NOT NULL AND acked < ?", (now - KEEP_ACKED_S,))
-        return cur.rowcount
+        return n
 
     def counts(self) -> dict[str, int]:
         """unsent / unacknowledged / total (figures for the benchmark and ``tianhei hall``)."""
