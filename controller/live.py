@@ -139,6 +139,15 @@ async def run_live(config: Config, opts: LiveOptions) -> Director:
     journal, note = open_journal(config.journal.path)
     if note:
         log.warning("%s", note)
+    from controller.hall.table import open_link  # the club's hall, when [mqtt] room is set
+
+    hall = open_link(config)
+    if hall is not None:
+        hall.start()
+        if opts.checkin:
+            hall.feed.checkin()
+        else:
+            hall.feed.idle()
     if opts.checkin:
         seats = table_size(config, 20 if config.profile is None or config.profile.adapter == "sim" else 0)
         table = open_table(config, seats, loop.time)
@@ -177,6 +186,8 @@ async def run_live(config: Config, opts: LiveOptions) -> Director:
                         judge_entry=config.table.judge == "entry", board=board)
     if hasattr(table, "follow"):
         table.follow(director.wants_input, lambda place: director.state is None or place in director.state.alive)
+    if hall is not None:
+        hall.attach(director)  # it watches from outside: the public view of each event, the result
     if opts.autoplay:
         TableBots(director, table, opts.autoplay, opts.seed)  # type: ignore[arg-type]
     done = asyncio.Event()
@@ -204,6 +215,8 @@ async def run_live(config: Config, opts: LiveOptions) -> Director:
                 await t
         table.stop()
         journal.close()
+        if hall is not None:
+            await hall.close()
     return director
 
 

@@ -35,13 +35,17 @@ def seat_names(names: Sequence[str] | None, players: int) -> list[str]:
 
 
 def public_event(event: Event) -> dict[str, Any] | None:
-    """The JSON of an event's public view, or None when the room may know nothing of it. The set-up's variant data
-    is named, not copied (it is the variant file, and a kilobyte per game)."""
+    """The JSON of an event's public view, or None when the room may know nothing of it.
+
+    The set-up is told without its ``seed``: a digital deal is shuffled by that seed, so whoever had it could deal
+    the cards again and know every role (``GameCreated.public_view`` keeps it). Its variant data is named, not
+    copied (it is the variant file, and a kilobyte a game)."""
     view = event.public_view()
     if view is None:
         return None
     if isinstance(view, GameCreated):
-        view = dataclasses.replace(view, variant={"id": getattr(view.variant, "get", lambda *_: None)("id")})
+        variant_id = view.variant.get("id") if isinstance(view.variant, dict) else None
+        view = dataclasses.replace(view, variant={"id": variant_id}, seed=None)
     return to_json(view)
 
 
