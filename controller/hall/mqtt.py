@@ -51,21 +51,24 @@ class LinkStats:
     errors: list[str] = field(default_factory=list)
 
 
-async def first_of(*jobs: Coroutine[Any, Any, None]) -> None:
-    """Run the jobs of one connection together until one ends; the others are cancelled. A job that failed
-    (the broker went away) raises here, so the connection is made again; one that ended by itself (its stream
-    closed) counts as the broker going away too, unless it was told to stop."""
+async def first_of(stop: asyncio.Event, *jobs: Coroutine[Any, Any, None]) -> None:
+    """Run the jobs of one connection together until one ends or ``stop`` is set; the others are cancelled. A job
+    that failed (the broker went away) raises here, so the connection is made again; the message stream (the
+    first job) ending by itself counts as the broker going away too."""
     import aiomqtt
 
     tasks = [asyncio.create_task(j) for j in jobs]
+    stopper = asyncio.create_task(stop.wait())
     try:
-        done, _ = await asyncio.wait(tasks, return_when=asyncio.FIRST_COMPLETED)
+        done, _ = await asyncio.wait([*tasks, stopper], return_when=asyncio.FIRST_COMPLETED)
     finally:
-        for t in tasks:
+        for t in [*tasks, stopper]:
             t.cancel()
-        for t in tasks:
+        for t in [*tasks, stopper]:
             with contextlib.suppress(asyncio.CancelledError, aiomqtt.MqttError):
                 await t
+    if stop.is_set():
+        return
     for t in done:
         if not t.cancelled() and t.exception() is not None:
             raise t.exception()  # type: ignore[misc]
@@ -116,7 +119,7 @@ class MqttPublisher:
                     self._up()
                     pause = 0.2
                     await client.subscribe(topics.hall_topic(self.club, self.room, "+"), qos=1)
-                    await first_of(self._receipts(client), self._send(client, stop))
+                    await first_of(stop, self._receipts(client), self._send(client, stop))
             except aiomqtt.MqttError as exc:
                 self._down(str(exc))
                 with contextlib.suppress(asyncio.TimeoutError):

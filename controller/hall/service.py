@@ -250,7 +250,7 @@ class HallService:
             rooms.append({"id": view.id, "kind": view.kind, "seats": view.seats, "status": info["status"],
                           "at": info["at"], "sent": info["sent"], "next_variant": info["next_variant"],
                           "players": info["players"], "events": info["events"],
-                          "last": {k: last[k] for k in ("winner", "reason", "days", "game", "winners")}
+                          "last": {k: last.get(k) for k in ("winner", "reason", "days", "game", "winners")}
                           if last else None})
         return {"club": self.club, "now": now, "evening": evening, "rooms": rooms,
                 "waiting": [{"name": n, "since": s} for n, s in self.store.waiting()],
@@ -285,7 +285,7 @@ class HallService:
                         await client.subscribe(t, qos=1)
                     for view in self.room_views():  # the room lists again (retained; idempotent)
                         self._queue_sent(view.id, list(view.sent), view.next_variant)
-                    await first_of(self._take(client), self._publish(client, stop))
+                    await first_of(stop, self._take(client), self._publish(client, stop))
             except aiomqtt.MqttError as exc:
                 self._link(False, str(exc))
                 with contextlib.suppress(asyncio.TimeoutError):
