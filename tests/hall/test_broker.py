@@ -79,7 +79,7 @@ def test_nobody_gets_in_without_the_right_password(mosquitto, user, password):
         async with aiomqtt.Client("127.0.0.1", mosquitto.port, username=user, password=password, timeout=5):
             pass
 
-    with pytest.raises(aiomqtt.MqttError, match="[Nn]ot authori[sz]ed|[Bb]ad user name or password|refused"):
+    with pytest.raises(aiomqtt.MqttError, match=r"[Nn]ot authori[sz]ed|[Bb]ad user name or password|refused"):
         asyncio.run(go())
 
 

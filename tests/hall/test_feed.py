@@ -69,7 +69,7 @@ def test_each_published_event_is_the_public_view_of_the_directors_event_numbered
 
 def test_a_speech_status_carries_its_seconds_and_rate_not_a_message_every_second():
     s = session("standard-2.0", 12, seed=2)
-    rec, feed = feed_for(s)
+    rec, _ = feed_for(s)
     play(s)
     speeches = [b for b in rec.of("status") if b.get("gesture") == "speech"]
     assert speeches and all(isinstance(b["seconds"], int) and b["rate"] == 1.0 for b in speeches)
