@@ -7,6 +7,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import logging
+import signal
 from pathlib import Path
 from typing import Any
 
@@ -59,9 +60,16 @@ def run(args: argparse.Namespace) -> int:
         print(f"tianhei hall: the hall's page is at http://{host}:{port}/ (English: ?lang=en)", flush=True)
     print(f"tianhei hall: club {service.club!r}, broker {broker.host}:{broker.port} as {broker.username!r}",
           flush=True)
+    async def main() -> None:
+        stop = asyncio.Event()
+        loop = asyncio.get_running_loop()
+        for sig in (signal.SIGTERM, signal.SIGINT):  # systemd stops it with SIGTERM (SDL would swallow it)
+            loop.add_signal_handler(sig, stop.set)
+        await serve(service, broker, stop, host=host, port=port, organiser_code=config.hall.organiser_code,
+                    web=not args.no_web)
+
     try:
-        asyncio.run(serve(service, broker, asyncio.Event(), host=host, port=port,
-                          organiser_code=config.hall.organiser_code, web=not args.no_web))
+        asyncio.run(main())
     except KeyboardInterrupt:
         return 130
     return 0

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import errno
 import json
 import logging
 import time
@@ -26,6 +27,18 @@ log = logging.getLogger(__name__)
 #: normal here: the sender keeps a window in flight, and a lost broker is reported once by the adapter.
 CLIENT_LOG = logging.getLogger("controller.hall.client")
 CLIENT_LOG.setLevel(logging.CRITICAL)
+
+
+class _ClosedSocket(logging.Filter):
+    """aiomqtt asks the loop to watch its socket from paho's callback; when the broker has just gone, the socket
+    may be closed by then and asyncio logs a traceback (EBADF in add_writer) for what is only the lost link."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        exc = record.exc_info[1] if record.exc_info else None
+        return not (isinstance(exc, OSError) and exc.errno == errno.EBADF and "add_writer" in record.getMessage())
+
+
+logging.getLogger("asyncio").addFilter(_ClosedSocket())
 
 
 @dataclass(frozen=True, slots=True)

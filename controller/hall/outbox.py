@@ -131,10 +131,9 @@ class Outbox:
         cur = self.db.execute("UPDATE outbox SET acked = ? WHERE acked IS NULL AND seq <= ?", (now, upto))
         n = cur.rowcount
         if top is not None and top > upto:
-            gaps = set(missing)
-            seqs = [s for s in range(upto + 1, top + 1) if s not in gaps]
-            self.db.executemany("UPDATE outbox SET acked = ? WHERE acked IS NULL AND seq = ?",
-                                [(now, s) for s in seqs])
+            self.db.execute("UPDATE outbox SET acked = ? WHERE acked IS NULL AND seq > ? AND seq <= ? "
+                            "AND seq NOT IN (SELECT value FROM json_each(?))",
+                            (now, upto, top, json.dumps([int(m) for m in missing])))
         self.db.execute("DELETE FROM outbox WHERE acked IS NOT NULL AND acked < ?", (now - KEEP_ACKED_S,))
         return n
 

@@ -96,8 +96,11 @@ class HallService:
         self.listeners: list[Callable[[], None]] = []
         #: receipts and room lists to publish: topic -> body (retained, the latest wins)
         self.outgoing: dict[str, dict[str, Any]] = {}
+        #: (room, epoch) whose receipt changed since it was last sent (worked out when the batch goes: receipts()).
+        self.owed: set[tuple[str, str]] = set()
         self._wake = asyncio.Event()
         self.banners: list[dict[str, Any]] = []
+        self.events: dict[str, int] = {}
 
     # ---- messages from the rooms -------------------------------------------------------------------------------
     def receive(self, topic: str, payload: bytes) -> str:
@@ -125,9 +128,7 @@ class HallService:
                 self.counts.taken += 1
                 outcome = "taken"
                 announce = self._apply(room, kind, epoch, seq, at, body)
-            upto, top, missing = self.store.receipt(room, epoch)
-        self.outgoing[topics.hall_topic(self.club, room, "ack")] = {"epoch": epoch, "seq": upto, "top": top,
-                                                                    "missing": missing}
+        self.owed.add((room, epoch))
         if announce:
             self._announce(room, str(body.get("game", "")))
         if outcome == "taken":
@@ -137,7 +138,19 @@ class HallService:
         self._wake.set()
         return outcome
 
+    def receipts(self) -> dict[str, dict[str, Any]]:
+        """What goes out next: the room lists and a receipt for each room heard from since the last batch."""
+        for room, epoch in sorted(self.owed):
+            upto, top, missing = self.store.receipt(room, epoch)
+            self.outgoing[topics.hall_topic(self.club, room, "ack")] = {"epoch": epoch, "seq": upto, "top": top,
+                                                                        "missing": missing}
+        self.owed.clear()
+        return self.outgoing
+
     def _apply(self, room: str, kind: str, epoch: str, seq: int, at: float, body: dict[str, Any]) -> bool:
+        if kind == "event":  # the hall shows only how many; the events themselves are for whoever replays a game
+            self.events[room] = self.events.get(room, 0) + 1
+            return False
         info = self.store.room(room)
         if kind == "status":
             order = f"{epoch}:{seq:012d}"
@@ -153,11 +166,9 @@ class HallService:
             if body.get("names"):
                 fields["players"] = [n for n in body["names"] if not str(n).startswith("#")] or body["names"]
             self.store.update_room(room, **fields)
-        elif kind == "event":
-            self.store.update_room(room, events=info["events"] + 1)
         elif kind == "result":
             game = str(body.get("game", ""))
-            if game and self.store.add_result(game, room, evening_of(at), at, body):
+            if game and self.store.add_result(game, room, evening_of(at), at, body, self.clock()):
                 self.counts.result_delays.append(max(0.0, self.clock() - at))
                 return self.store.announce_once(game, room, self.clock())
         elif kind == "record":
@@ -249,7 +260,7 @@ class HallService:
             last = next((r for r in reversed(results) if r["room"] == view.id), None)
             rooms.append({"id": view.id, "kind": view.kind, "seats": view.seats, "status": info["status"],
                           "at": info["at"], "sent": info["sent"], "next_variant": info["next_variant"],
-                          "players": info["players"], "events": info["events"],
+                          "players": info["players"], "events": self.events.get(view.id, 0),
                           "last": {k: last.get(k) for k in ("winner", "reason", "days", "game", "winners")}
                           if last else None})
         return {"club": self.club, "now": now, "evening": evening, "rooms": rooms,
@@ -302,8 +313,8 @@ class HallService:
             await asyncio.sleep(0.1)  # receipts go out in batches
             await self._wake.wait()
             self._wake.clear()
-            out, self.outgoing = self.outgoing, {}
             self.store.sync()  # what is acknowledged is on the disk first
+            out, self.outgoing = self.receipts(), {}
             try:
                 for topic, body in out.items():
                     await client.publish(topic, json.dumps(body, ensure_ascii=False), qos=1, retain=True)

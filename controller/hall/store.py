@@ -20,7 +20,7 @@ CREATE TABLE IF NOT EXISTS rooms (room TEXT PRIMARY KEY, status TEXT NOT NULL DE
     DEFAULT '', at REAL NOT NULL DEFAULT 0, events INTEGER NOT NULL DEFAULT 0, sent TEXT NOT NULL DEFAULT '[]',
     next_variant TEXT NOT NULL DEFAULT '', players TEXT NOT NULL DEFAULT '[]');
 CREATE TABLE IF NOT EXISTS results (game TEXT PRIMARY KEY, room TEXT NOT NULL, evening TEXT NOT NULL,
-    at REAL NOT NULL, body TEXT NOT NULL);
+    at REAL NOT NULL, body TEXT NOT NULL, taken REAL NOT NULL DEFAULT 0);
 CREATE TABLE IF NOT EXISTS records (game TEXT PRIMARY KEY, room TEXT NOT NULL, at REAL NOT NULL, body TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS waiting (name TEXT PRIMARY KEY, since REAL NOT NULL, how TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS announced (game TEXT PRIMARY KEY, room TEXT NOT NULL, at REAL NOT NULL);
@@ -38,6 +38,7 @@ class HallStore:
         # syncs once before each batch of receipts goes out (sync()), so nothing it has acknowledged can be lost.
         self.db.execute("PRAGMA synchronous=NORMAL")
         self.db.executescript(SCHEMA)
+        self._marks: dict[tuple[str, str], tuple[int, set[int]]] = {}
 
     @contextmanager
     def transaction(self) -> Iterator[sqlite3.Connection]:
@@ -53,23 +54,40 @@ class HallStore:
     def take(self, room: str, epoch: str, seq: int, at: float) -> bool:
         """Note a message id; False if it was taken before (a copy). Call inside :meth:`transaction`."""
         cur = self.db.execute("INSERT OR IGNORE INTO seen VALUES (?, ?, ?, ?)", (room, epoch, seq, at))
-        return cur.rowcount == 1
+        if cur.rowcount != 1:
+            return False
+        upto, above = self._progress(room, epoch)
+        if seq == upto + 1:
+            upto += 1
+            while upto + 1 in above:
+                upto += 1
+                above.discard(upto)
+            self._marks[(room, epoch)] = (upto, above)
+            self.db.execute("INSERT OR REPLACE INTO receipts VALUES (?, ?, ?)", (room, epoch, upto))
+        elif seq > upto:
+            above.add(seq)
+        return True
+
+    def _progress(self, room: str, epoch: str) -> tuple[int, set[int]]:
+        """(every message up to this was taken, those taken above it), read from the file once per epoch."""
+        key = (room, epoch)
+        if key not in self._marks:
+            row = self.db.execute("SELECT upto FROM receipts WHERE room = ? AND epoch = ?", key).fetchone()
+            upto = int(row[0]) if row else 0
+            above = {s for (s,) in self.db.execute(
+                "SELECT seq FROM seen WHERE room = ? AND epoch = ? AND seq > ?", (room, epoch, upto))}
+            while upto + 1 in above:
+                upto += 1
+                above.discard(upto)
+            self._marks[key] = (upto, above)
+        return self._marks[key]
 
     def receipt(self, room: str, epoch: str) -> tuple[int, int, list[int]]:
         """The receipt for (room, epoch): every message up to ``upto`` was taken, and those up to ``top`` except
         ``missing`` (at most 500 of them), so the table sends again only what never arrived."""
-        row = self.db.execute("SELECT upto FROM receipts WHERE room = ? AND epoch = ?", (room, epoch)).fetchone()
-        upto = int(row[0]) if row else 0
-        above = [s for (s,) in self.db.execute(
-            "SELECT seq FROM seen WHERE room = ? AND epoch = ? AND seq > ? ORDER BY seq", (room, epoch, upto))]
-        for seq in above:
-            if seq != upto + 1:
-                break
-            upto = seq
-        self.db.execute("INSERT OR REPLACE INTO receipts VALUES (?, ?, ?)", (room, epoch, upto))
-        top = above[-1] if above and above[-1] > upto else upto
-        have = set(above)
-        missing = [s for s in range(upto + 1, top) if s not in have][:500]
+        upto, above = self._progress(room, epoch)
+        top = max(above) if above else upto
+        missing = [s for s in range(upto + 1, top) if s not in above][:500]
         return upto, top, missing
 
     def receipts(self) -> list[tuple[str, str, int]]:
@@ -95,9 +113,11 @@ class HallStore:
         return [r for (r,) in self.db.execute("SELECT room FROM rooms ORDER BY room")]
 
     # ---- results and records -----------------------------------------------------------------------------------
-    def add_result(self, game: str, room: str, evening: str, at: float, body: dict[str, Any]) -> bool:
-        cur = self.db.execute("INSERT OR IGNORE INTO results VALUES (?, ?, ?, ?, ?)",
-                              (game, room, evening, at, json.dumps(body, ensure_ascii=False)))
+    def add_result(self, game: str, room: str, evening: str, at: float, body: dict[str, Any],
+                   taken: float = 0.0) -> bool:
+        """``at``: when the table wrote it; ``taken``: when it reached the hall."""
+        cur = self.db.execute("INSERT OR IGNORE INTO results VALUES (?, ?, ?, ?, ?, ?)",
+                              (game, room, evening, at, json.dumps(body, ensure_ascii=False), taken))
         return cur.rowcount == 1
 
     def add_record(self, game: str, room: str, at: float, body: dict[str, Any]) -> bool:

@@ -30,14 +30,16 @@ def test_a_message_taken_once_is_dropped_the_second_time_and_the_receipt_covers_
     assert h.receive("tianhei/test/3/event", msg) == "taken"
     assert h.receive("tianhei/test/3/event", msg) == "copy"
     assert h.counts.taken == 1 and h.counts.copies == 1
-    assert h.outgoing["tianhei/test/hall/rooms/3/ack"] == {"epoch": "e1", "seq": 1, "top": 1, "missing": []}
+    assert h.receipts()["tianhei/test/hall/rooms/3/ack"] == {"epoch": "e1", "seq": 1, "top": 1, "missing": []}
 
 
 def test_the_receipt_names_the_messages_that_never_arrived():
     h = hall()
     for seq in (1, 2, 4, 6):
         h.receive("tianhei/test/3/event", envelope("3", "event", seq, {"game": "g"}))
-    assert h.outgoing["tianhei/test/hall/rooms/3/ack"] == {"epoch": "e1", "seq": 2, "top": 6, "missing": [3, 5]}
+    assert h.receipts()["tianhei/test/hall/rooms/3/ack"] == {"epoch": "e1", "seq": 2, "top": 6, "missing": [3, 5]}
+    h.receive("tianhei/test/3/event", envelope("3", "event", 3, {"game": "g"}))
+    assert h.receipts()["tianhei/test/hall/rooms/3/ack"] == {"epoch": "e1", "seq": 4, "top": 6, "missing": [5]}
 
 
 def test_the_room_shows_the_latest_status_even_when_an_older_one_arrives_late():
