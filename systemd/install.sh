@@ -32,4 +32,9 @@ udevadm control --reload-rules && udevadm trigger || true
 install -m 0644 "$src/systemd/tianhei.service" /etc/systemd/system/tianhei.service
 systemctl daemon-reload
 systemctl enable --now tianhei.service
+# The club's broker and hall (docs/club.md), only when asked: TIANHEI_CLUB_ROOMS=1,2,3 [TIANHEI_CLUB_ARGS="--club x --bind ADDR --hall"]
+if [ -n "${TIANHEI_CLUB_ROOMS:-}" ]; then
+    # shellcheck disable=SC2086
+    "$src/systemd/install-broker.sh" --rooms "$TIANHEI_CLUB_ROOMS" ${TIANHEI_CLUB_ARGS:-}
+fi
 echo "Tianhei is running: journalctl -u tianhei -f"

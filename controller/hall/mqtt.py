@@ -64,6 +64,14 @@ class LinkStats:
     errors: list[str] = field(default_factory=list)
 
 
+def seen(client: object) -> None:
+    """Take note of how the connection ended, so asyncio does not log "Future exception was never retrieved"
+    for aiomqtt's record of it (the adapter has already said the broker went away)."""
+    ended = getattr(client, "_disconnected", None)
+    if isinstance(ended, asyncio.Future) and ended.done() and not ended.cancelled():
+        ended.exception()
+
+
 async def first_of(stop: asyncio.Event, *jobs: Coroutine[Any, Any, None]) -> None:
     """Run the jobs of one connection together until one ends or ``stop`` is set; the others are cancelled. A job
     that failed (the broker went away) raises here, so the connection is made again; the message stream (the
@@ -134,6 +142,7 @@ class MqttPublisher:
                     await client.subscribe(topics.hall_topic(self.club, self.room, "+"), qos=1)
                     await first_of(stop, self._receipts(client), self._send(client, stop))
             except aiomqtt.MqttError as exc:
+                seen(client)
                 self._down(str(exc))
                 with contextlib.suppress(asyncio.TimeoutError):
                     await asyncio.wait_for(stop.wait(), pause)

@@ -19,7 +19,7 @@ from typing import Any
 
 from controller.hall import topics
 from controller.hall.announce import Announcer, game_over_text
-from controller.hall.mqtt import CLIENT_LOG, BrokerAddress, LinkStats, first_of
+from controller.hall.mqtt import CLIENT_LOG, BrokerAddress, LinkStats, first_of, seen
 from controller.hall.store import HallStore
 from controller.hall.waiting import Proposal, Room, next_variant, propose
 
@@ -298,6 +298,7 @@ class HallService:
                         self._queue_sent(view.id, list(view.sent), view.next_variant)
                     await first_of(stop, self._take(client), self._publish(client, stop))
             except aiomqtt.MqttError as exc:
+                seen(client)
                 self._link(False, str(exc))
                 with contextlib.suppress(asyncio.TimeoutError):
                     await asyncio.wait_for(stop.wait(), pause)
