@@ -136,7 +136,8 @@ def test_the_hall_page_shows_the_rooms_live_the_waiting_list_the_announcement_an
         assert text(browser, "#title") == "大堂"
         # both rooms playing: the variant, the day or night, who speaks with the seconds left
         wait_for(browser, lambda d: "游戏中" in room_text(d, "1") and "游戏中" in room_text(d, "2"))
-        wait_for(browser, lambda d: "发言" in room_text(d, "1"))
+        wait_for(browser, lambda d: "发言" in room_text(d, "1") and "白天" in room_text(d, "2"))
+        assert "=>" not in text(browser, "#rooms")  # every word is a word, not a piece of the page's script
         card = room_text(browser, "1")
         assert "1号包房" in card and "标准版" in card and "12人" in card and "Zhao 3" in card
         assert ":" in text(browser, '.room[data-room="1"] .countdown')  # 1:47
