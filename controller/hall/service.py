@@ -314,8 +314,9 @@ class HallService:
             await asyncio.sleep(0.1)  # receipts go out in batches
             await self._wake.wait()
             self._wake.clear()
-            self.store.sync()  # what is acknowledged is on the disk first
             out, self.outgoing = self.receipts(), {}
+            # what is acknowledged is on the disk first (synced in a thread: messages keep being taken meanwhile)
+            await asyncio.to_thread(self.store.sync)
             try:
                 for topic, body in out.items():
                     await client.publish(topic, json.dumps(body, ensure_ascii=False), qos=1, retain=True)

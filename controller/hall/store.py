@@ -39,6 +39,7 @@ class HallStore:
         self.db.execute("PRAGMA synchronous=NORMAL")
         self.db.executescript(SCHEMA)
         self._marks: dict[tuple[str, str], tuple[int, set[int]]] = {}
+        self._syncer: sqlite3.Connection | None = None
 
     @contextmanager
     def transaction(self) -> Iterator[sqlite3.Connection]:
@@ -152,8 +153,15 @@ class HallStore:
                 self.db.execute("SELECT game, room, at FROM announced ORDER BY at DESC LIMIT ?", (limit,))]
 
     def sync(self) -> None:
-        """Make every commit so far survive a power cut (a WAL checkpoint syncs the log, then the database)."""
-        self.db.execute("PRAGMA wal_checkpoint(PASSIVE)")
+        """Make every commit so far survive a power cut: a checkpoint syncs the log first. It runs on a connection
+        of its own, so the hall may call it from a thread and go on taking messages meanwhile."""
+        if str(self.path) == ":memory:":
+            return
+        if self._syncer is None:
+            self._syncer = sqlite3.connect(str(self.path), isolation_level=None, check_same_thread=False)
+        self._syncer.execute("PRAGMA wal_checkpoint(PASSIVE)")
 
     def close(self) -> None:
+        if self._syncer is not None:
+            self._syncer.close()
         self.db.close()
