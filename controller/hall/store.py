@@ -88,7 +88,13 @@ class HallStore:
         ``missing`` (at most 500 of them), so the table sends again only what never arrived."""
         upto, above = self._progress(room, epoch)
         top = max(above) if above else upto
-        missing = [s for s in range(upto + 1, top) if s not in above][:500]
+        missing: list[int] = []
+        for seq in range(upto + 1, top):
+            if seq not in above:
+                if len(missing) == 500:  # say no more than that: the receipt then stops short of this one
+                    top = seq - 1
+                    break
+                missing.append(seq)
         return upto, top, missing
 
     def receipts(self) -> list[tuple[str, str, int]]:

@@ -53,7 +53,8 @@ def test_with_the_broker_down_the_table_plays_on_and_everything_arrives_once_it_
         return played, service, waiting["total"]
 
     played, service, total = asyncio.run(go())
-    assert [r["game"] for r in service.store.results()] == [g.game for g in played]
+    at_hall = [(r["game"], r["at"]) for r in service.store.results()]
+    assert [g for g, _ in at_hall] == [g.game for g in played], (at_hall, [g.game for g in played], service.counts)
     assert [r["winner"] for r in service.store.results()] == [g.winner for g in played]
     assert service.counts.taken == total and service.announcer is None
 

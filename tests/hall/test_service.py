@@ -42,6 +42,15 @@ def test_the_receipt_names_the_messages_that_never_arrived():
     assert h.receipts()["tianhei/test/hall/rooms/3/ack"] == {"epoch": "e1", "seq": 4, "top": 6, "missing": [5]}
 
 
+def test_a_receipt_with_more_than_500_missing_claims_nothing_past_the_ones_it_names():
+    h = hall()
+    for seq in range(2, 1400, 2):  # every other message lost: 699 missing
+        h.receive("tianhei/test/3/event", envelope("3", "event", seq, {"game": "g"}))
+    receipt = h.receipts()["tianhei/test/hall/rooms/3/ack"]
+    assert receipt["seq"] == 0 and len(receipt["missing"]) == 500 and receipt["missing"][-1] == 999
+    assert receipt["top"] == 1000  # 1001 is missing too, and not named: the receipt stops before it
+
+
 def test_the_room_shows_the_latest_status_even_when_an_older_one_arrives_late():
     h = hall()
     h.receive("tianhei/test/3/status", envelope("3", "status", 5, {"state": "playing", "game": "g", "day": 2}))
