@@ -13,6 +13,7 @@ delay of each result from its writing at the table to its taking at the hall, an
 from __future__ import annotations
 
 import argparse
+import faulthandler
 import asyncio
 import functools
 import json
@@ -151,6 +152,7 @@ def main() -> int:
                     help="table seconds per real second (0: as fast as the machine plays; default 300, a game in "
                     "about six seconds; faster, and one process playing every table falls behind)")
     args = ap.parse_args()
+    faulthandler.dump_traceback_later(float(os.environ.get("HALL_BENCH_WATCHDOG_S", "1800")), exit=True)
     logging.basicConfig(level=logging.ERROR)
     runs = []
     for i in range(args.runs):
