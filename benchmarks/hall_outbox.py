@@ -13,8 +13,8 @@ delay of each result from its writing at the table to its taking at the hall, an
 from __future__ import annotations
 
 import argparse
-import faulthandler
 import asyncio
+import faulthandler
 import functools
 import json
 import logging
