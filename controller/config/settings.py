@@ -288,7 +288,7 @@ def _check_club(c: _Checker, data: Mapping[str, Any]) -> tuple[MqttSection, Hall
                 check_name(key, mqtt[key])
             except TopicError as exc:
                 mqtt.pop(key)
-                c.report(f"mqtt.{key}", str(exc), f'write it like {key} = "3"')
+                c.report(f"mqtt.{key}", str(exc), f'write it like {key} = "{"redclub" if key == "club" else "3"}"')
     hall = c.section(data, "hall")
     for key, kind, example in (("mqtt", "port", "port = 1883"), ("hall", "http_port", "http_port = 8080")):
         values = mqtt if key == "mqtt" else hall

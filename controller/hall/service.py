@@ -328,6 +328,9 @@ class HallService:
     def _link(self, up: bool, why: str = "") -> None:
         if up:
             self.link.connects += 1
+        elif not self.connected and self.link.connects == 0 and not self.link.errors and why != "stopped":
+            self.link.errors.append(why)
+            log.warning("hall: cannot reach the broker (%s); retrying until it answers", why)
         elif self.connected:
             self.link.outages += 1
             if why != "stopped":
