@@ -22,7 +22,7 @@ def register(sub: Any) -> None:
     p.add_argument("--restarts", type=int, default=2, help="times the broker is killed and restarted (default 2)")
     p.add_argument("--seed", type=int, default=1, help="seeds the games and the moments of the restarts")
     p.add_argument("--host", default="127.0.0.1", help="the hall page's address (default 127.0.0.1)")
-    p.add_argument("--port", type=int, default=8080, help="the hall page's port (default 8080)")
+    p.add_argument("--port", type=int, default=8088, help="the hall page's port (default 8088)")
     p.add_argument("--no-web", action="store_true", help="no hall page")
     p.add_argument("--silent", action="store_true", help="show the announcements but do not speak them")
     p.add_argument("--linger", type=float, default=0.0, help="keep the page up this many seconds after the evening")

@@ -22,7 +22,7 @@ def register(sub: Any) -> None:
     p.add_argument("--config", type=Path, default=None, help="tianhei.toml with [mqtt] and [hall] (default ./tianhei.toml)")
     p.add_argument("--host", default=None, help="the page's address (default [hall] http_host, 127.0.0.1); the "
                    "hall's address on the club network to let the TV and phones in")
-    p.add_argument("--port", type=int, default=None, help="the page's port (default [hall] http_port, 8080)")
+    p.add_argument("--port", type=int, default=None, help="the page's port (default [hall] http_port, 8088; the judge's console keeps 8080)")
     p.add_argument("--no-web", action="store_true", help="no web page: only the broker link and the announcements")
     p.add_argument("--club", default=None, help="broker-files: the club's name in the topics (default [mqtt] club)")
     p.add_argument("--rooms", default=None, help="broker-files: room ids, comma-separated (default [hall] rooms)")

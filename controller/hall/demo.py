@@ -62,7 +62,7 @@ def _names(room: str, n: int) -> list[str]:
 
 
 async def evening(root: Path, *, games: int = 3, speed: float = 30.0, restarts: int = 2, seed: int = 1,
-                  host: str = "127.0.0.1", port: int = 8080, web: bool = True, voices: list[Voice] | None = None,
+                  host: str = "127.0.0.1", port: int = 8088, web: bool = True, voices: list[Voice] | None = None,
                   say: Callable[[str], None] = print, linger: float = 0.0,
                   on_hall: Callable[[HallService], None] | None = None) -> DemoReport:
     report = DemoReport()
