@@ -25,6 +25,8 @@ SUBCOMMANDS: tuple[str, ...] = (
     "deck",
     "bus-sim",
     "remote",
+    "hall",
+    "club-demo",
 )
 
 
