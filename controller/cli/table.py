@@ -18,7 +18,6 @@ from typing import Any
 from controller.bots import POLICIES
 from controller.cli.game_args import add_log_level, fail, fresh_seed, setup_logging
 from controller.config import ConfigError, load
-from controller.director.transcript import line
 from controller.live import LiveOptions, board_screen, has_display, run_live
 
 
@@ -95,6 +94,8 @@ def run(args: argparse.Namespace) -> int:
             return _virtual_game(config, args)
     autoplay = args.autoplay or ("heuristic" if args.seat is not None or (simulated and not window and not console)
                                  else None)
+    from controller.director.transcript import line
+
     lang = args.lang
     print(_say(lang, "seed", seed=config.game.seed if config.game.seed is not None else args.seed), flush=True)
     opts = LiveOptions(players=args.players, autoplay=autoplay, seed=args.seed, window=window,
