@@ -79,6 +79,18 @@ class TimersSection:
 
 
 @dataclass(frozen=True, slots=True)
+class ClubSection:
+    """The club around the table (controller/club, docs/club-records.md): its database, this table's name and
+    room kind (V2.13), and the club's own scoring table and level thresholds over the shipped default."""
+
+    path: str = "var/club.sqlite"  # "" = no club: games are not recorded, V2.11 reads the journal
+    table: str = "table-1"
+    room: str = "standard"
+    scoring: Mapping[str, object] = field(default_factory=dict)
+    levels: tuple[float, ...] | None = None
+
+
+@dataclass(frozen=True, slots=True)
 class Config:
     table: TableSection
     game: GameSection
@@ -87,12 +99,15 @@ class Config:
     timers: TimersSection
     source: str
     profile: Profile | None = None
+    club: ClubSection = field(default_factory=ClubSection)
 
 
 _SECTIONS: dict[str, type] = {
     "table": TableSection, "game": GameSection, "voice": VoiceSection, "journal": JournalSection,
-    "timers": TimersSection,
+    "timers": TimersSection, "club": ClubSection,
 }
+
+ROOM_KINDS = ("standard", "entry", "training", "recruit")  # V2.13, controller/club/rooms.py
 
 
 def rules_validate_game(variant: str, options: Mapping[str, object], players: int) -> list[str]:
@@ -204,6 +219,17 @@ def load(path: str | Path | None = None, *, validate_game: ValidateGame | None =
         if key in timers and timers[key] <= 0:
             c.report(f"timers.{key}", f"{timers.pop(key)} s is no deadline", "every wait needs a positive deadline (C5)")
 
+    club = c.section(data, "club")
+    c.typed(club, "club", "path", str, 'path = "var/club.sqlite"')
+    c.typed(club, "club", "table", str, 'table = "room-3"')
+    c.choice(club, "club", "room", ROOM_KINDS)
+    c.typed(club, "club", "scoring", dict, "[club.scoring.standard] win = { killers = 3 }")
+    c.typed(club, "club", "levels", list, "levels = [0, 20, 60, 150, 300]")
+    if "scoring" in club or "levels" in club:
+        _check_club_scoring(c, club, gm_variant=str(game.get("variant") or GameSection().variant), roles=variant_roles)
+    if "levels" in club:
+        club["levels"] = tuple(club["levels"])
+
     sections = (TableSection(**table), GameSection(**game), VoiceSection(**voice), JournalSection(**journal),
                 TimersSection(**timers))
     tbl, gm, vc, jn, tm = sections
@@ -225,7 +251,25 @@ def load(path: str | Path | None = None, *, validate_game: ValidateGame | None =
                      "give the name of an installed pack (zh-CN, en) or a folder holding manifest.toml")
     if c.problems:
         raise ConfigError(c.problems)
-    return Config(tbl, gm, vc, jn, tm, file, profile)
+    return Config(tbl, gm, vc, jn, tm, file, profile, ClubSection(**club))
+
+
+def _check_club_scoring(c: _Checker, club: dict[str, Any], gm_variant: str, roles: VariantRoles | None) -> None:
+    """[club.scoring] and [club.levels] through the club's own parser (controller/club/scoring.py)."""
+    from controller.club.scoring import parse_scoring
+
+    names = roles(gm_variant) if roles is not None else None
+    if names is not None:
+        from controller.rules.variant import builtin_ids
+
+        for vid in builtin_ids():  # a club's table may name the roles of any version it plays
+            names |= roles(vid) or set()
+    _, problems = parse_scoring(club.get("scoring", {}), club.get("levels"), names)
+    for key, message, fix in problems:
+        c.report(f"club.{key}", message, fix)
+    if problems:
+        club.pop("scoring", None)
+        club.pop("levels", None)
 
 
 def _check_profile(c: _Checker, table: TableSection, game: GameSection, file_path: Path) -> Profile | None:
