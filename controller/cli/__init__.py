@@ -19,6 +19,10 @@ SUBCOMMANDS: tuple[str, ...] = (
     "diag",
     "deck",
     "bus-sim",
+    "member",
+    "records",
+    "evening",
+    "balance",
 )
 
 

@@ -52,7 +52,7 @@ class ScoringTable:
     #: Points for being ejected by the judge.
     ejected: float = -3.0
     #: Level k is reached at ``levels[k - 1]`` accumulated points (levels[0] is 0: everyone is level 1).
-    levels: tuple[float, ...] = (0, 20, 60, 150, 300)
+    levels: tuple[float, ...] = (0, 15, 50, 120, 250)
 
 
 DEFAULT_TABLES: dict[str, dict[str, dict[str, float]]] = {
@@ -177,9 +177,9 @@ def parse_scoring(scoring: Mapping[str, Any], levels: Sequence[Any] | None = Non
     thresholds = DEFAULT.levels
     if levels is not None:
         if not isinstance(levels, Sequence) or isinstance(levels, str) or not all(_number(x) for x in levels):
-            p.add("levels", f"{levels!r} is not a list of points", "write levels = [0, 20, 60, 150, 300]")
+            p.add("levels", f"{levels!r} is not a list of points", "write levels = [0, 15, 50, 120, 250]")
         elif not levels or levels[0] != 0 or any(b <= a for a, b in pairwise(levels)):
-            p.add("levels", f"{list(levels)} must start at 0 and rise", "write levels = [0, 20, 60, 150, 300]")
+            p.add("levels", f"{list(levels)} must start at 0 and rise", "write levels = [0, 15, 50, 120, 250]")
         else:
             thresholds = tuple(float(x) for x in levels)
     table = ScoringTable(standard=tables["standard"], entry=tables["entry"], levels=thresholds, **numbers)

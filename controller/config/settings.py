@@ -224,7 +224,7 @@ def load(path: str | Path | None = None, *, validate_game: ValidateGame | None =
     c.typed(club, "club", "table", str, 'table = "room-3"')
     c.choice(club, "club", "room", ROOM_KINDS)
     c.typed(club, "club", "scoring", dict, "[club.scoring.standard] win = { killers = 3 }")
-    c.typed(club, "club", "levels", list, "levels = [0, 20, 60, 150, 300]")
+    c.typed(club, "club", "levels", list, "levels = [0, 15, 50, 120, 250]")
     if "scoring" in club or "levels" in club:
         _check_club_scoring(c, club, gm_variant=str(game.get("variant") or GameSection().variant), roles=variant_roles)
     if "levels" in club:
@@ -258,10 +258,11 @@ def _check_club_scoring(c: _Checker, club: dict[str, Any], gm_variant: str, role
     """[club.scoring] and [club.levels] through the club's own parser (controller/club/scoring.py)."""
     from controller.club.scoring import parse_scoring
 
-    names = roles(gm_variant) if roles is not None else None
-    if names is not None:
+    names: set[str] | None = None
+    if roles is not None:
         from controller.rules.variant import builtin_ids
 
+        names = set(roles(gm_variant) or ())
         for vid in builtin_ids():  # a club's table may name the roles of any version it plays
             names |= roles(vid) or set()
     _, problems = parse_scoring(club.get("scoring", {}), club.get("levels"), names)
