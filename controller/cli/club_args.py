@@ -7,10 +7,14 @@ import sys
 from typing import Any
 
 
-def add_club_arguments(p: argparse.ArgumentParser) -> None:
+def add_club_arguments(p: argparse.ArgumentParser, *, sub: bool = False) -> None:
+    """--config and --club; ``sub``: on an action's parser too (``records game 3 --club X``), where a value
+    not given leaves the one given before the action."""
+    default = argparse.SUPPRESS if sub else None
     if not any(a.dest == "config" for a in p._actions):
-        p.add_argument("--config", default=None, metavar="PATH", help="the configuration file (default: tianhei.toml)")
-    p.add_argument("--club", default=None, metavar="PATH",
+        p.add_argument("--config", default=default, metavar="PATH",
+                       help="the configuration file (default: tianhei.toml)")
+    p.add_argument("--club", default=default, metavar="PATH",
                    help="the club database (default: [club] path of the config, var/club.sqlite)")
 
 

@@ -25,18 +25,26 @@ def register(sub: Any) -> None:
 
     game = actions.add_parser("game", help="one game: seats, members, roles, deaths in order, points")
     game.add_argument("id", type=int, metavar="ID")
+    add_club_arguments(game, sub=True)
+    game.add_argument("--json", action="store_true", default=argparse.SUPPRESS, help=argparse.SUPPRESS)
     game.set_defaults(func=run_game)
 
     member = actions.add_parser("member", help="a member's games, wins by side and role, survival, points")
     member.add_argument("name", metavar="NAME")
+    add_club_arguments(member, sub=True)
+    member.add_argument("--json", action="store_true", default=argparse.SUPPRESS, help=argparse.SUPPRESS)
     member.set_defaults(func=lambda args: print_member(args, "records member"))
 
     st = actions.add_parser("standings", help="an evening's standings (default: the latest evening)")
     st.add_argument("--evening", default=None, metavar="YYYY-MM-DD")
+    add_club_arguments(st, sub=True)
+    st.add_argument("--json", action="store_true", default=argparse.SUPPRESS, help=argparse.SUPPRESS)
     st.set_defaults(func=run_standings)
 
     export = actions.add_parser("export", help="write games.csv, seats.csv and members.csv")
     export.add_argument("--csv", required=True, type=Path, metavar="DIR")
+    add_club_arguments(export, sub=True)
+    export.add_argument("--json", action="store_true", default=argparse.SUPPRESS, help=argparse.SUPPRESS)
     export.set_defaults(func=run_export)
 
     rebuild = actions.add_parser("rebuild", help="record again from the journal (the source)")
@@ -44,6 +52,8 @@ def register(sub: Any) -> None:
                          help="the table's journal (default: [journal] path of the config)")
     rebuild.add_argument("--game", type=int, default=None, metavar="N",
                          help="the journal's game N: its record is written again from the journal")
+    add_club_arguments(rebuild, sub=True)
+    rebuild.add_argument("--json", action="store_true", default=argparse.SUPPRESS, help=argparse.SUPPRESS)
     rebuild.set_defaults(func=run_rebuild)
 
 

@@ -138,7 +138,7 @@ class Evening:
             players = created.players if isinstance(created, GameCreated) else plan.players
             self.say(f"game {number}: resuming the game the table was playing when it stopped")
         else:
-            players, members = self._checkin(clock, variant)
+            players, members = self._checkin(clock, variant, number)
         config = configure(variant, players, {}, history=self.club.history(members, players))
         seed = plan.seed * 1000 + number
         physical = SimTable(players, clock.now)
@@ -178,7 +178,7 @@ class Evening:
         self.say(f"game {record.id}: {record.winner} ({record.reason}), {round(record.minutes)} min; "
                  f"{'; '.join(judge) + '; ' if judge else ''}points {names}")
 
-    def _checkin(self, clock: VirtualScheduler, variant: Any) -> tuple[int, dict[int, str | None]]:
+    def _checkin(self, clock: VirtualScheduler, variant: Any, number: int) -> tuple[int, dict[int, str | None]]:
         """Members tap their cards on their seats, guests press OK, the judge starts the game; the board shows
         the evening's standings, the remote the last game's points."""
         plan = self.plan
@@ -200,7 +200,7 @@ class Evening:
         lobby = Lobby(table, clock, variant, {}, started.append, judge=True, lang=self.lang,
                       member_card=member_card, remote_lines=lines, board=board, board_facts=facts)
         lobby.start()
-        rng = random.Random(f"seats:{plan.seed}:{clock.now()}:{len(self.report.games)}")
+        rng = random.Random(f"seats:{plan.seed}:{number}")  # who sits where: the same after a restart
         cards = [(name, card) for name, card, _ in DEMO_MEMBERS]
         rng.shuffle(cards)
         seat = 0

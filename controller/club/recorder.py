@@ -14,13 +14,15 @@ import os
 import signal
 import uuid
 from collections.abc import Callable, Mapping
+from functools import partial
 from typing import Any
 
 from controller.club.record import CLUB_END_NOTE, CLUB_NOTE, GameRecord, build_record
 from controller.club.store import ClubError, ClubStore, now_iso
 from controller.director.journal import SqliteJournal
 
-CrashPoint = Callable[[str], None]
+#: Called with (point, journal game) at each point of recording a game: a test hook for crashes.
+CrashPoint = Callable[[str, int], None]
 
 #: Tests set this to the name of a point in the recording (see :func:`env_crash_point`) to have the process
 #: killed there with SIGKILL, as ``kill -9`` would.
@@ -28,15 +30,16 @@ CRASH_ENV = "TIANHEI_CLUB_CRASH_AT"
 
 
 def env_crash_point() -> CrashPoint | None:
-    """A crash point that kills this process (SIGKILL) at the point named by TIANHEI_CLUB_CRASH_AT
-    ("before", "game written, seats not yet", "seats written, not committed", "after"): the first time
-    the recording reaches it."""
+    """A crash point that kills this process (SIGKILL) at the point named by TIANHEI_CLUB_CRASH_AT, one of
+    "before", "game written, seats not yet", "seats written, not committed", "after", optionally with the
+    journal game: "seats written, not committed@3"."""
     wanted = os.environ.get(CRASH_ENV)
     if not wanted:
         return None
+    name, _, game = wanted.partition("@")
 
-    def crash(point: str) -> None:
-        if point == wanted:
+    def crash(point: str, journal_game: int) -> None:
+        if point == name and (not game or int(game) == journal_game):
             os.kill(os.getpid(), signal.SIGKILL)
 
     return crash
@@ -76,11 +79,12 @@ def record_finished(store: ClubStore, journal: SqliteJournal, table: str, room: 
     for record in finished_records(journal, table, room):
         if store.has_game(record.uid):
             continue
+        game = record.journal_game
         if crash_point is not None:
-            crash_point("before")
-        gid = store.add_game(record, crash_point=crash_point)
+            crash_point("before", game)
+        gid = store.add_game(record, crash_point=partial(crash_point, journal_game=game) if crash_point else None)
         if crash_point is not None:
-            crash_point("after")
+            crash_point("after", game)
         if gid is not None:
             recorded.append(store.game(gid))
     return recorded
