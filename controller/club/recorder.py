@@ -14,7 +14,6 @@ import os
 import signal
 import uuid
 from collections.abc import Callable, Mapping
-from functools import partial
 from typing import Any
 
 from controller.club.record import CLUB_END_NOTE, CLUB_NOTE, GameRecord, build_record
@@ -82,12 +81,16 @@ def record_finished(store: ClubStore, journal: SqliteJournal, table: str, room: 
         game = record.journal_game
         if crash_point is not None:
             crash_point("before", game)
-        gid = store.add_game(record, crash_point=partial(crash_point, journal_game=game) if crash_point else None)
+        gid = store.add_game(record, crash_point=_at_game(crash_point, game))
         if crash_point is not None:
             crash_point("after", game)
         if gid is not None:
             recorded.append(store.game(gid))
     return recorded
+
+
+def _at_game(crash_point: CrashPoint | None, game: int) -> Callable[[str], None] | None:
+    return None if crash_point is None else lambda point: crash_point(point, game)
 
 
 def rebuild(store: ClubStore, journal: SqliteJournal, journal_game: int, table: str,
