@@ -15,20 +15,20 @@ def add_club_arguments(p: argparse.ArgumentParser, *, sub: bool = False) -> None
         p.add_argument("--config", default=default, metavar="PATH",
                        help="the configuration file (default: tianhei.toml)")
     p.add_argument("--club", default=default, metavar="PATH",
-                   help="the club database (default: [club] path of the config, var/club.sqlite)")
+                   help="the club database (default: [club] path of the config, or club.sqlite beside the journal)")
 
 
 def open_club(args: argparse.Namespace) -> Any:
     """The club the config's [club] section names (its scoring table, room, table name), at --club if given.
     Raises ConfigError (the config) or ClubError (the database)."""
     from controller.club.scoring import parse_scoring
-    from controller.club.service import Club
+    from controller.club.service import Club, club_path
     from controller.club.store import ClubError
     from controller.config.settings import load
 
     config = load(getattr(args, "config", None), validate_game=None, find_pack=None)
     section = config.club
-    path = args.club or section.path
+    path = getattr(args, "club", None) or club_path(config)
     if not path:
         raise ClubError("no club database: [club] path is empty in the config; give --club PATH")
     scoring, _ = parse_scoring(section.scoring, section.levels)

@@ -33,6 +33,9 @@ class _Seat:
     def number(self) -> int:
         return self.inner.number
 
+    def __getattr__(self, name: str) -> Any:  # the adapter's own (the sim seat's frames, image, ...)
+        return getattr(self.inner, name)
+
     def display(self, image: Image.Image) -> None:
         self.last = image
         if not self.covered:

@@ -112,17 +112,21 @@ class Club:
         return games[0], score(games[0], self.scoring)
 
 
+def club_path(config: Any) -> str:
+    """Where the config's club database is: [club] path, or club.sqlite beside the journal; "" for no club."""
+    from pathlib import Path
+
+    path = config.club.path
+    return str(Path(config.journal.path).with_name("club.sqlite")) if path is None else str(path)
+
+
 def club_from_config(config: Any) -> Club | None:
-    """The club a table's configuration names ([club]); None when ``path`` is empty (no club)."""
+    """The club a table's configuration names ([club]); None when ``path`` is "" (no club)."""
     from controller.club.scoring import parse_scoring
 
     section = config.club
-    if not section.path:
+    path = club_path(config)
+    if not path:
         return None
-    path = section.path
-    from pathlib import Path
-
-    if not Path(path).is_absolute() and config.source:
-        path = str(Path(config.source).parent / path) if Path(config.source).is_file() else path
     scoring, _ = parse_scoring(section.scoring, section.levels)  # config check has reported its problems
     return Club.open(path, table=section.table, room=section.room, scoring=scoring)

@@ -83,7 +83,9 @@ class ClubSection:
     """The club around the table (controller/club, docs/club-records.md): its database, this table's name and
     room kind (V2.13), and the club's own scoring table and level thresholds over the shipped default."""
 
-    path: str = "var/club.sqlite"  # "" = no club: games are not recorded, V2.11 reads the journal
+    #: The club database; unset: club.sqlite beside the journal; "" = no club (games are not recorded, and
+    #: V2.11 reads its history from the journal).
+    path: str | None = None
     table: str = "table-1"
     room: str = "standard"
     scoring: Mapping[str, object] = field(default_factory=dict)
@@ -220,7 +222,7 @@ def load(path: str | Path | None = None, *, validate_game: ValidateGame | None =
             c.report(f"timers.{key}", f"{timers.pop(key)} s is no deadline", "every wait needs a positive deadline (C5)")
 
     club = c.section(data, "club")
-    c.typed(club, "club", "path", str, 'path = "var/club.sqlite"')
+    c.typed(club, "club", "path", str, 'path = "var/club.sqlite" (or "" for no club)')
     c.typed(club, "club", "table", str, 'table = "room-3"')
     c.choice(club, "club", "room", ROOM_KINDS)
     c.typed(club, "club", "scoring", dict, "[club.scoring.standard] win = { killers = 3 }")
