@@ -8,7 +8,8 @@ documented default below (docs/club-records.md) and a club writes its own in ``[
 Decisions (the seeds are silent):
 - the entry game is classic-1.0 (生推, V1) or any game in an ``entry`` room: it uses the ``entry`` table;
 - a game in a ``training`` room earns time points only (training is practice);
-- a result row is keyed by side (good, killers) and may name a role, which then wins over its side;
+- a result row is keyed by side (good, killers) and may name a role, which then wins over its side; a row a
+  club writes replaces the default's row whole (so it must say what both sides score, or ``"*"``);
 - an ejected player (V2.11 §5.14/§5.15) earns no result and no time points, and the ejection points;
 - a player who surrendered (V2.11) earns what the losing side earns;
 - each penalty point (V2.11 §5.4) costs ``penalty`` points.
@@ -155,6 +156,11 @@ def parse_scoring(scoring: Mapping[str, Any], levels: Sequence[Any] | None = Non
             if not isinstance(row, Mapping):
                 p.add(where, "must be a table of points", f'write {result} = {{ good = 2, killers = 3, "*" = 0 }}')
                 continue
+            missing = [side for side in ("good", "killers") if side not in row and "*" not in row]
+            if missing:
+                p.add(where, f"does not say what the {' and '.join(missing)} side scores (a row replaces the "
+                             f"default's whole row)", f"add {missing[0]} = N, or \"*\" = N for everyone else")
+            merged[result] = {}
             for who, points in row.items():
                 if roles is not None and who not in keys_ok:
                     p.add(f"{where}.{who}", f"{who!r} is neither a side nor a role",
