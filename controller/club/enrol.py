@@ -34,7 +34,7 @@ def tap_member_card(table: Table, name: str, lang: str = "zh", *, seconds: float
 
     ask()
     while True:
-        event = yield Wait(seconds, card, ("next card", None))
+        event = yield Wait(seconds, card, ("card", None))
         if not isinstance(event, CardEvent):
             return None
         holder = taken(event.uid)
