@@ -111,6 +111,8 @@ class BalanceResult:
     options: dict[str, object]
     rows: list[Row]
     seconds: float = 0.0
+    #: CPU seconds each worker process spent playing (pid -> seconds): the benchmark's load-free figure.
+    worker_cpu: dict[int, float] = field(default_factory=dict)
 
     @property
     def games_per_second(self) -> float:
@@ -159,10 +161,14 @@ def allowed_counts(variant: str, options: dict[str, object]) -> list[int]:
 _CACHE: dict[tuple[str, int, str], GameConfig] = {}
 
 
-def _play_chunk(task: tuple[str, int, str, dict[str, object], int, int, int]) -> tuple[int, int, dict[str, int], int]:
-    """(players, games, wins by side, days) of one chunk; runs in a worker process."""
+ChunkResult = tuple[int, int, dict[str, int], int, float, int]
+
+
+def _play_chunk(task: tuple[str, int, str, dict[str, object], int, int, int]) -> ChunkResult:
+    """(players, games, wins by side, days, CPU seconds, worker pid) of one chunk; runs in a worker process."""
     from controller.simulate import simulate
 
+    cpu = time.process_time()
     variant, players, policy, options, games, seed, chunk = task
     key = (variant, players, json.dumps(options, sort_keys=True))
     config = _CACHE.get(key)
@@ -171,7 +177,7 @@ def _play_chunk(task: tuple[str, int, str, dict[str, object], int, int, int]) ->
     summary = simulate(config, policy, games, chunk_seed(seed, players, chunk))
     wins = dict(summary.wins)
     wins["draw"] = summary.draws
-    return players, games, wins, summary.days_total
+    return players, games, wins, summary.days_total, time.process_time() - cpu, os.getpid()
 
 
 def tasks(variant: str, counts: Sequence[int], policy: str, games: int, seed: int,
@@ -208,19 +214,22 @@ def run_balance(variant: str, counts: Sequence[int] | None, policy: str, games: 
     rows = {n: Row(n, configs[n].composition, exact=exact_shares(configs[n], policy)) for n in counts}
     work = tasks(variant, counts, policy, games, seed, options)
     started = time.perf_counter()
+    cpu: dict[int, float] = {}
     with games_bar(games * len(counts), f"{variant} {policy}", progress) as advance:
-        for n, played, wins, days in _run(work, jobs):
+        for n, played, wins, days, seconds, pid in _run(work, jobs):
             row = rows[n]
             row.games += played
             row.wins.update(wins)
             row.days += days
+            cpu[pid] = cpu.get(pid, 0.0) + seconds
             advance(played)
-    result = BalanceResult(variant, policy, seed, games, jobs, options, [rows[n] for n in counts])
+    result = BalanceResult(variant, policy, seed, games, jobs, options, [rows[n] for n in counts],
+                           worker_cpu=cpu)
     result.seconds = time.perf_counter() - started
     return result
 
 
-def _run(work: list[Any], jobs: int) -> Iterable[tuple[int, int, dict[str, int], int]]:
+def _run(work: list[Any], jobs: int) -> Iterable[ChunkResult]:
     if jobs == 1 or len(work) == 1:
         yield from map(_play_chunk, work)
         return
