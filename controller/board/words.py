@@ -88,7 +88,7 @@ def board_lines(public: Mapping[str, object], lang: Lang | str = Lang.ZH) -> lis
         for row in standings[:STANDINGS_SHOWN]:
             if isinstance(row, Mapping):
                 lines.append(Line(_w(BOARD, "standing", lang, rank=row.get("rank", ""), member=row.get("member", ""),
-                                     points=f"{float(str(row.get('points', 0))):g}"), Size.SMALL, Tone.TEXT))
+                                     points=f"{round(float(str(row.get('points', 0))), 1):g}"), Size.SMALL, Tone.TEXT))
         if not standings:
             lines.append(Line(_w(BOARD, "no_standings", lang), Size.SMALL, Tone.DIM))
     if "speaker" in public:

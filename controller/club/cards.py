@@ -90,8 +90,8 @@ class MemberCardGuard:
             return
         self.kept.append((seat, uid))
         port.covered = True
-        port.inner.display(render(v.Message(v.L10n("这是会员卡", "Member card"),
-                                            v.L10n("不是身份牌，游戏照常", "not a role card: nothing changes")),
+        port.inner.display(render(v.Message(v.L10n("会员卡", "Member card"),
+                                            v.L10n("不是身份牌", "not a role card")),
                                   self.lang))
         if seat in self._timers:
             self._timers[seat].cancel()

@@ -23,5 +23,5 @@ def refusal(room: str, name: str, level: int) -> str | None:
 def refusal_words(room: str, level: int) -> tuple[str, str] | None:
     """The same refusal as a seat screen says it (Chinese, English), short enough for 128x64."""
     if room == "recruit" and level >= RECRUIT_BELOW:
-        return (f"{level}级会员 不能进新兵营", f"Level {level}: recruits below {RECRUIT_BELOW} only")
+        return (f"新兵营只收{RECRUIT_BELOW - 1}级", f"Level {level}: recruits below {RECRUIT_BELOW} only")
     return None

@@ -147,7 +147,7 @@ class Lobby:
         card = self.member_card(uid)
         if card is None:
             self.notices[seat] = v.Message(v.L10n("不是会员卡", "Not a member card"),
-                                           v.L10n("按OK以访客身份加入", "OK: join as a guest"))
+                                           v.L10n("按OK作访客加入", "OK: join as a guest"))
         elif card.refused is not None:
             self.notices[seat] = v.Message(v.L10n("不能签到", "Not admitted"), v.L10n(*card.refused))
         else:

@@ -71,7 +71,7 @@ def test_the_recruit_camp_refuses_a_level_3_members_card_with_the_reason(tmp_pat
     table.tap(2, "c1ab000a")
     assert lobby.members == {} and 2 not in lobby.joined
     assert shows(table.seats[2], v.Message(v.L10n("不能签到", "Not admitted"),
-                                           v.L10n("3级会员 不能进新兵营", "Level 3: recruits below 2 only")))
+                                           v.L10n("新兵营只收1级", "Level 3: recruits below 2 only")))
     assert club.card("c1ab000a").refusal == \
         "Qing is level 3: the recruit camp is for members below level 2 (V2.13)"
     table.tap(2, "c1ab0001")  # Ming, level 1, is welcome
@@ -83,7 +83,7 @@ def test_a_card_that_is_no_member_card_is_said_and_ok_joins_as_a_guest(tmp_path)
     table.tap(4, "04a10001")  # a role card
     assert 4 not in lobby.joined
     assert shows(table.seats[4], v.Message(v.L10n("不是会员卡", "Not a member card"),
-                                           v.L10n("按OK以访客身份加入", "OK: join as a guest")))
+                                           v.L10n("按OK作访客加入", "OK: join as a guest")))
     table.click(4, Button.OK)
     assert 4 in lobby.joined and lobby.members == {}
 
@@ -104,8 +104,7 @@ def test_a_member_card_tapped_during_the_deal_is_a_member_card_not_a_role_card_a
     before = (dict(director.dealt_cards), list(director.events), list(voice.said), physical.seats[1].image.copy())
     clock.call_at(clock.now() + 1.0, lambda: physical.tap(1, "c1ab0001"))  # Ming's member card
     clock.run(max_time=clock.now() + 1.5)
-    assert shows(physical.seats[1], v.Message(v.L10n("这是会员卡", "Member card"),
-                                              v.L10n("不是身份牌，游戏照常", "not a role card: nothing changes")))
+    assert shows(physical.seats[1], v.Message(v.L10n("会员卡", "Member card"), v.L10n("不是身份牌", "not a role card")))
     assert table.kept == [(1, "c1ab0001")]
     clock.run(max_time=clock.now() + NOTICE_S)
     assert (dict(director.dealt_cards), list(director.events), list(voice.said)) == before[:3]
