@@ -37,9 +37,9 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    if argv is None and sys.argv[1:2] == ["simulate"]:
-        # A process started as ``tianhei simulate`` plays the compiled rules when their build is current; this
-        # must happen before build_parser imports the engine. (Only then: a test calling main() in-process, or
+    if argv is None and sys.argv[1:2] in (["simulate"], ["balance"]):
+        # A process started as ``tianhei simulate`` (or ``balance``) plays the compiled rules when their build is
+        # current; this must happen before build_parser imports the engine. (Only then: a test calling main() in-process, or
         # any other command, keeps the Python source and its strict input checks.)
         from controller import compiled_rules
 

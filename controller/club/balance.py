@@ -255,6 +255,13 @@ def write_report(result: BalanceResult, out: Path) -> list[Path]:
     return paths
 
 
+def _counts(result: BalanceResult) -> str:
+    counts = [r.players for r in result.rows]
+    if counts == list(range(counts[0], counts[-1] + 1)):
+        return f"{counts[0]}-{counts[-1]}" if len(counts) > 1 else str(counts[0])
+    return ",".join(map(str, counts))
+
+
 def markdown(result: BalanceResult, images: Sequence[str]) -> str:
     opts = ", ".join(f"{k}={v}" for k, v in sorted(result.options.items())) or "the variant's defaults"
     lines = [f"# Balance: {result.variant}, policy {result.policy}", "",
@@ -262,8 +269,10 @@ def markdown(result: BalanceResult, images: Sequence[str]) -> str:
              f"won by each side with 95% Wilson intervals"
              + (", and the exact model of uninformed play beside them (z: simulated minus exact, in standard "
                 "errors)." if any(r.exact for r in result.rows) else "."),
-             "", f"Made with `tianhei balance --variant {result.variant} --policy {result.policy} "
-             f"--games {result.games} --seed {result.seed}` (the counts are the same for any --jobs).", ""]
+             "", f"Made with `tianhei balance --variant {result.variant} --players {_counts(result)} --policy "
+             f"{result.policy} --games {result.games} --seed {result.seed}"
+             + "".join(f" --option {k}={v}" for k, v in sorted(result.options.items()))
+             + "` (the counts are the same for any --jobs).", ""]
     lines += [f"![{name}]({name})" for name in images] + [""]
     has_exact = any(r.exact is not None for r in result.rows)
     head = "| players | roles | " + " | ".join(

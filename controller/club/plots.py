@@ -62,7 +62,7 @@ def plot_vs_exact(result: BalanceResult, path: Path) -> Path:
     from controller.club.balance import SIDES, Z95
 
     plt = _pyplot()
-    fig, ax = plt.subplots(figsize=(8, 4), dpi=110)
+    fig, ax = plt.subplots(figsize=(8, 4.6), dpi=110)
     width = 0.25
     for k, side in enumerate(SIDES):
         rows = [r for r in result.rows if r.exact is not None]
@@ -80,7 +80,7 @@ def plot_vs_exact(result: BalanceResult, path: Path) -> Path:
     ax.yaxis.set_major_formatter(lambda v, _pos: f"{v:+.1%}")
     ax.set_title(f"{result.variant}, {result.policy}: the simulation against the exact model")
     ax.grid(alpha=0.3)
-    ax.legend(fontsize=8)
+    ax.legend(fontsize=8, loc="upper center", bbox_to_anchor=(0.5, -0.16), ncol=2, frameon=False)
     fig.tight_layout()
     fig.savefig(path)
     plt.close(fig)

@@ -27,7 +27,6 @@ def games_bar(total: int, label: str, enabled: bool = True) -> Iterator[Callable
         Progress,
         ProgressColumn,
         TextColumn,
-        TimeElapsedColumn,
         TimeRemainingColumn,
     )
     from rich.text import Text
@@ -37,8 +36,8 @@ def games_bar(total: int, label: str, enabled: bool = True) -> Iterator[Callable
             speed = task.finished_speed or task.speed
             return Text(f"{speed:,.0f} games/s" if speed else "… games/s")
 
-    with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), Speed(),
-                  TimeElapsedColumn(), TextColumn("left"), TimeRemainingColumn(),
+    with Progress(TextColumn("{task.description}"), BarColumn(bar_width=24), MofNCompleteColumn(), Speed(),
+                  TextColumn("left"), TimeRemainingColumn(),
                   console=Console(stderr=True), transient=False) as bar:
         task = bar.add_task(label, total=total)
         yield lambda n: bar.advance(task, n)
