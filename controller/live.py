@@ -278,7 +278,11 @@ def _open_board(opts: LiveOptions, table: Any, lang: str) -> Any:
 
 def _note_checkin(director: Director, club: Any, journal: SqliteJournal, members: dict[int, str | None],
                   clock: Callable[[], float]) -> None:
-    """Who sits where goes into the game's journal records once the game is dealt (its first window)."""
+    """Who sits where goes into the game's journal records once the game is dealt: at once after a digital deal,
+    at the first window after a deal with cards."""
+    if director.state is not None:
+        club.checkin(journal, members, clock())
+        return
     noted: list[bool] = []
 
     def first_window(d: Director, _w: Any) -> None:
