@@ -48,6 +48,10 @@ def _tap(args: argparse.Namespace, club: Any, name: str) -> str | None:
     from controller.diag.host import open_host
 
     _config, profile, players, lang = load_setup(args, "member")
+    if profile.adapter == "sim" and not args.auto:
+        print("the simulated table has no reader to tap a card on: give the card's UID with --card, or --auto "
+              "for a simulated person to tap one")
+        return None
 
     def holder(uid: str) -> str | None:
         m = club.store.member_by_card(uid)

@@ -139,6 +139,9 @@ class Evening:
             self.say(f"game {number}: resuming the game the table was playing when it stopped")
         else:
             players, members = self._checkin(clock, variant, number)
+            seated = ", ".join(f"{name} {seat}" for seat, name in members.items() if name)
+            guests = [seat for seat, name in members.items() if not name]
+            self.say(f"game {number}: check-in with member cards: {seated}; guests at {guests or 'none'}")
         config = configure(variant, players, {}, history=self.club.history(members, players))
         seed = plan.seed * 1000 + number
         physical = SimTable(players, clock.now)
@@ -169,6 +172,9 @@ class Evening:
         clock.run(until=lambda: director.stage == "over")
         recorded = self.club.game_over(journal, clock.now(), self.crash_point)
         self.report.kept_cards += table.kept
+        for seat, _uid in table.kept:
+            self.say(f"game {number}: seat {seat} tapped a member card during the deal: a member card, not a role "
+                     f"card; nothing changed")
         record = next((r for r in recorded if r.journal_game == journal.game), None)
         if record is None:
             return
