@@ -251,12 +251,16 @@ async def run_live(config: Config, opts: LiveOptions) -> Director:
     if opts.window and has_display() and hasattr(physical, "press"):
         tasks.append(asyncio.create_task(_window(physical, done)))
     replay = journal.replay()
-    if replay is not None and not replay.finished and replay.events:
+    resumed = replay is not None and not replay.finished and bool(replay.events)
+    if resumed:
+        assert replay is not None
         director.resume(replay)
     else:
         director.start()
         if club is not None:
             _note_checkin(director, club, journal, members, loop.time)
+    if club is not None:  # the table's clock in the journal once a minute: a game's length survives a restart
+        club.follow(journal, scheduler, resumed=resumed, over=lambda: director.stage == "over")
     if club is not None:
         director.on_over.append(lambda d: _record(club, journal, loop.time()))
     if opts.on_started is not None:

@@ -158,6 +158,7 @@ class Evening:
         if resume and replay is not None:
             director.resume(replay)
             bots.seen = 0
+            self.club.follow(journal, clock, resumed=True, over=lambda: director.stage == "over")
         else:
             director.start()
             taps = [(seat, uid) for seat, hand in sorted(dealt.items()) for uid in hand]
@@ -169,6 +170,7 @@ class Evening:
                 clock.call_at(1.2, _tap(physical, 1, member_cards[0]))
             clock.run(until=lambda: director.state is not None)
             self.club.checkin(journal, members, clock.now())
+            self.club.follow(journal, clock, resumed=False, over=lambda: director.stage == "over")
         clock.run(until=lambda: director.stage == "over")
         recorded = self.club.game_over(journal, clock.now(), self.crash_point)
         self.report.kept_cards += table.kept

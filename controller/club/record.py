@@ -21,6 +21,10 @@ from controller.rules.night import first_victim
 CLUB_NOTE = "club"
 #: The key of the note written when the game has ended (its length on the table's clock).
 CLUB_END_NOTE = "club_end"
+#: A note of the table's clock, written every minute while a game runs, and one when a game resumes after a stop:
+#: the table's clock starts again from nothing after a restart, so a game's length is the sum of its segments.
+CLUB_TICK_NOTE = "club_tick"
+CLUB_RESUMED_NOTE = "club_resumed"
 
 
 @dataclass(frozen=True)
@@ -104,6 +108,34 @@ def club_note(notes: Sequence[Mapping[str, Any]], key: str = CLUB_NOTE) -> Mappi
     return found
 
 
+def game_length(notes: Sequence[Mapping[str, Any]]) -> float | None:
+    """Seconds the game was played, on the table's clock, from the club's notes in journal order: from the
+    check-in to the end, where each stop (a restart) counts up to the last tick before it (at most a minute
+    lost); None without a check-in and an end."""
+    total, start, last, ended = 0.0, None, None, False
+    for note in notes:
+        for key, value in note.items():
+            if not isinstance(value, Mapping) or not isinstance(value.get("clock"), int | float):
+                continue
+            clock = float(value["clock"])
+            if key == CLUB_NOTE:
+                total, start, last = 0.0, clock, clock
+            elif start is None:
+                continue
+            elif key == CLUB_TICK_NOTE:
+                last = clock
+            elif key == CLUB_RESUMED_NOTE:
+                total += max(0.0, (last if last is not None else start) - start)
+                start = last = clock
+            elif key == CLUB_END_NOTE:
+                total += max(0.0, clock - start)
+                ended = True
+                break
+        if ended:
+            break
+    return round(total, 3) if ended else None
+
+
 def game_uid(table: str, journal_game: int, events: Sequence[Event], note: Mapping[str, Any]) -> str:
     """The game's identity for "recorded exactly once": the id the check-in note gave it, or (a game played
     without the club) a digest of the table, the game number and its set-up and deal, which no other game
@@ -122,7 +154,6 @@ def build_record(events: Sequence[Event], notes: Sequence[Mapping[str, Any]], *,
         return None
     state = fold(events)
     note = club_note(notes)
-    end = club_note(notes, CLUB_END_NOTE)
     created = events[0]
     members: Mapping[str, Any] = note.get("members", {}) or {}
     both = state.config.variant.live == "both"  # D2: two card places a physical seat; members sit at seats
@@ -138,14 +169,12 @@ def build_record(events: Sequence[Event], notes: Sequence[Mapping[str, Any]], *,
                                 death=death[0] if death else None, cause=death[1] if death else None,
                                 penalties=int(state.penalties.get(n, 0))))
     started = note.get("started")
-    length = end.get("clock") if end else None
-    if length is not None and note.get("clock") is not None:
-        length = max(0.0, float(length) - float(note["clock"]))
+    length = game_length(notes)
     return GameRecord(
         uid=game_uid(table, journal_game, events, note), table=str(note.get("table", table)),
         journal_game=journal_game, variant=state.config.variant.id, options=dict(created.options),
         players=state.players, room=str(note.get("room", room)), started=str(started) if started else None,
-        length_s=round(float(length), 3) if length is not None else None,
+        length_s=length,
         winner=state.winner or "draw", reason=state.end_reason, seats=tuple(seats), deaths=tuple(state.dead),
         penalties=penalties, ejections=tuple(s for s, c in state.dead if c == "ejected"),
         surrenders=tuple(s for s, c in state.dead if c == "surrendered"), first_victim=first_victim(events))

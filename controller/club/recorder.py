@@ -16,7 +16,14 @@ import uuid
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from controller.club.record import CLUB_END_NOTE, CLUB_NOTE, GameRecord, build_record
+from controller.club.record import (
+    CLUB_END_NOTE,
+    CLUB_NOTE,
+    CLUB_RESUMED_NOTE,
+    CLUB_TICK_NOTE,
+    GameRecord,
+    build_record,
+)
 from controller.club.store import ClubError, ClubStore, now_iso
 from controller.director.journal import SqliteJournal
 
@@ -51,6 +58,16 @@ def checkin_note(journal: SqliteJournal, members: Mapping[int, str | None], *, t
             "members": {str(seat): name for seat, name in sorted(members.items()) if name}}
     journal.note({CLUB_NOTE: note})
     return note
+
+
+def tick_note(journal: SqliteJournal, *, clock: float) -> None:
+    """The table's clock while the game runs (once a minute): what a stop would lose of the game's length."""
+    journal.note({CLUB_TICK_NOTE: {"clock": clock}})
+
+
+def resumed_note(journal: SqliteJournal, *, clock: float) -> None:
+    """The game goes on after a stop, on a table clock that started again."""
+    journal.note({CLUB_RESUMED_NOTE: {"clock": clock}})
 
 
 def end_note(journal: SqliteJournal, *, clock: float) -> None:

@@ -7,7 +7,7 @@ notes in the journal, recording the games that ended, the evening's standings an
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -18,6 +18,9 @@ from controller.club.standings import member_level, standings
 from controller.club.store import ClubStore, Member, open_store
 from controller.director.journal import SqliteJournal
 from controller.rules.options import OPTIONS
+
+#: How often the table's clock is noted in the journal while a game runs (what a restart may lose of its length).
+TICK_S = 60.0
 
 
 @dataclass(frozen=True)
@@ -68,6 +71,21 @@ class Club:
     # ---- the journal --------------------------------------------------------------------------------------
     def checkin(self, journal: SqliteJournal, members: Mapping[int, str | None], clock: float) -> None:
         recorder.checkin_note(journal, members, table=self.table, room=self.room, clock=clock)
+
+    def follow(self, journal: SqliteJournal, scheduler: Any, *, resumed: bool,
+               over: Callable[[], bool]) -> None:
+        """While the game runs, note the table's clock once a minute (and now, if it resumed after a stop), so
+        its length survives a restart (record.game_length)."""
+        if resumed:
+            recorder.resumed_note(journal, clock=scheduler.now())
+
+        def tick() -> None:
+            if over():
+                return
+            recorder.tick_note(journal, clock=scheduler.now())
+            scheduler.call_at(scheduler.now() + TICK_S, tick)
+
+        scheduler.call_at(scheduler.now() + TICK_S, tick)
 
     def game_over(self, journal: SqliteJournal, clock: float,
                   crash_point: recorder.CrashPoint | None = None) -> list[GameRecord]:

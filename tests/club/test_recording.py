@@ -138,3 +138,55 @@ def test_kill_9_in_the_middle_of_recording_an_evening_ends_with_the_same_records
             killed_rows = [r[:3] + r[4:] for r in killed_rows]
         assert calm_rows == killed_rows, name
     assert len(_rows(tmp_path / "killed" / "csv" / "games.csv")) == 1 + 3
+
+
+def test_a_games_length_is_the_sum_of_its_segments_across_a_restart():
+    from controller.club.record import game_length
+
+    notes = [{"club": {"clock": 10.0}}, {"club_tick": {"clock": 70.0}}, {"club_tick": {"clock": 130.0}},
+             # the table stops at about 150 s; restarted, its clock begins again
+             {"club_resumed": {"clock": 2.0}}, {"club_tick": {"clock": 62.0}}, {"club_end": {"clock": 100.0}}]
+    assert game_length(notes) == (130.0 - 10.0) + (100.0 - 2.0)
+    assert game_length(notes[:3]) is None  # not ended
+    assert game_length([{"club_end": {"clock": 5.0}}]) is None  # no check-in: unknown
+
+
+def test_an_evening_stopped_in_the_middle_of_a_game_resumes_it_and_ends_with_the_same_records(tmp_path,
+                                                                                           monkeypatch):
+    from controller.club.evening import Evening, Plan
+    from controller.club.scoring import score
+    from controller.director import director as director_module
+
+    def records(tmp: Path, stop_at: float | None) -> list[tuple]:
+        club = Club(ClubStore(tmp / "club.sqlite"), table="evening")
+        if stop_at is not None:
+            class Stop(BaseException):
+                pass
+
+            real_start = director_module.Director.start
+            started: list[object] = []
+
+            def start(self):
+                real_start(self)
+                started.append(self)
+                if len(started) == 1:  # the table stops in the middle of the evening's first game
+                    self.clock.call_at(stop_at, lambda: (_ for _ in ()).throw(Stop()))
+
+            with monkeypatch.context() as m:
+                m.setattr(director_module.Director, "start", start)
+                with pytest.raises(Stop):
+                    Evening(club, tmp / "j.sqlite", Plan(games=2), say=lambda line: None).run()
+            assert club.store.games() == []  # stopped in the middle of game 1
+        Evening(club, tmp / "j.sqlite", Plan(games=2), say=lambda line: None).run()
+        out = [(g.journal_game, g.winner, g.deaths, g.penalties, g.ejections,
+                tuple((s.member, s.role, s.penalties) for s in g.seats),
+                tuple(p.game for p in score(g)), g.length_s) for g in club.store.games()]
+        club.close()
+        return out
+
+    calm = records(tmp_path / "calm", None)
+    stopped = records(tmp_path / "stopped", 400.0)
+    assert [r[:-1] for r in stopped] == [r[:-1] for r in calm]
+    # the length (time points) of the stopped game loses at most the minute since its last clock note
+    assert calm[0][-1] - 60 <= stopped[0][-1] <= calm[0][-1]
+    assert stopped[1][-1] == calm[1][-1]
