@@ -32,7 +32,8 @@ def open_club(args: argparse.Namespace) -> Any:
     if not path:
         raise ClubError("no club database: [club] path is empty in the config; give --club PATH")
     scoring, _ = parse_scoring(section.scoring, section.levels)
-    return Club.open(path, table=section.table, room=section.room, scoring=scoring)
+    return Club.open(path, table=section.table, room=section.room, scoring=scoring,
+                     recruit_max_level=section.recruit_max_level)
 
 
 def club_failed(where: str, exc: Exception) -> int:

@@ -1,7 +1,7 @@
 """Points and levels (V2.13, seed 000 「積分」): a pure function of a game's record and the club's scoring table.
 
 The seeds say that club games earn game points and accumulated time points, that the entry game scores a little
-differently, and that a "recruit camp" takes members below level 2; they give no numbers. Tianhei ships the
+differently, and that a "recruit camp" takes members of level 2 and below; they give no numbers. Tianhei ships the
 documented default below (docs/club-records.md) and a club writes its own in ``[club.scoring]`` and
 ``[club.levels]`` of tianhei.toml; :func:`parse_scoring` checks it for ``tianhei config check``.
 

@@ -36,13 +36,14 @@ class CardCheck:
 
 class Club:
     def __init__(self, store: ClubStore, *, table: str = "table-1", room: str = "standard",
-                 scoring: ScoringTable = DEFAULT) -> None:
+                 scoring: ScoringTable = DEFAULT, recruit_max_level: int = rooms.RECRUIT_MAX_LEVEL) -> None:
         if room not in rooms.ROOM_KINDS:
             raise ValueError(f"room kind {room!r} is not one of: {', '.join(rooms.ROOM_KINDS)}")
         self.store = store
         self.table = table
         self.room = room
         self.scoring = scoring
+        self.recruit_max_level = recruit_max_level
 
     @classmethod
     def open(cls, path: str, **kwargs: Any) -> Club:
@@ -65,8 +66,9 @@ class Club:
         if member is None:
             return None
         level = self.level(member)
-        return CardCheck(member, level, rooms.refusal(self.room, member.name, level),
-                         rooms.refusal_words(self.room, level))
+        top = self.recruit_max_level
+        return CardCheck(member, level, rooms.refusal(self.room, member.name, level, top),
+                         rooms.refusal_words(self.room, level, top))
 
     # ---- the journal --------------------------------------------------------------------------------------
     def checkin(self, journal: SqliteJournal, members: Mapping[int, str | None], clock: float) -> None:
@@ -147,4 +149,5 @@ def club_from_config(config: Any) -> Club | None:
     if not path:
         return None
     scoring, _ = parse_scoring(section.scoring, section.levels)  # config check has reported its problems
-    return Club.open(path, table=section.table, room=section.room, scoring=scoring)
+    return Club.open(path, table=section.table, room=section.room, scoring=scoring,
+                     recruit_max_level=section.recruit_max_level)

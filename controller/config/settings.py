@@ -96,6 +96,8 @@ class ClubSection:
     path: str | None = None
     table: str = "table-1"
     room: str = "standard"
+    #: The recruit camp admits members up to this level (seed 000: 2級以下, level 2 included).
+    recruit_max_level: int = 2
     scoring: Mapping[str, object] = field(default_factory=dict)
     levels: tuple[float, ...] | None = None
 
@@ -235,6 +237,9 @@ def load(path: str | Path | None = None, *, validate_game: ValidateGame | None =
     c.typed(club, "club", "path", str, 'path = "var/club.sqlite" (or "" for no club)')
     c.typed(club, "club", "table", str, 'table = "room-3"')
     c.choice(club, "club", "room", ROOM_KINDS)
+    c.typed(club, "club", "recruit_max_level", int, "recruit_max_level = 2")
+    if "recruit_max_level" in club and not 1 <= club["recruit_max_level"] <= 99:
+        c.report("club.recruit_max_level", f"level {club.pop('recruit_max_level')} is no level", "use 1 or more")
     c.typed(club, "club", "scoring", dict, "[club.scoring.standard] win = { killers = 3 }")
     c.typed(club, "club", "levels", list, "levels = [0, 15, 50, 120, 250]")
     if "scoring" in club or "levels" in club:

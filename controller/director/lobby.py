@@ -8,7 +8,7 @@ game from either page.
 
 Seats check in by pressing OK (again to leave), as guests; with a club (controller/club), a member taps their
 member card on the seat instead and the seat shows their name, or why this room refuses them (V2.13: the recruit
-camp takes members below level 2). The lobby knows nothing of the club: it is given a ``member_card`` lookup,
+camp takes members of level 2 and below). The lobby knows nothing of the club: it is given a ``member_card`` lookup,
 the lines the remote shows of the last game's points, and what the public board shows between games. The remote shows who joined and, for that many players, the
 deck to lay out ("3 killer, 3 police, 6 civilian", V2.1). The judge starts the game with the centre key, or
 sets the count with ◀/▶ first (then seats 1..N play). A table without a judge starts by itself once the seats

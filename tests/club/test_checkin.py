@@ -66,16 +66,20 @@ def test_ming_moves_to_seat_5_and_seat_3_is_free_again(tmp_path):
 
 
 def test_the_recruit_camp_refuses_a_level_3_members_card_with_the_reason(tmp_path):
+    """Seed 000: 「新兵營（僅限2級以下會員進入）」; 以下 includes the number (RULES.md V2.13 says "below 2")."""
     club = a_club(tmp_path, room="recruit")
     table, lobby, _ = checkin(club)
     table.tap(2, "c1ab000a")
     assert lobby.members == {} and 2 not in lobby.joined
     assert shows(table.seats[2], v.Message(v.L10n("不能签到", "Not admitted"),
-                                           v.L10n("新兵营只收1级", "Level 3: recruits below 2 only")))
+                                           v.L10n("新兵营限2级以下", "Level 3: recruits up to level 2")))
     assert club.card("c1ab000a").refusal == \
-        "Qing is level 3: the recruit camp is for members below level 2 (V2.13)"
+        "Qing is level 3: the recruit camp is for members of level 2 and below (V2.13)"
     table.tap(2, "c1ab0001")  # Ming, level 1, is welcome
     assert lobby.members == {2: "Ming"}
+    club.store.add_member("Lei", "c1ab0003", level=2)
+    table.tap(4, "c1ab0003")  # 「僅限2級以下」: level 2 is still a recruit (seed 000)
+    assert lobby.members == {2: "Ming", 4: "Lei"}
 
 
 def test_a_card_that_is_no_member_card_is_said_and_ok_joins_as_a_guest(tmp_path):
