@@ -88,9 +88,7 @@ def _lobby_club(club: Any) -> dict[str, Any]:
         check = club.card(uid)
         return None if check is None else MemberCard(check.member.name, check.words)
 
-    record, points = club.last_points()
-    lines = ([f"last game: {record.winner}"] if record is not None else []) + \
-        [f"{p.seat} {p.member or '-'} {p.total:+g}" for p in points]
+    lines = club.last_game_lines()
     facts = {"gesture": "standings", "standings": [{"rank": r["rank"], "member": r["member"], "points": r["points"]}
                                                    for r in club.evening_standings()]}
     return {"member_card": member_card, "remote_lines": lines, "board_facts": facts}
@@ -173,6 +171,10 @@ class LiveOptions:
     board: bool = False
     #: Called once the director has dealt (or resumed): the caller may watch or steer it.
     on_started: Callable[[Director], None] | None = None
+    #: Serve the judge's console on a phone (controller/web/) even if [console] enabled is false.
+    console: bool = False
+    #: Called with the console once it listens (tests read its port and pairing code, as a judge reads the board).
+    on_console: Callable[[Any], None] | None = None
     #: Called once the table's adapter is open and the seats are about to show the lobby or the game
     #: (``tianhei serve`` tells systemd READY=1 then).
     on_ready: Callable[[], None] | None = None
@@ -192,13 +194,22 @@ async def run_live(config: Config, opts: LiveOptions) -> Director:
     journal, note = open_journal(config.journal.path)
     if note:
         log.warning("%s", note)
+    console = server = None
+    if opts.console or config.console.enabled:  # the judge's console on a phone: one more remote and board
+        from controller.web.hookup import open_console
+
+        console, server = await open_console(config, loop)
+        if opts.on_console is not None:
+            opts.on_console(console)
     club = open_club_for(config, journal)
     members: dict[int, str | None] = {}
     lang = "en" if config.table.language.startswith("en") else "zh"
-    board = None
+    board: Any = None
     if opts.checkin:
         seats = table_size(config, 20 if config.profile is None or config.profile.adapter == "sim" else 0)
         table = open_table(config, seats, loop.time)
+        if console is not None:
+            table = console.wrap(table)
         if opts.on_ready is not None:
             opts.on_ready()
         board = _open_board(opts, table, lang)
@@ -207,6 +218,8 @@ async def run_live(config: Config, opts: LiveOptions) -> Director:
         lobby = Lobby(table, scheduler, variant, game_options(config, variant),
                       joined.set_result, judge=config.table.judge != "none", lang=lang,
                       variants=choosable_variants(), board=board, **_lobby_club(club))
+        if console is not None:
+            console.watch_lobby(lobby)
         lobby.start()
         opts.players = await joined
         members = {seat: lobby.members.get(seat) for seat in range(1, opts.players + 1)}
@@ -217,6 +230,8 @@ async def run_live(config: Config, opts: LiveOptions) -> Director:
         gc = game_config(config, opts.players, journal, club)
         people = gc.players // 2 if gc.variant.live == "both" else gc.players  # D2 counts card places
         table = open_table(config, table_size(config, people), loop.time)
+        if console is not None:
+            table = console.wrap(table)
         if opts.on_ready is not None:
             opts.on_ready()
     if club is not None:  # a member card tapped during the deal: "a member card, not a role card" (club/cards.py)
@@ -235,9 +250,14 @@ async def run_live(config: Config, opts: LiveOptions) -> Director:
     deck = deck_roles(config.game.deck, decks_dir) if config.game.deck else None
     if board is None:
         board = _open_board(opts, table, lang)
+    if console is not None:
+        board = console.board_for(board)
     director = Director(table, voice, scheduler, gc, journal=journal, timings=timings(config), lang=lang,
                         seed=config.game.seed if config.game.seed is not None else opts.seed, deck=deck,
-                        judge_entry=config.table.judge == "entry", board=board)
+                        judge_entry=config.table.judge == "entry", board=board,
+                        judge=config.table.judge != "none")  # no judge: players surrender from their seats
+    if console is not None:
+        console.watch(director)
     if hasattr(table, "follow"):
         table.follow(director.wants_input, lambda place: director.state is None or place in director.state.alive)
     if opts.autoplay:
@@ -277,6 +297,8 @@ async def run_live(config: Config, opts: LiveOptions) -> Director:
         journal.close()
         if club is not None:
             club.close()
+        if server is not None:
+            await server.stop()
     return director
 
 

@@ -79,7 +79,7 @@ class EveningReport:
     games: list[GameReport] = field(default_factory=list)
     standings: list[dict[str, Any]] = field(default_factory=list)
     board: list[dict[str, object]] = field(default_factory=list)
-    remote_lines: list[tuple[str, ...]] = field(default_factory=list)
+    remote_lines: list[tuple[Any, ...]] = field(default_factory=list)
     kept_cards: list[tuple[int, str]] = field(default_factory=list)
 
 
@@ -192,10 +192,7 @@ class Evening:
         plan = self.plan
         table = SimTable(max(plan.players, 16), clock.now)
         started: list[int] = []
-        record, points = self.club.last_points()
-        lines = tuple(f"{p.seat} {p.member or 'guest'} {p.total:+g}" for p in points)
-        if record is not None:
-            lines = (f"last game: {record.winner}", *lines)
+        lines = self.club.last_game_lines()
         board = SimBoard()
         facts: dict[str, object] = {"gesture": "standings", "standings": [
             {"rank": r["rank"], "member": r["member"], "points": r["points"]}

@@ -125,6 +125,19 @@ class Club:
             return []
         return standings(self.store.games(evening=evening), self.scoring, self.levels())
 
+    def last_game_lines(self) -> tuple[Any, ...]:
+        """The judge's remote between games: the last game's result, then each seat's member and points."""
+        from controller.screens import views as v
+        from controller.screens.strings import Lang, side_name, ui
+
+        record, points = self.last_points()
+        if record is None:
+            return ()
+        said = {lang: ui("draw", lang) if record.winner == "draw" else side_name(record.winner, lang)
+                for lang in Lang}
+        head = v.L10n(f"上局：{said[Lang.ZH]}", f"Last game: {said[Lang.EN]}")
+        return (head, *(f"{p.seat} {p.member or '-'} {p.total:+g}" for p in points))
+
     def last_points(self) -> tuple[GameRecord | None, tuple[SeatPoints, ...]]:
         games = self.store.games(table=self.table, newest_first=True, limit=1)
         if not games:

@@ -87,6 +87,21 @@ class TimersSection:
 
 
 @dataclass(frozen=True, slots=True)
+class ConsoleSection:
+    """The judge's console on a phone (controller/web/, docs/console.md): served on ``host``:``port`` while the
+    table runs; ``url`` is the address the board's QR code gives (default: this machine's LAN address)."""
+
+    enabled: bool = False
+    host: str = "0.0.0.0"
+    port: int = 8080
+    url: str | None = None
+    phones: int = 1  # phones paired at once
+    code_ttl_s: float = 300.0  # a pairing code's life
+    session_ttl_s: float = 43200.0  # a paired phone's session (an evening)
+    revoke_hold_s: float = 3.0  # holding the remote's BACK this long signs every phone out
+
+
+@dataclass(frozen=True, slots=True)
 class ClubSection:
     """The club around the table (controller/club, docs/club-records.md): its database, this table's name and
     room kind (V2.13), and the club's own scoring table and level thresholds over the shipped default."""
@@ -112,12 +127,13 @@ class Config:
     source: str
     profile: Profile | None = None
     remote: RemoteSection = field(default_factory=RemoteSection)
+    console: ConsoleSection = field(default_factory=ConsoleSection)
     club: ClubSection = field(default_factory=ClubSection)
 
 
 _SECTIONS: dict[str, type] = {
     "table": TableSection, "game": GameSection, "voice": VoiceSection, "journal": JournalSection,
-    "timers": TimersSection, "remote": RemoteSection, "club": ClubSection,
+    "timers": TimersSection, "remote": RemoteSection, "console": ConsoleSection, "club": ClubSection,
 }
 
 ROOM_KINDS = ("standard", "entry", "training", "recruit")  # V2.13, controller/club/rooms.py
@@ -233,6 +249,22 @@ def load(path: str | Path | None = None, *, validate_game: ValidateGame | None =
         if key in timers and timers[key] <= 0:
             c.report(f"timers.{key}", f"{timers.pop(key)} s is no deadline", "every wait needs a positive deadline (C5)")
 
+    console = c.section(data, "console")
+    if "enabled" in console and not isinstance(console["enabled"], bool):
+        c.report("console.enabled", f"{console.pop('enabled')!r} is not true or false", "enabled = true")
+    c.typed(console, "console", "host", str, 'host = "0.0.0.0"')
+    c.typed(console, "console", "url", str, 'url = "http://tianhei.local:8080/"')
+    c.typed(console, "console", "port", int, "port = 8080")
+    c.typed(console, "console", "phones", int, "phones = 1")
+    for key in ("code_ttl_s", "session_ttl_s", "revoke_hold_s"):
+        c.typed(console, "console", key, (int, float), f"{key} = 60")
+        if key in console and console[key] <= 0:
+            c.report(f"console.{key}", f"{console.pop(key)} s is no time", "give a positive number of seconds")
+    if "port" in console and not 0 <= console["port"] <= 65535:
+        c.report("console.port", f"port {console.pop('port')} does not exist", "use 1..65535 (8080 is usual)")
+    if "phones" in console and not 1 <= console["phones"] <= 10:
+        c.report("console.phones", f"{console.pop('phones')} phones", "use 1..10")
+
     club = c.section(data, "club")
     c.typed(club, "club", "path", str, 'path = "var/club.sqlite" (or "" for no club)')
     c.typed(club, "club", "table", str, 'table = "room-3"')
@@ -271,7 +303,7 @@ def load(path: str | Path | None = None, *, validate_game: ValidateGame | None =
                      "give the name of an installed pack (zh-CN, en) or a folder holding manifest.toml")
     if c.problems:
         raise ConfigError(c.problems)
-    return Config(tbl, gm, vc, jn, tm, file, profile, rm, ClubSection(**club))
+    return Config(tbl, gm, vc, jn, tm, file, profile, rm, ConsoleSection(**console), ClubSection(**club))
 
 
 def _check_club_scoring(c: _Checker, club: dict[str, Any], gm_variant: str, roles: VariantRoles | None) -> None:

@@ -76,7 +76,9 @@ def test_between_games_the_board_shows_the_standings_and_the_remote_the_last_gam
     last = report.board[-1]["standings"]
     assert last and last[0]["rank"] == 1
     first_game = club.store.games()[0]
-    assert report.remote_lines[1][0] == f"last game: {first_game.winner}"
+    head = report.remote_lines[1][0]
+    assert head.en == f"Last game: {'Good side' if first_game.winner == 'good' else 'Killers'}"
+    assert head.zh.startswith("上局：")
     assert len(report.remote_lines[1]) == 13  # the result, then each of 12 seats with its points
 
 
