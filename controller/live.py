@@ -96,7 +96,11 @@ def open_table(config: Config, players: int, clock: Callable[[], float]) -> Tabl
         from controller.bus.table import open_bus_table
 
         assert profile is not None
-        return open_bus_table(profile)
+        try:
+            post = asyncio.get_running_loop().call_soon_threadsafe
+        except RuntimeError:  # no loop (a tool that polls the bus itself): inputs arrive on the poll thread
+            post = None
+        return open_bus_table(profile, post=post)
     raise ValueError(f"hardware adapter {adapter!r} is not one of: sim, gpio, bus")
 
 

@@ -153,6 +153,7 @@ class BusMaster:
         down_after: int = 3,
         refused_retry: float = 5.0,
         min_cycle: float = 0.0,
+        command_slot: float = 0.003,
     ) -> None:
         self.transport = transport
         self.nodes = {spec.address: NodeState(spec) for spec in nodes}
@@ -161,6 +162,9 @@ class BusMaster:
         self.down_after = down_after
         self.refused_retry = refused_retry
         self.min_cycle = min_cycle
+        self.command_slot = command_slot
+        #: Called after each command the node took, with its address, type and the time (benchmarks, traces).
+        self.on_command: Callable[[int, int, float], None] | None = None
         self.decoder = sb.Decoder()
         self.stats = BusStats()
         self.sink: Callable[[InputEvent], None] = lambda event: None
@@ -170,47 +174,69 @@ class BusMaster:
 
     # --- commands from the ports (any thread) --------------------------------------------------------------
     def send(self, address: int, mtype: int, payload: bytes) -> None:
-        """Queue a command; LED commands replace a queued one, since only the newest colour matters."""
+        """Queue a command. An LED colour replaces a queued one (only the newest matters) and goes to the front:
+        it is the player's answer to a press, and independent of any screen write queued before it."""
         with self._lock:
             node = self.nodes[address]
             if mtype == sb.SET_LED:
                 node.led = (payload[0], payload[1], payload[2])
                 node.outbox = deque(item for item in node.outbox if item[0] != sb.SET_LED)
+                node.outbox.appendleft((mtype, payload))
+                return
             node.outbox.append((mtype, payload))
 
     # --- the poll cycle ---------------------------------------------------------------------------------------
+    # A cycle is a poll round (every node asked for its events, nothing else on the wire) and then a command
+    # slot of at most ``command_slot`` seconds (LED colours first, then screen writes, one frame per node in
+    # turn). Polls never wait behind screen traffic, so a press reaches the host within one cycle however many
+    # screens are changing; a large screen change goes out over a few cycles instead of in one long burst.
     def cycle(self) -> None:
-        """One pass over every node: identify the new or returning ones, flush their commands, poll them."""
+        """One poll round, then one command slot; padded to ``min_cycle`` (reading strays meanwhile)."""
         start = self.transport.now()
-        for address in sorted(self.nodes):
-            self._serve(self.nodes[address])
-        rest = start + self.min_cycle - self.transport.now()
-        while rest > 0:  # nothing is due to us now, so whatever arrives is stray: read it to keep time honest
-            self.transport.read(rest)
-            rest = start + self.min_cycle - self.transport.now()
+        self.poll_round()
+        self.command_round()
+        self.idle_until(start + self.min_cycle)
 
-    def _serve(self, node: NodeState) -> None:
+    def idle_until(self, when: float) -> None:
+        """Keep the line quiet until ``when``: nothing is due to us, so whatever arrives is stray; read it to keep
+        time honest."""
+        rest = when - self.transport.now()
+        while rest > 0:
+            self.transport.read(rest)
+            rest = when - self.transport.now()
+
+    def poll_round(self) -> None:
+        """Identify the new or returning nodes and poll every node once, in address order."""
+        for address in sorted(self.nodes):
+            self._poll(self.nodes[address])
+
+    def command_round(self) -> None:
+        """Send queued commands for at most ``command_slot`` seconds (at least one frame if any is queued)."""
+        slot_end = self.transport.now() + self.command_slot
+        live = [n for _, n in sorted(self.nodes.items()) if n.status == "up" and n.outbox]
+        for node in live:  # the LED answers a press: it goes before any screen write
+            if node.outbox and node.outbox[0][0] == sb.SET_LED:
+                self._command(node)
+        sent = False
+        while live:
+            for node in list(live):
+                if sent and self.transport.now() >= slot_end:
+                    return
+                if node.status != "up" or not node.outbox or not self._command(node):
+                    live.remove(node)
+                    continue
+                sent = True
+
+    def pending_commands(self) -> int:
+        """Commands queued for nodes that are up (what the next command slots will send)."""
+        with self._lock:
+            return sum(len(n.outbox) for n in self.nodes.values() if n.status == "up")
+
+    def _poll(self, node: NodeState) -> None:
         if node.status == "refused" and self.transport.now() - node.refused_at < self.refused_retry:
             return
         if node.status != "up" and not self._identify(node):
             return
-        while True:
-            with self._lock:
-                if not node.outbox:
-                    break
-                mtype, payload = node.outbox[0]
-            reply = self._exchange(node, mtype, payload)
-            if reply is None:
-                return
-            if reply.mtype == sb.IDENTITY:  # rebooted since we last spoke: start its session again
-                if not self._identify(node):
-                    return
-                continue
-            with self._lock:
-                if node.outbox and node.outbox[0] == (mtype, payload):
-                    node.outbox.popleft()
-            if reply.mtype == sb.NAK:
-                self._alert(f"{node.spec.name} refused command 0x{mtype:02x} (code {reply.payload[0]})")
         reply = self._exchange(node, sb.POLL, sb.encode_poll(node.last_event))
         if reply is None:
             return
@@ -218,6 +244,32 @@ class BusMaster:
             self._identify(node)
         elif reply.mtype in (sb.EVENTS, sb.AUTH):
             self._events(node, reply)
+
+    def _command(self, node: NodeState) -> bool:
+        """Send the node's oldest queued command; False if the node did not take it (silent or rebooted)."""
+        with self._lock:
+            if not node.outbox:
+                return False
+            mtype, payload = node.outbox[0]
+        reply = self._exchange(node, mtype, payload)
+        if reply is None:
+            return False
+        if reply.mtype == sb.IDENTITY:  # rebooted since we last spoke: start its session again (restores it)
+            self._identify(node)
+            return False
+        with self._lock:
+            if node.outbox and node.outbox[0] == (mtype, payload):
+                node.outbox.popleft()
+        if reply.mtype == sb.NAK:
+            self._alert(f"{node.spec.name} refused command 0x{mtype:02x} (code {reply.payload[0]})")
+        if self.on_command is not None:
+            self.on_command(node.spec.address, mtype, self.transport.now())
+        return True
+
+    def supports(self, address: int, capability: int) -> bool:
+        """Did the node at ``address`` say (in its last IDENTITY) that it has ``capability``?"""
+        ident = self.nodes[address].identity
+        return ident is not None and bool(int(ident["caps"]) & capability)  # type: ignore[call-overload]
 
     def _next_seq(self) -> int:
         self._seq = (self._seq + 1) & 0xFF

@@ -13,7 +13,7 @@ from luma.oled.device import ssd1306
 from PIL import Image
 
 from controller.config.profile import Profile
-from controller.ports import RGB, SCREEN_SIZE, Sink
+from controller.ports import RGB, SCREEN_SIZE, InputEvent, Sink
 
 from . import seatbus as sb
 from .display import BusSerialInterface
@@ -24,7 +24,11 @@ class BusScreen:
     """A luma ssd1306 whose bytes travel as DISPLAY frames to one node."""
 
     def __init__(self, master: BusMaster, address: int) -> None:
-        self.interface = BusSerialInterface(lambda mtype, payload: master.send(address, mtype, payload))
+        self.interface = BusSerialInterface(
+            lambda mtype, payload: master.send(address, mtype, payload),
+            rle=lambda: master.supports(address, sb.CAP_DISPLAY_RLE),
+        )
+        self._last: bytes | None = None
         self.device = ssd1306(self.interface, width=SCREEN_SIZE[0], height=SCREEN_SIZE[1])
         self.device.persist = (
             True  # at exit luma would blank the panel; the node keeps showing the last screen
@@ -36,7 +40,12 @@ class BusScreen:
             raise ValueError(
                 f"a seat screen is {SCREEN_SIZE[0]}x{SCREEN_SIZE[1]}, this image is {image.size}"
             )
-        self.device.display(image.convert("1"))
+        image = image.convert("1")
+        pixels = image.tobytes()
+        if pixels == self._last:
+            return  # the same picture again (a new view drawn alike): luma's conversion would find nothing
+        self._last = pixels
+        self.device.display(image)
 
 
 class BusSeat:
@@ -76,9 +85,17 @@ class BusTable:
     """
 
     def __init__(
-        self, master: BusMaster, *, threaded: bool = True, idle: Callable[[], None] | None = None
+        self,
+        master: BusMaster,
+        *,
+        threaded: bool = True,
+        idle: Callable[[], None] | None = None,
+        post: Callable[..., object] | None = None,
     ) -> None:
         self.master = master
+        #: How the poll thread hands an input to the loop (``loop.call_soon_threadsafe``): the director's
+        #: sink must never run on the poll thread (ports.py's threading contract).
+        self._post = post
         self._seats = {
             n.spec.seat: BusSeat(master, n.spec.address, n.spec.seat)
             for n in master.nodes.values()
@@ -100,7 +117,14 @@ class BusTable:
         return self._remote
 
     def start(self, sink: Sink) -> None:
-        self.master.sink = sink
+        post = self._post
+        if post is None:
+            self.master.sink = sink
+        else:
+            def hand_over(event: InputEvent) -> None:
+                post(sink, event)
+
+            self.master.sink = hand_over
         if self._threaded:
             self._stop.clear()
             self._thread = threading.Thread(target=self._run, name="seat-bus", daemon=True)
@@ -128,9 +152,10 @@ class BusTable:
             self._thread = None
 
 
-def open_bus_table(profile: Profile) -> BusTable:
+def open_bus_table(profile: Profile, post: Callable[..., object] | None = None) -> BusTable:
     """The seats (and the judge's handheld) of a ``bus`` hardware profile, on its serial port, polled by a
-    thread. Raises OSError (pyserial's SerialException is one) when the port cannot be opened."""
+    thread that hands inputs to the loop with ``post`` (``loop.call_soon_threadsafe``). Raises OSError
+    (pyserial's SerialException is one) when the port cannot be opened."""
     from .master import NodeSpec, SerialTransport
 
     if profile.bus is None:
@@ -138,4 +163,4 @@ def open_bus_table(profile: Profile) -> BusTable:
     nodes = [NodeSpec(address=seat.node or seat.number, seat=seat.number) for seat in profile.seats]
     if profile.bus.remote_address is not None:
         nodes.append(NodeSpec(address=profile.bus.remote_address, seat=0))
-    return BusTable(BusMaster(SerialTransport.open(profile.bus.port, profile.bus.baud), nodes))
+    return BusTable(BusMaster(SerialTransport.open(profile.bus.port, profile.bus.baud), nodes), post=post)

@@ -12,7 +12,7 @@ only means they are sent again; the host drops repeats by their sequence number.
 
 import seatbus as sb
 
-FIRMWARE_VERSION = (0, 2, 0)  # 0.2: seat bus protocol 2 (CRC-32)
+FIRMWARE_VERSION = (0, 3, 0)  # 0.2: seat bus protocol 2 (CRC-32); 0.3: DISPLAY_RLE, eager debouncing
 QUEUE_MAX = 32
 ECHO_RGB = (40, 40, 40)
 
@@ -57,6 +57,9 @@ class Node:
         self.pending_reset = False
         self.caps = self._caps()
         self.stats = {"frames": 0, "crc_errors": 0, "replies": 0}
+        # What the panel shows, byte for byte: DISPLAY_RLE skips over what it leaves as it is, so the node must
+        # know it. The panel is cleared at boot, and so is this.
+        self.fb = bytearray(sb.SCREEN_BYTES) if io.screen is not None else None
 
     def _caps(self):
         io = self.io
@@ -64,7 +67,7 @@ class Node:
         if io.led is not None:
             caps |= sb.CAP_LED
         if io.screen is not None:
-            caps |= sb.CAP_DISPLAY
+            caps |= sb.CAP_DISPLAY | sb.CAP_DISPLAY_RLE
         if io.reader is not None:
             caps |= sb.CAP_NFC
         if io.wdt is not None:
@@ -187,6 +190,17 @@ class Node:
             except sb.FrameError:
                 return sb.NAK_BAD_PAYLOAD
             io.screen.write(page, col, data)
+            at = page * 128 + col
+            self.fb[at : at + len(data)] = data
+        elif t == sb.DISPLAY_RLE:
+            if io.screen is None:
+                return sb.NAK_UNSUPPORTED
+            try:
+                offset, stream = sb.decode_display_rle(payload)
+                lo, hi = sb.decode_rle_into(self.fb, offset, stream)
+            except sb.FrameError:
+                return sb.NAK_BAD_PAYLOAD
+            self._show(lo, hi)
         elif t == sb.DISPLAY_CMD:
             if io.screen is None:
                 return sb.NAK_UNSUPPORTED
@@ -202,6 +216,15 @@ class Node:
         else:
             return sb.NAK_UNSUPPORTED
         return 0
+
+    def _show(self, lo, hi):
+        """Write bytes [lo, hi) of the frame buffer to the panel, one page row at a time."""
+        fb = self.fb
+        while lo < hi:
+            page = lo // 128
+            end = min(hi, page * 128 + 128)
+            self.io.screen.write(page, lo - page * 128, fb[lo:end])
+            lo = end
 
     def _bus(self, now):
         data = self.io.link.read()
