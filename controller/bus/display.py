@@ -15,6 +15,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from PIL import Image
+
 from . import seatbus as sb
 
 WIDTH = 128
@@ -60,6 +62,12 @@ class BusSerialInterface:
             i += 1 + argc
 
     def data(self, data: bytes | bytearray | list[int]) -> None:
+        if self._cols == (0, WIDTH - 1) and self._pages == (0, PAGES - 1) and len(data) == WIDTH * PAGES:
+            new = bytearray(data)  # the whole screen, as luma and show() send it: no byte-by-byte walk
+            for mtype, payload in self._writes(self.shadow, new):
+                self._emit(mtype, payload)
+            self.shadow = new
+            return
         new = bytearray(self.shadow)
         c0, c1 = self._cols
         p0, p1 = self._pages
@@ -83,6 +91,11 @@ class BusSerialInterface:
                 row = new[page * WIDTH + start : page * WIDTH + end]
                 writes.extend((sb.DISPLAY, payload) for payload in display_payloads(page, start, row))
         return writes
+
+    def show(self, frame: bytes) -> None:
+        """The whole screen in SSD1306 order (``ssd1306_bytes``), as luma's ``display`` would hand it over."""
+        self.command(0x21, 0, WIDTH - 1, 0x22, 0, PAGES - 1)
+        self.data(frame)
 
     def cleanup(self) -> None:
         """Nothing to release: the bus belongs to the master."""
@@ -130,6 +143,19 @@ def changed_runs(old: bytes | bytearray, new: bytes | bytearray, page: int) -> l
     return runs
 
 
+_REVERSED_BITS = bytes(int(f"{b:08b}"[::-1], 2) for b in range(256))
+
+
+def ssd1306_bytes(image: Image.Image) -> bytes:
+    """A 128x64 mode "1" image as the SSD1306 holds it: page by page, each byte a column of 8 pixels with the
+    top one in bit 0; the same bytes luma's ``ssd1306.display`` computes pixel by pixel in Python (about a
+    millisecond a screen), done here by Pillow and ``bytes.translate`` in C. Transposed, the image's columns
+    become rows, which Pillow packs 8 pixels a byte (first pixel in the top bit), so each byte needs its bits
+    reversed, and the 8 bytes of a column are spread over the 8 pages."""
+    columns = image.transpose(Image.Transpose.TRANSPOSE).tobytes().translate(_REVERSED_BITS)
+    return b"".join(columns[page::PAGES] for page in range(PAGES))
+
+
 def rle_ops(old: bytes | bytearray, new: bytes | bytearray) -> list[tuple[int, bytes]]:
     """The DISPLAY_RLE ops (see seatbus) that turn ``old`` into ``new``, each with the screen position it starts
     at: unchanged stretches are skipped, runs of one byte value repeated, the rest written literally. A short
@@ -147,6 +173,16 @@ def rle_ops(old: bytes | bytearray, new: bytes | bytearray) -> list[tuple[int, b
 
     i = 0
     while i < n:
+        if old[i] == new[i] and i % WIDTH == 0 and old[i : i + WIDTH] == new[i : i + WIDTH]:
+            j = i + WIDTH  # a whole unchanged page row, found in C: most of a countdown tick's screen
+            while j < n and old[j : j + WIDTH] == new[j : j + WIDTH]:
+                j += WIDTH
+            if j >= n:
+                break
+            flush()
+            ops.extend(_counted(i, 0xC0, sb.RLE_SKIP_MIN, j - i, b""))
+            i = j
+            continue
         if old[i] == new[i]:
             j = i + 1
             while j < n and old[j] == new[j]:

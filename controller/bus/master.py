@@ -14,6 +14,8 @@ was lost, or arrived late) is never applied twice and an unacknowledged one is s
 from __future__ import annotations
 
 import logging
+import os
+import select
 import threading
 from collections import deque
 from collections.abc import Callable
@@ -61,13 +63,25 @@ class Transport(Protocol):
 
 
 class SerialTransport:
-    """A pyserial port (``/dev/ttyAMA0``, ``/dev/ttyUSB0``, or ``loop://`` in tests)."""
+    """A pyserial port (``/dev/ttyAMA0``, ``/dev/ttyUSB0``, or ``loop://`` in tests).
+
+    The master makes thousands of exchanges a second, so each one should cost the host as little as it can: on a
+    port with a file descriptor the bytes go with one ``os.write`` and come back after one ``select`` and one
+    ``os.read``. pyserial's own ``read`` would re-set the port's termios on every change of timeout and ask the
+    driver how much is waiting; its ``flush`` waits for the UART to drain, which the reply's own arrival
+    already proves. pyserial still opens and configures the port (baud, raw mode), whatever it is.
+    """
 
     def __init__(self, port: object, clock: Callable[[], float] | None = None) -> None:
         import time
 
         self.port = port
         self._clock = clock or time.monotonic
+        fileno = getattr(port, "fileno", None)
+        try:
+            self._fd: int | None = fileno() if fileno is not None else None
+        except Exception:  # a pyserial URL handler (loop://) has no descriptor
+            self._fd = None
 
     @classmethod
     def open(cls, url: str, baud: int) -> SerialTransport:
@@ -76,10 +90,23 @@ class SerialTransport:
         return cls(serial.serial_for_url(url, baudrate=baud, timeout=0))
 
     def write(self, data: bytes) -> None:
+        if self._fd is not None:
+            view = memoryview(data)
+            while view:
+                view = view[os.write(self._fd, view) :]
+            return
         self.port.write(data)  # type: ignore[attr-defined]
         self.port.flush()  # type: ignore[attr-defined]
 
     def read(self, timeout: float) -> bytes:
+        if self._fd is not None:
+            ready, _, _ = select.select((self._fd,), (), (), max(0.0, timeout))
+            if not ready:
+                return b""
+            try:
+                return os.read(self._fd, 4096)
+            except BlockingIOError:
+                return b""
         port = self.port
         port.timeout = timeout  # type: ignore[attr-defined]
         first: bytes = port.read(1)  # type: ignore[attr-defined]
@@ -121,6 +148,8 @@ class NodeState:
     outbox: deque[tuple[int, bytes]] = field(default_factory=deque)
     led: RGB | None = None
     restore: Callable[[], list[tuple[int, bytes]]] | None = None
+    #: Events were applied since the last POLL_ALL: its ack goes in the next one.
+    ack_due: bool = False
 
 
 @dataclass
@@ -133,6 +162,8 @@ class BusStats:
     duplicates_dropped: int = 0
     auth_rejected: int = 0
     events: int = 0
+    poll_alls: int = 0
+    collisions: int = 0
     latencies: list[float] = field(default_factory=list)
 
 
@@ -154,6 +185,9 @@ class BusMaster:
         refused_retry: float = 5.0,
         min_cycle: float = 0.0,
         command_slot: float = 0.003,
+        baud: int = 1_000_000,
+        poll_all: bool = True,
+        slot_margin: float = 0.0005,
     ) -> None:
         self.transport = transport
         self.nodes = {spec.address: NodeState(spec) for spec in nodes}
@@ -163,6 +197,13 @@ class BusMaster:
         self.refused_retry = refused_retry
         self.min_cycle = min_cycle
         self.command_slot = command_slot
+        self.baud = baud
+        #: Poll the seats that can take it with one POLL_ALL a cycle (False: every node by name, as before).
+        self.poll_all = poll_all
+        self.slot_us = sb.poll_all_slot_us(baud)
+        #: Waited past the last slot: the nodes' turnaround and the line's.
+        self.slot_margin = slot_margin
+        self._roll = -1
         #: Called after each command the node took, with its address, type and the time (benchmarks, traces).
         self.on_command: Callable[[int, int, float], None] | None = None
         self.decoder = sb.Decoder()
@@ -206,9 +247,84 @@ class BusMaster:
             rest = when - self.transport.now()
 
     def poll_round(self) -> None:
-        """Identify the new or returning nodes and poll every node once, in address order."""
+        """Poll every node once: the seats that take POLL_ALL with one broadcast frame (only those with news
+        answer, each in its slot), every other node (the remote, a node not up yet, older firmware) by name."""
+        group = self._group()
+        if group:
+            self._poll_all(group)
+        grouped = {n.spec.address for n in group}
         for address in sorted(self.nodes):
-            self._poll(self.nodes[address])
+            if address not in grouped:
+                self._poll(self.nodes[address])
+
+    def _group(self) -> list[NodeState]:
+        if not self.poll_all:
+            return []
+        return [
+            n
+            for _, n in sorted(self.nodes.items())
+            if n.status == "up" and n.spec.seat and self.supports(n.spec.address, sb.CAP_POLL_ALL)
+        ]
+
+    def _poll_all(self, group: list[NodeState]) -> None:
+        """One POLL_ALL, then the slots: apply what the nodes with news sent, and note whether the node called by
+        name (one a cycle, in turn) answered; a node silent at three roll calls in a row is down."""
+        self._roll = (self._roll + 1) % len(group)
+        roll = group[self._roll]
+        acks = [(n.spec.address, n.last_event) for n in group if n.ack_due]
+        # The node called by name answers whatever it has, so it goes last: its answer ends the window.
+        addresses = [n.spec.address for n in group if n is not roll] + [roll.spec.address]
+        seq = self._next_seq()
+        frame = sb.encode_frame(sb.BROADCAST, seq, sb.POLL_ALL,
+                                sb.encode_poll_all(self.slot_us, roll.spec.address, addresses, acks))
+        self.transport.write(frame)
+        self.stats.frames_sent += 1
+        self.stats.poll_alls += 1
+        for n in group:
+            n.ack_due = False
+        deadline = (self.transport.now() + len(frame) * 10 / self.baud + len(group) * self.slot_us / 1e6
+                    + self.slot_margin)
+        by_address = {n.spec.address: n for n in group}
+        heard: list[NodeState] = []
+        before = self.decoder.crc_errors
+        rebooted: list[NodeState] = []
+        poll_me: list[NodeState] = []
+        while roll not in heard:  # once the last slot has answered, the window is over
+            left = deadline - self.transport.now()
+            data = self.transport.read(left) if left > 0 else b""
+            frames = self.decoder.feed(data) if data else self.decoder.idle()
+            for reply in frames:
+                node = by_address.get(reply.addr)
+                if not reply.from_node or reply.seq != seq or node is None:
+                    continue
+                self.stats.frames_received += 1
+                heard.append(node)
+                self._heard(node)
+                if reply.mtype == sb.EVENTS:
+                    self._events(node, reply)
+                    node.ack_due = True
+                elif reply.mtype == sb.NAK and reply.payload[:1] == bytes((sb.NAK_NOT_IDENTIFIED,)):
+                    rebooted.append(node)
+                elif reply.mtype == sb.NAK and reply.payload[:1] == bytes((sb.NAK_POLL_ME,)):
+                    poll_me.append(node)
+            if left <= 0:
+                break
+        garbled = self.decoder.crc_errors - before
+        self.stats.corrupt_detected += garbled
+        for node in rebooted:  # it lost its session: start a new one (and put back its screen and LED)
+            self._identify(node)
+        for node in poll_me:  # its news (a card) is longer than a slot
+            self._poll(node)
+        if roll not in heard:
+            self.stats.timeouts += 1
+            self._silent(roll)
+        if garbled:
+            # Two answers collided, or noise hit one: whoever had news still has it; ask each node by name now
+            # rather than wait for the slots of the next cycle to fall differently.
+            self.stats.collisions += 1
+            for node in group:
+                if node.status == "up":
+                    self._poll(node)
 
     def command_round(self) -> None:
         """Send queued commands for at most ``command_slot`` seconds (at least one frame if any is queued)."""

@@ -42,6 +42,7 @@ MAX_ADDRESS = 126
 # --- message types: host -> node -------------------------------------------------------------------------
 IDENTIFY = 0x01  # empty; the node answers IDENTITY and (re)starts its session
 POLL = 0x02  # u16 ack: every event with seq <= ack has been applied by the host
+POLL_ALL = 0x03  # to BROADCAST: slot_us u16 | roll u8 | n u8 | n addresses | (addr, ack u16)... (encode_poll_all)
 SET_LED = 0x10  # r g b
 DISPLAY = 0x11  # page col data... : write data at (page, col) in SSD1306 horizontal order
 DISPLAY_CMD = 0x12  # raw SSD1306 command bytes (contrast, on/off), never addressing commands
@@ -55,7 +56,7 @@ ACK = 0x83  # a command frame with this SEQ was applied (or had been already)
 NAK = 0x84  # code u8: the command was refused
 AUTH = 0x85  # authenticated reply of a remote: counter u32 | inner type u8 | inner payload | mac 8
 
-HOST_TYPES = (IDENTIFY, POLL, SET_LED, DISPLAY, DISPLAY_CMD, RESET, DISPLAY_RLE)
+HOST_TYPES = (IDENTIFY, POLL, POLL_ALL, SET_LED, DISPLAY, DISPLAY_CMD, RESET, DISPLAY_RLE)
 NODE_TYPES = (IDENTITY, EVENTS, ACK, NAK, AUTH)
 COMMAND_TYPES = (SET_LED, DISPLAY, DISPLAY_CMD, RESET, DISPLAY_RLE)
 
@@ -63,6 +64,7 @@ COMMAND_TYPES = (SET_LED, DISPLAY, DISPLAY_CMD, RESET, DISPLAY_RLE)
 PAYLOAD_LIMITS = {
     IDENTIFY: (0, 0),
     POLL: (2, 2),
+    POLL_ALL: (4, MAX_PAYLOAD),
     SET_LED: (3, 3),
     DISPLAY: (3, 130),
     DISPLAY_CMD: (1, 32),
@@ -81,6 +83,7 @@ RESET_MAGIC = 0xA5
 NAK_UNSUPPORTED = 1  # this node has no such capability (a display command to a node without a screen)
 NAK_BAD_PAYLOAD = 2
 NAK_NOT_IDENTIFIED = 3  # a command before IDENTIFY in this session
+NAK_POLL_ME = 4  # (in a POLL_ALL slot) I have an event too long for the slot: poll me by name
 
 # --- capabilities (IDENTITY caps bit mask) -------------------------------------------------------------
 CAP_BUTTONS = 0x0001  # three seat buttons: PREV NEXT OK
@@ -91,6 +94,7 @@ CAP_KEYS5 = 0x0010  # 5-way switch plus MENU / BACK (remote)
 CAP_AUTH = 0x0020  # replies are sealed with AUTH (remote)
 CAP_WATCHDOG = 0x0040
 CAP_DISPLAY_RLE = 0x0080  # understands DISPLAY_RLE (firmware 0.3)
+CAP_POLL_ALL = 0x0100  # answers POLL_ALL in its slot (firmware 0.3)
 
 ROLE_SEAT = 1
 ROLE_REMOTE = 2
@@ -205,6 +209,8 @@ def _header_ok(length, addr_byte, mtype):
     addr = addr_byte & 0x7F
     if addr == 0:
         return False
+    if mtype == POLL_ALL:
+        return addr == BROADCAST  # it is for every node or it is not a frame
     return not (addr == BROADCAST and (from_node or mtype != IDENTIFY))
 
 
@@ -325,6 +331,52 @@ def encode_poll(ack):
 
 def decode_poll(payload):
     return struct.unpack(">H", payload)[0]
+
+
+# --- POLL_ALL: one frame polls the whole table -------------------------------------------------------------
+# Polling 16 nodes one by one costs the host 16 exchanges a cycle, hundreds of system calls a second while nobody
+# presses anything. POLL_ALL goes to every node at once; only a node with news answers, in its own time slot (its
+# index in the list times ``slot_us``, counted from when it read the frame), so a quiet table costs one frame and
+# one silent wait a cycle. The acks of the events the host applied since the last POLL_ALL ride along. A node
+# answers with EVENTS (the POLL_ALL's SEQ), as many events as fit in ``slot_us`` less POLL_ALL_GUARD_US at its
+# baud, the oldest first; the rest go in later cycles. The node named ``roll`` answers even with nothing to say
+# (an empty EVENTS, or NAK "not identified" if it rebooted and has no session), so the host hears every node now
+# and then and notices one that has gone. The host puts that node in the last slot, so that its answer, which
+# wakes the host, comes when the window is over anyway.
+
+POLL_ALL_GUARD_US = 80  # of each slot left silent: the node's timing jitter and the line's turnaround
+POLL_ALL_SLOT_BYTES = 17  # a slot holds an EVENTS frame with one press (the next one goes in the next cycle)
+
+
+def poll_all_slot_us(baud):
+    """The slot length the host asks for at ``baud``: POLL_ALL_SLOT_BYTES on the wire plus the guard."""
+    return (POLL_ALL_SLOT_BYTES * 10 * 1000000 + baud - 1) // baud + POLL_ALL_GUARD_US
+
+
+def encode_poll_all(slot_us, roll, addresses, acks):
+    """``addresses`` in slot order; ``roll``: the address that must answer (0: none); ``acks``: (address, ack)
+    pairs."""
+    out = struct.pack(">HBB", slot_us, roll, len(addresses)) + bytes(addresses)
+    for addr, ack in acks:
+        out += struct.pack(">BH", addr, ack)
+    if len(out) > MAX_PAYLOAD:
+        raise FrameError(f"POLL_ALL for {len(addresses)} nodes and {len(acks)} acks does not fit in one frame")
+    return out
+
+
+def decode_poll_all(payload):
+    """(slot_us, roll, addresses, {address: ack})."""
+    if len(payload) < 4:
+        raise FrameError(f"POLL_ALL payload of {len(payload)} bytes is too short")
+    slot_us, roll, n = struct.unpack(">HBB", payload[:4])
+    if 4 + n > len(payload) or (len(payload) - 4 - n) % 3:
+        raise FrameError(f"POLL_ALL payload of {len(payload)} bytes does not hold {n} addresses and whole acks")
+    addresses = bytes(payload[4 : 4 + n])
+    acks = {}
+    for i in range(4 + n, len(payload), 3):
+        addr, ack = struct.unpack(">BH", payload[i : i + 3])
+        acks[addr] = ack
+    return slot_us, roll, addresses, acks
 
 
 def encode_identity(fw_version, caps, reset_cause, role, boot, proto=PROTOCOL_VERSION):

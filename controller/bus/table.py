@@ -16,12 +16,17 @@ from controller.config.profile import Profile
 from controller.ports import RGB, SCREEN_SIZE, InputEvent, Sink
 
 from . import seatbus as sb
-from .display import BusSerialInterface
+from .display import BusSerialInterface, ssd1306_bytes
 from .master import BusMaster
 
 
 class BusScreen:
-    """A luma ssd1306 whose bytes travel as DISPLAY frames to one node."""
+    """A seat's SSD1306 whose bytes travel as DISPLAY_RLE (or DISPLAY) frames to one node.
+
+    luma's ``ssd1306`` device still sets the panel up (its commands pass through the interface, which keeps
+    contrast, on/off and invert and drops what the node does itself), but a picture goes through
+    ``ssd1306_bytes``: the same bytes luma would compute, without its per-pixel Python loop, which cost a
+    millisecond a seat on every countdown tick."""
 
     def __init__(self, master: BusMaster, address: int) -> None:
         self.interface = BusSerialInterface(
@@ -40,12 +45,11 @@ class BusScreen:
             raise ValueError(
                 f"a seat screen is {SCREEN_SIZE[0]}x{SCREEN_SIZE[1]}, this image is {image.size}"
             )
-        image = image.convert("1")
-        pixels = image.tobytes()
-        if pixels == self._last:
-            return  # the same picture again (a new view drawn alike): luma's conversion would find nothing
-        self._last = pixels
-        self.device.display(image)
+        frame = ssd1306_bytes(image.convert("1"))
+        if frame == self._last:
+            return  # the same picture again (a new view drawn alike): nothing to compare byte by byte
+        self._last = frame
+        self.interface.show(frame)
 
 
 class BusSeat:
@@ -163,4 +167,5 @@ def open_bus_table(profile: Profile, post: Callable[..., object] | None = None) 
     nodes = [NodeSpec(address=seat.node or seat.number, seat=seat.number) for seat in profile.seats]
     if profile.bus.remote_address is not None:
         nodes.append(NodeSpec(address=profile.bus.remote_address, seat=0))
-    return BusTable(BusMaster(SerialTransport.open(profile.bus.port, profile.bus.baud), nodes), post=post)
+    transport = SerialTransport.open(profile.bus.port, profile.bus.baud)
+    return BusTable(BusMaster(transport, nodes, baud=profile.bus.baud), post=post)

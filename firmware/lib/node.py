@@ -53,6 +53,7 @@ class Node:
         self.next_scan = now_ms
         self.echo_ms = cfg.get("echo_ms", 200)
         self.gap_ms = cfg.get("frame_gap_ms", 5)
+        self.baud = cfg.get("uart", {}).get("baud", 1000000)
         self.last_rx = now_ms
         self.pending_reset = False
         self.caps = self._caps()
@@ -63,7 +64,7 @@ class Node:
 
     def _caps(self):
         io = self.io
-        caps = sb.CAP_BUTTONS if self.role == sb.ROLE_SEAT else (sb.CAP_KEYS5 | sb.CAP_AUTH)
+        caps = sb.CAP_BUTTONS | sb.CAP_POLL_ALL if self.role == sb.ROLE_SEAT else (sb.CAP_KEYS5 | sb.CAP_AUTH)
         if io.led is not None:
             caps |= sb.CAP_LED
         if io.screen is not None:
@@ -126,8 +127,9 @@ class Node:
     def _identity(self):
         return sb.encode_identity(FIRMWARE_VERSION, self.caps, self.reset_cause, self.role, self.boot)
 
-    def _events_payload(self, now):
-        budget = sb.MAX_PAYLOAD - 1 - (5 + sb.MAC_LEN if self.key else 0)
+    def _events_payload(self, now, budget=None):
+        if budget is None:
+            budget = sb.MAX_PAYLOAD - 1 - (5 + sb.MAC_LEN if self.key else 0)
         out = []
         for seq, kind, at, data in self.queue:
             ev = sb.encode_event(seq, kind, _elapsed(now, at), data)
@@ -141,8 +143,42 @@ class Node:
         while self.queue and not sb.seq_after(self.queue[0][0], ack):
             self.queue.pop(0)
 
+    def _poll_all(self, frame, now):
+        """POLL_ALL: take this node's ack, and answer in its slot if it has news or is called by name (roll)."""
+        if self.role != sb.ROLE_SEAT:
+            return
+        try:
+            slot_us, roll, addresses, acks = sb.decode_poll_all(frame.payload)
+        except sb.FrameError:
+            return
+        index = addresses.find(bytes((self.address,)))
+        if index < 0:
+            return
+        if not self.identified:
+            if roll == self.address:  # rebooted: say so in the slot (briefly), and the master starts a session
+                reply = sb.encode_frame(self.address, frame.seq, sb.NAK, bytes((sb.NAK_NOT_IDENTIFIED,)), True)
+                self.io.link.write_after(index * slot_us, reply)
+            return
+        if self.address in acks:
+            self._ack_events(acks[self.address])
+        if not self.queue and roll != self.address:
+            return
+        fits = (slot_us - sb.POLL_ALL_GUARD_US) * self.baud // 10000000 - sb.OVERHEAD - 1
+        payload = self._events_payload(now, fits)
+        if payload[0] == 0 and self.queue:  # a card's UID is longer than a slot: ask to be polled by name
+            reply = sb.encode_frame(self.address, frame.seq, sb.NAK, bytes((sb.NAK_POLL_ME,)), True)
+        else:
+            reply = sb.encode_frame(self.address, frame.seq, sb.EVENTS, payload, True)
+        self.io.link.write_after(index * slot_us, reply)
+        self.stats["replies"] += 1
+
     def _handle(self, frame, now):
-        if frame.from_node or frame.addr != self.address:
+        if frame.from_node:
+            return
+        if frame.addr == sb.BROADCAST and frame.mtype == sb.POLL_ALL:
+            self._poll_all(frame, now)
+            return
+        if frame.addr != self.address:
             return
         t = frame.mtype
         if t == sb.IDENTIFY:

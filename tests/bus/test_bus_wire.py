@@ -158,3 +158,29 @@ def test_screens_go_run_length_coded_once_the_node_says_it_can() -> None:
     can[0] = True
     screen.data(bytes(1024))
     assert [t for t, _ in sent] == [sb.DISPLAY_RLE]
+
+
+@settings(max_examples=60, deadline=None)
+@given(pixels=st.binary(min_size=1024, max_size=1024))
+def test_our_ssd1306_bytes_are_lumas(pixels: bytes) -> None:
+    """The fast conversion gives the very bytes luma's ssd1306.display sends, for any picture."""
+    from luma.oled.device import ssd1306
+    from PIL import Image
+
+    from controller.bus.display import ssd1306_bytes
+
+    image = Image.frombytes("1", (128, 64), pixels)
+    sent: list[int] = []
+
+    class Capture:
+        def command(self, *cmd: int) -> None: ...
+
+        def data(self, data: list[int]) -> None:
+            sent.extend(data)
+
+        def cleanup(self) -> None: ...
+
+    device = ssd1306(Capture(), width=128, height=64)
+    sent.clear()
+    device.display(image)
+    assert ssd1306_bytes(image) == bytes(sent)
