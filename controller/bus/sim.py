@@ -209,6 +209,7 @@ class SimBus:
         self.counters = SimCounters()
         self._now = 0.0
         self._line_free = 0.0
+        self._air: list[tuple[float, float]] = []  # recent and coming transmissions (start, end)
         self._queue: list[tuple[float, int, str, int, bytes]] = []
         self._order = itertools.count()
         self._rx = bytearray()
@@ -227,6 +228,7 @@ class SimBus:
         start = max(self._now, self._line_free)
         end = start + self.wire_time(len(data))
         self._line_free = end
+        self._on_air(start, end)
         self._now = end  # the master waits for its own frame to leave (RS-485: DE drops after the last bit)
         address = data[2] & 0x7F if len(data) > 2 else 0
         for when, frame in self._faulty(end, data):
@@ -247,6 +249,13 @@ class SimBus:
         return out
 
     # --- the simulation ----------------------------------------------------------------------------------------
+    def _on_air(self, start: float, end: float) -> None:
+        """Note a transmission, for telling whether a slotted answer overlaps another one (steps of the nodes
+        that answer one POLL_ALL do not come in the order of their slots)."""
+        horizon = self._now - 0.05
+        self._air = [(s, e) for s, e in self._air if e > horizon]
+        self._air.append((start, end))
+
     def wire_time(self, nbytes: int) -> float:
         return nbytes * 10 / self.baud
 
@@ -307,13 +316,14 @@ class SimBus:
             if delay is None:  # an answer to a frame for this node: the line is the node's once that frame ended
                 start = max(self._now + self.turnaround, self._line_free)
             else:
-                # A slotted answer starts at its slot whatever the line does: if it is still busy, the bytes
-                # collide (garbage the CRC throws away), which is what the slots are there to prevent.
+                # A slotted answer starts at its slot whatever the line does: if another transmission overlaps it,
+                # the bytes collide (garbage the CRC throws away), which is what the slots are there to prevent.
                 start = self._now + self.turnaround + delay
-                if start < self._line_free:
-                    self.counters.collisions += 1
-                    data = bytes(b ^ 0x5A for b in data)
             end = start + self.wire_time(len(data))
+            if delay is not None and any(s < end and start < e for s, e in self._air):
+                self.counters.collisions += 1
+                data = bytes(b ^ 0x5A for b in data)
+            self._on_air(start, end)
             self._line_free = max(self._line_free, end)
             for when, frame in self._faulty(end, data):
                 self._schedule(when, "host", address, frame)
