@@ -467,7 +467,7 @@ def start_sim_table(
     remote_address: int = 100,
     interpreter: str | None = None,
     reply_timeout: float | None = None,
-    min_cycle: float = 0.01,
+    min_cycle: float | None = None,
 ) -> SimTable:
     """Start ``seats`` firmware nodes (addresses 1..seats, seat number = address) and, with ``remote_key``, a
     remote at ``remote_address``; return them joined to a non-threaded :class:`BusTable` on a :class:`SimBus`."""
@@ -491,6 +491,8 @@ def start_sim_table(
     )
     # A node answers within one step of the simulated firmware; allow turnaround plus the longest reply.
     timeout = reply_timeout or (0.0015 + bus.wire_time(sb.OVERHEAD + sb.MAX_PAYLOAD) * 2)
-    master = BusMaster(bus, specs, reply_timeout=timeout, min_cycle=min_cycle, baud=baud)
+    master = BusMaster(bus, specs, reply_timeout=timeout, baud=baud)
+    if min_cycle is not None:
+        master.min_cycle = min_cycle
     table = BusTable(master, threaded=False)
     return SimTable(table, bus, workdir)

@@ -125,7 +125,8 @@ class BusScheduler:
         master = self.sim.master
         if self._cycle_start is None:
             self._cycle_start = self.now()
-            master.poll_round()
+            end = self._cycle_start + master.min_cycle
+            master.poll_round(hold_until=end if next_timer is None else min(end, next_timer))
             return
         master.command_round()
         end = self._cycle_start + master.min_cycle
