@@ -100,7 +100,9 @@ def open_table(config: Config, players: int, clock: Callable[[], float]) -> Tabl
             post = asyncio.get_running_loop().call_soon_threadsafe
         except RuntimeError:  # no loop (a tool that polls the bus itself): inputs arrive on the poll thread
             post = None
-        return open_bus_table(profile, post=post)
+        # the judge's radio remote is paired by its key ([remote] key_file; none when the table has no judge)
+        key_file = Path(config.remote.key_file) if config.table.judge != "none" else None
+        return open_bus_table(profile, key_file, post=post)
     raise ValueError(f"hardware adapter {adapter!r} is not one of: sim, gpio, bus")
 
 
@@ -127,6 +129,9 @@ class LiveOptions:
     board: bool = False
     #: Called once the director has dealt (or resumed): the caller may watch or steer it.
     on_started: Callable[[Director], None] | None = None
+    #: Called once the table's adapter is open and the seats are about to show the lobby or the game
+    #: (``tianhei serve`` tells systemd READY=1 then).
+    on_ready: Callable[[], None] | None = None
 
 
 def table_size(config: Config, players: int) -> int:
@@ -146,6 +151,8 @@ async def run_live(config: Config, opts: LiveOptions) -> Director:
     if opts.checkin:
         seats = table_size(config, 20 if config.profile is None or config.profile.adapter == "sim" else 0)
         table = open_table(config, seats, loop.time)
+        if opts.on_ready is not None:
+            opts.on_ready()
         joined: asyncio.Future[int] = loop.create_future()
         variant = load_variant(config.game.variant)
         lobby = Lobby(table, scheduler, variant, game_options(config, variant),
@@ -160,6 +167,8 @@ async def run_live(config: Config, opts: LiveOptions) -> Director:
         gc = game_config(config, opts.players, journal)
         people = gc.players // 2 if gc.variant.live == "both" else gc.players  # D2 counts card places
         table = open_table(config, table_size(config, people), loop.time)
+        if opts.on_ready is not None:
+            opts.on_ready()
     voice: Any = open_voice_for(config, loop.time)
     physical = table
     if gc.variant.live == "both":  # D2: the engine's card places over the physical seats (director/places.py)

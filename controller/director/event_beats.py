@@ -50,7 +50,7 @@ class EventBeats(DirectorBase):
                 continue  # V4.8: one player's vote in the round; the round's tally is announced at its end
             if isinstance(e, VoteClosed):
                 self._beat("call", lambda e=e: self._tally(e))
-            parts = announce.for_event(e)
+            parts = announce.for_event(e, self.state)
             if parts:
                 self._beat("say", parts)
             if isinstance(e, VoteClosed):
@@ -82,7 +82,7 @@ class EventBeats(DirectorBase):
                 # The step's id names the seed's cards ("recognise.big_joker", V5.2); the voice names roles.
                 st = self.config.variant.night_steps.get(e.step)
                 role = "+".join(st.call or st.roles) if st else e.step.split(".", 1)[1]
-                self._beat_now("say", announce.sleep(role))
+                self._beat_now("say", announce.sleep(role, self.config.variant.night_call))
             for seat in e.actors:
                 if self.state.phase == "night":
                     self._set(seat, v.Dark(), LED_OFF)
@@ -110,7 +110,7 @@ class EventBeats(DirectorBase):
                 self._set(seat, v.Dark(), LED_OFF)
 
         self._beat_now("call", close)
-        self._beat_now("say", announce.sleep(roles))
+        self._beat_now("say", announce.sleep(roles, self.config.variant.night_call))
 
     def _tally(self, e: Any) -> None:
         for seat in self.ui:

@@ -19,7 +19,7 @@ from controller.rules import cards, engine
 from controller.rules.actions import Timeout
 from controller.rules.turns import TURN_VOTE
 from controller.screens import views as v
-from controller.voice.prompts import last_words, prompt, speech_turn
+from controller.voice.prompts import prompt
 
 
 class InputWindows(DirectorBase):
@@ -46,14 +46,12 @@ class InputWindows(DirectorBase):
             return
         kind = p.kind
         if kind in ("speeches", "last_words"):
-            speaker = p.seats[0]
             total = (self.t.last_words_s if kind == "last_words"
                      else self.t.defence_s if p.step.startswith(("defence", "tie.")) else self.t.speech_s)
-            say = last_words(speaker) if kind == "last_words" else speech_turn(speaker)
-            self._say_then(say, lambda: self._start(p, total, left))
+            self._say_then(announce.turn(self.state, p), lambda: self._start(p, total, left))
         elif kind == "night":
             step = self.config.variant.night_steps[p.step]
-            self._beat("say", announce.wake(p.role, p.ability, step.optional))
+            self._beat("say", announce.wake(p.role, p.ability, step.optional, self.config.variant.night_call))
             learnt = {seat: self.unseen.pop(seat) for seat in p.seats if seat in self.unseen}
             for seat, answers in learnt.items():  # V7.1: what they may see of the police's checks
                 for target, answer in answers:
@@ -61,10 +59,14 @@ class InputWindows(DirectorBase):
                     self._beat("wait", self.t.answer_s)
             self._beat("call", lambda: self._start(p, self.t.night_action_s, left))
         elif kind == "recognition":
-            self._say_then(announce.wake(p.role, "recognise", False),
+            self._say_then(announce.wake(p.role, "recognise", False, self.config.variant.night_call),
                            lambda: self._start(p, self.t.recognition_s, left))
         elif kind == "vote" and p.step == TURN_VOTE:  # V4.8: the speaker votes at once, pointing like at night
-            self._start(p, self.t.night_action_s, left)
+            said = announce.turn(self.state, p)  # a silenced player's turn is a vote only: the room is told why
+            if said:
+                self._say_then(said, lambda: self._start(p, self.t.night_action_s, left))
+            else:
+                self._start(p, self.t.night_action_s, left)
         elif kind == "vote":
             self._say_then([prompt("vote.begins")], lambda: self._start_vote(p))
         elif kind == "defence_claim":
