@@ -187,7 +187,8 @@ async def run_live(config: Config, opts: LiveOptions) -> Director:
         board = PygameBoard(fullscreen=True, lang=lang)
     director = Director(table, voice, scheduler, gc, journal=journal, timings=timings(config), lang=lang,
                         seed=config.game.seed if config.game.seed is not None else opts.seed, deck=deck,
-                        judge_entry=config.table.judge == "entry", board=board)
+                        judge_entry=config.table.judge == "entry", board=board,
+                        judge=config.table.judge != "none")  # no judge: players surrender from their seats
     if hasattr(table, "follow"):
         table.follow(director.wants_input, lambda place: director.state is None or place in director.state.alive)
     if opts.autoplay:
