@@ -219,7 +219,12 @@ class BusMaster:
         self._roll = -1
         self._cycles = 0
         self._ordered = [self.nodes[a] for a in sorted(self.nodes)]
-        self._split_key: tuple[tuple[str, int], ...] | None = None
+        #: Counts changes of any node's state or identity (what decides who is polled together).
+        self._topology = 0
+        self._split_key = -1
+        self._quiet_frame: tuple[int, bytes] | None = None
+        self._by_address: dict[int, NodeState] = {}
+        self._window = 0.0
         self._split_cache: tuple[list[NodeState], list[NodeState]] = ([], [])
         #: Every how many cycles one seat (in turn) is called by name in the POLL_ALL, to hear that it is there.
         self.roll_every = roll_every
@@ -282,9 +287,10 @@ class BusMaster:
 
     def _split(self) -> tuple[list[NodeState], list[NodeState]]:
         """(the seats polled together, the nodes polled by name), worked out again only when a node's state or
-        identity changed: the poll thread runs this a hundred times a second."""
-        key = tuple((n.status, id(n.identity)) for n in self._ordered)
+        identity changed (``_topology``): the poll thread runs this a hundred times a second."""
+        key = self._topology
         if key != self._split_key:
+            self._quiet_frame = None
             group = [
                 n
                 for n in self._ordered
@@ -295,10 +301,17 @@ class BusMaster:
             ]
             self._split_cache = (group, [n for n in self._ordered if n not in group])
             self._split_key = key
+            self._by_address = {n.spec.address: n for n in group}
+            # the POLL_ALL's own wire time (its longest: every address and an ack each), then every slot
+            longest = sb.OVERHEAD + 4 + 4 * len(group)
+            self._window = longest * 10 / self.baud + len(group) * self.slot_us / 1e6 + self.slot_margin
         return self._split_cache
 
     def _queued(self) -> bool:
-        return any(n.outbox for n in self._ordered if n.status == "up")
+        for n in self._ordered:
+            if n.outbox:
+                return True
+        return False
 
     def _poll_all(self, group: list[NodeState], hold_until: float | None = None) -> None:
         """One POLL_ALL, then the slots: apply what the nodes with news sent, and note whether the node called by
@@ -310,19 +323,25 @@ class BusMaster:
             self._roll = (self._roll + 1) % len(group)
         roll = group[self._roll % len(group)] if calling else None
         acks = [(n.spec.address, n.last_event) for n in group if n.ack_due]
-        # The node called by name answers whatever it has, so it goes last: its answer ends the window.
-        addresses = [n.spec.address for n in group if n is not roll] + ([roll.spec.address] if roll else [])
-        seq = self._next_seq()
-        frame = sb.encode_frame(sb.BROADCAST, seq, sb.POLL_ALL,
-                                sb.encode_poll_all(self.slot_us, roll.spec.address if roll else 0, addresses, acks))
+        if roll is None and not acks and self._quiet_frame is not None:
+            # A quiet cycle asks the same question as the last quiet one, so the frame is sent again as it was
+            # (the same SEQ too: an answer to the last one that comes late is as good, its events are numbered).
+            seq, frame = self._quiet_frame
+        else:
+            # The node called by name answers whatever it has, so it goes last: its answer ends the window.
+            addresses = [n.spec.address for n in group if n is not roll] + ([roll.spec.address] if roll else [])
+            seq = self._next_seq()
+            frame = sb.encode_frame(sb.BROADCAST, seq, sb.POLL_ALL, sb.encode_poll_all(
+                self.slot_us, roll.spec.address if roll else 0, addresses, acks))
+            if roll is None and not acks:
+                self._quiet_frame = (seq, frame)
+            for n in group:
+                n.ack_due = False
         self.transport.write(frame)
         self.stats.frames_sent += 1
         self.stats.poll_alls += 1
-        for n in group:
-            n.ack_due = False
-        deadline = (self.transport.now() + len(frame) * 10 / self.baud + len(group) * self.slot_us / 1e6
-                    + self.slot_margin)
-        by_address = {n.spec.address: n for n in group}
+        deadline = self.transport.now() + self._window
+        by_address = self._by_address
         heard: list[NodeState] = []
         before = self.decoder.crc_errors
         rebooted: list[NodeState] = []
@@ -351,7 +370,13 @@ class BusMaster:
                 break
         garbled = self.decoder.crc_errors - before
         self.stats.corrupt_detected += garbled
-        for node in rebooted:  # it lost its session: start a new one (and put back its screen and LED)
+        for node in rebooted:
+            # It lost its power (or was reset) since it was last heard: for that moment the seat was dark and a
+            # press may have gone, so it counts as a link lost and found again (the director pauses and carries
+            # on); a new session puts its screen and LED back.
+            node.status = "down"
+            self._topology += 1
+            self._link(node, False, f"{node.spec.name} restarted (its power was cut, or it was reset)")
             self._identify(node)
         for node in poll_me:  # its news (a card) is longer than a slot
             self._poll(node)
@@ -482,6 +507,7 @@ class BusMaster:
         node.silent += 1
         if node.status == "up" and node.silent >= self.down_after:
             node.status = "down"
+            self._topology += 1
             reason = (
                 f"{node.spec.name} stopped answering ({node.silent} exchanges, {1 + self.retries} tries each)"
             )
@@ -534,6 +560,7 @@ class BusMaster:
         except (sb.FrameError, Refused) as err:
             was = node.status
             node.status = "refused"
+            self._topology += 1
             node.refused_at = self.transport.now()
             if was != "refused":
                 log.error("%s", err)
@@ -543,6 +570,7 @@ class BusMaster:
         was = node.status
         rebooted = node.identity is not None and node.identity.get("boot") != ident["boot"]
         node.identity = ident
+        self._topology += 1
         node.last_event = 0  # a new session: the node numbers its events from 1 again
         node.status = "up"
         if rebooted or was != "up":
