@@ -308,10 +308,7 @@ class BusMaster:
         return self._split_cache
 
     def _queued(self) -> bool:
-        for n in self._ordered:
-            if n.outbox:
-                return True
-        return False
+        return any(n.outbox for n in self._ordered)
 
     def _poll_all(self, group: list[NodeState], hold_until: float | None = None) -> None:
         """One POLL_ALL, then the slots: apply what the nodes with news sent, and note whether the node called by
