@@ -19,6 +19,7 @@ from controller.board.words import board_lines
 from controller.rules.turns import TURN_VOTE
 from controller.screens.story import story
 from controller.screens.strings import Lang, action_name, role_name, side_name, ui
+from controller.screens.views import L10n, Text
 
 if TYPE_CHECKING:
     from controller.director.director import Director
@@ -113,12 +114,11 @@ def _story(d: Director, lang: Lang) -> list[str]:
     return told
 
 
-def _text(line: object, lang: Lang) -> str:
+def _text(line: Text, lang: Lang) -> str:
     """A remote line as text: plain, or in both languages (an ``L10n``), of which ``lang``'s."""
-    zh, en = getattr(line, "zh", None), getattr(line, "en", None)
-    if isinstance(zh, str) and isinstance(en, str):
-        return zh if lang is Lang.ZH else en
-    return str(line)
+    if isinstance(line, L10n):
+        return line.zh if lang is Lang.ZH else line.en
+    return line
 
 
 def _lobby_view(lobby: Lobby | None, lang: Lang, phones: int) -> dict[str, Any]:
