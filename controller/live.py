@@ -159,6 +159,15 @@ async def run_live(config: Config, opts: LiveOptions) -> Director:
         console, server = await open_console(config, loop)
         if opts.on_console is not None:
             opts.on_console(console)
+    from controller.hall.table import open_link  # the club's hall, when [mqtt] room is set
+
+    hall = open_link(config)
+    if hall is not None:
+        hall.start()
+        if opts.checkin:
+            hall.feed.checkin()
+        else:
+            hall.feed.idle()
     if opts.checkin:
         seats = table_size(config, 20 if config.profile is None or config.profile.adapter == "sim" else 0)
         table = open_table(config, seats, loop.time)
@@ -212,6 +221,8 @@ async def run_live(config: Config, opts: LiveOptions) -> Director:
         console.watch(director)
     if hasattr(table, "follow"):
         table.follow(director.wants_input, lambda place: director.state is None or place in director.state.alive)
+    if hall is not None:
+        hall.attach(director)  # it watches from outside: the public view of each event, the result
     if opts.autoplay:
         TableBots(director, table, opts.autoplay, opts.seed)  # type: ignore[arg-type]
     done = asyncio.Event()
@@ -241,6 +252,8 @@ async def run_live(config: Config, opts: LiveOptions) -> Director:
         journal.close()
         if server is not None:
             await server.stop()
+        if hall is not None:
+            await hall.close()
     return director
 
 

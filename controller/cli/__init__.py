@@ -24,6 +24,8 @@ SUBCOMMANDS: dict[str, str] = {
     "deck": "enroll, show or check a physical deck of role cards",
     "bus-sim": "play a whole game over the simulated seat bus with real firmware nodes",
     "remote": "pair the judge's radio remote (seat bus tables)",
+    "hall": "the club's hall: every room live on a web page, announcements, waiting list",
+    "club-demo": "three simulated tables and the hall on one loopback Mosquitto, an evening",
 }
 
 
