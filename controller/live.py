@@ -142,9 +142,13 @@ def open_table(config: Config, players: int, clock: Callable[[], float]) -> Tabl
         from controller.bus.table import open_bus_table
 
         assert profile is not None
+        try:
+            post = asyncio.get_running_loop().call_soon_threadsafe
+        except RuntimeError:  # no loop (a tool that polls the bus itself): inputs arrive on the poll thread
+            post = None
         # the judge's radio remote is paired by its key ([remote] key_file; none when the table has no judge)
         key_file = Path(config.remote.key_file) if config.table.judge != "none" else None
-        return open_bus_table(profile, key_file)
+        return open_bus_table(profile, key_file, post=post)
     raise ValueError(f"hardware adapter {adapter!r} is not one of: sim, gpio, bus")
 
 
