@@ -21,8 +21,10 @@ from controller.config.decks import load_deck, normalise_uid
 from controller.director.bots import TableBots
 from controller.director.clock import AsyncioScheduler
 from controller.director.director import Director
+from controller.director.identity import GameIdentity
 from controller.director.journal import SqliteJournal, first_victims, open_journal
 from controller.director.lobby import Lobby
+from controller.director.saved import ABANDON, SavedGame, abandon, find_saved
 from controller.director.timing import Timings
 from controller.ports import Table, Voice
 from controller.rules.setup import GameConfig, configure
@@ -123,6 +125,9 @@ class LiveOptions:
     board: bool = False
     #: Called once the director has dealt (or resumed): the caller may watch or steer it.
     on_started: Callable[[Director], None] | None = None
+    #: An unfinished saved game that is not the one asked for: saved.RESUME or saved.ABANDON; None: the judge
+    #: chooses on the remote (controller/director/saved_choice.py).
+    on_saved: str | None = None
 
 
 def table_size(config: Config, players: int) -> int:
@@ -139,7 +144,28 @@ async def run_live(config: Config, opts: LiveOptions) -> Director:
     journal, note = open_journal(config.journal.path)
     if note:
         log.warning("%s", note)
-    if opts.checkin:
+    seed = config.game.seed if config.game.seed is not None else opts.seed
+    decks_dir = Path(config.source).parent / "decks"
+    deck = deck_roles(config.game.deck, decks_dir) if config.game.deck else None
+    asked = game_config(config, opts.players, journal)
+    saved = find_saved(journal, GameIdentity.of(asked, seed, deck, config.table.hardware),
+                       ignore=("players",) if opts.checkin else ())
+    if saved is not None and not saved.matches:
+        log.warning("%s", saved.describe())
+        choice = opts.on_saved
+        if choice is None:
+            choice = await _judge_chooses(config, saved, loop, scheduler)
+        if choice == ABANDON:
+            abandon(journal, saved)
+            log.warning("the saved game was closed (kept in the journal, marked abandoned); a new game starts")
+            saved = None
+        else:
+            log.warning("going on with the saved game under its own settings (%s)", saved.where())
+    if saved is not None:  # resumed as it was set up: its own variant data, players, options, seed and deck
+        gc, seed, deck = saved.config, saved.seed, saved.replay.deck
+        people = gc.players // 2 if gc.variant.live == "both" else gc.players
+        table = open_table(config, table_size(config, people), loop.time)
+    elif opts.checkin:
         seats = table_size(config, 20 if config.profile is None or config.profile.adapter == "sim" else 0)
         table = open_table(config, seats, loop.time)
         joined: asyncio.Future[int] = loop.create_future()
@@ -153,9 +179,12 @@ async def run_live(config: Config, opts: LiveOptions) -> Director:
         # the judge may have chosen another variant and other options on the remote's setup page
         gc = configure(lobby.variant, opts.players, lobby.options, history=first_victims(journal, opts.players))
     else:
-        gc = game_config(config, opts.players, journal)
+        gc = asked
         people = gc.players // 2 if gc.variant.live == "both" else gc.players  # D2 counts card places
         table = open_table(config, table_size(config, people), loop.time)
+    # a new game's set-up is written with what it is, so that the next start can tell it from another game
+    journal.identity = GameIdentity.of(gc, seed, deck, config.table.hardware)
+    journal.deck = deck
     voice: Any = open_voice_for(config, loop.time)
     physical = table
     if gc.variant.live == "both":  # D2: the engine's card places over the physical seats (director/places.py)
@@ -164,8 +193,6 @@ async def run_live(config: Config, opts: LiveOptions) -> Director:
         check_table(gc.variant.id, gc.players)  # the voice counts votes up to 40: at most 20 players
         table = PlaceTable(physical)
         voice = PlaceVoice(voice)
-    decks_dir = Path(config.source).parent / "decks"
-    deck = deck_roles(config.game.deck, decks_dir) if config.game.deck else None
     lang = "en" if config.table.language.startswith("en") else "zh"
     board = None
     if opts.board and has_display() and not (opts.window and hasattr(table, "press")):
@@ -173,7 +200,7 @@ async def run_live(config: Config, opts: LiveOptions) -> Director:
 
         board = PygameBoard(fullscreen=True, lang=lang)
     director = Director(table, voice, scheduler, gc, journal=journal, timings=timings(config), lang=lang,
-                        seed=config.game.seed if config.game.seed is not None else opts.seed, deck=deck,
+                        seed=seed, deck=deck,
                         judge_entry=config.table.judge == "entry", board=board)
     if hasattr(table, "follow"):
         table.follow(director.wants_input, lambda place: director.state is None or place in director.state.alive)
@@ -187,9 +214,8 @@ async def run_live(config: Config, opts: LiveOptions) -> Director:
         tasks.append(asyncio.create_task(run()))
     if opts.window and has_display() and hasattr(physical, "press"):
         tasks.append(asyncio.create_task(_window(physical, done)))
-    replay = journal.replay()
-    if replay is not None and not replay.finished and replay.events:
-        director.resume(replay)
+    if saved is not None:
+        director.resume(saved.replay)
     else:
         director.start()
     if opts.on_started is not None:
@@ -205,6 +231,31 @@ async def run_live(config: Config, opts: LiveOptions) -> Director:
         table.stop()
         journal.close()
     return director
+
+
+async def _judge_chooses(config: Config, saved: SavedGame, loop: asyncio.AbstractEventLoop,
+                         scheduler: AsyncioScheduler) -> str:
+    """Ask the judge on the remote which way to go with a saved game that is not the one asked for. The table
+    waits for the answer (under systemd too: a wait, never a crash and a restart)."""
+    from controller.director.saved_choice import SavedGameChoice
+
+    people = saved.config.players // 2 if saved.config.variant.live == "both" else saved.config.players
+    table = open_table(config, table_size(config, people), loop.time)
+    chosen: asyncio.Future[str] = loop.create_future()
+    lang = "en" if config.table.language.startswith("en") else "zh"
+
+    def choose(choice: str) -> None:
+        if not chosen.done():
+            chosen.set_result(choice)
+
+    SavedGameChoice(table, saved, lambda c: scheduler.threadsafe(lambda: choose(c)), lang=lang).start()
+    if table.remote is None:
+        log.warning("this table has no remote to choose with: run tianhei table --resume-saved or "
+                    "--abandon-saved (the table waits)")
+    try:
+        return await chosen
+    finally:
+        table.stop()
 
 
 async def _window(table: Any, done: asyncio.Event) -> None:

@@ -16,7 +16,9 @@ from typing import Any
 
 from controller.bots import POLICIES
 from controller.cli.game_args import fail
+from controller.cli.run import add_saved_game_arguments
 from controller.config import ConfigError, load
+from controller.director.journal import JournalError
 from controller.live import LiveOptions, has_display, run_live
 
 
@@ -32,6 +34,7 @@ def register(sub: Any) -> None:
                    help="show the public big screen fullscreen on the HDMI display (not beside the sim window)")
     p.add_argument("--checkin", action="store_true",
                    help="seats check in with OK before the deal; the remote shows the deck to lay out")
+    add_saved_game_arguments(p)  # without either, the judge chooses on the remote
     p.set_defaults(func=run)
 
 
@@ -48,8 +51,11 @@ def run(args: argparse.Namespace) -> int:
     if simulated and (args.headless or not has_display()):
         return _virtual_game(config, args)
     opts = LiveOptions(players=args.players, autoplay=args.autoplay, seed=args.seed, window=not args.headless,
-                       checkin=args.checkin, board=args.board)
-    director = asyncio.run(run_live(config, opts))
+                       checkin=args.checkin, board=args.board, on_saved=args.on_saved)
+    try:
+        director = asyncio.run(run_live(config, opts))
+    except JournalError as exc:
+        return fail(str(exc))
     state = director.state
     print(f"game over: {state.winner if state else 'none'}")
     return 0
