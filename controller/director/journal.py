@@ -247,8 +247,16 @@ class SqliteJournal:
                 db.execute("ROLLBACK")
                 raise
             db.execute("COMMIT")
-            if checkpoint:
-                db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        except sqlite3.Error as exc:
+            raise JournalError(self.path, _sqlite_problem(exc)) from None
+        if checkpoint:
+            self.checkpoint()
+
+    def checkpoint(self) -> None:
+        """Fold the WAL into the main file and truncate it: a safe point, from which a lost ``-wal`` costs only
+        what comes after."""
+        try:
+            self._conn().execute("PRAGMA wal_checkpoint(TRUNCATE)")
         except sqlite3.Error as exc:
             raise JournalError(self.path, _sqlite_problem(exc)) from None
 
