@@ -14,7 +14,7 @@ is acting for now:
 
 The seat's screen and LED show that place's view, and its buttons act for it. At a deal with cards nothing is
 dealt yet, so every place is "in the game" and a seat acts for card 1's place: both cards the player taps reach
-that place, and the director fills the seat's two places from them, card 1 then card 2 (director.py, the deal). A player holding two killer cards
+that place, and the director fills the seat's two places from them, card 1 then card 2 (card_deal.py). A player holding two killer cards
 therefore points twice in the kill step (card 1's victim, OK, then card 2's), and a player with two living cards
 raises a hand twice in a vote to give both votes (once per call, or twice for one candidate: each press is the
 next card's hand). Nothing of the other place leaks: a seat only ever shows views of its own two cards.

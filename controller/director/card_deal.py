@@ -1,0 +1,182 @@
+"""The deal with real cards (C1; D1-D3: two cards a player) and the peek at one's own role.
+
+Every dealer taps its card(s); each card is shown on its dealer's screen for a moment and hidden again; unknown,
+duplicate and extra cards are caught on the seat that tapped them; once every card is in, the roles go to the
+engine, which may still refuse the deal (a void hand, D2/D3). Holding OK (or tapping one's card again) later
+shows one's own role on one's own screen only. Kept apart because the deal is a game before the game, with its
+own screens and its own mistakes.
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+from collections.abc import Sequence
+
+from controller.director.base import DirectorBase
+from controller.director.places import seat_of
+from controller.rules import engine
+from controller.rules.actions import Rejected
+from controller.screens import views as v
+from controller.voice.prompts import prompt
+
+log = logging.getLogger(__name__)
+
+
+class CardDeal(DirectorBase):
+    """The deal with cards, and the private peek at one's own role."""
+
+    def _ask_for_cards(self) -> None:
+        """Every dealer's screen asks for its first card (the dual-card versions: "tap card 1")."""
+        for seat, ui in self.ui.items():
+            ui.cards = ()
+            if ui.notice_handle is not None:
+                ui.notice_handle.cancel()
+            ui.notice, ui.notice_handle = None, None
+            self._set(seat, self._tap_view(self.dealer_of[seat], 0))
+
+    def _tap_view(self, dealer: int, read: int) -> v.TapCard:
+        """What a dealer's screen asks for once ``read`` of its cards are in."""
+        if self.hand == 1:
+            return v.TapCard(dealer)
+        return v.TapCard(self._card_seat(dealer, read + 1), card=read + 1)
+
+    def _card_seat(self, dealer: int, card: int) -> int:
+        """The number a screen names card ``card`` (1 or 2) of ``dealer`` by: in D2 each card is a place of its
+        own (card 2 is the next place, "7-2"); elsewhere the dealer's seat."""
+        return dealer + card - 1 if self.config.variant.live == "both" else dealer
+
+    def _dealer_name(self, dealer: int) -> str:
+        """The dealer as the judge's remote names it: the physical seat (D2's card 1 place is its seat)."""
+        return str(seat_of(dealer)) if self.config.variant.live == "both" else str(dealer)
+
+    def _reveal(self, dealer: int, role: str, card: int) -> None:
+        """Show the card just read (or read again) on its dealer's screen, then hide it (:meth:`_card_read`)."""
+        ui = self.ui[dealer]
+        if ui.reveal_handle is not None:  # a card read meanwhile is shown its full time
+            ui.reveal_handle.cancel()
+        self._set(dealer, v.RoleReveal(self._card_seat(dealer, card), role, (), hint=True,
+                                       card=card if self.hand > 1 else 0))
+        ui.reveal_handle = self.clock.call_at(self.clock.now() + self.t.reveal_s, lambda: self._card_read(dealer))
+
+    def _card(self, seat: int, uid: str) -> None:
+        if self.stage != "deal" or self.deck is None:
+            if self.state is not None and seat in self.ui:
+                self._arm_peek(seat, now=True)  # tapping your own card again shows your role
+            return
+        dealer = self.dealer_of.get(seat)
+        if dealer is None:
+            log.warning("card from seat %s, which is not in this game, ignored", seat)
+            return
+        ui = self.ui[dealer]
+        name = self._dealer_name(dealer)
+        # Readers spell UIDs in either case; the deck's spelling is the card's name from here on.
+        uid = next((u for u in (uid, uid.upper(), uid.lower()) if u in self.deck), uid)
+        role = self.deck.get(uid)
+        holder = next((d for d in self.dealers if uid in self.ui[d].cards), None)
+        if role is None:
+            self._notice(dealer, v.CardProblem(v.CardProblemKind.UNKNOWN), keep=True)
+            self._beat("say", [prompt("error.unknown_card")])
+            self._remote_line(f"seat {name}: card {uid} is not in this deck")
+        elif holder == dealer:  # a card of one's own again: the player checks its role once more
+            self._reveal(dealer, role, ui.cards.index(uid) + 1)
+        elif len(ui.cards) >= self.hand:
+            self._notice(dealer, v.CardProblem(v.CardProblemKind.TAPPED_TWICE, hand=self.hand))
+            self._remote_line(f"seat {name}: tapped a {('second', 'third')[self.hand - 1]} card")
+        elif holder is not None:
+            other = self._card_seat(holder, self.ui[holder].cards.index(uid) + 1)
+            self._notice(dealer, v.CardProblem(v.CardProblemKind.DUPLICATE, other_seat=other), keep=True)
+            self._beat("say", [prompt("error.duplicate_card")])
+            self._remote_line(f"seat {name}: card {uid} is already at seat {self._dealer_name(holder)}")
+        else:
+            if ui.notice_handle is not None:
+                ui.notice_handle.cancel()
+            ui.notice, ui.notice_handle = None, None
+            ui.cards += (uid,)
+            self._reveal(dealer, role, len(ui.cards))
+            if all(len(self.ui[d].cards) == self.hand for d in self.dealers):
+                self._cards_complete()
+        self._pump()
+
+    def _card_read(self, dealer: int) -> None:
+        """The card was shown long enough: hide it again (if the deal is still on: a card may be re-tapped),
+        and ask for the next card if the dealer has one to tap."""
+        ui = self.ui[dealer]
+        ui.reveal_handle = None
+        if self.stage == "deal" and isinstance(ui.view, v.RoleReveal):
+            if len(ui.cards) < self.hand:
+                self._set(dealer, self._tap_view(dealer, len(ui.cards)))
+            else:
+                self._set(dealer, v.Message(v.L10n("已登记", "Card read"), v.L10n("等待其他人", "Waiting for others")))
+            self._refresh()
+
+    @property
+    def dealt_cards(self) -> dict[int, str]:
+        """Seat -> the card it tapped (the first one where a seat taps two): who holds what, for tests and tools."""
+        return {d: self.ui[d].cards[0] for d in self.dealers if self.ui[d].cards}
+
+    def _cards_complete(self) -> None:
+        """Every card is in: the roles go to the engine in its order (seat by seat, card 1 then card 2: D1's
+        hands, D2's places 2k-1 and 2k)."""
+        assert self.deck is not None
+        roles = [self.deck[uid] for d in self.dealers for uid in self.ui[d].cards]
+        want: dict[str, int] = dict(self.config.composition)
+        have: dict[str, int] = {}
+        for r in roles:
+            have[r] = have.get(r, 0) + 1
+        missing = tuple((r, n - have.get(r, 0)) for r, n in want.items() if n > have.get(r, 0))
+        extra = tuple((r, n - want.get(r, 0)) for r, n in have.items() if n > want.get(r, 0))
+        if missing or extra:
+            for seat in self.dealers:
+                self._notice(seat, v.CardProblem(v.CardProblemKind.DECK_MISMATCH, missing=missing, extra=extra),
+                             keep=True)
+            self._beat("say", [prompt("error.deck_mismatch")])
+            self._remote_line(f"deck mismatch: missing {missing}, extra {extra}; redeal")
+            return
+        try:
+            state, events = engine.new_game(self.config, random.Random(self.seed), seed=self.seed, roles=roles)
+        except Rejected as exc:  # D2 / D3 swap: a hand of killer and police voids the deal; the judge redeals
+            self._deal_refused(exc, roles)
+            return
+        self._commit(None, state, events)
+        self._beat("wait", self.t.reveal_s)
+        self._beat("call", self._begin_play)
+
+    def _deal_refused(self, exc: Rejected, roles: Sequence[str]) -> None:
+        """The engine refused the cards as dealt: the judge's remote reads why, the seats whose hand is void
+        (killer and police, D2/D3) say so, everyone else waits; nothing was started, the redeal starts over."""
+        hands = {d: {roles[i * self.hand + j] for j in range(self.hand)} for i, d in enumerate(self.dealers)}
+        void = [d for d, hand in hands.items() if {"killer", "police"} <= hand] or list(self.dealers)
+        for d in void:
+            self._notice(d, v.CardProblem(v.CardProblemKind.VOID_HAND), keep=True)
+        self._note("table", f"deal refused: {exc.message}", public=False)
+        self._beat("say", [prompt("error.void_hand")])
+        self.deal_void = True
+        self._remote_line(f"deal void ({exc.code}): {exc.message}")
+        self._remote_line("redeal: menu > redeal")
+
+    def _tap_prompt(self) -> str:
+        """C1: tap your card; D1-D3: tap both your cards, one after the other."""
+        return prompt("setup.tap_two_cards") if self.hand > 1 else prompt("setup.tap_card")
+
+    def _arm_peek(self, seat: int, now: bool = False) -> None:
+        """Holding OK (or tapping one's card) shows one's own role (C1: privately, on one's own screen)."""
+        ui = self.ui[seat]
+        if self.state is None or not self.state.roles:
+            return
+
+        def peek() -> None:
+            ui.peek_handle = None
+            ui.peeking = True
+            self._refresh()
+            if now:
+                self.clock.call_at(self.clock.now() + self.t.reveal_s, unpeek)
+
+        def unpeek() -> None:
+            ui.peeking = False
+            self._refresh()
+
+        if now:
+            peek()
+        elif ui.peek_handle is None:
+            ui.peek_handle = self.clock.call_at(self.clock.now() + self.t.peek_hold_s, peek)

@@ -1,0 +1,177 @@
+"""The game loop: the director's core, which every other part of it comes back to.
+
+One input at a time goes to the rules (``engine.step``), is written to the journal *before* it takes effect, and
+its events are turned into beats (things said and shown one after another, each waiting for the last to finish)
+that this loop plays. Starting a game and carrying one on after a power cut begin here too. Kept apart from the
+parts of the game so that the order "journal, then state, then beats" lives in one place.
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+from collections.abc import Sequence
+from typing import Any
+
+from controller.director.base import DirectorBase, Line
+from controller.director.journal import Replay, action_from_json
+from controller.rules import engine
+from controller.rules.actions import Action, Pass, Rejected, Timeout
+from controller.rules.events import Acted, Event, GameEnded, Opened, Reasked, Spoke
+from controller.rules.state import GameState
+from controller.screens import views as v
+from controller.voice.prompts import prompt
+
+log = logging.getLogger(__name__)
+
+
+class GameLoop(DirectorBase):
+    """The engine's inputs and their beats, from the start of a game (or its resumption) to its end."""
+
+    def start(self) -> None:
+        """Deal a new game: with the deck's cards (every player taps theirs) or digitally (seeded shuffle)."""
+        self.table.start(self.handle)
+        if self.deck is None:
+            state, events = engine.new_game(self.config, random.Random(self.seed), seed=self.seed)
+            self._commit(None, state, events)
+            self.stage = "deal"
+            for seat in self.ui:
+                self._set(seat, v.TapCard(seat, digital=True))
+            self._note("table", "digital deal: hold OK to see your card")
+            self._beat("say", [prompt("setup.look_at_card")])
+            self._beat("wait", self.t.reveal_s)
+            self._beat("call", self._begin_play)
+        else:
+            self.stage = "deal"
+            self._ask_for_cards()
+            self._beat("say", [self._tap_prompt()])
+        self._pump()
+
+    def resume(self, replay: Replay) -> None:
+        """Carry on a game from its journal after a power cut: same step, the timer from what was left, every
+        screen redrawn."""
+        self.table.start(self.handle)
+        self.state = engine.fold(replay.events)
+        self.events = list(replay.events)
+        self.groups = [(None if a.get("type") == "setup" else action_from_json(a), n) for a, n in replay.groups]
+        self.opened = sum(1 for e in self.events if isinstance(e, Opened))
+        self.stage = "over" if self.state.over else "play"
+        for seat in self.ui:
+            if seat not in self.state.alive:
+                self._set(seat, v.Dead(seat))
+        self._note("table", f"resumed from the journal at {self._where()}")
+        self._beat("say", [prompt("game.restored")])
+        if self.state.phase == "night":
+            self.voice.masking(True)
+        left = None
+        if replay.timer and replay.timer.get("key") == self._key():
+            left = float(replay.timer.get("remaining", 0)) or None
+        if self.state.over:
+            self._beat("call", self._show_end)
+        else:
+            self._beat("call", lambda: self._open(left))
+        self._pump()
+
+    def _begin_play(self) -> None:
+        self.stage = "play"
+        for seat in self.ui:
+            self._set(seat, v.Dark())
+        self._announce(self.events)
+        self._beat("call", self._open)
+
+    def _rng(self) -> random.Random:
+        return random.Random(f"{self.seed}:{len(self.events)}")
+
+    def _commit(self, action: Action | None, state: GameState, events: Sequence[Event]) -> None:
+        """Durable first (the journal), then in effect."""
+        if self.journal is not None:
+            if action is None:
+                self.journal.new_game()
+            self.journal.record_input(action, events)
+        self.state = state
+        self.events.extend(events)
+        self.groups.append((action, len(events)))
+
+    def submit(self, action: Action, seat: int | None = None) -> Rejected | None:
+        """Give the engine one input. On rejection, tell the seat (or the remote) why; nothing changes."""
+        assert self.state is not None
+        try:
+            state, events = engine.step(self.state, action, self._rng())
+        except Rejected as exc:
+            self._rejected(exc, seat, action)
+            return exc
+        self._commit(action, state, events)
+        who = f"seat {seat}" if seat else "judge" if not isinstance(action, Timeout) else "clock"
+        self._note(who, describe(action), public=isinstance(action, (Pass, Timeout)))
+        self._after(events)
+        return None
+
+    def _after(self, events: Sequence[Event]) -> None:
+        assert self.state is not None
+        new_wait = any(isinstance(e, (Opened, Spoke, GameEnded)) for e in events) or self.state.waiting is None
+        if any(isinstance(e, Acted) for e in events) or new_wait:
+            self._close_window()
+        self._announce(events)
+        if self.state.over:
+            self._beat("call", self._show_end)
+        elif self.window is None:
+            self._beat("call", self._open)
+        else:  # the same wait goes on (a group member picked, a hand was raised)
+            self._redraw_window()
+            if any(isinstance(e, Reasked) for e in events):
+                self._tell_window(self.window)  # C6: the group is asked again
+        self._pump()
+
+    def _beat(self, kind: str, arg: Any) -> None:
+        self.beats.append((kind, arg))
+
+    def _beat_now(self, kind: str, arg: Any) -> None:
+        """From inside a beat: run this next, before the beats already queued (in the order given)."""
+        self._front.append((kind, arg))
+
+    def _pump(self) -> None:
+        """Run beats until one takes time (speech, a pause) or none is left."""
+        while self.beat_handle is None and not self.paused and self.beats:
+            kind, arg = self.beats.popleft()
+            self._front = []
+            if kind == "say":
+                self.last_prompts = list(arg)
+                seconds = self.voice.say(arg)
+                self._note("voice", " ".join(arg))
+                if seconds > 0:
+                    self.beat_handle = self.clock.call_at(self.clock.now() + seconds, self._beat_done)
+            elif kind == "wait":
+                if arg > 0:
+                    self.beat_handle = self.clock.call_at(self.clock.now() + arg, self._beat_done)
+            else:
+                arg()
+            if self._front:
+                self.beats.extendleft(reversed(self._front))
+                self._front = []
+        self._refresh()
+
+    def _beat_done(self) -> None:
+        self.beat_handle = None
+        self._pump()
+
+    def _checkpoint(self) -> None:
+        if self.journal is None or self.window is None or self.state is None:
+            return
+        left = self.paused_left if self.paused else self.window.deadline - self.clock.now()
+        self.journal.record_timer({"key": self.window.key, "remaining": round(max(0.0, left or 0.0), 3)})
+
+    def _note(self, who: str, what: str, public: bool = True) -> None:
+        self.transcript.append(Line(self.clock.now(), who, what, public))
+        if public:
+            log.info("%s: %s", who, what)
+        else:
+            log.debug("%s: %s", who, what)
+
+
+def describe(action: Action | None) -> str:
+    """An input as the transcript and the remote name it."""
+    if action is None:
+        return "set-up"
+    name = type(action).__name__
+    fields = ", ".join(f"{k}={getattr(action, k)}" for k in action.__dataclass_fields__)
+    return f"{name}({fields})"

@@ -1,0 +1,158 @@
+"""Where every input arrives: a seat's button or card, the remote's key, a link going down or coming back.
+
+Each input is sent to the part of the game it belongs to (a night choice, a speaker's pass, a hand at a vote
+call, a card at the deal, the remote's menu), or answered on the seat it came from when it means nothing now
+(a dead seat, not your turn, paused). A refused input is explained where it happened. Kept apart so that what a
+press means at each moment of the game is decided in one place.
+"""
+
+from __future__ import annotations
+
+import logging
+
+from controller.director.base import DirectorBase, Window
+from controller.director.game_loop import describe
+from controller.ports import Button, ButtonEvent, CardEvent, InputEvent, LinkEvent, RemoteKeyEvent
+from controller.rules import cards, engine
+from controller.rules.actions import Action, Pass, Pick, Rejected, Vote
+from controller.rules.turns import TURN_VOTE
+from controller.screens import views as v
+from controller.voice.prompts import phrase, prompt, seat_number
+
+log = logging.getLogger(__name__)
+
+
+class InputRouting(DirectorBase):
+    """Every adapter's inputs, routed to the part of the game they are for."""
+
+    def handle(self, event: InputEvent) -> None:
+        """The sink: every adapter's inputs arrive here, on the loop."""
+        try:
+            if isinstance(event, ButtonEvent):
+                self._button(event)
+            elif isinstance(event, CardEvent):
+                if event.present:
+                    self._card(event.seat, event.uid)
+            elif isinstance(event, RemoteKeyEvent):
+                if event.pressed:
+                    self._remote_key(event.key)
+            elif isinstance(event, LinkEvent):
+                self._link(event)
+        finally:
+            self._refresh()
+
+    def wants_input(self, seat: int) -> bool:
+        """Whether the open window waits for ``seat`` now: a night choice or a first identity not yet made, a
+        hand not yet raised while a vote call is open, the speaker's pass (D2's places: which card a seat acts
+        for, controller/director/places.py)."""
+        w, s = self.window, self.state
+        if w is None or s is None or self.paused:
+            return False
+        p = engine.pending(s)
+        if p is None or seat not in p.seats:
+            return False
+        if w.kind == "vote" and w.step != TURN_VOTE:
+            return w.call is not None
+        return seat not in s.picks
+
+    def _button(self, e: ButtonEvent) -> None:
+        seat = e.seat
+        ui = self.ui.get(seat)
+        if ui is None:
+            log.warning("button from unknown seat %s ignored", seat)
+            return
+        if e.button is Button.OK and not e.pressed:
+            ui.ok_down = False
+            if ui.peek_handle is not None:
+                ui.peek_handle.cancel()
+                ui.peek_handle = None
+            if ui.peeking:
+                ui.peeking = False
+            return
+        if not e.pressed:
+            return
+        if e.button is Button.OK:
+            ui.ok_down = True
+        s = self.state
+        if self.paused:
+            self._notice(seat, v.Paused())
+            return
+        if self.stage == "deal" or s is None or self.stage == "over":
+            if e.button is Button.OK and s is not None:
+                self._arm_peek(seat)
+            return
+        w = self.window
+        last_words = w is not None and w.kind == "last_words" and s.queue[:1] == (seat,)
+        if seat not in s.alive and not last_words:
+            self._notice(seat, v.Message(v.L10n("你已出局", "You are out"), v.L10n("请保持安静", "Please stay silent")))
+            return
+        if w is None:
+            if e.button is Button.OK:
+                self._arm_peek(seat)
+            return
+        if (w.kind in ("night", cards.FIRST_IDENTITY) or w.step == TURN_VOTE) and seat in w.seats:
+            self._night_button(seat, e.button, w)
+        elif (w.kind in ("speeches", "last_words") and s.queue and s.queue[0] == seat and e.button is Button.OK) or (w.kind == "recognition" and seat in w.seats and e.button is Button.OK):
+            self.submit(Pass(seat), seat)
+        elif w.kind == "defence_claim" and e.button is Button.OK:
+            self.submit(Pick(seat, seat), seat)
+        elif w.kind == "vote" and e.button is Button.OK:
+            self._hand(seat, w)
+        elif e.button is Button.OK:
+            self._arm_peek(seat)
+        elif s.phase == "day":
+            self._notice(seat, v.Message(v.L10n("请稍候", "Not now"), v.L10n("现在不是你的回合", "It is not your turn")))
+
+    def _night_button(self, seat: int, button: Button, w: Window) -> None:
+        assert self.state is not None
+        p = engine.pending(self.state)
+        if p is None:
+            return
+        ui = self.ui[seat]
+        choices = list(p.choices)
+        if button in (Button.PREV, Button.NEXT):
+            i = choices.index(ui.cursor) if ui.cursor in choices else 0
+            i = (i + (1 if button is Button.NEXT else -1)) % len(choices)
+            ui.cursor = choices[i]
+            self._redraw_window()
+        elif w.step == TURN_VOTE:
+            self.submit(Vote(seat, ui.cursor), seat)
+        elif w.kind == cards.FIRST_IDENTITY:  # D1: the player's own choice, never the judge's
+            self.submit(Pick(seat, ui.cursor), seat)
+        elif self.judge_entry:
+            self._notice(seat, v.Message(v.L10n("请指给法官", "Point it out"), v.L10n("法官录入", "The judge enters it")))
+        else:
+            self.submit(Pick(seat, ui.cursor), seat)
+
+    def _link(self, e: LinkEvent) -> None:
+        """A seat (or the remote) stopped answering: pause with the seat named; carry on when it is back."""
+        if not e.up:
+            self.paused_for.add(e.seat)
+            if e.seat:
+                self.voice.say(phrase(seat_number(e.seat), prompt("error.seat_offline")), urgent=True)
+            self._remote_line(f"seat {self.label(e.seat)} is not answering ({e.reason})")
+            self.pause(f"seat {e.seat} offline")
+        else:
+            self.paused_for.discard(e.seat)
+            ui = self.ui.get(e.seat)
+            if ui is not None:
+                ui.drawn = None  # redraw its screen and LED from scratch
+                self.led_sent.pop(e.seat, None)
+            if e.seat == 0:
+                self.remote_drawn = None  # the remote is back: redraw it from scratch
+            if e.seat:
+                self.voice.say(phrase(seat_number(e.seat), prompt("error.seat_back")))
+            if not self.paused_for:
+                self.resume_play()
+
+    def _rejected(self, exc: Rejected, seat: int | None, action: Action) -> None:
+        self._note(f"seat {seat}" if seat else "judge", f"refused {describe(action)}: {exc.message}", public=False)
+        if seat is None:
+            self._remote_line(f"refused: {exc.message}")
+            return
+        if exc.code == "follow_vote" and isinstance(action, Vote) and action.target is not None:
+            self._notice(seat, v.VoteFeedback(v.VoteResult.LATE, action.target))
+        elif exc.code == "already_voted" and isinstance(action, Vote) and action.target is not None:
+            self._notice(seat, v.VoteFeedback(v.VoteResult.ALREADY, action.target))
+        else:
+            self._notice(seat, v.Message(v.L10n("无效操作", "Not allowed"), exc.message))

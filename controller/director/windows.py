@@ -1,0 +1,223 @@
+"""Input windows and their countdowns: what the engine waits for now, opened with a visible deadline (C5).
+
+A window is opened once its prompt has been said, ticks once a whole second (no busy polling: an idle table
+sleeps), warns before a speech ends, and on its deadline gives the engine a timeout. What every seat's screen
+shows while a window is open is drawn here, one kind of window after another. Kept apart so that every timer of
+the game is started, moved and cancelled in one place (the judge's pause and extension move them from outside).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+
+from controller.director import announce
+from controller.director.base import DirectorBase, Window
+from controller.director.seat_output import LED_SPEAKER, LED_VOTE
+from controller.ports import LED_OFF
+from controller.rules import cards, engine
+from controller.rules.actions import Timeout
+from controller.rules.turns import TURN_VOTE
+from controller.screens import views as v
+from controller.voice.prompts import last_words, prompt, speech_turn
+
+
+class InputWindows(DirectorBase):
+    """The engine's waits as windows with a visible countdown, and what each seat shows meanwhile."""
+
+    def _key(self) -> str:
+        assert self.state is not None
+        w = self.state.waiting
+        head = self.state.queue[0] if w is not None and self.state.queue else 0
+        return f"{self.opened}:{w.step if w else '-'}:{head}"
+
+    def _where(self) -> str:
+        assert self.state is not None
+        w = self.state.waiting
+        return f"{self.state.phase} {self.state.night}/{self.state.day}, {w.step if w else 'over'}"
+
+    def _open(self, left: float | None = None) -> None:
+        """Open the window for what the engine waits for now."""
+        assert self.state is not None
+        if self.window is not None or self.state.over:
+            return
+        p = engine.pending(self.state)
+        if p is None:
+            return
+        kind = p.kind
+        if kind in ("speeches", "last_words"):
+            speaker = p.seats[0]
+            total = (self.t.last_words_s if kind == "last_words"
+                     else self.t.defence_s if p.step.startswith(("defence", "tie.")) else self.t.speech_s)
+            say = last_words(speaker) if kind == "last_words" else speech_turn(speaker)
+            self._say_then(say, lambda: self._start(p, total, left))
+        elif kind == "night":
+            step = self.config.variant.night_steps[p.step]
+            self._beat("say", announce.wake(p.role, p.ability, step.optional))
+            learnt = {seat: self.unseen.pop(seat) for seat in p.seats if seat in self.unseen}
+            for seat, answers in learnt.items():  # V7.1: what they may see of the police's checks
+                for target, answer in answers:
+                    self._beat("call", lambda s=seat, t=target, a=answer: self._set(s, v.PoliceAnswer(t, a)))
+                    self._beat("wait", self.t.answer_s)
+            self._beat("call", lambda: self._start(p, self.t.night_action_s, left))
+        elif kind == "recognition":
+            self._say_then(announce.wake(p.role, "recognise", False),
+                           lambda: self._start(p, self.t.recognition_s, left))
+        elif kind == "vote" and p.step == TURN_VOTE:  # V4.8: the speaker votes at once, pointing like at night
+            self._start(p, self.t.night_action_s, left)
+        elif kind == "vote":
+            self._say_then([prompt("vote.begins")], lambda: self._start_vote(p))
+        elif kind == "defence_claim":
+            self._say_then([prompt("speech.suspects_defend")], lambda: self._start(p, self.t.defence_claim_s, left))
+        elif kind == "direction":
+            self._start(p, self.t.direction_s, left)
+        elif kind == cards.FIRST_IDENTITY:  # D1: each player puts one of the two cards face down as the first
+            self._start(p, self.t.first_identity_s, left)
+
+    def _say_then(self, parts: list[str], then: Callable[[], None]) -> None:
+        self._beat("say", parts)
+        self._beat("call", then)
+
+    def _start(self, p: engine.Pending, total: float, left: float | None = None) -> None:
+        assert self.state is not None
+        if self.window is not None:
+            return
+        now = self.clock.now()
+        remaining = left if left is not None else total
+        w = Window(p.kind, p.step, p.seats, self._key(), total, now + remaining)
+        self.window = w
+        if p.kind == "vote":
+            self.last_vote_step = p.step
+        w.handles.append(self.clock.call_at(w.deadline, self._deadline))
+        for warn in self.t.warnings_s if p.kind in ("speeches", "last_words") else ():
+            if remaining > warn:
+                w.handles.append(self.clock.call_at(w.deadline - warn, self._warn))
+        self._schedule_ticks(w)
+        self._checkpoint()
+        if p.kind in ("night", cards.FIRST_IDENTITY) or p.step == TURN_VOTE:
+            for seat in p.seats:
+                self.ui[seat].cursor = next((c for c in p.choices if c is not None), None)
+        self._redraw_window()
+        self._remote_status()
+        self._tell_window(w)
+
+    def _schedule_ticks(self, w: Window) -> None:
+        """A redraw at every whole second of the countdown (no busy polling: an idle table sleeps between)."""
+        now = self.clock.now()
+        nxt = w.deadline - int(w.deadline - now)
+        if nxt <= now:
+            nxt += 1.0
+        if nxt < w.deadline:
+            w.handles.append(self.clock.call_at(nxt, lambda: self._tick(w)))
+
+    def _tick(self, w: Window) -> None:
+        if self.window is not w or self.paused:
+            return
+        self._redraw_window()
+        if int(w.deadline - self.clock.now()) % int(self.t.checkpoint_s or 10) == 0:
+            self._checkpoint()
+        self._schedule_ticks(w)
+        self._refresh()
+
+    def _warn(self) -> None:
+        self.voice.beep("warning")
+        self._redraw_window()
+        self._refresh()
+
+    def _deadline(self) -> None:
+        w = self.window
+        if w is None or self.paused:
+            return
+        self.voice.beep("final")
+        self.submit(Timeout())
+
+    def _close_window(self) -> None:
+        w = self.window
+        if w is None:
+            return
+        for h in w.handles:
+            h.cancel()
+        self.window = None
+        if w.step == TURN_VOTE and self.state is not None:  # V4.8: the vote is in; the pointer goes away
+            for seat in w.seats:
+                voted = v.Message(v.L10n("已投票", "Voted"), "")
+                self._set(seat, voted if seat in self.state.alive else v.Dead(seat), LED_OFF)
+        if w.kind == "last_words" and self.state is not None:
+            # The last words are over: the speaker's screen and LED go dark, whatever comes next (night, a vote).
+            for seat in self.ui:
+                if seat not in self.state.alive:
+                    self._set(seat, v.Dead(seat), LED_OFF)
+
+    def _countdown(self) -> v.Countdown:
+        """The countdown as the screens show it: whole seconds (rounded up, as :class:`v.Countdown` shows them).
+        Between two ticks every press then finds the same countdown, so a view that did not change compares
+        equal and is not redrawn, and a redrawn one is mostly cached (the press-to-screen latency)."""
+        w = self.window
+        assert w is not None
+        if w.kind == "vote" and w.call is not None:
+            _, end = w.call
+            total = float(self.config.opt("vote.window_s"))
+            return v.Countdown(_whole(end + total - self.clock.now()), total)
+        left = self.paused_left if self.paused and self.paused_left is not None else w.deadline - self.clock.now()
+        return v.Countdown(_whole(left), w.total)
+
+    def _redraw_window(self) -> None:
+        """Every seat's view for the open window."""
+        w, s = self.window, self.state
+        if w is None or s is None:
+            return
+        cd = self._countdown()
+        if w.kind == "night":
+            picks = s.picks
+            for seat in w.seats:
+                ui = self.ui[seat]
+                partners = tuple((m, picks.get(m)) for m in w.seats if m != seat and m in picks)
+                self._set(seat, v.NightChoice(self._action(w.step), ui.cursor, cd, partners, seat in picks))
+        elif w.kind == "recognition":
+            for seat in w.seats:
+                self._set(seat, v.RoleReveal(seat, s.role_of(seat), s.partners(seat), hint=False))
+        elif w.kind in ("speeches", "last_words"):
+            speaker = s.queue[0]
+            warning = cd.remaining <= min(self.t.warnings_s, default=0)
+            for seat in self.ui:
+                if seat == speaker:
+                    self._set(seat, v.YourSpeech(cd, warning, w.kind == "last_words"), LED_SPEAKER)
+                elif seat in s.alive:
+                    self._set(seat, v.Speaking(speaker, cd, w.kind == "last_words"), LED_OFF)
+                else:  # a dead seat whose last words are over goes dark again (no lit LED, no stale timer)
+                    self._set(seat, v.Dead(seat), LED_OFF)
+        elif w.kind == "vote" and w.step == TURN_VOTE:
+            voter = w.seats[0]
+            self._set(voter, v.NightChoice("vote", self.ui[voter].cursor, cd), LED_VOTE)
+            for seat in s.alive:
+                if seat != voter:
+                    who = self.label(voter)
+                    self._set(seat, v.Message(v.L10n("投票", "Vote"), v.L10n(f"{who}号投票", f"Seat {who} votes")),
+                              LED_OFF)
+        elif w.kind == "vote":
+            for seat in s.alive:
+                if w.call is not None and w.window_open:
+                    self._set(seat, v.VoteCall(w.call[0], cd, seat in s.picks), LED_VOTE if seat in s.picks else LED_OFF)
+                elif w.call is not None:
+                    who = self.label(w.call[0])
+                    self._set(seat, v.Message(v.L10n("投票", "Vote"), v.L10n(f"{who}号", f"Seat {who}")))
+        elif w.kind == cards.FIRST_IDENTITY:
+            for seat in w.seats:
+                chosen = s.picks.get(seat) or self.ui[seat].cursor or 1
+                self._set(seat, v.HandChoice(s.cards[seat - 1], int(chosen), cd, seat in s.picks))
+        elif w.kind == "defence_claim":
+            for seat in s.alive:
+                claimed = seat in s.defence
+                body = v.L10n("已申请辩护" if claimed else "按 OK 申请辩护", "defence claimed" if claimed else "OK = defend")
+                self._set(seat, v.Message(v.L10n("辩护", "Defence"), body))
+        self._remote_status()
+
+    @staticmethod
+    def _action(step: str) -> str:
+        return {"kill": "kill", "check": "check", "inform": "check", "save": "save", "secret": "secret_kill"}.get(
+            step, step)
+
+
+def _whole(seconds: float) -> float:
+    """Seconds left rounded up to a whole second (to the millisecond first, so float dust is not a second)."""
+    return float(max(0, math.ceil(round(seconds, 3))))
