@@ -33,7 +33,7 @@ import os
 import shutil
 import sqlite3
 import time
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -101,6 +101,8 @@ class Replay:
     identity: GameIdentity | None = None
     #: The extra settings the table dealt it with (the card deck as UID -> role), to resume it as it was.
     deck: dict[str, str] | None = None
+    #: At a deal with cards: dealer seat -> the cards it tapped, in order.
+    cards: dict[int, tuple[str, ...]] | None = None
     #: Why the game was closed unfinished ("abandoned"), or None.
     closed: str | None = None
     #: The last record's sequence number and time (what a resume starts from).
@@ -260,14 +262,18 @@ class SqliteJournal:
         except sqlite3.Error as exc:
             raise JournalError(self.path, _sqlite_problem(exc)) from None
 
-    def record_input(self, action: rule_actions.Action | None, events: Iterable[Event]) -> None:
+    def record_input(self, action: rule_actions.Action | None, events: Iterable[Event],
+                     cards: Mapping[int, Sequence[str]] | None = None) -> None:
         """An input and the events it caused, atomically. ``action`` None: the set-up (GameCreated, deal),
-        written with what the game is (:attr:`identity`, :attr:`deck`)."""
+        written with what the game is (:attr:`identity`, :attr:`deck`) and, at a deal with cards, which cards
+        each dealer tapped (``cards``)."""
         events = list(events)
         rows: list[tuple[str, Any]] = []
-        if action is None and self.identity is not None:
-            rows.append(("game", {"identity": self.identity.to_json(),
-                                  "deck": dict(self.deck) if self.deck is not None else None}))
+        if action is None:
+            rows.append(("game", {
+                "identity": self.identity.to_json() if self.identity is not None else None,
+                "deck": dict(self.deck) if self.deck is not None else None,
+                "cards": {str(d): list(uids) for d, uids in cards.items()} if cards is not None else None}))
         rows.append(("input", action_to_json(action) if action else {"type": "setup"}))
         rows += [("event", to_json(e)) for e in events]
         self._write(rows, checkpoint=any(isinstance(e, SAFE_POINTS) for e in events))
@@ -322,8 +328,11 @@ class SqliteJournal:
                 elif kind == "note":
                     replay.notes.append(payload)
                 elif kind == "game":
-                    replay.identity = GameIdentity.from_json(payload["identity"])
+                    if payload.get("identity") is not None:
+                        replay.identity = GameIdentity.from_json(payload["identity"])
                     replay.deck = dict(payload["deck"]) if payload.get("deck") is not None else None
+                    if payload.get("cards") is not None:
+                        replay.cards = {int(d): tuple(u) for d, u in payload["cards"].items()}
                 elif kind == "closed":
                     replay.closed = str(payload.get("reason", "closed"))
             except (ValueError, TypeError, KeyError) as exc:
