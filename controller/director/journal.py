@@ -211,7 +211,7 @@ class SqliteJournal:
         shutil.copyfile(wal, aside)
         _tighten(aside)
         row = db.execute("SELECT seq, game, at FROM records ORDER BY seq DESC LIMIT 1").fetchone()
-        upto = ("nothing had been recorded" if row is None else
+        upto = ("an empty journal (no write had completed)" if row is None else
                 f"every record up to #{row[0]} (game {row[1]}, written {time.strftime('%H:%M:%S', time.localtime(row[2]))})")
         self.recovered = (f"the journal's write-ahead log was cut short ({wal_bytes - good} bytes after its last "
                           f"complete write could not be read; kept as {aside.name}); recovered {upto}")
