@@ -43,7 +43,8 @@ def test_a_power_cut_after_any_commit_ends_with_the_uninterrupted_games_events(t
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("setup", GAMES[:3:2], ids=lambda g: g[0])
+@pytest.mark.parametrize("setup", GAMES if EXHAUSTIVE else GAMES[:3:2],
+                         ids=lambda g: f"{g[0]}-{g[1]}p{'-cards' if g[3] else ''}")
 def test_a_commit_torn_by_the_power_going_falls_back_to_the_one_before(tmp_path, setup):
     rec = record(setup, 1, tmp_path)
     tries = commits_to_try(rec.commits) if EXHAUSTIVE else commits_to_try(rec.commits)[::2]
