@@ -14,7 +14,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from controller.director.base import DirectorBase, Line
-from controller.director.journal import Replay, action_from_json
+from controller.director.journal import JournalError, Replay, action_from_json
 from controller.rules import engine
 from controller.rules.actions import Action, Pass, Rejected, Timeout
 from controller.rules.events import Acted, Event, GameEnded, Opened, Picked, Reasked, Spoke
@@ -112,7 +112,13 @@ class GameLoop(DirectorBase):
             self._redraw_window()
             self._pump()
             return None
-        self._commit(action, state, events)
+        try:
+            self._commit(action, state, events)
+        except JournalError as exc:  # not durable, so not taken: the game stays where it was, the seat is told
+            log.error("%s", exc)
+            refused = Rejected("journal", f"not recorded: the journal {exc.problem}")
+            self._rejected(refused, seat, action)
+            return refused
         who = f"seat {seat}" if seat else "judge" if not isinstance(action, Timeout) else "clock"
         self._note(who, describe(action), public=isinstance(action, (Pass, Timeout)))
         self._after(events)
@@ -170,7 +176,10 @@ class GameLoop(DirectorBase):
         if self.journal is None or self.window is None or self.state is None:
             return
         left = self.paused_left if self.paused else self.window.deadline - self.clock.now()
-        self.journal.record_timer({"key": self.window.key, "remaining": round(max(0.0, left or 0.0), 3)})
+        try:
+            self.journal.record_timer({"key": self.window.key, "remaining": round(max(0.0, left or 0.0), 3)})
+        except JournalError as exc:  # a countdown checkpoint missed: a resume would restart that timer whole
+            log.error("%s", exc)
 
     def _note(self, who: str, what: str, public: bool = True) -> None:
         self.transcript.append(Line(self.clock.now(), who, what, public))

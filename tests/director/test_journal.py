@@ -208,3 +208,29 @@ def test_the_journal_writes_in_one_place():
     assert source.count("INSERT INTO records") == 1
     assert source.count('"BEGIN IMMEDIATE"') == 3  # _write, the set-up, the format upgrade
     assert os.path.basename(journal_module.__file__) == "journal.py"
+
+
+def test_a_journal_that_stops_taking_writes_refuses_the_input_and_says_why(tmp_path):
+    """Durable first: an input the journal cannot record does not take effect; the seat and the remote say why,
+    and once the disk is back the same press goes through."""
+    path = tmp_path / "evening.sqlite"
+    j = SqliteJournal(path)
+    t = ScriptedTable("standard-2.0", "K K P P C C C C", journal=j)
+    t.deal()
+    t.until_window("night", "kill")
+    real = j.db
+
+    class Full:
+        def execute(self, sql, *args):
+            if sql.startswith("BEGIN"):
+                raise sqlite3.OperationalError("database or disk is full")
+            return real.execute(sql, *args)  # type: ignore[union-attr]
+
+    j.db = Full()  # type: ignore[assignment]
+    t.point(1, 5)
+    assert 1 not in t.director.state.picks  # type: ignore[union-attr]
+    assert any("the disk is full" in line for line in t.director.remote_lines) or \
+        "disk is full" in str(t.screen(1))
+    j.db = real
+    t.table.click(1, Button.OK)
+    assert t.director.state.picks.get(1) == 5  # type: ignore[union-attr]
