@@ -57,10 +57,13 @@ SAFE_POINTS = (GameCreated, NightFell, Dawn, GameEnded)
 class JournalError(Exception):
     """A journal file that is not ours, is damaged or cannot be written; carries the path and the problem."""
 
-    def __init__(self, path: Path, problem: str) -> None:
+    def __init__(self, path: Path, problem: str, damaged: bool = True) -> None:
         super().__init__(f"journal {path}: {problem}")
         self.path = path
         self.problem = problem
+        #: The file itself is at fault (not ours, damaged, half set up, a newer format): it may be set aside.
+        #: False for a problem around it (disk full, permissions, in use, I/O): setting it aside would not help.
+        self.damaged = damaged
 
 
 _ACTIONS = {cls.__name__: cls for cls in (
@@ -114,20 +117,20 @@ class Replay:
         return self.closed is not None or any(isinstance(e, GameEnded) for e in self.events)
 
 
-def _sqlite_problem(exc: sqlite3.Error) -> str:
-    """SQLite's complaint in a table's words, with what to do."""
+def _sqlite_problem(exc: sqlite3.Error) -> tuple[str, bool]:
+    """SQLite's complaint in a table's words, with what to do; and whether the file itself is at fault."""
     text = str(exc)
     low = text.lower()
     if "disk is full" in low or "database or disk is full" in low:
-        return f"cannot be written: the disk is full ({text}); free some space"
+        return f"cannot be written: the disk is full ({text}); free some space", False
     if "readonly" in low or "read-only" in low or "permission" in low or "unable to open" in low:
         return (f"cannot be opened for writing ({text}); the table's service user must own the file "
-                "and its folder")
+                "and its folder"), False
     if "locked" in low or "busy" in low:
-        return f"is in use by another program ({text}); stop the other table or tool using it"
+        return f"is in use by another program ({text}); stop the other table or tool using it", False
     if "i/o" in low or "disk i/o" in low:
-        return f"cannot be read or written ({text}); the SD card may be failing"
-    return f"is damaged or not a database ({text})"
+        return f"cannot be read or written ({text}); the SD card may be failing", False
+    return f"is damaged or not a database ({text})", True
 
 
 class SqliteJournal:
@@ -155,10 +158,10 @@ class SqliteJournal:
             self.game = self._last_game()
         except sqlite3.Error as exc:
             self._close_quietly()
-            raise JournalError(self.path, _sqlite_problem(exc)) from None
+            raise JournalError(self.path, *_sqlite_problem(exc)) from None
         except OSError as exc:
             self._close_quietly()
-            raise JournalError(self.path, f"cannot be set up ({exc.strerror or exc})") from None
+            raise JournalError(self.path, f"cannot be set up ({exc.strerror or exc})", damaged=False) from None
         except JournalError:
             self._close_quietly()
             raise
@@ -172,7 +175,7 @@ class SqliteJournal:
 
     def _conn(self) -> sqlite3.Connection:
         if self.db is None:
-            raise JournalError(self.path, "is closed")
+            raise JournalError(self.path, "is closed", damaged=False)
         return self.db
 
     def _check_ours(self) -> None:
@@ -250,7 +253,7 @@ class SqliteJournal:
                 raise
             db.execute("COMMIT")
         except sqlite3.Error as exc:
-            raise JournalError(self.path, _sqlite_problem(exc)) from None
+            raise JournalError(self.path, *_sqlite_problem(exc)) from None
         if checkpoint:
             self.checkpoint()
 
@@ -260,7 +263,7 @@ class SqliteJournal:
         try:
             self._conn().execute("PRAGMA wal_checkpoint(TRUNCATE)")
         except sqlite3.Error as exc:
-            raise JournalError(self.path, _sqlite_problem(exc)) from None
+            raise JournalError(self.path, *_sqlite_problem(exc)) from None
 
     def record_input(self, action: rule_actions.Action | None, events: Iterable[Event],
                      cards: Mapping[int, Sequence[str]] | None = None) -> None:
@@ -303,7 +306,7 @@ class SqliteJournal:
             rows = self._conn().execute(
                 "SELECT seq, kind, data, at FROM records WHERE game = ? ORDER BY seq", (game,)).fetchall()
         except sqlite3.Error as exc:
-            raise JournalError(self.path, _sqlite_problem(exc)) from None
+            raise JournalError(self.path, *_sqlite_problem(exc)) from None
         if not rows:
             return None
         groups: list[tuple[dict[str, Any], list[Event]]] = []
@@ -346,7 +349,7 @@ class SqliteJournal:
         try:
             return [int(r[0]) for r in self._conn().execute("SELECT DISTINCT game FROM records ORDER BY game")]
         except sqlite3.Error as exc:
-            raise JournalError(self.path, _sqlite_problem(exc)) from None
+            raise JournalError(self.path, *_sqlite_problem(exc)) from None
 
 
 def _create(path: Path) -> None:
@@ -420,8 +423,8 @@ def open_journal(path: str | Path) -> tuple[SqliteJournal, str | None]:
         journal = SqliteJournal(p)
         return journal, journal.recovered
     except JournalError as exc:
-        if not p.is_file():
-            raise
+        if not exc.damaged or not p.is_file():
+            raise  # nothing wrong with the file: setting it aside would not help (and would hide the game)
         aside = p.with_name(f"{p.name}.unreadable-{time.strftime('%Y%m%d-%H%M%S')}")
         try:
             for suffix in ("", "-wal", "-shm"):

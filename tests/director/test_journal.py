@@ -234,3 +234,22 @@ def test_a_journal_that_stops_taking_writes_refuses_the_input_and_says_why(tmp_p
     j.db = real
     t.table.click(1, Button.OK)
     assert t.director.state.picks.get(1) == 5  # type: ignore[union-attr]
+
+
+def test_a_problem_around_the_file_is_said_and_the_journal_is_not_set_aside(tmp_path, monkeypatch):
+    """Disk full, permissions, another program holding it, I/O: the journal is fine, setting it aside would hide
+    the game; the error says what to do instead."""
+    for text, fix in (("database is locked", "stop the other table"), ("attempt to write a readonly database",
+                      "service user must own"), ("disk I/O error", "SD card"), ("database or disk is full", "free")):
+        problem, damaged = journal_module._sqlite_problem(sqlite3.OperationalError(text))
+        assert fix in problem and not damaged
+    path = tmp_path / "evening.sqlite"
+    SqliteJournal(path).close()
+
+    def locked(self, p):
+        raise JournalError(Path(p), "is in use by another program (database is locked); stop it", damaged=False)
+
+    monkeypatch.setattr(SqliteJournal, "__init__", locked)
+    with pytest.raises(JournalError):
+        open_journal(path)
+    assert path.exists() and not [p for p in tmp_path.iterdir() if "unreadable" in p.name]
