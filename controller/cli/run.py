@@ -64,6 +64,9 @@ def run(args: argparse.Namespace) -> int:
         return fail(str(exc))
     if session.journal_note:
         print(f"tianhei: {session.journal_note}")
+    if session.abandoned is not None:
+        print(f"tianhei: the saved game ({session.abandoned.where()}) was closed, kept in the journal marked "
+              "abandoned; a new game starts")
     if session.saved is not None and not session.saved.matches:
         print(f"tianhei: going on with the saved game under its own settings ({session.saved.where()})")
     try:

@@ -63,7 +63,7 @@ class SavedGame:
     def describe(self) -> str:
         """The saved game and what differs, on one line."""
         what = self.replay.identity.summary() if self.replay.identity is not None else "an unnamed game"
-        return f"the journal holds an unfinished game ({what}; {self.where()}) that differs from this table's: " \
+        return f"the journal holds an unfinished game ({what}; {self.where()}) that is not the one asked for: " \
                + "; ".join(self.differences)
 
     def refusal(self) -> str:

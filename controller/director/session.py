@@ -68,8 +68,9 @@ class Session:
         self.clock = VirtualScheduler()
         self.journal: SqliteJournal | None = None
         self.journal_note: str | None = None
-        #: The journal's unfinished game this session resumes, if any.
+        #: The journal's unfinished game this session resumes, if any; the one it closed (``on_saved`` ABANDON).
         self.saved: SavedGame | None = None
+        self.abandoned: SavedGame | None = None
         if self.journal_path is not None:
             self.journal, self.journal_note = open_journal(self.journal_path)
         deck, self.dealt = sim_hands(self.config, self.seed) if self.cards else (None, {})
@@ -101,6 +102,7 @@ class Session:
         if saved is not None and not saved.matches:
             if self.on_saved == ABANDON:
                 abandon(journal, saved)
+                self.abandoned = saved
                 saved = None
             elif self.on_saved != RESUME:
                 journal.close()
