@@ -98,7 +98,9 @@ def open_table(config: Config, players: int, clock: Callable[[], float]) -> Tabl
         from controller.bus.table import open_bus_table
 
         assert profile is not None
-        return open_bus_table(profile)
+        # the judge's radio remote is paired by its key ([remote] key_file; none when the table has no judge)
+        key_file = Path(config.remote.key_file) if config.table.judge != "none" else None
+        return open_bus_table(profile, key_file)
     raise ValueError(f"hardware adapter {adapter!r} is not one of: sim, gpio, bus")
 
 
@@ -125,9 +127,18 @@ class LiveOptions:
     board: bool = False
     #: Called once the director has dealt (or resumed): the caller may watch or steer it.
     on_started: Callable[[Director], None] | None = None
+    #: Called once the table's adapter is open and the seats are about to show the lobby or the game
+    #: (``tianhei serve`` tells systemd READY=1 then).
+    on_ready: Callable[[], None] | None = None
     #: An unfinished saved game that is not the one asked for: saved.RESUME or saved.ABANDON; None: the judge
     #: chooses on the remote (controller/director/saved_choice.py).
     on_saved: str | None = None
+    #: The table's games are chosen at check-in (``tianhei serve``), also when this start resumes one: a saved
+    #: game is then compared only on what the configuration fixes (hardware, deck, an edited variant file, a
+    #: [game] seed), and a closed one is followed by a check-in.
+    chosen_at_checkin: bool = False
+    #: The seed is drawn afresh for each game (``tianhei serve``): a saved game's seed does not make it another.
+    seed_drawn: bool = False
 
 
 def table_size(config: Config, players: int) -> int:
@@ -147,13 +158,27 @@ async def run_live(config: Config, opts: LiveOptions) -> Director:
     seed = config.game.seed if config.game.seed is not None else opts.seed
     decks_dir = Path(config.source).parent / "decks"
     deck = deck_roles(config.game.deck, decks_dir) if config.game.deck else None
+    told_ready = False
+
+    def ready() -> None:
+        nonlocal told_ready
+        if opts.on_ready is not None and not told_ready:
+            told_ready = True
+            opts.on_ready()
+
     asked = game_config(config, opts.players, journal)
-    saved = find_saved(journal, GameIdentity.of(asked, seed, deck, config.table.hardware),
-                       ignore=("players",) if opts.checkin else ())
+    checkin = opts.checkin or opts.chosen_at_checkin
+    # At check-in the seats and the judge choose the players, the variant and its options; a seed nobody fixed
+    # is drawn afresh for each game: none of these make a saved game another one.
+    ignore: tuple[str, ...] = ("players", "variant", "options", "composition") if checkin else ()
+    if config.game.seed is None and opts.seed_drawn:
+        ignore += ("seed",)
+    saved = find_saved(journal, GameIdentity.of(asked, seed, deck, config.table.hardware), ignore=ignore)
     if saved is not None and not saved.matches:
         log.warning("%s", saved.describe())
         choice = opts.on_saved
         if choice is None:
+            ready()  # the table is up and waits for its judge (under systemd: a wait, not a failed start)
             choice = await _judge_chooses(config, saved, loop, scheduler)
         if choice == ABANDON:
             abandon(journal, saved)
@@ -165,9 +190,10 @@ async def run_live(config: Config, opts: LiveOptions) -> Director:
         gc, seed, deck = saved.config, saved.seed, saved.replay.deck
         people = gc.players // 2 if gc.variant.live == "both" else gc.players
         table = open_table(config, table_size(config, people), loop.time)
-    elif opts.checkin:
+    elif checkin:
         seats = table_size(config, 20 if config.profile is None or config.profile.adapter == "sim" else 0)
         table = open_table(config, seats, loop.time)
+        ready()
         joined: asyncio.Future[int] = loop.create_future()
         variant = load_variant(config.game.variant)
         lobby = Lobby(table, scheduler, variant, game_options(config, variant),
@@ -182,6 +208,7 @@ async def run_live(config: Config, opts: LiveOptions) -> Director:
         gc = asked
         people = gc.players // 2 if gc.variant.live == "both" else gc.players  # D2 counts card places
         table = open_table(config, table_size(config, people), loop.time)
+    ready()
     # a new game's set-up is written with what it is, so that the next start can tell it from another game
     journal.identity = GameIdentity.of(gc, seed, deck, config.table.hardware)
     journal.deck = deck

@@ -9,6 +9,8 @@ import board
 import config
 from node import Node
 
+COUNTER_FILE = "auth_counter"  # the remote's reserved AUTH counters (lib/authcounter.py)
+
 
 def boot_id():
     try:
@@ -22,8 +24,14 @@ def boot_id():
 def run(path="config.json"):
     cfg = config.load(path)
     io = board.build(cfg)
-    base = board.next_counter_base() if cfg["role"] == "remote" else 0
-    node = Node(cfg, io, 0, board.reset_cause(), boot_id(), base)
+    counter = None
+    if cfg["role"] == "remote":
+        from binascii import unhexlify
+
+        from authcounter import Reservation
+
+        counter = Reservation(COUNTER_FILE, unhexlify(cfg["key"]), legacy_path="counter")
+    node = Node(cfg, io, 0, board.reset_cause(), boot_id(), counter)
     last = time.ticks_ms()
     now = 0
     while True:

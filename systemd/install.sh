@@ -1,35 +1,237 @@
 #!/usr/bin/env bash
-# Install Tianhei as a service on Raspberry Pi OS (run as root from a checkout: sudo systemd/install.sh).
-# Idempotent: running it again upgrades the code and keeps the config, decks and journal.
+# Install Tianhei as a service on Raspberry Pi OS, from a checkout:
+#
+#   sudo systemd/install.sh [--profile compact-8|bus-16|sim] [--dry-run] [--root DIR] [--reconfigure]
+#
+#   --profile P     the table's hardware (asked when not given and a person is at the terminal)
+#   --dry-run       print every change (packages, user, files, boot config, udev, units) and make none
+#   --root DIR      write the files under DIR instead of / (a scratch root for tests and images); the steps
+#                   that change the running system (packages, user, venv, systemctl, udev) are printed, not run
+#   --reconfigure   write a new /etc/tianhei/tianhei.toml even if one exists (the old one is kept as .bak)
+#
+# Idempotent: running it again upgrades the code and keeps the config, the decks, the journal and the remote's
+# pairing key. The installed service (`tianhei serve`) waits for players on the configured hardware; on the sim
+# profile nothing plays by itself. docs/security.md says who may read what.
 set -euo pipefail
 src=$(cd "$(dirname "$0")/.." && pwd)
 
-apt-get update
-apt-get install -y python3-venv python3-dev swig liblgpio-dev libsdl2-mixer-2.0-0 i2c-tools
-raspi-config nonint do_i2c 0 || true
-raspi-config nonint do_spi 0 || true
-grep -q '^dtparam=i2c_arm_baudrate=' /boot/firmware/config.txt 2>/dev/null || \
-    echo 'dtparam=i2c_arm_baudrate=400000' >> /boot/firmware/config.txt || true
+profile=""
+dry=0
+root="/"
+reconfigure=0
+usage() { sed -n '2,15p' "$0" | sed 's/^# \{0,1\}//'; }
+while [ $# -gt 0 ]; do
+    case "$1" in
+        --profile) profile=${2:-}; shift 2 ;;
+        --profile=*) profile=${1#*=}; shift ;;
+        --dry-run) dry=1; shift ;;
+        --root) root=${2:-}; shift 2 ;;
+        --root=*) root=${1#*=}; shift ;;
+        --reconfigure) reconfigure=1; shift ;;
+        -h|--help) usage; exit 0 ;;
+        *) echo "install.sh: unknown option '$1' (--help lists them)" >&2; exit 2 ;;
+    esac
+done
 
-id tianhei >/dev/null 2>&1 || useradd --system --home /var/lib/tianhei --create-home tianhei
-for g in gpio i2c spi dialout audio; do getent group "$g" >/dev/null && usermod -aG "$g" tianhei; done
-
-mkdir -p /opt/tianhei /etc/tianhei /var/lib/tianhei/decks
-rsync -a --delete --exclude .venv --exclude .git "$src/" /opt/tianhei/
-python3 -m venv /opt/tianhei/.venv
-/opt/tianhei/.venv/bin/pip install --upgrade pip
-# Editable, so the code finds hardware/, sounds/ and decks beside it.
-/opt/tianhei/.venv/bin/pip install -e "/opt/tianhei[pi]"
-
-if [ ! -f /etc/tianhei/tianhei.toml ]; then
-    cp "$src/tianhei.example.toml" /etc/tianhei/tianhei.toml
-    echo "Edit /etc/tianhei/tianhei.toml (hardware profile, variant, players), then: tianhei config check"
+profiles="compact-8 bus-16 sim"
+if [ -z "$profile" ]; then
+    if [ -t 0 ]; then
+        echo "Which table is this?"
+        echo "  1) compact-8  eight seats wired to the Pi's own pins (I2C screens, NFC readers, buttons)"
+        echo "  2) bus-16     up to sixteen seat nodes and the judge's radio remote on an RS-485 bus"
+        echo "  3) sim        no seat hardware: the simulated table (a demonstration; nothing plays by itself)"
+        read -r -p "profile [1-3]: " answer
+        case "$answer" in 1|compact-8) profile=compact-8 ;; 2|bus-16) profile=bus-16 ;; 3|sim) profile=sim ;; esac
+    fi
+    if [ -z "$profile" ]; then
+        echo "install.sh: say which table this is: --profile compact-8, --profile bus-16 or --profile sim" >&2
+        exit 2
+    fi
 fi
-chown -R tianhei:tianhei /var/lib/tianhei
+case " $profiles " in *" $profile "*) ;; *)
+    echo "install.sh: no profile '$profile'; choose one of: $profiles (hardware/profiles/)" >&2; exit 2 ;; esac
+if [ -z "$root" ]; then echo "install.sh: --root needs a folder" >&2; exit 2; fi
+if [ "$root" != "/" ]; then
+    case "$root" in /*) ;; *) root="$(pwd)/$root" ;; esac
+    root=${root%/}
+    if [ "$dry" = 0 ]; then mkdir -p "$root" || { echo "install.sh: cannot use --root $root" >&2; exit 2; }; fi
+fi
+if [ "$dry" = 0 ] && [ "$root" = "/" ] && [ "$(id -u)" != 0 ]; then
+    echo "install.sh: run it as root (sudo systemd/install.sh ...), or with --dry-run to see what it would do" >&2
+    exit 2
+fi
 
-install -m 0644 "$src/systemd/99-tianhei.rules" /etc/udev/rules.d/99-tianhei.rules
-udevadm control --reload-rules && udevadm trigger || true
-install -m 0644 "$src/systemd/tianhei.service" /etc/systemd/system/tianhei.service
-systemctl daemon-reload
-systemctl enable --now tianhei.service
-echo "Tianhei is running: journalctl -u tianhei -f"
+R() { if [ "$root" = "/" ]; then printf '%s' "$1"; else printf '%s%s' "$root" "$1"; fi; }
+say() { printf '%-11s %s\n' "[$1]" "$2"; }
+# A change to the running system: printed; run only for real on /.
+system() {
+    local kind=$1 what=$2; shift 2
+    if [ "$dry" = 1 ]; then say "$kind" "$what"; return 0; fi
+    if [ "$root" != "/" ]; then say "$kind" "$what (not run: --root)"; return 0; fi
+    say "$kind" "$what"
+    "$@"
+}
+# A file written from stdin with its mode (and owner, on / only); printed in full on a dry run.
+write_file() {
+    local kind=$1 path=$2 mode=$3 owner=${4:-root:root} content
+    content=$(cat)
+    if [ "$dry" = 1 ]; then
+        say "$kind" "write $path (mode $mode, owner $owner):"
+        printf '%s\n' "$content" | sed 's/^/            | /'
+        return 0
+    fi
+    say "$kind" "write $path (mode $mode)"
+    mkdir -p "$(dirname "$(R "$path")")"
+    printf '%s\n' "$content" > "$(R "$path").tmp"
+    chmod "$mode" "$(R "$path").tmp"
+    if [ "$root" = "/" ]; then chown "$owner" "$(R "$path").tmp"; fi
+    mv "$(R "$path").tmp" "$(R "$path")"
+}
+make_dir() {
+    local kind=$1 path=$2 mode=$3 owner=${4:-root:root}
+    if [ "$dry" = 1 ]; then say "$kind" "create $path/ (mode $mode, owner $owner)"; return 0; fi
+    say "$kind" "create $path/ (mode $mode)"
+    mkdir -p "$(R "$path")"
+    chmod "$mode" "$(R "$path")"
+    if [ "$root" = "/" ]; then chown "$owner" "$(R "$path")"; fi
+}
+
+[ "$dry" = 1 ] && echo "Dry run: every change install.sh would make for the $profile table; nothing is changed."
+
+# --- packages -------------------------------------------------------------------------------------------------
+packages="python3-venv python3-dev rsync libsdl2-mixer-2.0-0 alsa-utils"
+extras=""
+case "$profile" in
+    compact-8) packages="$packages swig liblgpio-dev i2c-tools"; extras="[pi]" ;;
+esac
+system packages "apt-get update" apt-get update
+# shellcheck disable=SC2086
+system packages "apt-get install -y $packages" apt-get install -y $packages
+
+# --- the service's user ------------------------------------------------------------------------------------------
+groups=""
+case "$profile" in
+    compact-8) groups="gpio i2c spi audio" ;;
+    bus-16) groups="dialout audio" ;;
+    sim) groups="audio" ;;
+esac
+if ! id tianhei >/dev/null 2>&1 || [ "$root" != "/" ]; then
+    system user "useradd --system --home-dir /var/lib/tianhei --no-create-home --shell /usr/sbin/nologin tianhei" \
+        useradd --system --home-dir /var/lib/tianhei --no-create-home --shell /usr/sbin/nologin tianhei
+fi
+for g in $groups; do
+    if [ "$root" != "/" ] || getent group "$g" >/dev/null; then
+        system user "usermod -aG $g tianhei" usermod -aG "$g" tianhei
+    else
+        say user "no group $g on this system (not Raspberry Pi OS?): tianhei is not added to it"
+    fi
+done
+
+# --- the code ----------------------------------------------------------------------------------------------------
+system files "copy the code to /opt/tianhei (rsync, without .venv and .git)" \
+    rsync -a --delete --exclude .venv --exclude .git --exclude /var "$src/" /opt/tianhei/
+system files "create the virtualenv /opt/tianhei/.venv and install tianhei$extras into it" \
+    sh -c "python3 -m venv /opt/tianhei/.venv && /opt/tianhei/.venv/bin/pip install --upgrade pip \
+           && /opt/tianhei/.venv/bin/pip install -e '/opt/tianhei$extras'"
+
+# --- state and configuration -------------------------------------------------------------------------------------
+make_dir files /var/lib/tianhei 0700 tianhei:tianhei
+make_dir files /etc/tianhei 0755
+make_dir files /etc/tianhei/decks 0755
+
+players=12
+[ "$profile" = compact-8 ] && players=8  # its eight seats
+case "$profile" in
+    bus-16) judge=remote; judge_note="the judge's radio remote on the seat bus (paired below)" ;;
+    *) judge=none; judge_note="no judge's remote on this hardware: the table starts once the seats have checked in" ;;
+esac
+config=/etc/tianhei/tianhei.toml
+if [ -f "$(R $config)" ] && [ "$reconfigure" = 0 ]; then
+    say files "keep $config (it exists; --reconfigure writes a new one)"
+else
+    if [ -f "$(R $config)" ]; then
+        say files "keep the old config as $config.bak"
+        [ "$dry" = 1 ] || cp -p "$(R $config)" "$(R $config).bak"
+    fi
+    write_file files "$config" 0644 <<EOF
+# Tianhei: the $profile table, written by systemd/install.sh. Check it with
+#   sudo -u tianhei /opt/tianhei/.venv/bin/tianhei config check $config
+# Every key is in docs/configuration.md.
+
+[table]
+hardware = "$profile"
+language = "zh-CN"        # zh-CN or en
+# $judge_note
+judge = "$judge"
+
+[game]
+variant = "standard-2.0"  # tianhei variants; at check-in the judge may choose another on the remote
+players = $players$(printf '%*s' $((16 - ${#players})) '')# without a judge's remote: the seats that check in play
+# deck = "example-12"     # a deck of NFC role cards in /etc/tianhei/decks (tianhei deck enroll NAME)
+
+[voice]
+pack = "zh-CN"
+volume = 0.8
+
+[journal]
+path = "/var/lib/tianhei/journal.sqlite"   # every role and night choice: readable by the tianhei user only
+
+[remote]
+key_file = "/var/lib/tianhei/remote.key"   # the judge's remote's pairing key (tianhei remote pair), 0600
+EOF
+fi
+
+# --- the judge's remote ------------------------------------------------------------------------------------------
+if [ "$profile" = bus-16 ]; then
+    if [ -f "$(R /var/lib/tianhei/remote.key)" ]; then
+        say pairing "keep the remote's pairing key /var/lib/tianhei/remote.key"
+    else
+        system pairing "make the judge's remote's pairing key /var/lib/tianhei/remote.key (mode 0600, owner tianhei)" \
+            runuser -u tianhei -- /opt/tianhei/.venv/bin/tianhei remote pair --config "$config"
+    fi
+fi
+
+# --- boot configuration ------------------------------------------------------------------------------------------
+if [ "$profile" = compact-8 ]; then
+    system boot "raspi-config nonint do_i2c 0 (enable I2C)" sh -c "raspi-config nonint do_i2c 0 || true"
+    system boot "raspi-config nonint do_spi 0 (enable SPI)" sh -c "raspi-config nonint do_spi 0 || true"
+    boot=/boot/firmware/config.txt
+    line='dtparam=i2c_arm_baudrate=400000'
+    if grep -qs '^dtparam=i2c_arm_baudrate=' "$(R $boot)"; then
+        say boot "keep the I2C speed already set in $boot"
+    elif [ "$dry" = 1 ]; then
+        say boot "append '$line' to $boot (the seats' screens at 400 kHz)"
+    else
+        say boot "append '$line' to $boot"
+        mkdir -p "$(dirname "$(R $boot)")"
+        echo "$line" >> "$(R $boot)"
+    fi
+else
+    say boot "no change to the boot configuration (the $profile table needs no I2C or SPI on the Pi)"
+fi
+
+# --- udev and the service ----------------------------------------------------------------------------------------
+write_file udev /etc/udev/rules.d/99-tianhei.rules 0644 < "$src/systemd/99-tianhei.rules"
+system udev "udevadm control --reload-rules && udevadm trigger" sh -c "udevadm control --reload-rules && udevadm trigger || true"
+write_file units /etc/systemd/system/tianhei.service 0644 < "$src/systemd/tianhei.service"
+system units "systemctl daemon-reload" systemctl daemon-reload
+system check "tianhei config check $config (as the tianhei user)" \
+    sh -c "cd /var/lib/tianhei && runuser -u tianhei -- /opt/tianhei/.venv/bin/tianhei config check $config"
+system units "systemctl enable tianhei.service; systemctl restart tianhei.service" \
+    sh -c "systemctl enable tianhei.service && systemctl restart tianhei.service"
+
+if [ "$dry" = 1 ]; then
+    echo "Dry run: nothing was changed."
+elif [ "$root" != "/" ]; then
+    echo "Files written under $root; nothing on this system was changed."
+else
+    echo "Tianhei is running and waits for players: journalctl -u tianhei -f; systemctl status tianhei"
+    if [ "$profile" = sim ]; then
+        echo "The simulated table waits; to let bots play it: sudo systemctl edit tianhei (ExecStart= then"
+        echo "ExecStart=/opt/tianhei/.venv/bin/tianhei serve --config $config --autoplay heuristic)"
+    fi
+    if [ "$profile" = bus-16 ]; then
+        echo "Put the key on the judge's remote: sudo -u tianhei /opt/tianhei/.venv/bin/tianhei remote pair \\"
+        echo "    --config $config --remote-config /tmp/config.json; then mpremote cp /tmp/config.json :config.json"
+    fi
+fi

@@ -32,6 +32,7 @@ from controller.ports import (
 )
 
 from . import seatbus as sb
+from .auth_counter import CounterStore
 
 log = logging.getLogger(__name__)
 
@@ -99,6 +100,8 @@ class NodeSpec:
     address: int
     seat: int
     key: bytes | None = None
+    #: The remote's accepted AUTH counters, remembered across restarts (``auth_counter.CounterStore``).
+    counters: CounterStore | None = None
 
     @property
     def name(self) -> str:
@@ -116,6 +119,10 @@ class NodeState:
     identity: dict[str, object] | None = None
     last_event: int = 0
     auth_counter: int = 0
+    #: A sealed reply was accepted since this master started (until then a stale counter may be the remote
+    #: still counting in a block from before our restart, and it is asked to restart once in a while).
+    auth_fresh: bool = False
+    auth_reset_at: float | None = None
     silent: int = 0
     refused_at: float = 0.0
     outbox: deque[tuple[int, bytes]] = field(default_factory=deque)
@@ -156,6 +163,11 @@ class BusMaster:
     ) -> None:
         self.transport = transport
         self.nodes = {spec.address: NodeState(spec) for spec in nodes}
+        for node in self.nodes.values():
+            if node.spec.counters is not None:
+                node.auth_counter = node.spec.counters.floor
+                if node.spec.counters.damaged:
+                    log.warning("%s", node.spec.counters.damaged)
         self.reply_timeout = reply_timeout
         self.retries = retries
         self.down_after = down_after
@@ -361,16 +373,10 @@ class BusMaster:
     def _events(self, node: NodeState, reply: sb.Frame) -> None:
         payload = reply.payload
         if node.spec.seat == 0:
-            opened = None
-            if reply.mtype == sb.AUTH and node.spec.key is not None:
-                opened = sb.unseal(node.spec.key, node.spec.address, reply.seq, payload)
-            if opened is None or opened[0] <= node.auth_counter or opened[1] != sb.EVENTS:
-                self.stats.auth_rejected += 1
-                why = "a bad MAC or no MAC" if opened is None else "a replayed counter"
-                self._alert(f"ignored an unauthenticated reply for {node.spec.name}: {why}")
+            opened = self._open_sealed(node, reply)
+            if opened is None:
                 return
-            node.auth_counter = opened[0]
-            payload = opened[2]
+            payload = opened
         elif reply.mtype != sb.EVENTS:
             return
         try:
@@ -391,6 +397,51 @@ class BusMaster:
             self.stats.events += 1
             self.stats.latencies.append(age_ms / 1000.0)
             self.sink(event)
+
+    def _open_sealed(self, node: NodeState, reply: sb.Frame) -> bytes | None:
+        """The remote's events if the reply is sealed with its key and a counter never accepted before (also not
+        before a restart: ``spec.counters``); else None, counted, logged and alerted."""
+        opened = None
+        if reply.mtype == sb.AUTH and node.spec.key is not None:
+            opened = sb.unseal(node.spec.key, node.spec.address, reply.seq, reply.payload)
+        why = None
+        if opened is None:
+            why = "a bad MAC or no MAC" + (" (a remote that has used up its key's counters answers unsealed: pair it "
+                                           "again, tianhei remote pair --new)" if reply.mtype == sb.EVENTS else "")
+        elif opened[1] != sb.EVENTS:
+            why = "not an events reply"
+        elif opened[0] <= node.auth_counter:
+            why = "a replayed counter"
+            if not node.auth_fresh:
+                self.stats.auth_rejected += 1
+                self._ask_remote_to_restart(node)
+                return None
+        else:
+            try:
+                if node.spec.counters is not None:
+                    node.spec.counters.accept(opened[0])  # remembered before it takes effect
+            except OSError as err:
+                why = f"its counter cannot be remembered ({err})"
+        if why is not None or opened is None:
+            self.stats.auth_rejected += 1
+            self._alert(f"ignored an unauthenticated reply for {node.spec.name}: {why}")
+            return None
+        node.auth_counter = opened[0]
+        node.auth_fresh = True
+        return opened[2]
+
+    def _ask_remote_to_restart(self, node: NodeState) -> None:
+        """A correctly sealed reply with a counter we may have accepted before our own restart: either a replay,
+        or the remote still counting in the block it used then. A restarted remote counts from a block above
+        every one it used, so it is asked to restart (a RESET, at most every ``refused_retry`` seconds, and only
+        until its first reply is accepted: after that a stale counter is only ever a replay)."""
+        now = self.transport.now()
+        if node.auth_reset_at is not None and now - node.auth_reset_at < self.refused_retry:
+            return
+        node.auth_reset_at = now
+        self._alert(f"ignored a reply for {node.spec.name} with a counter from before this controller started "
+                    f"(a replay, or the remote still counting from then): asked the remote to restart")
+        self.send(node.spec.address, sb.RESET, bytes((sb.RESET_MAGIC,)))
 
     def _translate(self, node: NodeState, kind: int, data: bytes, at: float) -> InputEvent | None:
         seat = node.spec.seat

@@ -118,6 +118,7 @@ KEY_MENU = 16
 KEY_BACK = 17
 
 MAC_LEN = 8  # HMAC-SHA256 truncated to 64 bits
+AUTH_BLOCK = 1 << 16  # AUTH counters are reserved (remote) and remembered (host) in blocks of this many
 
 
 def _make_crc_table():
@@ -422,6 +423,11 @@ def seal(key, addr, seq, counter, inner_type, inner):
     (addr, seq, counter, inner type, inner payload)."""
     mac = hmac_sha256(key, _auth_message(addr, seq, counter, inner_type, inner))[:MAC_LEN]
     return struct.pack(">IB", counter, inner_type) + bytes(inner) + mac
+
+
+def key_tag(key):
+    """A short name for a pairing key that does not reveal it: which key a stored counter belongs to."""
+    return "".join(f"{b:02x}" for b in hmac_sha256(key, b"tianhei auth counter")[:4])
 
 
 def unseal(key, addr, seq, payload):

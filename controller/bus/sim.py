@@ -27,6 +27,7 @@ from pathlib import Path
 from controller.ports import Button
 
 from . import seatbus as sb
+from .auth_counter import CounterStore
 from .master import BusMaster, NodeSpec
 from .table import BusTable
 
@@ -437,12 +438,14 @@ def start_sim_table(
     seed: int = 0,
     remote_key: bytes | None = None,
     remote_address: int = 100,
+    remote_counters: CounterStore | None = None,
     interpreter: str | None = None,
     reply_timeout: float | None = None,
     min_cycle: float = 0.01,
 ) -> SimTable:
     """Start ``seats`` firmware nodes (addresses 1..seats, seat number = address) and, with ``remote_key``, a
-    remote at ``remote_address``; return them joined to a non-threaded :class:`BusTable` on a :class:`SimBus`."""
+    remote at ``remote_address`` (its accepted counters remembered in ``remote_counters``, as on the table);
+    return them joined to a non-threaded :class:`BusTable` on a :class:`SimBus`."""
     interpreter = interpreter or find_micropython()
     workdir = tempfile.TemporaryDirectory(prefix="tianhei-bus-sim-")
     root = Path(workdir.name)
@@ -457,7 +460,8 @@ def start_sim_table(
         cfg_path = state / "config.json"
         cfg_path.write_text(json.dumps(node_config(address, role, key)))
         procs[address] = SimNode(interpreter, cfg_path, state)
-        specs.append(NodeSpec(address=address, seat=address if role == "seat" else 0, key=key))
+        specs.append(NodeSpec(address=address, seat=address if role == "seat" else 0, key=key,
+                              counters=remote_counters if role == "remote" else None))
     bus = SimBus(
         procs, baud=baud, faults=Faults(rate=fault_rate, power_cycle_every=power_cycle_every, seed=seed)
     )

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable, Mapping
+from pathlib import Path
 
 from luma.oled.device import ssd1306
 from PIL import Image
@@ -128,14 +129,28 @@ class BusTable:
             self._thread = None
 
 
-def open_bus_table(profile: Profile) -> BusTable:
+def open_bus_table(profile: Profile, remote_key_file: Path | None = None) -> BusTable:
     """The seats (and the judge's handheld) of a ``bus`` hardware profile, on its serial port, polled by a
-    thread. Raises OSError (pyserial's SerialException is one) when the port cannot be opened."""
+    thread. The remote is paired with the key in ``remote_key_file`` (``tianhei remote pair``), its accepted
+    counters remembered beside it. Raises OSError (pyserial's SerialException is one) when the port cannot be
+    opened, :class:`~controller.bus.pairing.PairingError` when the profile has a remote and its key is unusable."""
     from .master import NodeSpec, SerialTransport
+    from .pairing import load_key, open_counters
 
     if profile.bus is None:
         raise ValueError(f"hardware {profile.name!r} ({profile.source}) has no [bus] table; add port and baud")
     nodes = [NodeSpec(address=seat.node or seat.number, seat=seat.number) for seat in profile.seats]
-    if profile.bus.remote_address is not None:
-        nodes.append(NodeSpec(address=profile.bus.remote_address, seat=0))
-    return BusTable(BusMaster(SerialTransport.open(profile.bus.port, profile.bus.baud), nodes))
+    if profile.bus.remote_address is not None and remote_key_file is not None:
+        key = load_key(remote_key_file)
+        nodes.append(NodeSpec(address=profile.bus.remote_address, seat=0, key=key,
+                              counters=open_counters(remote_key_file, key)))
+    addresses = [n.address for n in nodes]
+    if len(set(addresses)) != len(addresses):  # `tianhei config check` says which; never let one node vanish
+        raise ValueError(f"hardware {profile.name!r}: two nodes share a bus address ({sorted(addresses)})")
+    try:
+        transport = SerialTransport.open(profile.bus.port, profile.bus.baud)
+    except OSError as exc:  # pyserial's SerialException
+        raise OSError(exc.errno, f"the seat bus adapter {profile.bus.port} cannot be opened ({exc.strerror or exc}); "
+                                 f"plug in the USB RS-485 adapter (udev names it /dev/tianhei-bus) or set [bus] port "
+                                 f"in {profile.source}") from exc
+    return BusTable(BusMaster(transport, nodes))

@@ -11,6 +11,7 @@ from collections.abc import Sequence
 #: Subcommand modules, in the order ``tianhei --help`` lists them.
 SUBCOMMANDS: tuple[str, ...] = (
     "table",
+    "serve",
     "run",
     "simulate",
     "variants",
@@ -19,6 +20,7 @@ SUBCOMMANDS: tuple[str, ...] = (
     "diag",
     "deck",
     "bus-sim",
+    "remote",
 )
 
 
@@ -40,13 +42,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         from controller import compiled_rules
 
         compiled_rules.activate()
+    from controller.cli.guard import guarded
+
     parser = build_parser()
     args = parser.parse_args(argv)
-    try:
-        result = args.func(args)
-    except KeyboardInterrupt:
-        return 130
-    return int(result or 0)
+    # our own errors become one line naming the problem and the fix; a bug says where its log is (cli/guard.py)
+    return guarded(lambda: int(args.func(args) or 0), list(sys.argv[1:] if argv is None else argv))
 
 
 if __name__ == "__main__":

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from pathlib import Path
 from typing import Any
 
 from controller.config.errors import ConfigError
@@ -27,6 +28,12 @@ def register(sub: Any) -> None:
 
 
 def run_check(args: argparse.Namespace) -> int:
+    if args.path is None and not Path(DEFAULT_FILE).is_file():
+        # "OK" would be about a file that is not there; say what the table would do instead, and how to make one.
+        print(f"{DEFAULT_FILE}: no such file in this folder (the table would run on the defaults: the simulated "
+              f"table, standard-2.0, 12 players); copy tianhei.example.toml to {DEFAULT_FILE}, or give the "
+              f"file's path", file=sys.stderr)
+        return 1
     try:
         config = load(args.path)
     except ConfigError as exc:

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
+import os
 import sys
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -59,13 +61,22 @@ def run_build(args: argparse.Namespace) -> int:
 
 def run_say(args: argparse.Namespace, *, clock: Callable[[], float] = time.monotonic,
             sleep: Callable[[float], None] = time.sleep) -> int:
+    import pygame
+
     from controller.voice.packs import PackError, load_voice_pack
     from controller.voice.pygame_voice import PygameVoice
 
     try:
-        voice = PygameVoice(load_voice_pack(args.pack), clock=clock, volume=args.volume)
+        pack = load_voice_pack(args.pack)
     except PackError as exc:
         print(f"sounds say: {exc}", file=sys.stderr)
+        return 2
+    try:
+        with _alsa_quiet():
+            voice = PygameVoice(pack, clock=clock, volume=args.volume)
+    except pygame.error as exc:
+        print(f"sounds say: no sound device ({exc}): plug in the speaker or the USB sound card and check that "
+              "`aplay -l` lists it (the service user needs the audio group)", file=sys.stderr)
         return 2
     voice.masking(args.mask)
     left = voice.say(args.prompts)
@@ -76,6 +87,25 @@ def run_say(args: argparse.Namespace, *, clock: Callable[[], float] = time.monot
         sleep(1.0)  # a second of masking on its own, to hear it
     voice.close()
     return 0
+
+
+@contextlib.contextmanager
+def _alsa_quiet() -> Iterator[None]:
+    """ALSA's C library prints a dozen lines of its own to stderr when there is no card; our one line says it
+    better. Its stderr is silenced while the mixer opens (and only then)."""
+    try:
+        saved = os.dup(2)
+    except OSError:
+        yield
+        return
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, 2)
+        os.close(devnull)
+        yield
+    finally:
+        os.dup2(saved, 2)
+        os.close(saved)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -17,12 +17,11 @@ A deck is ``decks/NAME.toml``::
 from __future__ import annotations
 
 import re
-import tomllib
 from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from controller.config.errors import ConfigError, Problem, suggest, unknown_keys
+from controller.config.errors import ConfigError, Problem, read_toml, suggest, unknown_keys
 
 _HEX = re.compile(r"^(?:[0-9A-F]{2}){4,10}$")
 
@@ -70,11 +69,7 @@ def load_deck(name_or_path: str, *, roles: Collection[str] | None = None, decks_
         known = sorted(p.stem for p in decks_dir.glob("*.toml")) if decks_dir.is_dir() else []
         raise ConfigError([Problem(file, "", f"no deck {name_or_path!r}",
                                    suggest(name_or_path, known) if known else "enroll it: tianhei deck enroll NAME")])
-    try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
-    except tomllib.TOMLDecodeError as exc:
-        raise ConfigError([Problem(file, "", f"not valid TOML: {exc}", "fix the syntax at that line")]) from exc
-    return parse_deck(data, file, roles)
+    return parse_deck(read_toml(path, file), file, roles)
 
 
 def parse_deck(data: Mapping[str, object], file: str, roles: Collection[str] | None = None) -> Deck:

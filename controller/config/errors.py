@@ -8,6 +8,7 @@ wrong, and what to do about it. Loaders collect every problem they find before r
 from __future__ import annotations
 
 import difflib
+import tomllib
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -74,3 +75,36 @@ def unknown_keys(table: Mapping[str, object], allowed: Iterable[str], where: str
                         suggest(key, allowed_set))
             )
     return problems
+
+
+#: Byte-order marks an editor may put at the start of a text file, and what they mean.
+_BOMS = ((b"\xef\xbb\xbf", "UTF-8 with a byte-order mark (BOM)"), (b"\xff\xfe", "UTF-16"),
+         (b"\xfe\xff", "UTF-16"))
+_SAVE_AS = "save it as UTF-8 without a BOM (in Notepad: Save as, Encoding: UTF-8)"
+
+
+def read_toml(path: Path, shown: str | None = None) -> dict[str, object]:
+    """A TOML file's tables, or :class:`ConfigError` naming the file, what is wrong and the fix.
+
+    TOML files are UTF-8. Editors on Windows often save "UTF-8 with BOM" or "Unicode" (UTF-16); both are
+    refused with the way to save the file right, rather than read half-way or guessed at."""
+    file = shown if shown is not None else str(path)
+    try:
+        raw = path.read_bytes()
+    except OSError as exc:
+        raise ConfigError([Problem(file, "", f"cannot be read ({exc.strerror})",
+                                   "check that it exists and that this user may read it")]) from exc
+    for bom, what in _BOMS:
+        if raw.startswith(bom):
+            raise ConfigError([Problem(file, "", f"the file is saved as {what}", _SAVE_AS)])
+    if len(raw) >= 2 and (raw[0] == 0) != (raw[1] == 0):
+        raise ConfigError([Problem(file, "", "the file is saved as UTF-16 (no byte-order mark)", _SAVE_AS)])
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = raw[: exc.start].count(b"\n") + 1
+        raise ConfigError([Problem(file, "", f"byte {exc.start} (line {line}) is not UTF-8", _SAVE_AS)]) from exc
+    try:
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError([Problem(file, "", f"not valid TOML: {exc}", "fix the syntax at that line")]) from exc

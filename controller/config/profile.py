@@ -12,14 +12,13 @@ expander named ``mcp0`` in the profile (``B0``..``B7`` for port B).
 from __future__ import annotations
 
 import re
-import tomllib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from controller.config import pi_header
-from controller.config.errors import ConfigError, Problem, suggest, unknown_keys
+from controller.config.errors import ConfigError, Problem, read_toml, suggest, unknown_keys
 from controller.ports import Button
 
 ADAPTERS = ("sim", "gpio", "bus")
@@ -148,11 +147,7 @@ def load_profile(name_or_path: str, relative_to: Path | None = None) -> Profile:
         raise ConfigError([Problem(str(path), "", f"no hardware profile {name_or_path!r}",
                                    suggest(name_or_path, available_profiles()))])
     shown = _shown(path)
-    try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
-    except tomllib.TOMLDecodeError as exc:
-        raise ConfigError([Problem(shown, "", f"not valid TOML: {exc}", "fix the syntax at that line")]) from exc
-    return parse_profile(data, shown)
+    return parse_profile(read_toml(path, shown), shown)
 
 
 def _shown(path: Path) -> str:
@@ -250,6 +245,8 @@ def parse_profile(data: Mapping[str, Any], file: str) -> Profile:
     expanders = _expanders(r, data.get("expander", []))
     seats = _seats(r, data, adapter)
     bus = _bus(r, data) if adapter == "bus" else None
+    if bus is not None:
+        _check_remote_address(r, bus, seats)
     parts = r.table(data, "parts", "")
     profile = Profile(name, adapter, file, description, i2c_bus, speed, mux_address, tuple(expanders),
                       tuple(seats), bus, dict(parts))
@@ -402,6 +399,17 @@ def _bus(r: _Reader, data: Mapping[str, Any]) -> BusSpec:
     if not (profiles_dir().parent / "boards" / f"{board}.toml").is_file():
         r.report("bus.board", f"no seat-node board {board!r} in hardware/boards/", 'use board = "pico-seat"')
     return BusSpec(port, baud, remote, board)
+
+
+def _check_remote_address(r: _Reader, bus: BusSpec, seats: list[SeatSpec]) -> None:
+    """The remote needs an address of its own: sharing a seat's, one of the two would vanish from the table (the
+    master keys its nodes by address), and a seat's replies would be refused as unsealed remote replies."""
+    for seat in seats:
+        if bus.remote_address is not None and (seat.node or seat.number) == bus.remote_address:
+            free = sorted(set(range(1, 32)) - {s.node or s.number for s in seats})
+            r.report("bus.remote_address", f"the remote's address {bus.remote_address} is seat {seat.number}'s "
+                     f"node address", f"give the remote an address no seat uses (e.g. {free[0]}), and the same "
+                     f"'address' in its config.json" if free else "free an address for the remote")
 
 
 def pin_uses(profile: Profile) -> list[tuple[PinRef, str]]:

@@ -13,13 +13,12 @@ The schema is documented in docs/configuration.md.
 
 from __future__ import annotations
 
-import tomllib
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
-from controller.config.errors import ConfigError, Problem, suggest, unknown_keys
+from controller.config.errors import ConfigError, Problem, read_toml, suggest, unknown_keys
 from controller.config.profile import Profile, load_profile
 
 DEFAULT_FILE = "tianhei.toml"
@@ -59,6 +58,15 @@ class JournalSection:
 
 
 @dataclass(frozen=True, slots=True)
+class RemoteSection:
+    """The judge's radio remote on the seat bus (``bus`` profiles with ``remote_address``): its pairing key,
+    made by ``tianhei remote pair`` and readable by the table's user only. The remote's accepted counters are
+    kept beside it (``remote.counter``)."""
+
+    key_file: str = "var/remote.key"
+
+
+@dataclass(frozen=True, slots=True)
 class TimersSection:
     """Deadlines in seconds (RULES C5: every wait has one). ``warning_s`` is the beep before a deadline."""
 
@@ -87,11 +95,12 @@ class Config:
     timers: TimersSection
     source: str
     profile: Profile | None = None
+    remote: RemoteSection = field(default_factory=RemoteSection)
 
 
 _SECTIONS: dict[str, type] = {
     "table": TableSection, "game": GameSection, "voice": VoiceSection, "journal": JournalSection,
-    "timers": TimersSection,
+    "timers": TimersSection, "remote": RemoteSection,
 }
 
 
@@ -154,11 +163,12 @@ class _Checker:
 
 def load(path: str | Path | None = None, *, validate_game: ValidateGame | None = rules_validate_game,
          variant_roles: VariantRoles | None = rules_variant_roles, find_pack: FindPack | None = voice_find_pack,
-         decks_dir: Path | None = None) -> Config:
+         decks_dir: Path | None = None, check_remote_key: bool = True) -> Config:
     """Read and validate a configuration file (default ``tianhei.toml`` in the working directory).
 
     A missing default file means "all defaults"; a missing file that was named is an error. Pass ``None`` for a
-    hook to skip that check."""
+    hook to skip that check; ``check_remote_key=False`` skips the check of the remote's pairing key (for the
+    command that makes it)."""
     explicit = path is not None
     file_path = Path(path) if path is not None else Path(DEFAULT_FILE)
     file = str(file_path)
@@ -168,10 +178,7 @@ def load(path: str | Path | None = None, *, validate_game: ValidateGame | None =
                                        "check the path, or run without one to use the defaults")])
         data: Mapping[str, Any] = {}
     else:
-        try:
-            data = tomllib.loads(file_path.read_text(encoding="utf-8"))
-        except tomllib.TOMLDecodeError as exc:
-            raise ConfigError([Problem(file, "", f"not valid TOML: {exc}", "fix the syntax at that line")]) from exc
+        data = read_toml(file_path, file)
     c = _Checker(file)
     c.problems += unknown_keys(data, _SECTIONS, "", file)
 
@@ -198,6 +205,9 @@ def load(path: str | Path | None = None, *, validate_game: ValidateGame | None =
     journal = c.section(data, "journal")
     c.typed(journal, "journal", "path", str, 'path = "var/tianhei.sqlite"')
 
+    remote = c.section(data, "remote")
+    c.typed(remote, "remote", "key_file", str, 'key_file = "/var/lib/tianhei/remote.key"')
+
     timers = c.section(data, "timers")
     for key in list(timers):
         c.typed(timers, "timers", key, (int, float), f"{key} = 30")
@@ -211,7 +221,10 @@ def load(path: str | Path | None = None, *, validate_game: ValidateGame | None =
         c.report("timers.warning_s", f"the warning beep ({tm.warning_s} s) comes before the wait even starts",
                  "make warning_s shorter than every deadline")
 
+    rm = RemoteSection(**remote)
     profile = _check_profile(c, tbl, gm, file_path)
+    if check_remote_key and profile is not None and tbl.judge != "none":
+        _check_remote_key(c, profile, rm)
     if validate_game is not None and "variant" not in {p.key.split(".")[-1] for p in c.problems}:
         for message in validate_game(gm.variant, gm.options, gm.players):
             c.report("game", message, "see `tianhei variants` for variants, options and player counts")
@@ -225,7 +238,7 @@ def load(path: str | Path | None = None, *, validate_game: ValidateGame | None =
                      "give the name of an installed pack (zh-CN, en) or a folder holding manifest.toml")
     if c.problems:
         raise ConfigError(c.problems)
-    return Config(tbl, gm, vc, jn, tm, file, profile)
+    return Config(tbl, gm, vc, jn, tm, file, profile, rm)
 
 
 def _check_profile(c: _Checker, table: TableSection, game: GameSection, file_path: Path) -> Profile | None:
@@ -251,3 +264,16 @@ def _check_deck(c: _Checker, game: GameSection, variant_roles: VariantRoles | No
         load_deck(game.deck, roles=roles, decks_dir=decks_dir)
     except ConfigError as exc:
         c.report("game.deck", f"deck {game.deck!r} cannot be used", "; ".join(str(p) for p in exc.problems))
+
+
+def _check_remote_key(c: _Checker, profile: Profile, remote: RemoteSection) -> None:
+    """A bus table with a remote needs its pairing key, or the remote is refused at the table (docs/security.md)."""
+    if profile.adapter != "bus" or profile.bus is None or profile.bus.remote_address is None:
+        return
+    from controller.bus.pairing import PairingError, load_key
+
+    try:
+        load_key(Path(remote.key_file))
+    except PairingError as exc:
+        c.report("remote.key_file", str(exc),
+                 'or set [table] judge = "none" for a table without the judge\'s remote')

@@ -127,11 +127,22 @@ class InputRouting(DirectorBase):
             self.submit(Pick(seat, ui.cursor), seat)
 
     def _link(self, e: LinkEvent) -> None:
-        """A seat (or the remote) stopped answering: pause with the seat named; carry on when it is back."""
+        """A seat stopped answering: pause with the seat named; carry on when it is back.
+
+        The judge's remote (seat 0 on the bus) is no seat: while it is away the game goes on by its own timers
+        (every wait has a deadline, C5) and only the judge's commands wait for it. Pausing for it would leave a
+        table whose remote's battery died paused for good, with nothing left to press resume on."""
+        if e.seat == 0:
+            if e.up:
+                self.remote_drawn = None  # the remote is back: redraw it from scratch
+                self._note("judge", "the judge's remote is back")
+            else:
+                self._note("judge", f"the judge's remote is not answering; the game goes on by its timers "
+                                    f"({e.reason})")
+            return
         if not e.up:
             self.paused_for.add(e.seat)
-            if e.seat:
-                self.voice.say(phrase(seat_number(e.seat), prompt("error.seat_offline")), urgent=True)
+            self.voice.say(phrase(seat_number(e.seat), prompt("error.seat_offline")), urgent=True)
             self._remote_line(f"seat {self.label(e.seat)} is not answering ({e.reason})")
             self.pause(f"seat {e.seat} offline")
         else:
@@ -140,10 +151,7 @@ class InputRouting(DirectorBase):
             if ui is not None:
                 ui.drawn = None  # redraw its screen and LED from scratch
                 self.led_sent.pop(e.seat, None)
-            if e.seat == 0:
-                self.remote_drawn = None  # the remote is back: redraw it from scratch
-            if e.seat:
-                self.voice.say(phrase(seat_number(e.seat), prompt("error.seat_back")))
+            self.voice.say(phrase(seat_number(e.seat), prompt("error.seat_back")))
             if not self.paused_for:
                 self.resume_play()
 

@@ -91,18 +91,3 @@ def build(cfg):
     if cfg.get("watchdog_ms", 2000):
         io.wdt = machine.WDT(timeout=cfg.get("watchdog_ms", 2000))
     return io
-
-
-def next_counter_base(path="counter"):
-    """The remote's AUTH counters must only grow, even across reboots (the host refuses any counter it has seen).
-    Each boot reserves the next block of 2**20 counters with one small flash write."""
-    boots = 0
-    try:
-        with open(path) as f:
-            boots = int(f.read().strip() or "0")
-    except (OSError, ValueError):
-        boots = 0
-    boots += 1
-    with open(path, "w") as f:
-        f.write(str(boots))
-    return boots << 20

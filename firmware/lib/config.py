@@ -70,9 +70,11 @@ def validate(cfg, where="config.json"):
             _need(nfc, key, where + " [nfc]", int)
     if role == "remote":
         key = _need(cfg, "key", where, str)
-        if len(key) < 32 or len(key) % 2:
+        hexdigits = "0123456789abcdefABCDEF"
+        if len(key) < 32 or len(key) % 2 or any(c not in hexdigits for c in key):
             raise ConfigError(
-                f"{where}: 'key' must be at least 16 bytes as hex (32+ hex digits), set when pairing"
+                f"{where}: 'key' must be at least 16 bytes as hex (32+ hex digits); "
+                "write it with `tianhei remote pair --remote-config config.json` on the Pi"
             )
     wdt = cfg.get("watchdog_ms", 2000)
     if not isinstance(wdt, int) or not 0 <= wdt <= 8000:

@@ -12,7 +12,7 @@ only means they are sent again; the host drops repeats by their sequence number.
 
 import seatbus as sb
 
-FIRMWARE_VERSION = (0, 2, 0)  # 0.2: seat bus protocol 2 (CRC-32)
+FIRMWARE_VERSION = (0, 3, 0)  # 0.2: seat bus protocol 2 (CRC-32); 0.3: the remote reserves AUTH counters in blocks
 QUEUE_MAX = 32
 ECHO_RGB = (40, 40, 40)
 
@@ -22,10 +22,11 @@ def _elapsed(now, then):
 
 
 class Node:
-    def __init__(self, cfg, io, now_ms, reset_cause=sb.RESET_POWER_ON, boot=0, counter_base=0):
+    def __init__(self, cfg, io, now_ms, reset_cause=sb.RESET_POWER_ON, boot=0, counter=None):
         """io: an object with ``link`` (read()/write()), ``buttons`` (list of Debounced), ``led`` (RGBLed or
         None), ``screen`` (SSD1306 or None), ``reader`` (MFRC522 or None), ``wdt`` (or None), ``reset``
-        (callable that restarts the board)."""
+        (callable that restarts the board). ``counter``: the remote's
+        :class:`authcounter.Reservation` (its AUTH counter survives reboots in blocks)."""
         self.cfg = cfg
         self.io = io
         self.address = cfg["address"]
@@ -37,7 +38,8 @@ class Node:
             self.key = unhexlify(cfg["key"])
         self.reset_cause = reset_cause
         self.boot = boot & 0xFFFF
-        self.counter = counter_base  # AUTH counter; the board persists a base per boot (see main.py)
+        self.reservation = counter
+        self.counter = counter.boot() if counter is not None else 0  # the last AUTH counter used
         self.decoder = sb.Decoder()
         self.identified = False
         self.last_cmd_seq = None
@@ -155,7 +157,11 @@ class Node:
             self._ack_events(sb.decode_poll(frame.payload))
             payload = self._events_payload(now)
             if self.key is not None:
-                self.counter += 1
+                try:
+                    self.counter = self.reservation.next(self.counter) if self.reservation else self.counter + 1
+                except Exception:  # authcounter.Exhausted: this key's counters are used up; the host refuses
+                    self._send(frame.seq, sb.EVENTS, payload)  # unsealed replies and says to pair again
+                    return
                 sealed = sb.seal(self.key, self.address, frame.seq, self.counter, sb.EVENTS, payload)
                 self._send(frame.seq, sb.AUTH, sealed)
             else:

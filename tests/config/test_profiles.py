@@ -110,3 +110,12 @@ def test_bus_nodes_must_be_unique(tmp_path: Path) -> None:
     data["seat"][3]["node"] = 1
     assert problems(data) == ["node 1 is used by seat 1 too (seat[3].node in broken.toml): "
                               "give every seat node its own address"]
+
+
+def test_the_remote_cannot_share_a_seats_address() -> None:
+    """Seat 3 would vanish from the table (the master keys its nodes by address): refused, with a free address."""
+    data = tomllib.loads((profiles_dir() / "bus-16.toml").read_text(encoding="utf-8"))
+    data["bus"]["remote_address"] = 3
+    assert problems(data) == ["the remote's address 3 is seat 3's node address (bus.remote_address in broken.toml): "
+                              "give the remote an address no seat uses (e.g. 17), and the same 'address' in its "
+                              "config.json"]

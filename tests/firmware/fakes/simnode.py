@@ -54,10 +54,14 @@ boots = [0]
 def start(now):
     io = board.build(cfg)
     io.link.uart.de_pin = cfg["uart"].get("de")
-    base = board.next_counter_base(state_dir + "/counter") if cfg["role"] == "remote" else 0
+    counter = None
+    if cfg["role"] == "remote":
+        from authcounter import Reservation
+
+        counter = Reservation(state_dir + "/auth_counter", unhexlify(cfg["key"]), state_dir + "/counter")
     boots[0] += 1
     boot = (cfg["address"] * 7919 + boots[0] * 104729) & 0xFFFF
-    return io, Node(cfg, io, now, board.reset_cause(), boot, base)
+    return io, Node(cfg, io, now, board.reset_cause(), boot, counter)
 
 
 io, node = start(0)

@@ -1,0 +1,109 @@
+"""systemd/install.sh as a club runs it, against a scratch root: the dry run prints every change and makes none;
+the files it writes are the ones the service needs, and the config it writes passes `tianhei config check`."""
+
+from __future__ import annotations
+
+import os
+import stat
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+INSTALL = ROOT / "systemd" / "install.sh"
+CLI = "import sys; from controller.cli import main; sys.exit(main())"
+
+
+def install(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(["bash", str(INSTALL), *args], stdin=subprocess.DEVNULL, capture_output=True, text=True,
+                          timeout=60)
+
+
+def tianhei(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    return subprocess.run([sys.executable, "-c", CLI, *args], cwd=cwd, env=env, capture_output=True, text=True,
+                          timeout=60)
+
+
+@pytest.mark.parametrize("profile", ["compact-8", "bus-16", "sim"])
+def test_a_dry_run_prints_every_change_and_makes_none(tmp_path: Path, profile: str) -> None:
+    scratch = tmp_path / "root"
+    result = install("--dry-run", "--root", str(scratch), "--profile", profile)
+    assert result.returncode == 0, result.stderr
+    assert not scratch.exists(), "a dry run writes nothing, not even its root"
+    out = result.stdout
+    for kind in ("[packages]", "[user]", "[files]", "[boot]", "[udev]", "[units]"):
+        assert kind in out, kind
+    assert "apt-get install -y" in out and "useradd --system" in out
+    assert "write /etc/tianhei/tianhei.toml" in out and f'hardware = "{profile}"' in out
+    assert "write /etc/systemd/system/tianhei.service" in out and "Type=notify" in out
+    assert "write /etc/udev/rules.d/99-tianhei.rules" in out
+    assert ("append 'dtparam=i2c_arm_baudrate=400000'" in out) == (profile == "compact-8")
+    assert ("[pairing]" in out) == (profile == "bus-16")
+    assert out.rstrip().endswith("Dry run: nothing was changed.")
+
+
+def rooted_config(scratch: Path) -> Path:
+    """The written config with its absolute paths moved under the scratch root, where the files would be."""
+    text = (scratch / "etc" / "tianhei" / "tianhei.toml").read_text(encoding="utf-8")
+    moved = scratch / "check.toml"
+    moved.write_text(text.replace('"/var/lib/tianhei/', f'"{scratch}/var/lib/tianhei/'), encoding="utf-8")
+    return moved
+
+
+@pytest.mark.parametrize("profile", ["compact-8", "bus-16", "sim"])
+def test_the_files_it_writes_make_a_table_that_waits_for_players(tmp_path: Path, profile: str) -> None:
+    scratch = tmp_path / "root"
+    result = install("--root", str(scratch), "--profile", profile)
+    assert result.returncode == 0, result.stderr
+    unit = (scratch / "etc" / "systemd" / "system" / "tianhei.service").read_text()
+    assert "Type=notify" in unit and "WatchdogSec=" in unit and "UMask=0077" in unit and "User=tianhei" in unit
+    assert "ExecStart=/opt/tianhei/.venv/bin/tianhei serve --config /etc/tianhei/tianhei.toml" in unit
+    assert "--autoplay" not in unit, "nothing plays by itself"
+    assert (scratch / "etc" / "udev" / "rules.d" / "99-tianhei.rules").read_text() == \
+        (ROOT / "systemd" / "99-tianhei.rules").read_text()
+    state = scratch / "var" / "lib" / "tianhei"
+    assert stat.S_IMODE(state.stat().st_mode) == 0o700
+    boot = scratch / "boot" / "firmware" / "config.txt"
+    assert boot.exists() == (profile == "compact-8")
+    config = rooted_config(scratch)
+    if profile == "bus-16":  # the installer's pairing step, run as it would run it
+        assert tianhei("remote", "pair", "--config", str(config), cwd=state).returncode == 0
+        assert stat.S_IMODE((state / "remote.key").stat().st_mode) == 0o600
+    check = tianhei("config", "check", str(config), cwd=state)
+    assert check.returncode == 0, check.stderr
+    assert f"hardware {profile}" in check.stdout
+
+
+def test_running_it_again_keeps_the_config_unless_asked(tmp_path: Path) -> None:
+    scratch = tmp_path / "root"
+    assert install("--root", str(scratch), "--profile", "compact-8").returncode == 0
+    config = scratch / "etc" / "tianhei" / "tianhei.toml"
+    config.write_text(config.read_text() + "# the club's own note\n")
+    again = install("--root", str(scratch), "--profile", "compact-8")
+    assert "keep /etc/tianhei/tianhei.toml" in again.stdout and "the club's own note" in config.read_text()
+    assert "keep the I2C speed" in again.stdout
+    assert (scratch / "boot" / "firmware" / "config.txt").read_text().count("i2c_arm_baudrate") == 1
+    assert install("--root", str(scratch), "--profile", "compact-8", "--reconfigure").returncode == 0
+    assert "the club's own note" in (scratch / "etc" / "tianhei" / "tianhei.toml.bak").read_text()
+    assert "the club's own note" not in config.read_text()
+
+
+def test_without_a_profile_and_nobody_to_ask_it_says_what_to_give(tmp_path: Path) -> None:
+    result = install("--dry-run", "--root", str(tmp_path / "root"))
+    assert result.returncode == 2 and "--profile compact-8" in result.stderr
+    assert install("--dry-run", "--profile", "bus-32").returncode == 2
+
+
+def test_systemd_accepts_the_unit(tmp_path: Path) -> None:
+    """`systemd-analyze verify` reads the unit as systemd would: a misspelt directive or a bad value fails here
+    (the program it starts is swapped for one that exists on this machine)."""
+    unit = (ROOT / "systemd" / "tianhei.service").read_text()
+    assert "ExecStart=/opt/tianhei/.venv/bin/tianhei serve" in unit
+    (tmp_path / "tianhei.service").write_text(unit.replace("/opt/tianhei/.venv/bin/tianhei", "/bin/true"))
+    result = subprocess.run(["systemd-analyze", "verify", str(tmp_path / "tianhei.service")], capture_output=True,
+                            text=True, timeout=60)
+    complaints = [line for line in (result.stdout + result.stderr).splitlines() if "tianhei.service" in line]
+    assert result.returncode == 0 and complaints == [], result.stdout + result.stderr
