@@ -220,3 +220,39 @@ def test_the_remote_lists_the_saved_game_what_differs_and_the_two_ways(tmp_path)
     for key in (RemoteKey.DOWN, RemoteKey.CENTER):
         choice.handle(RemoteKeyEvent(key, True, 0.0))
     assert chosen == [ABANDON]
+
+
+def test_the_service_resumes_a_game_chosen_at_check_in_without_a_question(tmp_path, monkeypatch):
+    """tianhei serve: the players, the variant and its options were chosen at check-in and the seed drawn
+    afresh, so a saved 9-player v3.0 game is resumed as it is, though the configuration says 12 players of
+    standard-2.0 and this start drew another seed."""
+    from controller.config import load
+    from controller.live import LiveOptions, run_live
+
+    monkeypatch.setenv("SDL_AUDIODRIVER", "dummy")
+    monkeypatch.setenv("SDL_VIDEODRIVER", "dummy")
+    path = tmp_path / "j.sqlite"
+    s = session("v3.0", 10, 77, "heuristic", journal_path=path)
+    s.start()
+    s.run(max_time=100)
+    assert s.journal is not None
+    cut = len(s.director.events)
+    s.journal.close()
+    cfg = tmp_path / "tianhei.toml"
+    cfg.write_text(f'[table]\nhardware = "sim"\njudge = "none"\n[journal]\npath = "{path}"\n')
+    seen = []
+
+    async def restart():
+        started = asyncio.Event()
+        opts = LiveOptions(window=False, seed=12345, chosen_at_checkin=True, seed_drawn=True,
+                           on_started=lambda d: (seen.append(d), started.set()))
+        task = asyncio.create_task(run_live(load(cfg), opts))
+        await asyncio.wait_for(started.wait(), timeout=30)
+        task.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await task
+
+    asyncio.run(restart())
+    d = seen[0]
+    assert d.config.variant.id == "v3.0" and d.config.players == 10 and d.seed == 77
+    assert len(d.events) >= cut and d.stage in ("play", "over")
