@@ -145,7 +145,8 @@ class SqliteJournal:
         self.db: sqlite3.Connection | None = None
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
-            if not self.path.exists():
+            if _nothing_in(self.path):  # no file, or an empty one with no WAL: nothing to keep
+                self.path.unlink(missing_ok=True)
                 _create(self.path)
             wal = Path(f"{self.path}-wal")
             wal_bytes = wal.stat().st_size if wal.exists() else 0
@@ -181,7 +182,10 @@ class SqliteJournal:
     def _check_ours(self) -> None:
         db = self._conn()
         app = db.execute("PRAGMA application_id").fetchone()[0]
+        tables = {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
         if app != APPLICATION_ID:
+            if not tables:  # an empty database: a set-up by an older Tianhei cut short before its first step
+                raise JournalError(self.path, "was never completely set up (an empty database)")
             raise JournalError(self.path, "is not a Tianhei journal (another program's database)")
         ok = db.execute("PRAGMA quick_check").fetchone()[0]
         if ok != "ok":
@@ -190,7 +194,6 @@ class SqliteJournal:
         if version > SCHEMA_VERSION:
             raise JournalError(self.path, f"was written by a newer Tianhei (journal format {version}; this one "
                                           f"reads formats 1 to {SCHEMA_VERSION}): update Tianhei to go on with it")
-        tables = {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
         if version < 1 or "records" not in tables:
             raise JournalError(self.path, f"was never completely set up (journal format {version}, "
                                           f"tables: {', '.join(sorted(tables)) or 'none'})")
@@ -375,6 +378,14 @@ def _create(path: Path) -> None:
     _fsync(tmp)
     os.replace(tmp, path)
     _fsync(path.parent)
+
+
+def _nothing_in(path: Path) -> bool:
+    """No journal there, or an empty file whose WAL is empty or absent (a set-up killed before its first write)."""
+    if not path.exists():
+        return True
+    wal = Path(f"{path}-wal")
+    return path.is_file() and path.stat().st_size == 0 and (not wal.exists() or wal.stat().st_size == 0)
 
 
 def _fsync(path: Path) -> None:

@@ -78,6 +78,19 @@ def test_a_file_an_older_tianhei_left_half_set_up_is_set_aside_with_a_plain_mess
     assert play(s)["winner"] in ("good", "killers", "draw")
 
 
+def test_an_empty_file_is_a_new_journal_and_an_empty_database_is_not_called_foreign(tmp_path):
+    path = tmp_path / "evening.sqlite"
+    path.write_bytes(b"")
+    j, note = open_journal(path)
+    assert note is None and j.replay() is None
+    other = tmp_path / "other.sqlite"
+    db = sqlite3.connect(other)
+    db.execute("PRAGMA journal_mode=WAL")  # how an older Tianhei began a journal, before any table
+    db.close()
+    _j, note = open_journal(other)
+    assert note is not None and "never completely set up (an empty database)" in note
+
+
 def test_a_journal_from_a_newer_tianhei_says_to_update(tmp_path):
     path = tmp_path / "evening.sqlite"
     SqliteJournal(path).close()
