@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import json
 import logging
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -64,11 +65,14 @@ def run(args: argparse.Namespace) -> int:
         return fail(str(exc))
     if session.journal_note:
         print(f"tianhei: {session.journal_note}")
+    # what became of the journal's unfinished game: on stderr, so that --json stays one object on stdout
     if session.abandoned is not None:
         print(f"tianhei: the saved game ({session.abandoned.where()}) was closed, kept in the journal marked "
-              "abandoned; a new game starts")
-    if session.saved is not None and not session.saved.matches:
-        print(f"tianhei: going on with the saved game under its own settings ({session.saved.where()})")
+              "abandoned; a new game starts", file=sys.stderr)
+    if session.saved is not None:
+        how = "the same game" if session.saved.matches else "going on with it under its own settings"
+        print(f"tianhei: resuming the journal's unfinished game from what it holds ({session.saved.where()}; "
+              f"{how})", file=sys.stderr)
     try:
         session.start()
         session.run(max_time=args.stop_after)

@@ -47,8 +47,8 @@ def test_going_on_with_the_saved_game_plays_it_under_its_own_settings(tmp_path, 
     capsys.readouterr()
     assert main(["run", "--journal", str(path), "--players", "10", "--seed", "5", "--variant", "v3.0",
                  "--resume-saved"]) == 0
-    out = capsys.readouterr().out
-    assert "going on with the saved game under its own settings" in out
+    err = capsys.readouterr().err
+    assert "resuming the journal's unfinished game" in err and "going on with it under its own settings" in err
     resumed, uninterrupted = SqliteJournal(path).replay(), SqliteJournal(whole).replay()
     assert resumed is not None and uninterrupted is not None and resumed.finished
     assert [to_json(e) for e in resumed.events] == [to_json(e) for e in uninterrupted.events]
