@@ -130,7 +130,7 @@ def test_a_kill_9_after_a_commit_then_tianhei_run_resumes_to_the_same_game(tmp_p
         "journal.SqliteJournal._write = dying\n"
         "from controller.cli import main\n"
         "main(sys.argv[2:])\n")
-    for k in (1, 61):  # the set-up itself; a vote on day 1
+    for k in (1, 61):  # the set-up itself, and mid-game
         path = tmp_path / f"killed-{k}.sqlite"
         args = ["run", "--journal", str(path), "--players", "12", "--seed", "7", "--json"]
         died = subprocess.run([sys.executable, "-c", kill, str(k), *args], cwd=ROOT, timeout=120,
