@@ -127,6 +127,10 @@ class LiveOptions:
     board: bool = False
     #: Called once the director has dealt (or resumed): the caller may watch or steer it.
     on_started: Callable[[Director], None] | None = None
+    #: Serve the judge's console on a phone (controller/web/) even if [console] enabled is false.
+    console: bool = False
+    #: Called with the console once it listens (tests read its port and pairing code, as a judge reads the board).
+    on_console: Callable[[Any], None] | None = None
     #: Called once the table's adapter is open and the seats are about to show the lobby or the game
     #: (``tianhei serve`` tells systemd READY=1 then).
     on_ready: Callable[[], None] | None = None
@@ -155,6 +159,19 @@ async def run_live(config: Config, opts: LiveOptions) -> Director:
     journal, note = open_journal(config.journal.path)
     if note:
         log.warning("%s", note)
+    console = server = None
+    if opts.console or config.console.enabled:  # the judge's console on a phone: one more remote and board
+        from controller.web.hookup import open_console
+
+        console, server = await open_console(config, loop)
+        if opts.on_console is not None:
+            opts.on_console(console)
+
+    def table_for(players: int) -> Table:
+        """The table adapter for ``players`` seats, with the phone's console beside the remote if there is one."""
+        table = open_table(config, table_size(config, players), loop.time)
+        return console.wrap(table) if console is not None else table
+
     seed = config.game.seed if config.game.seed is not None else opts.seed
     decks_dir = Path(config.source).parent / "decks"
     deck = deck_roles(config.game.deck, decks_dir) if config.game.deck else None
@@ -179,7 +196,7 @@ async def run_live(config: Config, opts: LiveOptions) -> Director:
         choice = opts.on_saved
         if choice is None:
             ready()  # the table is up and waits for its judge (under systemd: a wait, not a failed start)
-            choice = await _judge_chooses(config, saved, loop, scheduler)
+            choice = await _judge_chooses(config, saved, loop, scheduler, table_for)
         if choice == ABANDON:
             abandon(journal, saved)
             log.warning("the saved game was closed (kept in the journal, marked abandoned); a new game starts")
@@ -188,11 +205,9 @@ async def run_live(config: Config, opts: LiveOptions) -> Director:
             log.warning("going on with the saved game under its own settings (%s)", saved.where())
     if saved is not None:  # resumed as it was set up: its own variant data, players, options, seed and deck
         gc, seed, deck = saved.config, saved.seed, saved.replay.deck
-        people = gc.players // 2 if gc.variant.live == "both" else gc.players
-        table = open_table(config, table_size(config, people), loop.time)
+        table = table_for(gc.players // 2 if gc.variant.live == "both" else gc.players)
     elif checkin:
-        seats = table_size(config, 20 if config.profile is None or config.profile.adapter == "sim" else 0)
-        table = open_table(config, seats, loop.time)
+        table = table_for(20 if config.profile is None or config.profile.adapter == "sim" else 0)
         ready()
         joined: asyncio.Future[int] = loop.create_future()
         variant = load_variant(config.game.variant)
@@ -200,14 +215,15 @@ async def run_live(config: Config, opts: LiveOptions) -> Director:
                       joined.set_result, judge=config.table.judge != "none",
                       lang="en" if config.table.language.startswith("en") else "zh",
                       variants=choosable_variants())
+        if console is not None:
+            console.watch_lobby(lobby)
         lobby.start()
         opts.players = await joined
         # the judge may have chosen another variant and other options on the remote's setup page
         gc = configure(lobby.variant, opts.players, lobby.options, history=first_victims(journal, opts.players))
     else:
         gc = asked
-        people = gc.players // 2 if gc.variant.live == "both" else gc.players  # D2 counts card places
-        table = open_table(config, table_size(config, people), loop.time)
+        table = table_for(gc.players // 2 if gc.variant.live == "both" else gc.players)  # D2 counts card places
     ready()
     # a new game's set-up is written with what it is, so that the next start can tell it from another game
     journal.identity = GameIdentity.of(gc, seed, deck, config.table.hardware)
@@ -221,14 +237,19 @@ async def run_live(config: Config, opts: LiveOptions) -> Director:
         table = PlaceTable(physical)
         voice = PlaceVoice(voice)
     lang = "en" if config.table.language.startswith("en") else "zh"
-    board = None
+    board: Any = None
     if opts.board and has_display() and not (opts.window and hasattr(table, "press")):
         from controller.board.pygame_board import PygameBoard
 
         board = PygameBoard(fullscreen=True, lang=lang)
+    if console is not None:
+        board = console.board_for(board)
     director = Director(table, voice, scheduler, gc, journal=journal, timings=timings(config), lang=lang,
                         seed=seed, deck=deck,
-                        judge_entry=config.table.judge == "entry", board=board)
+                        judge_entry=config.table.judge == "entry", board=board,
+                        judge=config.table.judge != "none")  # no judge: players surrender from their seats
+    if console is not None:
+        console.watch(director)
     if hasattr(table, "follow"):
         table.follow(director.wants_input, lambda place: director.state is None or place in director.state.alive)
     if opts.autoplay:
@@ -257,17 +278,18 @@ async def run_live(config: Config, opts: LiveOptions) -> Director:
                 await t
         table.stop()
         journal.close()
+        if server is not None:
+            await server.stop()
     return director
 
 
 async def _judge_chooses(config: Config, saved: SavedGame, loop: asyncio.AbstractEventLoop,
-                         scheduler: AsyncioScheduler) -> str:
-    """Ask the judge on the remote which way to go with a saved game that is not the one asked for. The table
-    waits for the answer (under systemd too: a wait, never a crash and a restart)."""
+                         scheduler: AsyncioScheduler, table_for: Callable[[int], Table]) -> str:
+    """Ask the judge on the remote (or the phone's console) which way to go with a saved game that is not the
+    one asked for. The table waits for the answer (under systemd too: a wait, never a crash and a restart)."""
     from controller.director.saved_choice import SavedGameChoice
 
-    people = saved.config.players // 2 if saved.config.variant.live == "both" else saved.config.players
-    table = open_table(config, table_size(config, people), loop.time)
+    table = table_for(saved.config.players // 2 if saved.config.variant.live == "both" else saved.config.players)
     chosen: asyncio.Future[str] = loop.create_future()
     lang = "en" if config.table.language.startswith("en") else "zh"
 

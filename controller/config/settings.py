@@ -87,6 +87,21 @@ class TimersSection:
 
 
 @dataclass(frozen=True, slots=True)
+class ConsoleSection:
+    """The judge's console on a phone (controller/web/, docs/console.md): served on ``host``:``port`` while the
+    table runs; ``url`` is the address the board's QR code gives (default: this machine's LAN address)."""
+
+    enabled: bool = False
+    host: str = "0.0.0.0"
+    port: int = 8080
+    url: str | None = None
+    phones: int = 1  # phones paired at once
+    code_ttl_s: float = 300.0  # a pairing code's life
+    session_ttl_s: float = 43200.0  # a paired phone's session (an evening)
+    revoke_hold_s: float = 3.0  # holding the remote's BACK this long signs every phone out
+
+
+@dataclass(frozen=True, slots=True)
 class Config:
     table: TableSection
     game: GameSection
@@ -96,11 +111,12 @@ class Config:
     source: str
     profile: Profile | None = None
     remote: RemoteSection = field(default_factory=RemoteSection)
+    console: ConsoleSection = field(default_factory=ConsoleSection)
 
 
 _SECTIONS: dict[str, type] = {
     "table": TableSection, "game": GameSection, "voice": VoiceSection, "journal": JournalSection,
-    "timers": TimersSection, "remote": RemoteSection,
+    "timers": TimersSection, "remote": RemoteSection, "console": ConsoleSection,
 }
 
 
@@ -214,6 +230,22 @@ def load(path: str | Path | None = None, *, validate_game: ValidateGame | None =
         if key in timers and timers[key] <= 0:
             c.report(f"timers.{key}", f"{timers.pop(key)} s is no deadline", "every wait needs a positive deadline (C5)")
 
+    console = c.section(data, "console")
+    if "enabled" in console and not isinstance(console["enabled"], bool):
+        c.report("console.enabled", f"{console.pop('enabled')!r} is not true or false", "enabled = true")
+    c.typed(console, "console", "host", str, 'host = "0.0.0.0"')
+    c.typed(console, "console", "url", str, 'url = "http://tianhei.local:8080/"')
+    c.typed(console, "console", "port", int, "port = 8080")
+    c.typed(console, "console", "phones", int, "phones = 1")
+    for key in ("code_ttl_s", "session_ttl_s", "revoke_hold_s"):
+        c.typed(console, "console", key, (int, float), f"{key} = 60")
+        if key in console and console[key] <= 0:
+            c.report(f"console.{key}", f"{console.pop(key)} s is no time", "give a positive number of seconds")
+    if "port" in console and not 0 <= console["port"] <= 65535:
+        c.report("console.port", f"port {console.pop('port')} does not exist", "use 1..65535 (8080 is usual)")
+    if "phones" in console and not 1 <= console["phones"] <= 10:
+        c.report("console.phones", f"{console.pop('phones')} phones", "use 1..10")
+
     sections = (TableSection(**table), GameSection(**game), VoiceSection(**voice), JournalSection(**journal),
                 TimersSection(**timers))
     tbl, gm, vc, jn, tm = sections
@@ -238,7 +270,7 @@ def load(path: str | Path | None = None, *, validate_game: ValidateGame | None =
                      "give the name of an installed pack (zh-CN, en) or a folder holding manifest.toml")
     if c.problems:
         raise ConfigError(c.problems)
-    return Config(tbl, gm, vc, jn, tm, file, profile, rm)
+    return Config(tbl, gm, vc, jn, tm, file, profile, rm, ConsoleSection(**console))
 
 
 def _check_profile(c: _Checker, table: TableSection, game: GameSection, file_path: Path) -> Profile | None:

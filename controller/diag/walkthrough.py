@@ -33,13 +33,14 @@ from controller.ports import (
 )
 from controller.screens.strings import Lang
 from controller.screens.views import L10n
+from controller.voice.prompts import prompt
 
 PARTS = ("screen", "led", "prev", "next", "ok", "reader")
 PART_TITLES = {"screen": "screen", "led": "LED", "prev": "◀", "next": "▶", "ok": "OK", "reader": "reader"}
 BUTTON_PART = {Button.PREV: "prev", Button.NEXT: "next", Button.OK: "ok"}
 LED_CYCLE: tuple[RGB, ...] = ((255, 0, 0), (0, 255, 0), (0, 0, 255))
 LED_STEP_S = 0.5
-TEST_PROMPT = "test.sound"
+TEST_PROMPT = prompt("test.sound")
 
 
 class Verdict(enum.Enum):

@@ -1,8 +1,17 @@
-"""What the voice says for each rule event: prompt IDs only (controller/voice/prompts.py), never a role that
-is not public. Pure functions, so the secrecy of every announcement is tested without a table."""
+"""What the voice says for each rule event and each turn: prompt IDs only (controller/voice/prompts.py), never
+a role that is not public. Pure functions, so the secrecy of every announcement is tested without a table.
+
+The words are the seeds' judge's words, in the seeds' order: seed 004 §3 is the script of 2.0 (「天黑了，请大家
+低头闭眼」, 「杀手请睁眼，杀手请杀人」, 「警察请睁眼，警察请指认」, 「天亮了，请大家睁眼」); 4.0 calls its roles out and
+back (V4.2: 「花蝴蝶出动」 … 「花蝴蝶回去」, the variant's ``night_call = "out_back"``), 6.0 calls them to come out
+(000 6.0: 「法官叫杀手出来」 … 「杀手回去」, ``night_call = "come_back"``), and 4.0 runs its defence round with
+「辩护开始」 and 「杀手被投死，没有遗言」 / 「好人被投死，请留遗言」 (V4.8).
+"""
 
 from __future__ import annotations
 
+from controller.rules import clash, turns
+from controller.rules.engine import Pending
 from controller.rules.events import (
     CardLost,
     Dawn,
@@ -11,17 +20,43 @@ from controller.rules.events import (
     Event,
     GameEnded,
     NightFell,
+    Penalised,
     Reasked,
     TieRound,
     VoteClosed,
 )
-from controller.voice.prompts import night_deaths, phrase, prompt, role_prompt, seat_number, seats_list, tally
+from controller.rules.night import recognition_first
+from controller.rules.state import GameState
+from controller.voice.prompts import (
+    ROLE_PROMPTS,
+    canonical_role,
+    last_words,
+    night_deaths,
+    phrase,
+    prompt,
+    role_prompt,
+    seat_number,
+    seats_list,
+    speech_turn,
+    tally,
+)
 
 
-def wake(roles: str, ability: str, optional: bool) -> list[str]:
-    """A waking step: "杀手请睁眼，杀手请杀人" (each role named in the step, C2)."""
+def wake(roles: str, ability: str, optional: bool, call: str = "eyes") -> list[str]:
+    """A waking step: "杀手请睁眼，杀手请杀人" (each role named in the step, C2, 004 §3); with ``call = "out_back"``
+    (V4.2) only "杀手出动": the 4.0 judge calls a role out and says nothing more; with ``call = "come_back"``
+    (D3, 000 6.0: 法官叫杀手出来 … 问狙击是否行使权利) "杀手出来", a sniper also asked whether to shoot."""
     out: list[str] = []
     for role in roles.split("+"):
+        style = _call(role, call)
+        if style == "out_back":
+            out.append(role_prompt(role, "out"))
+            continue
+        if style == "come_back":
+            out.append(role_prompt(role, "come"))
+            if optional and role == "sniper":
+                out.append(role_prompt(role, "ask"))
+            continue
         out.append(role_prompt(role, "wake"))
         if ability == "recognise":
             out.append(role_prompt(role, "recognize"))
@@ -34,8 +69,21 @@ def wake(roles: str, ability: str, optional: bool) -> list[str]:
     return out
 
 
-def sleep(roles: str) -> list[str]:
-    return [role_prompt(role, "sleep") for role in roles.split("+")]
+def sleep(roles: str, call: str = "eyes") -> list[str]:
+    """"杀手请闭眼" (C2); V4.2 and D3: "杀手回去"."""
+    return [role_prompt(role, "sleep" if _call(role, call) == "eyes" else "back") for role in roles.split("+")]
+
+
+_CALL_WORD = {"eyes": "wake", "out_back": "out", "come_back": "come"}
+
+
+def _call(role: str, call: str) -> str:
+    """``call``, or the call the role has prompts for: a club's own variant may wake the forest elder, whom the
+    seeds only call out (V4.2), with the eyes call."""
+    whats = ROLE_PROMPTS[canonical_role(role)]
+    if _CALL_WORD.get(call, "wake") in whats:
+        return call
+    return next((c for c, word in _CALL_WORD.items() if word in whats), call)
 
 
 _ENDINGS = {"killers": prompt("ending.killers_win"), "good": prompt("ending.good_win"),
@@ -45,20 +93,34 @@ _TIE_STEPS = {
     ("revote", 1): prompt("tie.revote"), ("top2", 1): prompt("tie.top_two_debate"),
     ("debate_first", 1): prompt("tie.debate"),
 }
+#: The day steps after which the dead leave last words (V2.3, V4.7); without one (D2) nobody is told "no words".
+_LAST_WORDS_STEPS = frozenset({"last_words", "last_words.in_turn"})
 
 
-def for_event(event: Event) -> list[str]:
-    """The prompts a public event is announced with (empty: nothing is said)."""
+def for_event(event: Event, after: GameState | None = None) -> list[str]:
+    """The prompts a public event is announced with (empty: nothing is said). ``after`` is the state the input
+    led to (the engine has run on to its next wait): what it waits for says who leaves last words."""
     if isinstance(event, NightFell):
+        if after is not None and event.night == 1 and recognition_first(after.config):
+            return [prompt("night.falls"), prompt("night.recognition_only")]  # V2.10
         return [prompt("night.falls")]
     if isinstance(event, Reasked):
         return [prompt("night.choose_again")]
     if isinstance(event, Dawn):
-        return phrase(prompt("dawn.breaks"), night_deaths([seat for seat, _ in event.deaths]))
+        dead = [seat for seat, _ in event.deaths]
+        parts = phrase(prompt("dawn.breaks"), night_deaths(dead))
+        if after is not None:
+            for seat in sorted(dead):
+                if _no_last_words(after, seat):  # V2.3: 其后死的人没有遗言; V4.8 silenced; V7.1 taken along
+                    parts += phrase(seat_number(seat), prompt("lastwords.none"))
+            for seat in sorted(after.alive):  # V4.8: 被禁言的人不允许说话
+                if clash.silenced(after, seat):
+                    parts += phrase(seat_number(seat), prompt("speech.silenced"))
+        return parts
     if isinstance(event, VoteClosed):
         if not event.tally:
             return [prompt("vote.nobody_voted")]
-        parts: list[str] = []
+        parts = []
         for seat, n in event.tally:
             parts += tally(seat, n)
         if event.tied:
@@ -71,22 +133,15 @@ def for_event(event: Event) -> list[str]:
             return [prompt("tie.nobody_out")]
         return [_TIE_STEPS.get((event.procedure, event.stage)) or prompt("tie.defend")]
     if isinstance(event, Died):
-        if event.cause == "executed":
-            return phrase(seat_number(event.seat), prompt("execution.voted_out"))
-        if event.cause == "executed.killer":  # V4.8: the judge says which side was voted out
-            return phrase(seat_number(event.seat), prompt("execution.killer_out"))
-        if event.cause == "executed.good":
-            return phrase(seat_number(event.seat), prompt("execution.good_out"))
-        if event.cause == "ejected":
-            return phrase(seat_number(event.seat), prompt("eject.ejected"))
-        if event.cause == "surrendered":
-            return phrase(seat_number(event.seat), prompt("surrender.surrenders"))
-        return phrase(seat_number(event.seat), prompt("death.died"))
+        return _died(event, after)
+    if isinstance(event, Penalised):  # V2.11 §5.4: out-of-turn speech after a warning costs a penalty point
+        return phrase(seat_number(event.seat), prompt("speech.out_of_turn"))
     if isinstance(event, CardLost):
         # D3: a player voted out shows the first identity (public, C4) and plays on; a card lost at night is
         # not a death and is not announced (D1).
         if event.cause == "executed":
-            shown = [role_prompt(event.shown, "name")] if event.shown else []
+            shown = phrase(seat_number(event.seat), prompt("identity.is"), role_prompt(event.shown, "name")) \
+                if event.shown else []
             return phrase(seat_number(event.seat), prompt("execution.voted_out"), shown)
         return []
     if isinstance(event, DirectionChosen):
@@ -94,3 +149,53 @@ def for_event(event: Event) -> list[str]:
     if isinstance(event, GameEnded):
         return [_ENDINGS.get(event.winner) or prompt("ending.game_over"), prompt("ending.game_over")]
     return []
+
+
+def _died(event: Died, after: GameState | None) -> list[str]:
+    seat = seat_number(event.seat)
+    if event.cause == "executed.killer":  # V4.8: 「杀手被投死，没有遗言」
+        return phrase(seat, prompt("execution.killer_out"), prompt("lastwords.none"))
+    if event.cause == "executed.good":  # V4.8: 「好人被投死，请留遗言」 (the call for the words follows)
+        silent = after is not None and _no_last_words(after, event.seat)
+        return phrase(seat, prompt("execution.good_out"), [prompt("lastwords.none")] if silent else [])
+    if event.cause == "executed":
+        silent = after is not None and _no_last_words(after, event.seat)  # V2.3 quota, V2.8 killer_silent
+        return phrase(seat, prompt("execution.voted_out"), [prompt("lastwords.none")] if silent else [])
+    if event.cause == "taken_along":  # V7.1: 「此人沒有遺言」
+        return phrase(seat, prompt("death.taken_along"))
+    if event.cause == "ejected":
+        return phrase(seat, prompt("eject.ejected"))
+    if event.cause == "surrendered":
+        return phrase(seat, prompt("surrender.surrenders"))
+    return phrase(seat, prompt("death.died"))
+
+
+def _no_last_words(after: GameState, seat: int) -> bool:
+    """Whether the dead ``seat`` leaves no last words, as the engine decided: it waits for last words and
+    ``seat`` is not among the speakers. Not said where the day has no last words at all (D2), nor at the end."""
+    if after.over or _LAST_WORDS_STEPS.isdisjoint(after.config.variant.day_script):
+        return False
+    w = after.waiting
+    return not (w is not None and w.kind == "last_words" and seat in w.seats)
+
+
+def turn(state: GameState, p: Pending) -> list[str]:
+    """What the voice says when a speech or a V4.8 defence vote opens for its one seat: "5号请留遗言",
+    "5号请发言", a defence (C3, V2.7) "5号请为自己辩解"; in the 4.0 defence round (V4.8) first 「辩护开始」 and
+    that every living player must vote (每个人都必须投一个人，可以投自己), then each turn "5号请辩护，然后投票", or
+    for a silenced player "5号被禁言" (the turn is a vote only)."""
+    seat = p.seats[0]
+    if p.kind == "last_words":
+        return last_words(seat)
+    v4_8 = "defence.votes" in state.config.variant.day_script
+    if v4_8 and p.step in ("defence", turns.TURN_VOTE):
+        silenced = clash.silenced(state, seat)
+        if p.step == turns.TURN_VOTE and not silenced:
+            return []  # the player who just spoke votes at once
+        order = turns.defence_order(state)
+        opening = [prompt("defence.begins"), prompt("vote.everyone_must_vote")] if order[:1] == (seat,) else []
+        what = prompt("speech.silenced") if silenced else prompt("speech.defend_and_vote")
+        return phrase(opening, seat_number(seat), what)
+    if p.step in ("defence", "tie.defence"):
+        return phrase(seat_number(seat), prompt("speech.defend"))
+    return speech_turn(seat)

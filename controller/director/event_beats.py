@@ -12,7 +12,7 @@ from typing import Any
 
 from controller.director import announce
 from controller.director.base import DirectorBase
-from controller.director.seat_output import LED_NOD, LED_SHAKE
+from controller.director.seat_output import LED_NOD, LED_SHAKE, dead_view
 from controller.ports import LED_OFF
 from controller.rules.events import Acted, CardLost, Dawn, Died, Event, NightFell, Opened, VoteClosed
 from controller.rules.turns import TURN_VOTE
@@ -41,7 +41,7 @@ class EventBeats(DirectorBase):
             elif isinstance(e, Dawn):
                 self._beat("call", self._dawn)
             elif isinstance(e, Died):
-                self._beat("call", lambda e=e: self._set(e.seat, v.Dead(e.seat), LED_OFF))
+                self._beat("call", lambda e=e: self._set(e.seat, dead_view(self.state, e.seat), LED_OFF))
             elif isinstance(e, CardLost):  # D1: the second card turned up; only its owner sees which
                 self._beat("call", lambda e=e: self._card_turned_up(e.seat))
             elif isinstance(e, Opened):
@@ -50,7 +50,7 @@ class EventBeats(DirectorBase):
                 continue  # V4.8: one player's vote in the round; the round's tally is announced at its end
             if isinstance(e, VoteClosed):
                 self._beat("call", lambda e=e: self._tally(e))
-            parts = announce.for_event(e)
+            parts = announce.for_event(e, self.state)
             if parts:
                 self._beat("say", parts)
             if isinstance(e, VoteClosed):
@@ -73,7 +73,7 @@ class EventBeats(DirectorBase):
             if seat in self.state.alive:
                 self._set(seat, v.Message(v.L10n(f"第{self.state.day}天", f"Day {self.state.day}")), LED_OFF)
             else:
-                self._set(seat, v.Dead(seat), LED_OFF)
+                self._set(seat, dead_view(self.state, seat), LED_OFF)
         for seat in sorted(self.turned_up):  # cards lost in the night: each owner sees theirs, eyes open now
             self._arm_peek(seat, now=True)
         self.turned_up.clear()
@@ -95,7 +95,7 @@ class EventBeats(DirectorBase):
                 # The step's id names the seed's cards ("recognise.big_joker", V5.2); the voice names roles.
                 st = self.config.variant.night_steps.get(e.step)
                 role = "+".join(st.call or st.roles) if st else e.step.split(".", 1)[1]
-                self._beat_now("say", announce.sleep(role))
+                self._beat_now("say", announce.sleep(role, self.config.variant.night_call))
             for seat in e.actors:
                 if self.state.phase == "night":
                     self._set(seat, v.Dark(), LED_OFF)
@@ -123,7 +123,7 @@ class EventBeats(DirectorBase):
                 self._set(seat, v.Dark(), LED_OFF)
 
         self._beat_now("call", close)
-        self._beat_now("say", announce.sleep(roles))
+        self._beat_now("say", announce.sleep(roles, self.config.variant.night_call))
 
     def _tally(self, e: Any) -> None:
         for seat in self.ui:

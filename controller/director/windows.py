@@ -13,13 +13,13 @@ from collections.abc import Callable
 
 from controller.director import announce
 from controller.director.base import DirectorBase, Window
-from controller.director.seat_output import LED_SPEAKER, LED_VOTE
+from controller.director.seat_output import LED_SPEAKER, LED_VOTE, dead_view
 from controller.ports import LED_OFF
 from controller.rules import cards, engine
 from controller.rules.actions import Timeout
 from controller.rules.turns import TURN_VOTE
 from controller.screens import views as v
-from controller.voice.prompts import last_words, prompt, speech_turn
+from controller.voice.prompts import prompt
 
 
 class InputWindows(DirectorBase):
@@ -46,14 +46,12 @@ class InputWindows(DirectorBase):
             return
         kind = p.kind
         if kind in ("speeches", "last_words"):
-            speaker = p.seats[0]
             total = (self.t.last_words_s if kind == "last_words"
                      else self.t.defence_s if p.step.startswith(("defence", "tie.")) else self.t.speech_s)
-            say = last_words(speaker) if kind == "last_words" else speech_turn(speaker)
-            self._say_then(say, lambda: self._start(p, total, left))
+            self._say_then(announce.turn(self.state, p), lambda: self._start(p, total, left))
         elif kind == "night":
             step = self.config.variant.night_steps[p.step]
-            self._beat("say", announce.wake(p.role, p.ability, step.optional))
+            self._beat("say", announce.wake(p.role, p.ability, step.optional, self.config.variant.night_call))
             learnt = {seat: self.unseen.pop(seat) for seat in p.seats if seat in self.unseen}
             for seat, answers in learnt.items():  # V7.1: what they may see of the police's checks
                 for target, answer in answers:
@@ -61,10 +59,14 @@ class InputWindows(DirectorBase):
                     self._beat("wait", self.t.answer_s)
             self._beat("call", lambda: self._start(p, self.t.night_action_s, left))
         elif kind == "recognition":
-            self._say_then(announce.wake(p.role, "recognise", False),
+            self._say_then(announce.wake(p.role, "recognise", False, self.config.variant.night_call),
                            lambda: self._start(p, self.t.recognition_s, left))
         elif kind == "vote" and p.step == TURN_VOTE:  # V4.8: the speaker votes at once, pointing like at night
-            self._start(p, self.t.night_action_s, left)
+            said = announce.turn(self.state, p)  # a silenced player's turn is a vote only: the room is told why
+            if said:
+                self._say_then(said, lambda: self._start(p, self.t.night_action_s, left))
+            else:
+                self._start(p, self.t.night_action_s, left)
         elif kind == "vote":
             self._say_then([prompt("vote.begins")], lambda: self._start_vote(p))
         elif kind == "defence_claim":
@@ -141,12 +143,12 @@ class InputWindows(DirectorBase):
         if w.step == TURN_VOTE and self.state is not None:  # V4.8: the vote is in; the pointer goes away
             for seat in w.seats:
                 voted = v.Message(v.L10n("已投票", "Voted"), "")
-                self._set(seat, voted if seat in self.state.alive else v.Dead(seat), LED_OFF)
+                self._set(seat, voted if seat in self.state.alive else dead_view(self.state, seat), LED_OFF)
         if w.kind == "last_words" and self.state is not None:
             # The last words are over: the speaker's screen and LED go dark, whatever comes next (night, a vote).
             for seat in self.ui:
                 if seat not in self.state.alive:
-                    self._set(seat, v.Dead(seat), LED_OFF)
+                    self._set(seat, dead_view(self.state, seat), LED_OFF)
 
     def _countdown(self) -> v.Countdown:
         """The countdown as the screens show it: whole seconds (rounded up, as :class:`v.Countdown` shows them).
@@ -185,7 +187,7 @@ class InputWindows(DirectorBase):
                 elif seat in s.alive:
                     self._set(seat, v.Speaking(speaker, cd, w.kind == "last_words"), LED_OFF)
                 else:  # a dead seat whose last words are over goes dark again (no lit LED, no stale timer)
-                    self._set(seat, v.Dead(seat), LED_OFF)
+                    self._set(seat, dead_view(self.state, seat), LED_OFF)
         elif w.kind == "vote" and w.step == TURN_VOTE:
             voter = w.seats[0]
             self._set(voter, v.NightChoice("vote", self.ui[voter].cursor, cd), LED_VOTE)

@@ -92,26 +92,29 @@ def vote_order(s: GameState) -> tuple[int, ...]:
 
 # ---- last words ------------------------------------------------------------------------------------------
 
-def lastwords_allowed(s: GameState, seat: int, cause: str, already: int = 0) -> bool:
-    """V2.3 / V2.8 / V1.3: may ``seat``, who just died of ``cause``, leave last words?"""
+def lastwords_allowed(s: GameState, seat: int, cause: str) -> bool:
+    """V2.3 / V2.8 / V1.3: may ``seat``, who died of ``cause`` (or is about to: an execution asks first), leave
+    last words?
+
+    V2.3 ``quota`` counts deaths, not words (003 §3.10: 前面三个死人（包括被杀者和被公决者）可留遗言): the
+    first N players to die speak, and a death that gets no words by another rule (taken along, V7.1; ejected,
+    V2.11) still uses its place. The night's dead take their places in seat order."""
     mode = s.config.opt("lastwords")
     if mode == "all":
         return True
     if mode == "killer_silent":
         return not (cause == "executed" and s.side_of(seat) == "killers")
-    return s.lastwords_given + already < s.config.quota
+    place = next((i for i, (x, _) in enumerate(s.dead) if x == seat), len(s.dead))
+    return place < s.config.quota
 
 
 def task_last_words_night(tx: Tx) -> None:
     s = tx.s
     if not s.config.talk:
         return
-    seats: list[int] = []
-    for seat in s.night_dead:
-        if turns.no_last_words(s, seat):  # V7.1: taken along by the angel
-            continue
-        if lastwords_allowed(s, seat, "night", len(seats)):
-            seats.append(seat)
+    seats = [seat for seat in s.night_dead
+             if not turns.no_last_words(s, seat)  # V7.1: taken along by the angel
+             and lastwords_allowed(s, seat, "night")]
     if seats:
         tx.open("last_words", "last_words", seats)
 
@@ -351,8 +354,9 @@ def _tie(tx: Tx, tied: tuple[int, ...]) -> None:
     previous = s.tie
     limit = int(s.config.opt("tie.limit"))
     if procedure == "club":
-        same = previous is not None and set(previous.tied) == set(tied)
-        stage = previous.stage + 1 if same and previous is not None else 1
+        # Any tie in a revote is the next stage, also among fewer players than before (004 §4.5: 若再次出现平票).
+        # A revote's candidates are the last tie's players, so a third tie is among players tied all three times.
+        stage = previous.stage + 1 if previous is not None else 1
         if stage == 1:  # the tied players speak again, then a revote among them
             tx.emit(TieRound("club", 1, tied))
             tx.push(("speak_among", tied, "tie.speak"), ("revote", tied))
@@ -360,7 +364,7 @@ def _tie(tx: Tx, tied: tuple[int, ...]) -> None:
             tx.emit(TieRound("club", 2, tied))
             others = tuple(x for x in (s.speech_order or speech_order(s)) if x not in tied and x in s.alive)
             tx.push(("speak_among", others, "tie.others"), ("revote", tied))
-        else:  # the same players tied a third time: a draw
+        else:  # tied a third time (003 §4.3b: 相同的几位玩家三次平票): a draw
             tx.emit(TieRound("club", 3, tied, "draw"))
             tx.end("draw", "V2.7: the same players tied three times")
         return

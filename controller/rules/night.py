@@ -209,6 +209,9 @@ def task_dawn(tx: Tx) -> None:
     if result:
         tx.end(*result)
         return
+    if not deaths and s.config.opt("quiet_night") == "next_night":
+        tx.agenda[:] = [("night",)]  # V3.4 next_night: 遊戲直接進入下一輪, the day is skipped
+        return
     tx.agenda[:] = day_agenda(tx.s)
 
 

@@ -82,8 +82,9 @@ OPTIONS: Mapping[str, OptionSpec] = {
              "club: all civilians dead is a draw; civilians_lose: killers also win by killing all civilians; "
              "police_only: killers win only when all police are dead", ("club", "civilians_lose", "police_only")),
         _opt("lastwords", "V2.3", "quota",
-             "quota: the first N to die speak (V2.3); killer_silent: night victims and executed good players "
-             "speak, executed killers never (V2.8); all: every dead player speaks once (V1.3)",
+             "quota: the first N to die speak, every death uses a place, also one without words (V2.3); "
+             "killer_silent: night victims and executed good players speak, executed killers never (V2.8); all: "
+             "every dead player speaks once (V1.3)",
              ("quota", "killer_silent", "all")),
         _opt("lastwords.quota", "V2.3", 0,
              "the last-words quota N; 0 = the variant's default (police count in 2.0, killers in 3.0)", (), 0, 20),
@@ -98,9 +99,9 @@ OPTIONS: Mapping[str, OptionSpec] = {
              "seconds after a call ends in which a raised hand counts; later hands are follow-votes (invalid)",
              (), 0.1, 30.0),
         _opt("tie", "V2.7", "club",
-             "club: tied speak, revote; others speak, revote; third identical tie is a draw. revote: revote, then "
-             "defence and revote until decided. debate_first: tied debate, then revote. top2: every vote has "
-             "two rounds, the top two (or more) debate, then a revote decides",
+             "club: tied speak, revote; any second tie (also among fewer players) -> others speak, revote; a third "
+             "tie is a draw. revote: revote, then defence and revote until decided. debate_first: tied debate, "
+             "then revote. top2: every vote has two rounds, the top two (or more) debate, then a revote decides",
              ("club", "revote", "debate_first", "top2")),
         _opt("tie.limit", "V2.7", 5,
              "Decision: after this many revotes that still tie, nobody is voted out that day (revote, "
@@ -110,9 +111,14 @@ OPTIONS: Mapping[str, OptionSpec] = {
              "kill: the first night has kill and check; recognition: the first night is recognition only, "
              "followed by a day-one blind push (生推)", ("kill", "recognition")),
         _opt("first_victim.max_repeat", "V2.11", 0,
-             "a seat may be the first-night victim at most N games in a row (004 §5.8: 1; 000 supplement 3: 2); "
-             "0 = no limit. The table takes the history from its journal (tianhei simulate/run: --history); "
-             "after a recognition-only first night (V2.10) the rule binds the first kill, on night 2", (), 0, 10),
+             "a seat may be the first-night victim at most N games in a row (004 §5.8: 1, standard-2.0's default; "
+             "000 supplement 3: 2); 0 = no limit. The table takes the history from its journal (tianhei "
+             "simulate/run: --history); after a recognition-only first night (V2.10) the rule binds the first "
+             "kill, on night 2", (), 0, 10),
+        _opt("quiet_night", "V3.4", "day",
+             "after a night with no deaths (遊戲直接進入下一輪, 000/001 3.0): day = the day is played as usual, "
+             "nobody gives last words; next_night = the day is skipped and the next night falls",
+             ("day", "next_night")),
         _opt("surrender", "V2.11", True,
              "a non-civilian whose own side is down to its last survivor may surrender; the other side wins"),
         _opt("killers.selfkill", "V2.12", True,

@@ -5,8 +5,8 @@ act (V7.1: the angel takes someone along).
   The judge sits between seat N and seat 1, so "from the judge" forward is 1, 2, ..., N and reverse N, ..., 1.
 - V4.7 last words: every player who died in the night, killers included, in that order. Decision: a player the
   forest elder silenced, or one the angel took along (V7.1), gives none.
-- V4.8 defence: from the seat after the last of the night's dead, in the day's direction (decision: with no
-  night death, from the judge), each living player gives a defence speech (not a silenced one) and at once
+- V4.8 defence: from the seat after the last player who gave last words, in the day's direction (decision:
+  with nobody who gave last words, from the judge), each living player gives a defence speech (not a silenced one) and at once
   votes; the vote is compulsory (any living player, self included). Decision: a voter who lets the deadline pass
   casts no vote (C5). Most votes is out; a tie means nobody is out that day. The judge announces "a killer was
   voted out" (no last words) or "a good player was voted out" (last words unless silenced): the death's cause
@@ -48,20 +48,26 @@ def no_last_words(s: GameState, seat: int) -> bool:
     return clash.silenced(s, seat) or any(x == seat and c == "taken_along" for x, c in s.dead)
 
 
+def last_words_order(s: GameState) -> tuple[int, ...]:
+    """V4.7: the night's dead who give last words, in the day's order from the judge."""
+    return tuple([x for x in from_judge(s, s.night_dead) if not no_last_words(s, x)])
+
+
 def task_last_words_in_turn(tx: Tx) -> None:
     s = tx.s
-    order = [x for x in from_judge(s, s.night_dead) if not no_last_words(s, x)]
+    order = last_words_order(s)
     if order and s.config.talk:
         tx.open("last_words", "last_words", order)
 
 
 def defence_order(s: GameState) -> tuple[int, ...]:
-    """V4.8: from the seat after the last of the night's dead, in the day's direction; no death: from the
-    judge."""
+    """V4.8: from the seat after the last player who gave last words (从最后一个遗言死者同序下一人开始), in the
+    day's direction: a dead player the elder silenced gave none, so the start moves back to the last who spoke.
+    Decision: nobody gave last words (no death, or only silenced ones): from the judge."""
     d = direction(s)
-    dead = from_judge(s, s.night_dead)
+    spoke = last_words_order(s)
     judge_side = 1 if d == CLOCKWISE else s.players
-    start = walk(dead[-1], d, s.players)[1] if dead else judge_side
+    start = walk(spoke[-1], d, s.players)[1] if spoke else judge_side
     return order_from(start, d, s.players, s.alive)
 
 

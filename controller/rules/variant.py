@@ -134,6 +134,9 @@ class Variant:
     #: With two cards a player: "first" (D1: one card at a time) or "both" (D2: both cards live at once; each
     #: card is then a place at the table of its own, player k holding places 2k-1 and 2k).
     live: str = "first"
+    #: How the judge calls a night step (C2): "eyes" ("杀手请睁眼" ... "杀手请闭眼", 004 §3), "out_back" (V4.2:
+    #: "杀手出动" ... "杀手回去") or "come_back" (000 6.0: "杀手出来" ... "杀手回去"). Only the voice reads it.
+    night_call: str = "eyes"
     #: The night steps by id (derived from ``night`` once: the engine looks a step up at every night input).
     night_steps: Mapping[str, NightStep] = field(init=False, repr=False, compare=False)
     #: Roles holding the V3.3 one-time power (derived once; every dawn asks).
@@ -236,7 +239,7 @@ def _abilities(r: _Reader, spec: Mapping[str, Any], key: str, path: str) -> tupl
 
 
 _TOP_KEYS = ("id", "name", "name_zh", "rules", "first", "roles", "night", "day", "role_tables", "win_tables",
-             "options", "hand", "numbered", "live")
+             "options", "hand", "numbered", "live", "night_call")
 
 
 def parse_variant(data: Mapping[str, Any], where: str) -> Variant:
@@ -410,6 +413,8 @@ def parse_variant(data: Mapping[str, Any], where: str) -> Variant:
         hand=hand,
         numbered=_numbered(r, data, check_roles),
         live=r.string(data, "live", "live", default="first", choices=("first", "both")),
+        night_call=r.string(data, "night_call", "night_call", default="eyes",
+                            choices=("eyes", "out_back", "come_back")),
     )
 
 

@@ -30,27 +30,29 @@ MAX_COUNT = MAX_PLACE
 
 _ID = re.compile(r"^[a-z0-9_]+(\.[a-z0-9_]+)+$")
 
-#: Every role in every version (RULES.md glossary, F1, V3–V7, D2–D3) and what the voice can say to or about it.
-#: ``name`` is the role's name, said when identities are shown (D1/D3, the end of a game); ``wake``/``sleep``
-#: open and close its eyes (C2); ``recognize`` asks partners to recognise each other (V2.2, V5.2); ``act``
-#: asks for the night action; ``ask`` asks whether to use a one-time or optional power (V3.3 secret police,
-#: D3 snipers); ``take_along`` is the angel's last act (V7.1).
+#: Every role in every version (RULES.md glossary, F1, V3–V7, D2–D3) and what the voice says to or about it: only
+#: what some variant's script says (the catalogue holds exactly these, tests/voice/test_catalogue_coverage.py).
+#: ``name`` is the role's name, said when a player voted out shows the first identity (D3); ``wake``/``sleep``
+#: open and close its eyes (C2, 004 §3); ``out``/``back`` call it out and back (V4.2: 「花蝴蝶出动」 …
+#: 「花蝴蝶回去」), ``come``/``back`` in 6.0 (000: 「法官叫杀手出来」 … 「杀手回去」); ``recognize`` asks partners to recognise each other (V2.10, V5.2); ``act`` asks for the night
+#: action; ``ask`` asks whether to use an optional power (V3.3 secret police, D3 snipers); ``take_along`` is the
+#: angel's last act (V7.1).
 ROLE_PROMPTS: Mapping[str, tuple[str, ...]] = {
-    "killer": ("name", "wake", "recognize", "act", "sleep"),  # act: kill (V2.2, V4.2)
-    "police": ("name", "wake", "recognize", "act", "sleep"),  # act: check (V2.2); the answer is never spoken
+    "killer": ("name", "wake", "recognize", "act", "sleep", "out", "come", "back"),  # act: 杀手请杀人 (004 §3.4)
+    "police": ("name", "wake", "recognize", "act", "sleep", "out", "come", "back"),  # act: 警察请指认 (004 §3.8)
     "civilian": ("name",),  # civilians never wake
-    "doctor": ("name", "wake", "act", "sleep"),  # act: save / needle (V3.2, V4.5)
-    "secret_police": ("name", "wake", "ask", "act", "sleep"),  # act: secret kill (V3.3)
-    "informant": ("name", "wake", "act", "sleep"),  # act: check for the bandits (F2)
-    "butterfly": ("name", "wake", "act", "sleep"),  # act: hug (V4.4)
-    "sniper": ("name", "wake", "ask", "act", "sleep"),  # act: shoot (V4.2, D3)
-    "elder": ("name", "wake", "act", "sleep"),  # forest elder; act: silence (V4.2)
-    "undercover_police": ("name", "wake", "recognize", "act", "sleep"),  # act: name the undercover killer (V5.4)
-    "undercover_killer": ("name", "wake", "recognize", "act", "sleep"),  # act: kill once killers are gone (V5.4)
-    "killer_boss": ("name", "wake", "recognize", "sleep"),  # V5.2
-    "police_boss": ("name", "wake", "recognize", "sleep"),  # V5.2
-    "angel": ("name", "wake", "act", "take_along", "sleep"),  # act: revive the night's victim (V7.1)
-    "devil": ("name", "wake", "act", "sleep"),  # act: kill after the killers are gone (V7.1)
+    "doctor": ("name", "wake", "act", "sleep", "out", "come", "back"),  # act: save (V3.2); 4.0, 6.0: out, come
+    "secret_police": ("wake", "ask", "sleep"),  # ask: the one-time power (V3.3, D2)
+    "informant": ("wake", "act", "sleep"),  # act: check for the bandits (F2)
+    "butterfly": ("wake", "act", "sleep", "out", "back"),  # act: hug (D2); 4.0: out/back (V4.2)
+    "sniper": ("name", "ask", "out", "come", "back"),  # 4.0: out (V4.2); 6.0: come, and ask whether to shoot
+    "elder": ("out", "back"),  # forest elder, only in 4.0 (V4.2)
+    "undercover_police": ("wake", "recognize", "act", "sleep"),  # act: name the undercover killer (V5.4)
+    "undercover_killer": ("wake", "recognize", "act", "sleep"),  # act: kill once killers are gone (V5.4)
+    "killer_boss": ("wake", "recognize", "sleep"),  # V5.2
+    "police_boss": ("wake", "recognize", "sleep"),  # V5.2
+    "angel": ("wake", "act", "take_along", "sleep"),  # act: revive the night's victim (V7.1)
+    "devil": ("wake", "act", "sleep"),  # act: kill after the killers are gone (V7.1)
 }
 
 #: Other names the variants use for a role (F1: "bandit" is the five-identities killer).

@@ -62,7 +62,7 @@ def test_d1_holding_ok_shows_the_whole_hand_on_the_own_screen_only():
 def test_d1_a_card_lost_at_night_is_not_announced_a_card_voted_out_shows_the_first_identity():
     assert announce.for_event(CardLost(4, "killed")) == []
     assert announce.for_event(CardLost(4, "executed", "doctor")) == ["seat.4", "execution.voted_out",
-                                                                    "role.doctor.name"]
+                                                                    "seat.4", "identity.is", "role.doctor.name"]
 
 
 def test_d1_the_owner_alone_sees_the_card_that_turned_up():

@@ -296,6 +296,31 @@ def test_d2_every_card_is_a_place_two_a_player():
     assert [player_of(p) for p in (1, 2, 3, 16)] == [1, 1, 2, 8]
 
 
+#: The rows where no table with police : killers : doctors = 1:1:1 fits between 4:5 and 5:5 (4 + 3k role cards
+#: would have to lie between players and 10/9 x players), each with the ratio its file gives the reason for.
+UNFITTABLE = {8: 0.6, 11: 9 / 13, 14: 0.75, 17: 15 / 19}
+
+
+@pytest.mark.parametrize("players", range(8, 21))
+def test_d2_civilians_to_role_cards_between_4_to_5_and_5_to_5_at_every_size(players):
+    """001 5.0: 「平民总和和花色牌总和的比例是4：5，这个比例比较合适 … 当然，可以5：5也是非常好玩的。」 with
+    「警察、杀手、医生 … 比例为1：1：1」 and 「秘密警察 2个」, 「法官、花蝴蝶、卧底不论参加游戏人数都固定一个」."""
+    variant = load_variant("dual-card-5.0")
+    c = dict(configure(variant, players).composition)
+    assert c["killer"] == c["police"] == c["doctor"] and c["secret_police"] == 2
+    assert c["butterfly"] == c["undercover_killer"] == 1
+    roles = sum(n for r, n in c.items() if r != "civilian")
+    assert roles + c["civilian"] == 2 * players
+    ratio = c["civilian"] / roles
+    if players in UNFITTABLE:  # no whole k fits: the nearer one, with the reason written beside the row
+        assert not any(players <= 4 + 3 * k <= 2 * players / 1.8 for k in range(1, 8))
+        assert ratio == pytest.approx(UNFITTABLE[players])
+        row = next(r for r in variant.role_tables["default"] if r.low <= players <= r.high)
+        assert row.low == row.high == players  # a row of its own, so its reason is beside it
+    else:
+        assert 0.8 <= ratio <= 1.0, (players, c)
+
+
 def test_d2_a_player_who_draws_killer_and_police_voids_the_deal():
     with pytest.raises(Rejected) as err:
         d2("K P K D U C B C C C P D S C S C")

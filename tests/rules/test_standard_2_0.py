@@ -99,6 +99,22 @@ def test_v2_3_quota_runs_out_after_the_nth_death():
     assert g.state.lastwords_given == 3
 
 
+def test_v2_3_quota_counts_deaths_an_ejected_player_uses_a_place_without_words():
+    """004 §3.19: 「留遗言人数与警匪人数相同。即如果是4警4匪配置，则前面4个死人（包括被杀者和被公决者）可留遗言。其后
+    死的人没有遗言。」 The quota counts the first N deaths, whatever their cause; it is not a count of words."""
+    g = std()  # quota 3
+    g.night(kill=7)  # death 1: last words
+    assert g.speakers() == [7]
+    g.do(Eject(12))  # death 2: ejected by the judge (V2.11), no last words, but a place all the same
+    g.talk()
+    g.hands({1: [4, 5, 6, 8, 9, 10]})  # death 3: the killer speaks
+    assert g.step == "last_words.executed" and g.speakers() == [1]
+    g.talk()
+    g.night(kill=8)  # death 4: 其后死的人没有遗言
+    assert g.step == "speeches"
+    assert g.state.lastwords_given == 2
+
+
 def test_v2_3_killer_silent_an_executed_killer_never_speaks_an_executed_good_player_does():
     g = std(lastwords="killer_silent")
     g.night(kill=7)
@@ -239,6 +255,25 @@ def test_v2_7_club_tied_speak_again_then_revote_others_speak_then_revote_third_t
     assert g.winner == "draw" and "three times" in g.of(GameEnded)[0].reason
 
 
+def test_v2_7_club_a_second_tie_among_fewer_players_goes_to_the_others_speeches():
+    """004 §4.5: 「若再次出现平票，则由平票人以外的其他人逐一发言，之后投票，得票多的人出局；若仍然平票，则本局将被
+    系统硬性判定为平局」 (003 §3.13: 若再次出現平票，則由平票人以外的其他人逐一發言). Any second tie, not only the
+    same tied set."""
+    g = std(tie="club")
+    g.night(kill=7)
+    g.talk()
+    g.hands({9: [1, 2], 10: [4, 5], 11: [6, 8]})  # a three-way tie
+    assert g.step == "tie.speak" and sorted(g.speakers()) == [9, 10, 11]
+    g.talk()
+    g.hands({9: [1, 2], 10: [4, 5], 11: [6]})  # the revote ties again, now between two of them
+    assert g.of(TieRound)[-1] == TieRound("club", 2, (9, 10))
+    assert g.step == "tie.others" and sorted(g.speakers()) == [1, 2, 3, 4, 5, 6, 8, 11, 12]  # seat 11 too
+    g.talk()
+    assert g.step == "revote" and set(g.waiting.choices) == {9, 10, None}
+    g.hands({9: [1], 10: [4]})  # 若仍然平票: a draw, a round earlier than a same-set rule would call it
+    assert g.winner == "draw"
+
+
 def test_v2_7_club_a_revote_that_decides_executes():
     g = std(tie="club")
     _tie_3_and_4(g)
@@ -363,7 +398,20 @@ def test_v2_11_004_the_first_night_victim_may_not_be_the_same_seat_twice_in_a_ro
     assert g.rejects(GroupPick(9)) == "bad_target"
 
 
+def test_v2_11_by_default_standard_2_0_plays_004s_rule_and_no_limit_stays_an_option():
+    """004 §5.8: 「不允许连续两局第一轮杀同一个人。」 The default of standard-2.0; a club may choose no limit (0)."""
+    assert load_variant("standard-2.0").options["first_victim.max_repeat"] == 1
+    g = Game("standard-2.0", TWELVE, history=[3, 9])  # seat 9 was last game's first victim
+    assert 9 not in g.waiting.choices and 3 in g.waiting.choices
+    assert g.rejects(GroupPick(9)) == "bad_target"
+    g = Game("standard-2.0", TWELVE, {"first_victim.max_repeat": 0}, history=[9, 9, 9])
+    assert 9 in g.waiting.choices
+    g.night(kill=9)  # no limit: the same first victim a fourth time
+    assert g.of(Dawn)[-1].deaths == ((9, "killed"),)
+
+
 def test_v2_11_000_two_in_a_row_allowed_not_three():
+    """000 supplement 3: 「不允許連續三次或三次以上第一輪殺掉同一個人。」 (option value 2)."""
     g = Game("standard-2.0", TWELVE, {"first_victim.max_repeat": 2}, history=[9])
     assert 9 in g.waiting.choices
     g = Game("standard-2.0", TWELVE, {"first_victim.max_repeat": 2}, history=[9, 9])

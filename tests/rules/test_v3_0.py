@@ -158,6 +158,28 @@ def test_v3_4_with_two_deaths_the_speeches_start_from_the_killers_victim():
     assert g.speakers()[0] == 8  # the right-hand neighbour of the killers' victim (seat 9)
 
 
+def test_v3_4_quiet_night_day_by_default_the_day_is_played_and_nobody_gives_last_words():
+    """001 3.0 「某一轮没有人死亡 … 碰到这样的情况，游戏直接进入下一轮。」 Default reading: the day is played."""
+    g = v3()
+    assert g.config.opt("quiet_night") == "day"
+    g.night(kill=9, check=1, save=9)  # the doctor saves the victim: nobody died
+    assert deaths(g) == ()
+    assert g.step == "speeches" and g.speakers()[0] == 1  # no last words; V2.4 decision: from seat 1
+    assert not [e for e in g.events if getattr(e, "kind", "") == "last_words"]
+    next_night(g)
+    assert g.state.night == 2
+
+
+def test_v3_4_quiet_night_next_night_skips_the_day():
+    """The other reading of 「游戏直接进入下一轮」: straight on to the next night."""
+    g = v3(quiet_night="next_night")
+    g.night(kill=7, check=1)  # the killers point at the secret police before it used its power: nobody dies
+    assert deaths(g) == ()
+    assert g.state.phase == "night" and g.state.night == 2 and g.step == "kill"
+    g.night(kill=9, check=2, save=10)  # a night with a death: the day is played as usual
+    assert g.step == "last_words" and g.speakers() == [9]
+
+
 # ---- V3.5 the 13-person table ---------------------------------------------------------------------------------
 
 def test_v3_5_thirteen_people_are_a_judge_and_twelve_players_3_killers_2_police_doctor_secret_police():

@@ -175,6 +175,31 @@ def test_v4_8_defence_starts_after_the_last_last_words_speaker_each_speech_follo
     assert g.waiting.step == "defence" and g.waiting.seats == (11,)
 
 
+def test_v4_8_the_defence_starts_after_the_last_player_who_gave_last_words_not_after_a_silenced_victim():
+    """001/000 4.0: 「法官宣布"辩护开始"，从最后一个遗言死者同序下一人开始辩护」. Seat 10 is shot and silenced: it
+    gives no last words, so the defence starts after seat 9, the last one who spoke, and ends with seat 8, the
+    seat before it (直到最后遗言死者上一家辩护并投票完毕)."""
+    g = v4()
+    g.night(shoot=11, kill=9, silence=11)  # day 1 runs forward (clockwise): 9 then 11 from the judge
+    assert sorted(d for d, _ in g.of(Dawn)[-1].deaths) == [9, 11]
+    assert last_words(g) == [9]  # the silenced victim gives none
+    g.do(Pass(9))
+    assert g.waiting.step == "defence" and g.waiting.seats == (10,)  # after seat 9, not after seat 11
+    spoke = defence_round(g, {s: 6 for s in g.alive})
+    assert spoke == [10, 1, 2, 3, 4, 5, 6, 7, 8]
+
+
+def test_v4_8_the_defence_starts_after_the_last_speaker_on_a_reverse_day_too():
+    g = v4()
+    g.night()
+    defence_round(g, {s: 11 for s in g.alive})  # day 1: seat 11 is voted out
+    g.talk()
+    g.night(kill=9, shoot=3, silence=3)  # day 2 runs in reverse: 9 before 3 from the judge; 3 silenced
+    assert last_words(g) == [9]
+    g.do(Pass(9))
+    assert g.waiting.seats == (8,)  # the seat after 9 in reverse, not after 3 (which would be 2)
+
+
 def test_v4_8_with_no_night_death_the_defence_starts_from_the_judge():
     g = v4()
     g.night()

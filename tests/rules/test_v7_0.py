@@ -158,6 +158,22 @@ def test_v7_3_configurations_and_last_words(players, police, killers, civilians,
     assert config.quota == words
 
 
+def test_v7_3_the_three_last_words_are_the_first_three_deaths_the_taken_along_included():
+    """000 7.0: 「10人局情況下是2警察2殺手1天使1魔鬼4平民，一驗一殺一投3遺言」; 「天使死時，可以抱走一人，並且此人沒有
+    遺言」; V2.3 (003 §3.10): 「前面三個死人（包括被殺者和被公決者）可留遺言」. The player taken along gives no words
+    but is one of the first three deaths."""
+    g = v7()
+    g.night(kill=5, take=8)  # deaths 1 and 2: the angel (words), seat 8 taken along (none)
+    assert g.talk()[0] == 5
+    g.hands({7: [1, 2, 3]})  # death 3: the last with words
+    assert g.step == "last_words.executed" and g.speakers() == [7]
+    g.talk()
+    g.night(kill=9)  # death 4: 其後死的人沒有遺言
+    assert g.step == "speeches" and 9 not in g.speakers()
+    spoken = [e.seats for e in g.events if getattr(e, "kind", "") == "last_words"]
+    assert spoken == [(5,), (7,)]
+
+
 def test_v7_3_one_check_one_kill_one_vote_each_round():
     g = v7()
     g.night(kill=7, check=1, revive=None)

@@ -1,8 +1,10 @@
-"""Every prompt ID the code can produce exists in every committed pack.
+"""Every prompt the director can say is in the catalogue and in every committed pack, and the catalogue holds
+nothing else: each prompt is said where the rules call for it, or it is not there.
 
-The list is not kept by hand: it is read from the code (every ``prompt("...")`` literal under ``controller/``,
-every ``role_prompt(role, what)`` expanded over the roles of every variant file, every seat and count the
-helpers can say) and from the catalogue."""
+The list is not kept by hand: it is read from the code (every ``prompt("...")`` literal under ``controller/``),
+from the variant files (every night step of every variant woken and put to sleep as the director does it, with
+the variant's ``night_call``; the recognition night of V2.10; the first identity a D3 player voted out shows),
+from every seat and count the helpers can say, and from the catalogue."""
 
 from __future__ import annotations
 
@@ -14,6 +16,8 @@ from pathlib import Path
 
 import pytest
 
+from controller.director import announce
+from controller.rules.variant import load_variant
 from controller.voice import prompts as P
 from controller.voice.packs import SOURCE_PACKS, Pack
 
@@ -49,23 +53,56 @@ def all_roles() -> set[str]:
     return found or set(P.ROLES)
 
 
+def night_role_prompts() -> set[str]:
+    """The role prompts the director says, variant by variant, as it says them (director: a night step is woken
+    with ``announce.wake`` and put to sleep with ``announce.sleep``, naming the step's ``call`` or ``roles``)."""
+    ids: set[str] = set()
+    for path in sorted((CONTROLLER / "variants").glob("*.toml")):
+        v = load_variant(str(path))
+        for st in v.night:
+            roles = "+".join(st.call or st.roles)
+            ids.update(announce.wake(roles, st.ability, st.optional, v.night_call))
+            ids.update(announce.sleep(roles, v.night_call))
+        if "first_night" in v.options:  # V2.10: the recognition night wakes each team of partners
+            for role, spec in v.roles.items():
+                if spec.knows_partners:
+                    ids.update(announce.wake(role, "recognise", False, v.night_call))
+                    ids.update(announce.sleep(role, v.night_call))
+        if v.hand == 2 and v.live == "first":  # D3: a player voted out shows the first identity, any card
+            ids.update(P.role_prompt(role, "name") for role in v.roles)
+    return ids
+
+
 @functools.cache
 def code_prompt_ids() -> frozenset[str]:
+    """Every prompt the director (and the rest of the controller) can say."""
     ids: set[str] = set()
-    roles = {P.canonical_role(r) for r in all_roles()}
     for path in CONTROLLER.rglob("*.py"):
         tree = ast.parse(path.read_text(encoding="utf-8"), str(path))
         for call in _calls(tree, "prompt"):
             literal = _literal(call.args[0] if call.args else None)
             if literal is not None:
                 ids.add(literal)
-        for call in _calls(tree, "role_prompt"):
-            what = _literal(call.args[1] if len(call.args) > 1 else None)
-            role = _literal(call.args[0] if call.args else None)
-            for r in [P.canonical_role(role)] if role else roles:
-                ids.update(f"role.{r}.{w}" for w in P.ROLE_PROMPTS[r] if what in (None, w))
+    ids.update(night_role_prompts())
     ids.update(P.numbers_in_catalogue())
     return frozenset(ids)
+
+
+def catalogue_prompt_ids() -> set[str]:
+    with CATALOG.open("rb") as fh:
+        return set(tomllib.load(fh)["prompts"])
+
+
+def test_the_prompts_the_director_can_say_are_exactly_the_catalogue() -> None:
+    """A prompt the code can say is in the catalogue; a catalogue prompt nothing says is not kept."""
+    said, catalogue = code_prompt_ids(), catalogue_prompt_ids()
+    assert not said - catalogue, f"sounds/catalog.toml lacks: {sorted(said - catalogue)}"
+    assert not catalogue - said, f"never said, remove from sounds/catalog.toml: {sorted(catalogue - said)}"
+
+
+def test_role_prompts_lists_exactly_what_the_variants_say() -> None:
+    assert set(P.role_prompts_in_catalogue()) == night_role_prompts() | {
+        pid for pid in code_prompt_ids() if pid.startswith("role.")}
 
 
 def test_the_scan_sees_the_helpers_own_prompts() -> None:

@@ -45,9 +45,10 @@ def test_five_identities_bandit_is_the_killer() -> None:
     assert role_prompt("bandit", "act") == "role.killer.act"
 
 
-def test_every_role_that_wakes_also_sleeps() -> None:
+def test_every_role_that_wakes_also_sleeps_and_every_role_called_out_comes_back() -> None:
     for role, whats in ROLE_PROMPTS.items():
         assert ("wake" in whats) == ("sleep" in whats), role
+        assert ("out" in whats) == ("back" in whats), role  # V4.2: 出动 … 回去
 
 
 @pytest.mark.parametrize(
