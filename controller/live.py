@@ -166,6 +166,15 @@ async def run_live(config: Config, opts: LiveOptions) -> Director:
         console, server = await open_console(config, loop)
         if opts.on_console is not None:
             opts.on_console(console)
+    from controller.hall.table import open_link  # the club's hall, when [mqtt] room is set
+
+    hall = open_link(config)
+    if hall is not None:
+        hall.start()
+        if opts.checkin:
+            hall.feed.checkin()
+        else:
+            hall.feed.idle()
 
     def table_for(players: int) -> Table:
         """The table adapter for ``players`` seats, with the phone's console beside the remote if there is one."""
@@ -252,6 +261,8 @@ async def run_live(config: Config, opts: LiveOptions) -> Director:
         console.watch(director)
     if hasattr(table, "follow"):
         table.follow(director.wants_input, lambda place: director.state is None or place in director.state.alive)
+    if hall is not None:
+        hall.attach(director)  # it watches from outside: the public view of each event, the result
     if opts.autoplay:
         TableBots(director, table, opts.autoplay, opts.seed)  # type: ignore[arg-type]
     done = asyncio.Event()
@@ -280,6 +291,8 @@ async def run_live(config: Config, opts: LiveOptions) -> Director:
         journal.close()
         if server is not None:
             await server.stop()
+        if hall is not None:
+            await hall.close()
     return director
 
 
