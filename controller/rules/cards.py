@@ -29,7 +29,6 @@ from typing import TYPE_CHECKING, Any
 from controller.rules.actions import Rejected
 from controller.rules.events import CardLost, DayBroke, Dealt, HandsDealt, HandsSettled, Picked
 from controller.rules.state import EMPTY, GameState
-from controller.rules.state import evolve as replace
 
 if TYPE_CHECKING:
     from controller.rules.engine import Tx
@@ -283,9 +282,10 @@ def each_check(tx: Tx, final: bool) -> None:
     if not final and not all(m in s.picks for m in members):
         return
     ability = s.config.variant.night_steps[w.step].ability
+    picks = s.picks  # as pointed: each Acted below clears the draft's picks
     for m in members:
-        target = s.picks.get(m)
-        how = "chosen" if target is not None else ("skipped" if m in s.picks else "forfeited")
+        target = picks.get(m)
+        how = "chosen" if target is not None else ("skipped" if m in picks else "forfeited")
         marks = ((f"spent:{m}", 1),) if ability == "secret_kill" and target is not None else ()
         tx.emit(Acted(w.step, ability, (m,), target, how, "", marks))
 
@@ -327,16 +327,21 @@ def resolve_d2(s: GameState) -> tuple[tuple[tuple[int, str], ...], tuple[tuple[s
 
 # ---- apply -------------------------------------------------------------------------------------------------------
 
-def _card_lost(s: GameState, e: CardLost) -> GameState:
+def _card_lost(s: GameState, e: CardLost) -> None:
     cards = list(s.cards)
     cards[e.seat - 1] = cards[e.seat - 1][1:]
     roles = list(s.roles)
     roles[e.seat - 1] = base(cards[e.seat - 1][0])
-    return replace(s, cards=tuple(cards), roles=tuple(roles))
+    s.cards, s.roles = tuple(cards), tuple(roles)
 
 
-APPLY: dict[type, Any] = {
-    HandsDealt: lambda s, e: replace(s, cards=e.hands, alive=frozenset(range(1, len(e.hands) + 1))),
-    HandsSettled: lambda s, e: replace(s, cards=e.cards, waiting=None, picks=EMPTY),
-    CardLost: _card_lost,
-}
+def _hands_dealt(s: GameState, e: HandsDealt) -> None:
+    s.cards, s.alive = e.hands, frozenset(range(1, len(e.hands) + 1))
+
+
+def _hands_settled(s: GameState, e: HandsSettled) -> None:
+    s.cards, s.waiting, s.picks = e.cards, None, EMPTY
+
+
+#: How these events change the engine's draft of the state (engine._APPLY).
+APPLY: dict[type, Any] = {HandsDealt: _hands_dealt, HandsSettled: _hands_settled, CardLost: _card_lost}
