@@ -27,6 +27,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from controller.rules.actions import Rejected
+from controller.rules.draws import choice, shuffle
 from controller.rules.events import CardLost, DayBroke, Dealt, HandsDealt, HandsSettled, Picked
 from controller.rules.state import EMPTY, GameState
 
@@ -103,7 +104,7 @@ def _swap(hands: list[tuple[str, ...]], rng: random.Random) -> list[tuple[str, .
                     options.append((j, m))
         if not options:
             raise Rejected("police_killer_hand", f"seat {i + 1} holds police and killer and no swap can fix it")
-        j, m = rng.choice(options)
+        j, m = choice(rng, options)
         card, other = hands[j][m], hands[j]
         hands[j] = tuple(hand[k] if n == m else c for n, c in enumerate(other))
         hands[i] = tuple(card if n == k else c for n, c in enumerate(hand))
@@ -115,7 +116,7 @@ def deal(tx: Tx, config: GameConfig, rng: random.Random, given: Sequence[str] | 
     the choice of first identities."""
     deck = config.deck()
     if given is None:
-        rng.shuffle(deck)
+        shuffle(rng, deck)
         cards = _number(config, deck)
     else:
         if sorted(base(c) for c in given) != sorted(deck):
@@ -264,7 +265,7 @@ def deal_live(config: GameConfig, rng: random.Random, given: Sequence[str] | Non
         return list(given)
     deck = config.deck()
     for _ in range(10_000):
-        rng.shuffle(deck)
+        shuffle(rng, deck)
         if not _killer_and_police(deck):
             return deck
     raise Rejected("killer_police_hand", "no deal without a killer+police hand exists for this composition (D2)")

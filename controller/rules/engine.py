@@ -31,6 +31,7 @@ from controller.rules.actions import (
     Timeout,
     Vote,
 )
+from controller.rules.draws import shuffle
 from controller.rules.events import (
     Acted,
     Dawn,
@@ -304,7 +305,7 @@ def new_game(config: GameConfig, rng: random.Random | None = None, *, seed: int 
         return tx.s, tx.events
     if roles is None:
         deck = config.deck()
-        rng.shuffle(deck)
+        shuffle(rng, deck)
         dealt = tuple(deck)
     else:
         dealt = tuple(roles)
