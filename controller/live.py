@@ -125,6 +125,10 @@ class LiveOptions:
     board: bool = False
     #: Called once the director has dealt (or resumed): the caller may watch or steer it.
     on_started: Callable[[Director], None] | None = None
+    #: Serve the judge's console on a phone (controller/web/) even if [console] enabled is false.
+    console: bool = False
+    #: Called with the console once it listens (tests read its port and pairing code, as a judge reads the board).
+    on_console: Callable[[Any], None] | None = None
     #: Called once the table's adapter is open and the seats are about to show the lobby or the game
     #: (``tianhei serve`` tells systemd READY=1 then).
     on_ready: Callable[[], None] | None = None
@@ -144,9 +148,27 @@ async def run_live(config: Config, opts: LiveOptions) -> Director:
     journal, note = open_journal(config.journal.path)
     if note:
         log.warning("%s", note)
+    console = server = None
+    if opts.console or config.console.enabled:  # the judge's console on a phone: one more remote and board
+        from controller.web.hookup import open_console
+
+        console, server = await open_console(config, loop)
+        if opts.on_console is not None:
+            opts.on_console(console)
+    from controller.hall.table import open_link  # the club's hall, when [mqtt] room is set
+
+    hall = open_link(config)
+    if hall is not None:
+        hall.start()
+        if opts.checkin:
+            hall.feed.checkin()
+        else:
+            hall.feed.idle()
     if opts.checkin:
         seats = table_size(config, 20 if config.profile is None or config.profile.adapter == "sim" else 0)
         table = open_table(config, seats, loop.time)
+        if console is not None:
+            table = console.wrap(table)
         if opts.on_ready is not None:
             opts.on_ready()
         joined: asyncio.Future[int] = loop.create_future()
@@ -155,6 +177,8 @@ async def run_live(config: Config, opts: LiveOptions) -> Director:
                       joined.set_result, judge=config.table.judge != "none",
                       lang="en" if config.table.language.startswith("en") else "zh",
                       variants=choosable_variants())
+        if console is not None:
+            console.watch_lobby(lobby)
         lobby.start()
         opts.players = await joined
         # the judge may have chosen another variant and other options on the remote's setup page
@@ -163,6 +187,8 @@ async def run_live(config: Config, opts: LiveOptions) -> Director:
         gc = game_config(config, opts.players, journal)
         people = gc.players // 2 if gc.variant.live == "both" else gc.players  # D2 counts card places
         table = open_table(config, table_size(config, people), loop.time)
+        if console is not None:
+            table = console.wrap(table)
         if opts.on_ready is not None:
             opts.on_ready()
     voice: Any = open_voice_for(config, loop.time)
@@ -176,16 +202,23 @@ async def run_live(config: Config, opts: LiveOptions) -> Director:
     decks_dir = Path(config.source).parent / "decks"
     deck = deck_roles(config.game.deck, decks_dir) if config.game.deck else None
     lang = "en" if config.table.language.startswith("en") else "zh"
-    board = None
+    board: Any = None
     if opts.board and has_display() and not (opts.window and hasattr(table, "press")):
         from controller.board.pygame_board import PygameBoard
 
         board = PygameBoard(fullscreen=True, lang=lang)
+    if console is not None:
+        board = console.board_for(board)
     director = Director(table, voice, scheduler, gc, journal=journal, timings=timings(config), lang=lang,
                         seed=config.game.seed if config.game.seed is not None else opts.seed, deck=deck,
-                        judge_entry=config.table.judge == "entry", board=board)
+                        judge_entry=config.table.judge == "entry", board=board,
+                        judge=config.table.judge != "none")  # no judge: players surrender from their seats
+    if console is not None:
+        console.watch(director)
     if hasattr(table, "follow"):
         table.follow(director.wants_input, lambda place: director.state is None or place in director.state.alive)
+    if hall is not None:
+        hall.attach(director)  # it watches from outside: the public view of each event, the result
     if opts.autoplay:
         TableBots(director, table, opts.autoplay, opts.seed)  # type: ignore[arg-type]
     done = asyncio.Event()
@@ -213,6 +246,10 @@ async def run_live(config: Config, opts: LiveOptions) -> Director:
                 await t
         table.stop()
         journal.close()
+        if server is not None:
+            await server.stop()
+        if hall is not None:
+            await hall.close()
     return director
 
 

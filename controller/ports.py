@@ -158,3 +158,12 @@ class Journal(Protocol):
     def append(self, record: Mapping[str, object]) -> None: ...
 
     def read(self) -> list[dict[str, object]]: ...
+
+
+@runtime_checkable
+class Publisher(Protocol):
+    """What a table tells the club beyond itself (the hall, controller/hall/): ``kind`` is status, event, result
+    or record. Only public facts are handed over (an event's public view); ``publish`` never waits for the
+    network (the MQTT adapter writes an outbox and sends it later)."""
+
+    def publish(self, kind: str, body: Mapping[str, object]) -> None: ...

@@ -220,6 +220,13 @@ system check "tianhei config check $config (as the tianhei user)" \
 system units "systemctl enable tianhei.service; systemctl restart tianhei.service" \
     sh -c "systemctl enable tianhei.service && systemctl restart tianhei.service"
 
+# --- the club's broker and hall (docs/club.md), only when asked: TIANHEI_CLUB_ROOMS=1,2,3 [TIANHEI_CLUB_ARGS=...]
+if [ -n "${TIANHEI_CLUB_ROOMS:-}" ]; then
+    # shellcheck disable=SC2086
+    system club "systemd/install-broker.sh --rooms $TIANHEI_CLUB_ROOMS ${TIANHEI_CLUB_ARGS:-}" \
+        "$src/systemd/install-broker.sh" --rooms "$TIANHEI_CLUB_ROOMS" ${TIANHEI_CLUB_ARGS:-}
+fi
+
 if [ "$dry" = 1 ]; then
     echo "Dry run: nothing was changed."
 elif [ "$root" != "/" ]; then

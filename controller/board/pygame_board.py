@@ -69,6 +69,14 @@ class PygameBoard:
         self.screen.fill(BACKGROUND)
         for placed in layout(public, self.screen.get_size(), self.lang):
             self.screen.blit(self._surface(placed), (placed.x, placed.y))
+        pairing = public.get("pairing")
+        if isinstance(pairing, Mapping) and pairing.get("url"):  # the judge's console: its address as a QR code
+            from controller.web.qr import qr_image
+
+            w, h = self.screen.get_size()
+            qr = qr_image(str(pairing["url"]), h // 4).convert("RGB")
+            self.screen.blit(pygame.image.frombytes(qr.tobytes(), qr.size, "RGB"),
+                             (w - qr.width - h // 24, h - qr.height - h // 24))
         pygame.display.flip()
         self.frames += 1
 

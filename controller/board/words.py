@@ -31,6 +31,8 @@ BOARD: dict[str, tuple[str, str]] = {
     "vote_item": ("{n}号{v}票", "{n}:{v}"),
     "tied": ("平票：", "Tie: "),
     "role_item": ("{n}号 {role}", "{n}: {role}"),
+    # the judge's console (controller/web/): shown while a phone may pair
+    "pairing": ("法官手机配对码 {code}  {url}", "Judge's phone: code {code} at {url}"),
 }
 
 
@@ -104,6 +106,10 @@ def board_lines(public: Mapping[str, object], lang: Lang | str = Lang.ZH) -> lis
             lines.append(Line("", Size.SMALL, Tone.TEXT,
                               tuple(_w(BOARD, "role_item", lang, n=_as(label, k), role=role_name(str(r), lang))
                                     for k, r in roles.items())))
+    pairing = public.get("pairing")
+    if isinstance(pairing, Mapping):
+        lines.append(Line(_w(BOARD, "pairing", lang, code=pairing.get("code", ""), url=pairing.get("url", "")),
+                          Size.SMALL, Tone.DIM))
     return lines
 
 

@@ -21,6 +21,8 @@ SUBCOMMANDS: tuple[str, ...] = (
     "deck",
     "bus-sim",
     "remote",
+    "hall",
+    "club-demo",
 )
 
 

@@ -32,6 +32,9 @@ def register(sub: Any) -> None:
                    help="show the public big screen fullscreen on the HDMI display (not beside the sim window)")
     p.add_argument("--checkin", action="store_true",
                    help="seats check in with OK before the deal; the remote shows the deck to lay out")
+    p.add_argument("--console", action="store_true",
+                   help="serve the judge's console on a phone ([console] in the config; docs/console.md); "
+                        "the simulated table then plays on the real clock, headless too")
     p.set_defaults(func=run)
 
 
@@ -45,11 +48,15 @@ def run(args: argparse.Namespace) -> int:
     except ConfigError as exc:
         return fail(str(exc))
     simulated = config.profile is None or config.profile.adapter == "sim"
-    if simulated and (args.headless or not has_display()):
+    console = args.console or config.console.enabled
+    if simulated and (args.headless or not has_display()) and not console:
         return _virtual_game(config, args)
     opts = LiveOptions(players=args.players, autoplay=args.autoplay, seed=args.seed, window=not args.headless,
-                       checkin=args.checkin, board=args.board)
-    director = asyncio.run(run_live(config, opts))
+                       checkin=args.checkin, board=args.board, console=args.console)
+    try:
+        director = asyncio.run(run_live(config, opts))
+    except OSError as exc:  # the console's port is taken, ...
+        return fail(str(exc))
     state = director.state
     print(f"game over: {state.winner if state else 'none'}")
     return 0

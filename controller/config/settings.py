@@ -87,6 +87,51 @@ class TimersSection:
 
 
 @dataclass(frozen=True, slots=True)
+class ConsoleSection:
+    """The judge's console on a phone (controller/web/, docs/console.md): served on ``host``:``port`` while the
+    table runs; ``url`` is the address the board's QR code gives (default: this machine's LAN address)."""
+
+    enabled: bool = False
+    host: str = "0.0.0.0"
+    port: int = 8080
+    url: str | None = None
+    phones: int = 1  # phones paired at once
+    code_ttl_s: float = 300.0  # a pairing code's life
+    session_ttl_s: float = 43200.0  # a paired phone's session (an evening)
+    revoke_hold_s: float = 3.0  # holding the remote's BACK this long signs every phone out
+
+
+@dataclass(frozen=True, slots=True)
+class MqttSection:
+    """The club's broker (controller/hall/): a table publishes under its ``room`` when one is given; the hall
+    service connects as the ``hall`` user. The password is read from ``password_file`` (never written here)."""
+
+    host: str = "127.0.0.1"
+    port: int = 1883
+    club: str = "club"
+    room: str | None = None
+    username: str | None = None
+    password_file: str | None = None
+    outbox: str = "var/outbox.sqlite"
+
+
+@dataclass(frozen=True, slots=True)
+class HallSection:
+    """The hall service (``tianhei hall``): the club's rooms, its web page, its database, its voice."""
+
+    rooms: tuple[Mapping[str, object], ...] = ()
+    http_host: str = "127.0.0.1"
+    http_port: int = 8088  # the judge's console ([console]) keeps 8080
+    db: str = "var/hall.sqlite"
+    languages: tuple[str, ...] = ("zh-CN",)
+    auto_send: bool = False
+    organiser_code: str | None = None
+
+
+ROOM_KINDS = ("standard", "entry", "training", "recruit")
+
+
+@dataclass(frozen=True, slots=True)
 class Config:
     table: TableSection
     game: GameSection
@@ -96,11 +141,15 @@ class Config:
     source: str
     profile: Profile | None = None
     remote: RemoteSection = field(default_factory=RemoteSection)
+    console: ConsoleSection = field(default_factory=ConsoleSection)
+    mqtt: MqttSection = field(default_factory=MqttSection)
+    hall: HallSection = field(default_factory=HallSection)
 
 
 _SECTIONS: dict[str, type] = {
     "table": TableSection, "game": GameSection, "voice": VoiceSection, "journal": JournalSection,
-    "timers": TimersSection, "remote": RemoteSection,
+    "timers": TimersSection, "remote": RemoteSection, "console": ConsoleSection, "mqtt": MqttSection,
+    "hall": HallSection,
 }
 
 
@@ -214,6 +263,23 @@ def load(path: str | Path | None = None, *, validate_game: ValidateGame | None =
         if key in timers and timers[key] <= 0:
             c.report(f"timers.{key}", f"{timers.pop(key)} s is no deadline", "every wait needs a positive deadline (C5)")
 
+    console = c.section(data, "console")
+    if "enabled" in console and not isinstance(console["enabled"], bool):
+        c.report("console.enabled", f"{console.pop('enabled')!r} is not true or false", "enabled = true")
+    c.typed(console, "console", "host", str, 'host = "0.0.0.0"')
+    c.typed(console, "console", "url", str, 'url = "http://tianhei.local:8080/"')
+    c.typed(console, "console", "port", int, "port = 8080")
+    c.typed(console, "console", "phones", int, "phones = 1")
+    for key in ("code_ttl_s", "session_ttl_s", "revoke_hold_s"):
+        c.typed(console, "console", key, (int, float), f"{key} = 60")
+        if key in console and console[key] <= 0:
+            c.report(f"console.{key}", f"{console.pop(key)} s is no time", "give a positive number of seconds")
+    if "port" in console and not 0 <= console["port"] <= 65535:
+        c.report("console.port", f"port {console.pop('port')} does not exist", "use 1..65535 (8080 is usual)")
+    if "phones" in console and not 1 <= console["phones"] <= 10:
+        c.report("console.phones", f"{console.pop('phones')} phones", "use 1..10")
+    mqtt, hall = _check_club(c, data)
+
     sections = (TableSection(**table), GameSection(**game), VoiceSection(**voice), JournalSection(**journal),
                 TimersSection(**timers))
     tbl, gm, vc, jn, tm = sections
@@ -238,7 +304,68 @@ def load(path: str | Path | None = None, *, validate_game: ValidateGame | None =
                      "give the name of an installed pack (zh-CN, en) or a folder holding manifest.toml")
     if c.problems:
         raise ConfigError(c.problems)
-    return Config(tbl, gm, vc, jn, tm, file, profile, rm)
+    return Config(tbl, gm, vc, jn, tm, file, profile, rm, ConsoleSection(**console), mqtt, hall)
+
+
+def _check_club(c: _Checker, data: Mapping[str, Any]) -> tuple[MqttSection, HallSection]:
+    """[mqtt] and [hall] (controller/hall/): names that are topic segments, ports, the rooms' list."""
+    from controller.hall.topics import TopicError, check_name
+
+    mqtt = c.section(data, "mqtt")
+    for key in ("host", "club", "room", "username", "password_file", "outbox"):
+        c.typed(mqtt, "mqtt", key, str, f'{key} = "..."')
+    for key in ("club", "room"):
+        if key in mqtt:
+            try:
+                check_name(key, mqtt[key])
+            except TopicError as exc:
+                mqtt.pop(key)
+                c.report(f"mqtt.{key}", str(exc), f'write it like {key} = "{"redclub" if key == "club" else "3"}"')
+    hall = c.section(data, "hall")
+    for key, kind, example in (("mqtt", "port", "port = 1883"), ("hall", "http_port", "http_port = 8088")):
+        values = mqtt if key == "mqtt" else hall
+        c.typed(values, key, kind, int, example)
+        if kind in values and not 1 <= values[kind] <= 65535:
+            c.report(f"{key}.{kind}", f"{values.pop(kind)} is not a port", "use 1..65535")
+    for key in ("http_host", "db", "organiser_code"):
+        c.typed(hall, "hall", key, str, f'{key} = "..."')
+    if "auto_send" in hall and not isinstance(hall["auto_send"], bool):
+        c.report("hall.auto_send", f"{hall.pop('auto_send')!r} is not true or false", "auto_send = true")
+    if "languages" in hall:
+        langs = hall.pop("languages")
+        if not isinstance(langs, list) or not langs or any(x not in LANGUAGES for x in langs):
+            c.report("hall.languages", f"{langs!r} is not a list of {', '.join(LANGUAGES)}",
+                     'languages = ["zh-CN", "en"]')
+        else:
+            hall["languages"] = tuple(langs)
+    if "rooms" in hall:
+        rooms, good = hall.pop("rooms"), []
+        if not isinstance(rooms, list):
+            rooms = [rooms]
+        for i, room in enumerate(rooms):
+            where = f"hall.rooms[{i}]"
+            if not isinstance(room, dict) or not isinstance(room.get("id"), str):
+                c.report(where, f"{room!r} is not a room", '{ id = "3", seats = 16, kind = "standard" }')
+                continue
+            problems = [k for k in room if k not in ("id", "seats", "kind")]
+            try:
+                check_name("room", room["id"])
+            except TopicError as exc:
+                c.report(f"{where}.id", str(exc), 'id = "3"')
+                continue
+            if problems:
+                c.report(where, f"unknown keys {problems}", "a room has id, seats and kind")
+            elif not isinstance(room.get("seats", 16), int) or not 2 <= room.get("seats", 16) <= 20:
+                c.report(f"{where}.seats", f"{room.get('seats')!r} seats cannot play", "use 2..20")
+            elif room.get("kind", "standard") not in ROOM_KINDS:
+                c.report(f"{where}.kind", f"{room.get('kind')!r} is not a room kind", suggest(str(room.get("kind")),
+                                                                                              ROOM_KINDS))
+            else:
+                good.append(dict(room))
+        if len({r["id"] for r in good}) != len(good):
+            c.report("hall.rooms", "two rooms have the same id", "give each room its own id")
+        hall["rooms"] = tuple(good)
+    return MqttSection(**mqtt), HallSection(**hall)
 
 
 def _check_profile(c: _Checker, table: TableSection, game: GameSection, file_path: Path) -> Profile | None:

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 from controller.director.clock import Handle, Scheduler
 from controller.director.journal import SqliteJournal
 from controller.director.timing import Timings
-from controller.ports import LED_OFF, RGB, Board, InputEvent, RemoteKey, Table, Voice
+from controller.ports import LED_OFF, RGB, Board, Button, InputEvent, RemoteKey, Table, Voice
 from controller.rules import engine
 from controller.rules.actions import Action, Rejected
 from controller.rules.events import Event
@@ -28,6 +28,9 @@ from controller.screens.numbering import label_for
 
 if TYPE_CHECKING:
     from controller.director.director import Director
+    from controller.director.judge_commands import Choice as JudgeChoice
+    from controller.director.judge_commands import Offer as JudgeOffer
+    from controller.director.judge_commands import Outcome as JudgeOutcome
 
 
 @dataclass
@@ -47,6 +50,10 @@ class SeatUI:
     #: The cards this seat tapped at the deal, in order (two in the dual-card versions).
     cards: tuple[str, ...] = ()
     reveal_handle: Handle | None = None
+    #: ◀ and ▶ held together (a table without a judge: the surrender gesture, V2.11), and the question shown.
+    held: set[Button] = field(default_factory=set)
+    surrender_handle: Handle | None = None
+    asking_surrender: bool = False
 
 
 @dataclass
@@ -65,6 +72,15 @@ class Window:
     calls: list[int] = field(default_factory=list)
     previous_call: tuple[int, float] | None = None
     window_open: bool = False
+
+
+@dataclass
+class RemoteAsk:
+    """A judge's command on the remote waiting for its value (◀/▶) or for the confirming second press."""
+
+    command: str
+    choice: int = 0
+    confirming: bool = False
 
 
 @dataclass
@@ -94,6 +110,7 @@ class DirectorBase(ABC):
         deck: Mapping[str, str] | None = None,
         judge_entry: bool = False,
         board: Board | None = None,
+        judge: bool | None = None,
     ) -> None:
         self.table = table
         self.voice = voice
@@ -129,9 +146,16 @@ class DirectorBase(ABC):
         self.on_over: list[Callable[[Director], None]] = []
         self.stage = "idle"  # idle | deal | play | over
         self.opened = 0
-        self.remote_lines: deque[str] = deque(maxlen=40)
+        #: What the remote was told (a card problem, a seat gone quiet, a command's outcome), newest last.
+        self.remote_lines: deque[v.Text] = deque(maxlen=40)
+        #: The remote's menu: the cursor in the commands open now (None: closed), the command being chosen for
+        #: or confirmed, and the outcome shown until the next key (remote_screens.py).
         self.menu: int | None = None
-        self.pending_confirm: str | None = None
+        self.asking: RemoteAsk | None = None
+        self.remote_result: tuple[v.L10n, v.L10n, bool] | None = None
+        self.remote_result_handle: Handle | None = None
+        #: Judge or not (a table without a judge: players surrender from their seats, V2.11).
+        self.has_judge = judge if judge is not None else table.remote is not None
         #: Who taps cards at the deal, and how many each (C1; D1-D3 two): every seat, one card; D1/D3 every
         #: seat, two; D2 the card 1 place of each physical seat (places.py routes a seat's taps there while
         #: nothing is dealt), whose two cards are its two places'.
@@ -275,12 +299,24 @@ class DirectorBase(ABC):
     @abstractmethod
     def abort(self) -> None: ...
 
+    @abstractmethod
+    def judge_menu(self) -> tuple[JudgeOffer, ...]: ...
+
+    @abstractmethod
+    def judge_choices(self, name: str) -> tuple[JudgeChoice, ...]: ...
+
+    @abstractmethod
+    def judge_question(self, name: str, value: Any = None) -> v.L10n: ...
+
+    @abstractmethod
+    def judge(self, name: str, value: Any = None) -> JudgeOutcome: ...
+
     # ---- remote_screens.py ---------------------------------------------------------------------------------
     @abstractmethod
     def _remote_key(self, key: RemoteKey) -> None: ...
 
     @abstractmethod
-    def _remote_line(self, text: str) -> None: ...
+    def _remote_line(self, text: v.Text) -> None: ...
 
     @abstractmethod
     def _remote_status(self) -> None: ...

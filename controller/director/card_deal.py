@@ -14,10 +14,12 @@ import random
 from collections.abc import Sequence
 
 from controller.director.base import DirectorBase
+from controller.director.judge_commands import words
 from controller.director.places import seat_of
 from controller.rules import engine
 from controller.rules.actions import Rejected
 from controller.screens import views as v
+from controller.screens.strings import UI, Lang, role_name
 from controller.voice.prompts import prompt
 
 log = logging.getLogger(__name__)
@@ -77,17 +79,17 @@ class CardDeal(DirectorBase):
         if role is None:
             self._notice(dealer, v.CardProblem(v.CardProblemKind.UNKNOWN), keep=True)
             self._beat("say", [prompt("error.unknown_card")])
-            self._remote_line(f"seat {name}: card {uid} is not in this deck")
+            self._remote_line(words("deal_unknown_card", n=name, uid=uid))
         elif holder == dealer:  # a card of one's own again: the player checks its role once more
             self._reveal(dealer, role, ui.cards.index(uid) + 1)
         elif len(ui.cards) >= self.hand:
             self._notice(dealer, v.CardProblem(v.CardProblemKind.TAPPED_TWICE, hand=self.hand))
-            self._remote_line(f"seat {name}: tapped a {('second', 'third')[self.hand - 1]} card")
+            self._remote_line(words("deal_extra_card", n=name, which=("second", "third")[self.hand - 1]))
         elif holder is not None:
             other = self._card_seat(holder, self.ui[holder].cards.index(uid) + 1)
             self._notice(dealer, v.CardProblem(v.CardProblemKind.DUPLICATE, other_seat=other), keep=True)
             self._beat("say", [prompt("error.duplicate_card")])
-            self._remote_line(f"seat {name}: card {uid} is already at seat {self._dealer_name(holder)}")
+            self._remote_line(words("deal_duplicate_card", n=name, uid=uid, m=self._dealer_name(holder)))
         else:
             if ui.notice_handle is not None:
                 ui.notice_handle.cancel()
@@ -131,7 +133,9 @@ class CardDeal(DirectorBase):
                 self._notice(seat, v.CardProblem(v.CardProblemKind.DECK_MISMATCH, missing=missing, extra=extra),
                              keep=True)
             self._beat("say", [prompt("error.deck_mismatch")])
-            self._remote_line(f"deck mismatch: missing {missing}, extra {extra}; redeal")
+            self._remote_line(v.L10n(
+                UI["deal_mismatch"][0].format(missing=_counted(missing, Lang.ZH), extra=_counted(extra, Lang.ZH)),
+                UI["deal_mismatch"][1].format(missing=_counted(missing, Lang.EN), extra=_counted(extra, Lang.EN))))
             return
         try:
             state, events = engine.new_game(self.config, random.Random(self.seed), seed=self.seed, roles=roles)
@@ -152,8 +156,11 @@ class CardDeal(DirectorBase):
         self._note("table", f"deal refused: {exc.message}", public=False)
         self._beat("say", [prompt("error.void_hand")])
         self.deal_void = True
-        self._remote_line(f"deal void ({exc.code}): {exc.message}")
-        self._remote_line("redeal: menu > redeal")
+        why = words("deal_void", code=exc.code, why=exc.message)
+        if "hand" not in exc.code:  # the cards are not the deck the game was set up with
+            why = v.L10n(f"发牌无效（{exc.code}）：牌组不符", why.en)
+        self._remote_line(why)
+        self._remote_line(words("deal_redeal_hint"))
 
     def _tap_prompt(self) -> str:
         """C1: tap your card; D1-D3: tap both your cards, one after the other."""
@@ -180,3 +187,8 @@ class CardDeal(DirectorBase):
             peek()
         elif ui.peek_handle is None:
             ui.peek_handle = self.clock.call_at(self.clock.now() + self.t.peek_hold_s, peek)
+
+
+def _counted(roles: Sequence[tuple[str, int]], lang: Lang) -> str:
+    """("killer", 1), ("police", 2) as "杀手×1、警察×2" / "Killer×1, Police×2"; none: "-"."""
+    return ("、" if lang is Lang.ZH else ", ").join(f"{role_name(r, lang)}×{n}" for r, n in roles) or "-"

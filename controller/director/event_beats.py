@@ -12,7 +12,7 @@ from typing import Any
 
 from controller.director import announce
 from controller.director.base import DirectorBase
-from controller.director.seat_output import LED_NOD, LED_SHAKE
+from controller.director.seat_output import LED_NOD, LED_SHAKE, dead_view
 from controller.ports import LED_OFF
 from controller.rules.events import Acted, CardLost, Dawn, Died, Event, NightFell, Opened, VoteClosed
 from controller.rules.turns import TURN_VOTE
@@ -41,7 +41,7 @@ class EventBeats(DirectorBase):
             elif isinstance(e, Dawn):
                 self._beat("call", self._dawn)
             elif isinstance(e, Died):
-                self._beat("call", lambda e=e: self._set(e.seat, v.Dead(e.seat), LED_OFF))
+                self._beat("call", lambda e=e: self._set(e.seat, dead_view(self.state, e.seat), LED_OFF))
             elif isinstance(e, CardLost):  # D1: the second card turned up; only its owner sees which
                 self._beat("call", lambda e=e: self._arm_peek(e.seat, now=True))
             elif isinstance(e, Opened):
@@ -71,7 +71,7 @@ class EventBeats(DirectorBase):
             if seat in self.state.alive:
                 self._set(seat, v.Message(v.L10n(f"第{self.state.day}天", f"Day {self.state.day}")), LED_OFF)
             else:
-                self._set(seat, v.Dead(seat), LED_OFF)
+                self._set(seat, dead_view(self.state, seat), LED_OFF)
 
     def _settled(self, e: Acted, group: tuple[int, ...] | None) -> None:
         """A night act settled: the police see their answer; the step's seats go dark and the step sleeps

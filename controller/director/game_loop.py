@@ -15,6 +15,7 @@ from typing import Any
 
 from controller.director.base import DirectorBase, Line
 from controller.director.journal import Replay, action_from_json
+from controller.director.seat_output import dead_view
 from controller.rules import engine
 from controller.rules.actions import Action, Pass, Rejected, Timeout
 from controller.rules.events import Acted, Event, GameEnded, Opened, Reasked, Spoke
@@ -58,7 +59,7 @@ class GameLoop(DirectorBase):
         self.stage = "over" if self.state.over else "play"
         for seat in self.ui:
             if seat not in self.state.alive:
-                self._set(seat, v.Dead(seat))
+                self._set(seat, dead_view(self.state, seat))
         self._note("table", f"resumed from the journal at {self._where()}")
         self._beat("say", [prompt("game.restored")])
         if self.state.phase == "night":

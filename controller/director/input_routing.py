@@ -12,9 +12,10 @@ import logging
 
 from controller.director.base import DirectorBase, Window
 from controller.director.game_loop import describe
+from controller.director.judge_commands import refusal, words
 from controller.ports import Button, ButtonEvent, CardEvent, InputEvent, LinkEvent, RemoteKeyEvent
 from controller.rules import cards, engine
-from controller.rules.actions import Action, Pass, Pick, Rejected, Vote
+from controller.rules.actions import Action, Pass, Pick, Rejected, Surrender, Vote
 from controller.rules.turns import TURN_VOTE
 from controller.screens import views as v
 from controller.voice.prompts import phrase, prompt, seat_number
@@ -61,6 +62,8 @@ class InputRouting(DirectorBase):
         if ui is None:
             log.warning("button from unknown seat %s ignored", seat)
             return
+        if self._surrender_gesture(seat, e):
+            return
         if e.button is Button.OK and not e.pressed:
             ui.ok_down = False
             if ui.peek_handle is not None:
@@ -103,6 +106,47 @@ class InputRouting(DirectorBase):
         elif s.phase == "day":
             self._notice(seat, v.Message(v.L10n("请稍候", "Not now"), v.L10n("现在不是你的回合", "It is not your turn")))
 
+    def _surrender_gesture(self, seat: int, e: ButtonEvent) -> bool:
+        """A table without a judge (V2.11): holding ◀ and ▶ together asks this seat, on its own screen only,
+        whether it surrenders; OK says yes (the rules then accept or refuse, on this screen alone), ◀ or ▶
+        says no. Returns whether the press was the gesture's."""
+        ui = self.ui[seat]
+        if e.button in (Button.PREV, Button.NEXT):
+            (ui.held.add if e.pressed else ui.held.discard)(e.button)
+        if self.has_judge or self.stage != "play" or self.state is None or self.state.over:
+            return False
+        if ui.asking_surrender:
+            if e.pressed and e.button is Button.OK:
+                self._end_surrender_question(seat)
+                self.submit(Surrender(seat), seat)
+            elif e.pressed:  # ◀ or ▶: no
+                self._end_surrender_question(seat)
+            return True
+        both = ui.held == {Button.PREV, Button.NEXT}
+        if both and ui.surrender_handle is None and seat in self.state.alive:
+            at = self.clock.now() + self.t.surrender_hold_s
+            ui.surrender_handle = self.clock.call_at(at, lambda: self._ask_surrender(seat))
+        elif not both and ui.surrender_handle is not None:
+            ui.surrender_handle.cancel()
+            ui.surrender_handle = None
+        return False
+
+    def _ask_surrender(self, seat: int) -> None:
+        ui = self.ui[seat]
+        ui.surrender_handle = None
+        if ui.held != {Button.PREV, Button.NEXT} or self.stage != "play" or self.paused:
+            return
+        ui.asking_surrender = True
+        self._notice(seat, v.Message(words("surrender_ask"), words("surrender_hint")), keep=True)
+
+    def _end_surrender_question(self, seat: int) -> None:
+        ui = self.ui[seat]
+        ui.asking_surrender = False
+        if ui.notice_handle is not None:
+            ui.notice_handle.cancel()
+        ui.notice, ui.notice_handle = None, None
+        self._refresh()
+
     def _night_button(self, seat: int, button: Button, w: Window) -> None:
         assert self.state is not None
         p = engine.pending(self.state)
@@ -141,7 +185,7 @@ class InputRouting(DirectorBase):
         if not e.up:
             self.paused_for.add(e.seat)
             self.voice.say(phrase(seat_number(e.seat), prompt("error.seat_offline")), urgent=True)
-            self._remote_line(f"seat {self.label(e.seat)} is not answering ({e.reason})")
+            self._remote_line(words("seat_offline", n=self.label(e.seat)))
             self.pause(f"seat {e.seat} offline")
         else:
             self.paused_for.discard(e.seat)
@@ -156,11 +200,11 @@ class InputRouting(DirectorBase):
     def _rejected(self, exc: Rejected, seat: int | None, action: Action) -> None:
         self._note(f"seat {seat}" if seat else "judge", f"refused {describe(action)}: {exc.message}", public=False)
         if seat is None:
-            self._remote_line(f"refused: {exc.message}")
+            self._remote_line(refusal(exc, action, self.label))
             return
         if exc.code == "follow_vote" and isinstance(action, Vote) and action.target is not None:
             self._notice(seat, v.VoteFeedback(v.VoteResult.LATE, action.target))
         elif exc.code == "already_voted" and isinstance(action, Vote) and action.target is not None:
             self._notice(seat, v.VoteFeedback(v.VoteResult.ALREADY, action.target))
         else:
-            self._notice(seat, v.Message(v.L10n("无效操作", "Not allowed"), exc.message))
+            self._notice(seat, v.Message(v.L10n("无效操作", "Not allowed"), refusal(exc, action, self.label)))

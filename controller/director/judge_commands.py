@@ -1,26 +1,205 @@
-"""The judge's commands: pause, resume, repeat, extend, end the timer, undo, eject, penalty, surrender (V2.11),
-the direction, the judge's own entry of a pick, redeal (C1) and abort.
+"""The judge's commands, as one table every remote drives: pause, resume, repeat, extend, end the timer, undo,
+eject, penalty, surrender (V2.11), the judge's own entry of a pick, the direction (V2.4), redeal (C1) and abort.
 
-Whatever the judge can order, from the remote or any other front end, is a method here, so that every way of
-reaching the judge's commands calls the same code and the commands can grow without touching the rest.
+Why one table: the handheld's menu (remote_screens.py), the phone's console and any other ``Remote`` adapter
+must offer the same commands with the same limits, confirmations and results, so none of them holds a rule of
+its own. A new front end reads the table and calls :meth:`JudgeCommands.judge`; it adds no director code.
+
+The table (:data:`COMMANDS`, in menu order; :data:`BY_NAME`) gives for each command:
+
+- ``name``: its stable id ("eject"), the same in every front end, the transcript and the tests;
+- ``label``: the menu's words (an :class:`~controller.screens.views.L10n`, zh and en);
+- ``takes``: what it needs: ``""`` nothing, ``"seat"`` a seat number, ``"target"`` a seat or ``None`` (skip),
+  ``"direction"`` ``True`` for clockwise, ``"seconds"`` a number of seconds;
+- ``confirm``: whether the front end must ask before running it (the handheld: a second centre press; the
+  phone: a question, :meth:`JudgeCommands.judge_question`). :meth:`~JudgeCommands.judge` does not ask again:
+  asking is the front end's part, the table says where it is owed;
+- ``heard``: what the room hears when it is done (prompt IDs; nothing private is ever said: a refusal and a
+  night entry are silent);
+- ``rule``: the RULES ID it carries out.
+
+The calls, all made on the table's loop (an adapter on another thread hands them over with
+``loop.call_soon_threadsafe``, like its inputs):
+
+- ``d.judge_menu() -> tuple[Offer, ...]``: every command with whether it is open now and its choices now (the
+  seats that may be ejected, the targets the waking group may be given, ...); a front end greys out the rest;
+- ``d.judge_choices(name) -> tuple[Choice, ...]``: the choices of one command now (empty: ``takes`` is ``""``);
+- ``d.judge_question(name, value) -> L10n``: the question to ask before a ``confirm`` command ("请出场：5号？");
+- ``d.judge(name, value=None) -> Outcome``: run it. Never raises for bad input: an unknown name, a command not
+  open now, a value not among the choices, or the rules' refusal (a surrender while partners are alive, V2.11)
+  comes back as ``Outcome(ok=False, message=..., code=...)`` in both languages, and changes nothing.
+
+Every outcome is also written on the remote's screen (the handheld shows what the phone did, and the other way
+round), noted in the transcript, and every input the rules take is journalled before it takes effect, so undo
+takes it back. What the seat concerned sees (ejected, a penalty point) is drawn on that seat alone.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
 from controller.director.base import DirectorBase
 from controller.director.game_loop import describe
+from controller.director.seat_output import dead_view
 from controller.ports import LED_OFF
 from controller.rules import engine
-from controller.rules.actions import ChooseDirection, Eject, GroupPick, Penalty, Surrender, Timeout
+from controller.rules.actions import (
+    Action,
+    Ballot,
+    ChooseDirection,
+    Eject,
+    GroupPick,
+    Pass,
+    Penalty,
+    Pick,
+    Rejected,
+    Surrender,
+    Timeout,
+    Vote,
+)
 from controller.rules.events import Opened
 from controller.rules.turns import TURN_VOTE
 from controller.screens import views as v
+from controller.screens.strings import UI
 from controller.voice.prompts import prompt
+
+#: Choices the handheld offers for "extend" (the phone may send any whole number of seconds in this range).
+EXTEND_CHOICES = (30, 60, 15)
+EXTEND_RANGE = (5, 600)
+
+
+def words(key: str, **fields: object) -> v.L10n:
+    """A phrase of the screens' own table (controller/screens/strings.py) in both languages, fields filled in
+    (a field that is itself an :class:`~controller.screens.views.L10n` in the same language)."""
+    zh, en = UI[key]
+    return v.L10n(zh.format(**{k: f.zh if isinstance(f, v.L10n) else f for k, f in fields.items()}),
+                  en.format(**{k: f.en if isinstance(f, v.L10n) else f for k, f in fields.items()}))
+
+
+@dataclass(frozen=True, slots=True)
+class Choice:
+    """One value a command may take now, with its words ("5号" / "Seat 5", "不行动" / "Skip")."""
+
+    value: Any
+    label: v.L10n
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """What became of a command: done or refused, in words for the judge; ``code`` is stable ("done", or why:
+    "unknown", "not_now", "not_a_choice", or the rules' own code such as "partners_alive")."""
+
+    ok: bool
+    message: v.L10n
+    code: str = "done"
+
+
+@dataclass(frozen=True, slots=True)
+class JudgeCommand:
+    """One row of the table (see the module's docstring)."""
+
+    name: str
+    takes: str
+    confirm: bool
+    heard: tuple[str, ...]
+    rule: str
+
+    @property
+    def label(self) -> v.L10n:
+        return words(f"cmd_{self.name}")
+
+
+@dataclass(frozen=True, slots=True)
+class Offer:
+    """A command as it stands now: open or not, and the choices it has now."""
+
+    command: JudgeCommand
+    open: bool
+    choices: tuple[Choice, ...] = ()
+
+
+COMMANDS: tuple[JudgeCommand, ...] = (
+    JudgeCommand("pause", "", False, ("game.paused",), "C5"),
+    JudgeCommand("resume", "", False, ("game.resumed",), "C5"),
+    JudgeCommand("repeat", "", False, ("the last prompt again",), "C2"),
+    JudgeCommand("extend", "seconds", False, (), "C5"),
+    JudgeCommand("end_timer", "", True, (), "C5"),
+    JudgeCommand("undo", "", True, ("game.undone",), "C5"),
+    JudgeCommand("eject", "seat", True, ("seat.N", "eject.ejected"), "V2.11"),
+    JudgeCommand("penalty", "seat", True, ("seat.N", "speech.out_of_turn"), "V2.11"),
+    JudgeCommand("surrender", "seat", True, ("seat.N", "surrender.surrenders", "ending.*"), "V2.11"),
+    JudgeCommand("judge_pick", "target", True, (), "C2"),
+    JudgeCommand("direction", "direction", False, ("speech.clockwise | speech.counterclockwise",), "V2.4"),
+    JudgeCommand("redeal", "", True, ("setup.redeal",), "C1"),
+    JudgeCommand("abort", "", True, ("game.stopped_by_judge",), "C4"),
+)
+BY_NAME: dict[str, JudgeCommand] = {c.name: c for c in COMMANDS}
+
+#: Outcome codes of the table itself (any other code is the rules' own refusal).
+_OURS = frozenset({"done", "unknown", "not_now", "not_a_choice", "nothing_to_undo"})
 
 
 class JudgeCommands(DirectorBase):
-    """What the judge can order the table to do."""
+    """What the judge can order the table to do, and the one door every remote comes in by."""
 
+    # ==== the door ==========================================================================================
+    def judge_menu(self) -> tuple[Offer, ...]:
+        """Every command in menu order, open or not now, with its choices now."""
+        return tuple(Offer(c, self._open_now(c.name), self.judge_choices(c.name)) for c in COMMANDS)
+
+    def judge_choices(self, name: str) -> tuple[Choice, ...]:
+        """The values ``name`` may take now (empty when it takes none, or none is possible)."""
+        s = self.state
+
+        def seat(n: int) -> Choice:
+            return Choice(n, words("seat", n=self.label(n)))
+
+        if name in ("eject", "surrender"):
+            return tuple(seat(n) for n in sorted(s.alive)) if s is not None and s.roles else ()
+        if name == "penalty":
+            return tuple(seat(n) for n in range(1, self.config.players + 1))
+        if name == "judge_pick":
+            p = engine.pending(s) if s is not None and self.window is not None else None
+            if p is None or p.kind != "night":
+                return ()
+            return tuple(Choice(None, words("skip")) if t is None else seat(t) for t in p.choices)
+        if name == "direction":
+            return (Choice(True, words("clockwise")), Choice(False, words("counterclockwise")))
+        if name == "extend":
+            return tuple(Choice(n, words("n_seconds", s=n)) for n in EXTEND_CHOICES)
+        return ()
+
+    def judge_question(self, name: str, value: Any = None) -> v.L10n:
+        """What a front end asks before a ``confirm`` command: "请出场：5号？" / "Eject: Seat 5?"."""
+        c = BY_NAME.get(name)
+        if c is None:
+            return words("ask_plain", cmd=name)
+        if not c.takes:
+            return words("ask_plain", cmd=c.label)
+        return words("ask", cmd=c.label, what=self._value_words(name, value))
+
+    def judge(self, name: str, value: Any = None) -> Outcome:
+        """Run the judge's command ``name`` (with ``value`` where it takes one). See the module's docstring."""
+        c = BY_NAME.get(name)
+        if c is None:
+            return self._told(Outcome(False, v.L10n(f"没有“{name}”这个指令", f"No command {name!r}"), "unknown"))
+        if not self._open_now(name):
+            return self._told(Outcome(False, words("not_now", cmd=c.label), "not_now"))
+        if c.takes == "seconds":
+            value = EXTEND_CHOICES[0] if value is None else value
+            if isinstance(value, bool) or not isinstance(value, int | float) \
+                    or not EXTEND_RANGE[0] <= value <= EXTEND_RANGE[1]:
+                return self._told(Outcome(False, words("not_a_choice", what=value), "not_a_choice"))
+        elif c.takes and not any(type(ch.value) is type(value) and ch.value == value
+                                 for ch in self.judge_choices(name)):  # True is not seat 1
+            return self._told(Outcome(False, words("not_a_choice", what=value), "not_a_choice"))
+        outcome = self._run(name, value)
+        # the rules' refusal is on the remote already (input_routing.py tells every refused input where it was)
+        return self._told(outcome) if outcome.code in _OURS else outcome
+
+    # ==== what each command does ===========================================================================
     def pause(self, reason: str = "judge") -> None:
         """Timers freeze; screens say "paused"."""
         if self.paused:
@@ -109,32 +288,41 @@ class JudgeCommands(DirectorBase):
         self._beat("say", [prompt("game.undone")])
         for seat in self.ui:
             if seat not in self.state.alive:
-                self._set(seat, v.Dead(seat), LED_OFF)
+                self._set(seat, dead_view(self.state, seat), LED_OFF)
             elif self.state.phase == "night":
                 self._set(seat, v.Dark(), LED_OFF)
+            elif isinstance(self.ui[seat].view, v.Dead):  # back in the game (an ejection undone)
+                self._set(seat, v.Message(words("day", d=self.state.day)), LED_OFF)
         self._beat("call", self._open)
         self._pump()
         return True
 
-    def eject(self, seat: int, reason: str = "") -> None:
-        self.submit(Eject(seat, reason))
+    def eject(self, seat: int, reason: str = "") -> Rejected | None:
+        """V2.11 §5.14/§5.15: the seat is out of this game; the step going on goes on without it."""
+        return self.submit(Eject(seat, reason))
 
-    def penalty(self, seat: int) -> None:
-        self.submit(Penalty(seat))
+    def penalty(self, seat: int) -> Rejected | None:
+        """V2.11 §5.4: one penalty point; the seat is told on its own screen."""
+        refused = self.submit(Penalty(seat))
+        if refused is None and seat in self.ui:
+            points = self.state.penalties.get(seat, 0) if self.state is not None else 0
+            self._notice(seat, v.Message(words("penalty_title"), words("penalty_body", p=points)))
+        return refused
 
-    def surrender(self, seat: int) -> None:
-        self.submit(Surrender(seat))
+    def surrender(self, seat: int) -> Rejected | None:
+        """V2.11: only the last living member of a killer or police team; the other side wins."""
+        return self.submit(Surrender(seat))
 
-    def choose_direction(self, clockwise: bool) -> None:
-        self.submit(ChooseDirection(clockwise))
+    def choose_direction(self, clockwise: bool) -> Rejected | None:
+        return self.submit(ChooseDirection(clockwise))
 
-    def judge_pick(self, target: int | None) -> None:
+    def judge_pick(self, target: int | None) -> Rejected | None:
         """Judge entry mode: the judge enters the pointed-at seat for the waking group."""
-        self.submit(GroupPick(target))
+        return self.submit(GroupPick(target))
 
     def redeal(self) -> None:
         """C1: the judge orders a redeal; every card is tapped again."""
-        if self.stage != "deal" or (self.deck is not None and self.state is not None):
+        if not self._redeal_open():
             return  # the engine has dealt from the cards: too late to redeal (undo is the judge's tool now)
         for ui in self.ui.values():
             if ui.reveal_handle is not None:
@@ -153,3 +341,119 @@ class JudgeCommands(DirectorBase):
         self.voice.say([prompt("game.stopped_by_judge")], urgent=True)
         self._note("judge", "aborted the game")
         self._tell_over()
+
+    # ==== the table's workings ==============================================================================
+    def _redeal_open(self) -> bool:
+        return self.stage == "deal" and not (self.deck is not None and self.state is not None)
+
+    def _open_now(self, name: str) -> bool:
+        """Whether ``name`` may run now (the same test for every front end)."""
+        s, w = self.state, self.window
+        playing = self.stage == "play" and s is not None and not s.over
+        running = playing and not self.paused
+        return {
+            "pause": self.stage in ("deal", "play") and not self.paused,
+            "resume": self.paused,
+            "repeat": bool(self.last_prompts),
+            "extend": running and w is not None and w.kind != "vote",
+            "end_timer": running and w is not None,
+            "undo": playing and len(self.groups) > 1,
+            "eject": playing,
+            "penalty": playing,
+            "surrender": playing,
+            "judge_pick": running and w is not None and w.kind == "night",
+            "direction": running and w is not None and w.kind == "direction",
+            "redeal": self._redeal_open(),
+            "abort": self.stage in ("deal", "play"),
+        }.get(name, False)
+
+    def _value_words(self, name: str, value: Any) -> v.L10n:
+        if name == "extend":
+            return words("n_seconds", s=value)
+        return next((c.label for c in self.judge_choices(name) if c.value == value), v.L10n(str(value), str(value)))
+
+    def _told(self, outcome: Outcome) -> Outcome:
+        """The outcome on the remote's screen (whichever remote asked) and in the transcript."""
+        self._note("judge", outcome.message.en, public=False)
+        self._remote_line(outcome.message)
+        return outcome
+
+    def _rules_said(self, refused: Rejected | None, done: v.L10n, action: Action) -> Outcome:
+        if refused is None:
+            return Outcome(True, done)
+        return Outcome(False, refusal(refused, action, self.label), refused.code)
+
+    def _run(self, name: str, value: Any) -> Outcome:
+        """Carry out a command already checked open and given a value among its choices."""
+        if name in ("eject", "penalty", "surrender"):
+            return self._run_seat(name, value)
+        if name == "judge_pick":
+            done = words("done_judge_pick", what=self._value_words(name, value))
+            return self._rules_said(self.judge_pick(value), done, GroupPick(value))
+        if name == "direction":
+            done = words("done_direction", what=self._value_words(name, value))
+            return self._rules_said(self.choose_direction(value), done, ChooseDirection(value))
+        if name == "undo":
+            last = self.groups[-1][0] if self.groups else None
+            if not self.undo():
+                return Outcome(False, words("nothing_to_undo"), "nothing_to_undo")
+            return Outcome(True, words("done_undo", what=_action_words(last, self.label)))
+        if name == "extend":
+            self.extend(float(value))
+            return Outcome(True, words("done_extend", s=f"{value:g}"))
+        plain: dict[str, Callable[[], object]] = {
+            "pause": self.pause, "resume": self.resume_play, "repeat": self.repeat, "end_timer": self.end_timer,
+            "redeal": self.redeal, "abort": self.abort}
+        plain[name]()
+        return Outcome(True, words(f"done_{name}"))
+
+    def _run_seat(self, name: str, seat: int) -> Outcome:
+        n = self.label(seat)
+        if name == "eject":
+            return self._rules_said(self.eject(seat), words("done_eject", n=n), Eject(seat))
+        if name == "penalty":
+            refused = self.penalty(seat)
+            points = self.state.penalties.get(seat, 0) if self.state is not None else 0
+            return self._rules_said(refused, words("done_penalty", n=n, p=points), Penalty(seat))
+        return self._rules_said(self.surrender(seat), words("done_surrender", n=n), Surrender(seat))
+
+
+def refusal(exc: Rejected, action: Action | None, label: Callable[[int], str]) -> v.L10n:
+    """Why the rules refused an input, in both languages (the rule's ID where there is one, V2.11); the
+    engine's own English sentence where no words are written for its code."""
+    key = f"why_{exc.code}"
+    if key not in UI:
+        return v.L10n(f"{UI['refused'][0]}：{exc.message}", exc.message)
+    seat = getattr(action, "seat", None)
+    target = getattr(action, "target", None)
+    n = label(seat) if isinstance(seat, int) else "?"
+    t = label(target) if isinstance(target, int) else "?"
+    return words(key, n=n, t=t)
+
+
+def _action_words(action: Action | None, label: Callable[[int], str]) -> v.L10n:
+    """An input as the judge's screen names it ("请出场：5号", "Seat 3 → 7")."""
+    if action is None:
+        return words("cmd_redeal")
+    if isinstance(action, (Eject, Penalty, Surrender)):
+        name = {Eject: "eject", Penalty: "penalty", Surrender: "surrender"}[type(action)]
+        return _pair(words(f"cmd_{name}"), words("seat", n=label(action.seat)))
+    if isinstance(action, GroupPick):
+        what = words("skip") if action.target is None else words("seat", n=label(action.target))
+        return _pair(words("cmd_judge_pick"), what)
+    if isinstance(action, ChooseDirection):
+        return _pair(words("cmd_direction"), words("clockwise" if action.clockwise else "counterclockwise"))
+    if isinstance(action, (Pick, Vote)):
+        what = words("skip") if action.target is None else words("seat", n=label(action.target))
+        return _pair(words("seat", n=label(action.seat)), what, "→")
+    if isinstance(action, Pass):
+        return words("seat", n=label(action.seat))
+    if isinstance(action, Timeout):
+        return words("done_end_timer")
+    if isinstance(action, Ballot):
+        return words("turn_vote")
+    return v.L10n(describe(action), describe(action))
+
+
+def _pair(a: v.L10n, b: v.L10n, sep: str = "：") -> v.L10n:
+    return v.L10n(f"{a.zh}{sep}{b.zh}", f"{a.en}{': ' if sep == '：' else ' ' + sep + ' '}{b.en}")

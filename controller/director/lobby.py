@@ -26,6 +26,7 @@ from controller.screens import views as v
 from controller.screens.canvas import W
 from controller.screens.fonts import SMALL
 from controller.screens.render import render
+from controller.screens.strings import UI, Lang, option_name, option_value, role_name
 
 
 class Lobby:
@@ -59,26 +60,35 @@ class Lobby:
     def players(self) -> int:
         return self.count if self.count is not None else len(self.joined)
 
-    def deck(self) -> str:
-        """The cards to lay out for the current count, or why that count cannot be played."""
+    def deck(self, lang: Lang | None = None) -> str:
+        """The cards to lay out for the current count (in ``lang``: "杀手3、警察3、平民6"), or why that count
+        cannot be played."""
         n = self.players()
         try:
             config = configure(self.variant, n, self.options)
         except VariantError as exc:
-            return exc.problem
+            return UI["lobby_cannot"][0].format(n=n) if lang is Lang.ZH else exc.problem
+        if lang is Lang.ZH:
+            return "、".join(f"{role_name(role, lang)}{count}" for role, count in config.composition)
         return ", ".join(f"{count} {role}" for role, count in config.composition)
 
     def ready(self) -> str | None:
         """None if the game can start now, else what is missing."""
+        problem = self._problem()
+        return problem.en if isinstance(problem, v.L10n) else problem
+
+    def _problem(self) -> v.Text | None:
+        """What keeps the game from starting, in both languages where it is the lobby's own words."""
         n = self.players()
         if n == 0:
-            return "nobody has checked in"
+            return v.L10n(*UI["lobby_nobody"])
         if self.count is None and self.joined != set(range(1, n + 1)):
-            return f"players sit in seats 1..{n}"
+            zh, en = UI["lobby_sit"]
+            return v.L10n(zh.format(n=n), en.format(n=n))
         try:
             configure(self.variant, n, self.options)
         except VariantError as exc:
-            return exc.problem
+            return v.L10n(UI["lobby_cannot"][0].format(n=n), exc.problem)
         return None
 
     # ---- inputs -----------------------------------------------------------------------------------------------
@@ -154,7 +164,7 @@ class Lobby:
         self._draw()
 
     def _try_start(self) -> None:
-        problem = self.ready()
+        problem = self._problem()
         if problem is not None:
             self._draw(problem)
             return
@@ -162,29 +172,36 @@ class Lobby:
         self.on_start(self.players())
 
     # ---- output -----------------------------------------------------------------------------------------------
-    def _draw(self, problem: str | None = None) -> None:
+    def _draw(self, problem: v.Text | None = None) -> None:
         for seat, port in self.table.seats.items():
             port.display(render(v.CheckIn(seat, seat in self.joined), self.lang))
         remote = self.table.remote
         if remote is not None and self.page == "setup":
-            rows = tuple(_row(name, _shown(value)) for name, value in self.setup_rows())
+            rows: tuple[v.Text, ...] = tuple(
+                v.L10n(*(self._shown(name, value, lang) if name == "variant" and lang is Lang.ZH  # 标准版 2.0（警匪）
+                         else _row(option_name(name, lang), self._shown(name, value, lang)) for lang in Lang))
+                for name, value in self.setup_rows())
             if problem:
                 rows += (problem,)
-            remote.display(render(v.JudgeList(v.L10n("设置", "Setup"), rows, self.row), self.lang))
+            remote.display(render(v.JudgeList(v.L10n(*UI["lobby_setup"]), rows, self.row), self.lang))
         elif remote is not None:
             n = self.players()
             joined = ",".join(map(str, sorted(self.joined))) or "-"
-            items: tuple[str, ...] = (f"{n} players: {joined}", f"deck: {self.deck()}",
-                                      problem or "centre = start, ◀▶ = count, menu = setup")
-            remote.display(render(v.JudgeList(v.L10n("签到", "Check-in"), items, None), self.lang))
+            items: tuple[v.Text, ...] = (
+                v.L10n(*(UI["lobby_players"][i].format(n=n, joined=joined) for i in (0, 1))),
+                v.L10n(*(UI["lobby_deck"][i].format(deck=self.deck(lang)) for i, lang in enumerate(Lang))),
+                problem or v.L10n(*UI["lobby_hint"]))
+            remote.display(render(v.JudgeList(v.L10n(*UI["lobby_checkin"]), items, None), self.lang))
 
-
-def _shown(value: OptionValue) -> str:
-    if isinstance(value, bool):
-        return "on" if value else "off"
-    if isinstance(value, float):
-        return f"{value:g}"
-    return str(value)
+    def _shown(self, name: str, value: OptionValue, lang: Lang) -> str:
+        """An option's value in words: on/off, a choice's name, a number; the variant by its name."""
+        if name == "variant":
+            return self.variant.name_zh if lang is Lang.ZH and self.variant.name_zh else str(value)
+        if isinstance(value, bool):
+            return option_value("on" if value else "off", lang)
+        if isinstance(value, float):
+            return f"{value:g}"
+        return option_value(str(value), lang)
 
 
 def _row(name: str, value: str) -> str:

@@ -15,6 +15,7 @@ from PIL import Image
 from controller.board.public import public_facts
 from controller.director.base import DirectorBase
 from controller.ports import RGB
+from controller.rules.state import GameState
 from controller.screens import views as v
 from controller.screens.numbering import Label, plain
 from controller.screens.render import render
@@ -29,6 +30,12 @@ LED_VOTE: RGB = (0, 0, 255)
 def draw(view: v.View, lang: str, label: Label = plain) -> Image.Image:
     """Render once per distinct view: a countdown tick shown on eleven listeners' screens is drawn once."""
     return render(view, lang, label=label)
+
+
+def dead_view(state: GameState | None, seat: int) -> v.Dead:
+    """A dead seat's screen: an ejected player is told the judge ruled them out (V2.11 §5.14/§5.15)."""
+    ejected = state is not None and any(x == seat and c == "ejected" for x, c in state.dead)
+    return v.Dead(seat, "ejected" if ejected else "")
 
 
 class SeatOutput(DirectorBase):
@@ -73,6 +80,7 @@ class SeatOutput(DirectorBase):
             if self.led_sent.get(seat) != ui.led:
                 self.table.seats[seat].set_led(ui.led)
                 self.led_sent[seat] = ui.led
+        self._remote_status()  # the judge's screen follows the game too (the deal, a death, a pause)
         if self.board is not None:
             facts = public_facts(self.state, self.events, window=self.window, now=self.clock.now(),
                                  over=self.stage == "over", paused=self.paused)

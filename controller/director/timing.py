@@ -29,6 +29,8 @@ class Timings:
     tally_s: float = 4.0
     #: Holding OK this long shows the seat's role again.
     peek_hold_s: float = 0.6
+    #: A table without a judge: holding ◀ and ▶ together this long asks the seat whether it surrenders (V2.11).
+    surrender_hold_s: float = 2.0
     #: A message on a seat (a rejected press) stays this long.
     notice_s: float = 2.5
     #: Checkpoint the running timer to the journal this often (resume "from what was left").

@@ -13,7 +13,7 @@ from collections.abc import Callable
 
 from controller.director import announce
 from controller.director.base import DirectorBase, Window
-from controller.director.seat_output import LED_SPEAKER, LED_VOTE
+from controller.director.seat_output import LED_SPEAKER, LED_VOTE, dead_view
 from controller.ports import LED_OFF
 from controller.rules import cards, engine
 from controller.rules.actions import Timeout
@@ -143,12 +143,12 @@ class InputWindows(DirectorBase):
         if w.step == TURN_VOTE and self.state is not None:  # V4.8: the vote is in; the pointer goes away
             for seat in w.seats:
                 voted = v.Message(v.L10n("已投票", "Voted"), "")
-                self._set(seat, voted if seat in self.state.alive else v.Dead(seat), LED_OFF)
+                self._set(seat, voted if seat in self.state.alive else dead_view(self.state, seat), LED_OFF)
         if w.kind == "last_words" and self.state is not None:
             # The last words are over: the speaker's screen and LED go dark, whatever comes next (night, a vote).
             for seat in self.ui:
                 if seat not in self.state.alive:
-                    self._set(seat, v.Dead(seat), LED_OFF)
+                    self._set(seat, dead_view(self.state, seat), LED_OFF)
 
     def _countdown(self) -> v.Countdown:
         """The countdown as the screens show it: whole seconds (rounded up, as :class:`v.Countdown` shows them).
@@ -187,7 +187,7 @@ class InputWindows(DirectorBase):
                 elif seat in s.alive:
                     self._set(seat, v.Speaking(speaker, cd, w.kind == "last_words"), LED_OFF)
                 else:  # a dead seat whose last words are over goes dark again (no lit LED, no stale timer)
-                    self._set(seat, v.Dead(seat), LED_OFF)
+                    self._set(seat, dead_view(self.state, seat), LED_OFF)
         elif w.kind == "vote" and w.step == TURN_VOTE:
             voter = w.seats[0]
             self._set(voter, v.NightChoice("vote", self.ui[voter].cursor, cd), LED_VOTE)

@@ -40,6 +40,11 @@ class GameCreated(Event):
     seed: int | None = None
     talk: bool = True
 
+    def public_view(self) -> Event:
+        """The set-up without its seed: with a digital deal the seed deals every card again, so it is as secret
+        as the deal itself until the game is over."""
+        return dataclasses.replace(self, seed=None)
+
 
 @record
 class Dealt(Event):

@@ -340,7 +340,8 @@ def _police_answer(c: Canvas, view: v.PoliceAnswer, lang: Lang, label: Label) ->
 @draws(v.Dead)
 def _dead(c: Canvas, view: v.Dead, lang: Lang, label: Label) -> None:
     c.row(0, "", ui("seat", lang, n=label(view.seat)))
-    c.ink(ui("dead", lang), (0, TOP, W, H - TOP - 1), (BIG, MEDIUM, SMALL))
+    c.ink(ui("dead_ejected" if view.cause == "ejected" else "dead", lang), (0, TOP, W, H - TOP - 1),
+          (BIG, MEDIUM, SMALL))
     c.centered(H - TOP, ui("dead_body", lang), SMALL)
 
 
@@ -495,7 +496,10 @@ def _judge_seats(c: Canvas, view: v.JudgeSeats, lang: Lang, label: Label) -> Non
 
 @draws(v.JudgeList)
 def _judge_list(c: Canvas, view: v.JudgeList, lang: Lang, label: Label) -> None:
-    _list(c, text(view.title, lang), [text(i, lang) for i in view.items], view.cursor)
+    rows = [text(i, lang) for i in view.items]
+    if view.cursor is None:  # a list only read (what the remote was told): a long line wraps, nothing is cut
+        rows = [line for row in rows for line in wrap(row, SMALL, W - 4)]
+    _list(c, text(view.title, lang), rows, view.cursor)
 
 
 @draws(v.JudgeStatus)
@@ -511,10 +515,27 @@ def _judge_status(c: Canvas, view: v.JudgeStatus, lang: Lang, label: Label) -> N
         y = TOP + 2 + 2 * SMALL.line
         lines = view.lines[len(view.lines) - (H - 4 - y) // SMALL.line:]
     room = (H - 4 - y) // SMALL.line
-    for line in lines[:room]:
-        c.text((0, y), text(line, lang), SMALL)
-        y += SMALL.line
     if len(lines) > room:
         c.problem(f"{len(lines)} status lines, room for {room}")
+    # A long line (a refusal with its rule) wraps rather than being cut; the newest rows are the ones kept.
+    rows = [row for line in lines[:room] for row in wrap(text(line, lang), SMALL, W)]
+    for row in rows[-room:]:
+        c.text((0, y), row, SMALL)
+        y += SMALL.line
     if view.countdown:
         c.bar(BAR, view.countdown.fraction)
+
+
+@draws(v.JudgeAsk)
+def _judge_ask(c: Canvas, view: v.JudgeAsk, lang: Lang, label: Label) -> None:
+    c.fill((0, 0, W, TOP))
+    c.row(0, text(view.title, lang), "", SMALL, fill=0)
+    if view.done is not None:  # the outcome: a tick or a cross in the title bar, the words below
+        (c.check if view.done else c.cross)((W - 13, 1, W - 2, TOP - 1), width=2, fill=0)
+        c.fit(text(view.value, lang), (0, TOP + 1, W, H), (MEDIUM, SMALL))
+        return
+    hint = text(view.hint, lang)
+    below = min(2, len(wrap(hint, SMALL, W))) * SMALL.line if hint else 0
+    c.fit(text(view.value, lang), (0, TOP + 1, W, H - below), (BIG, MEDIUM, SMALL))
+    if hint:
+        c.fit(hint, (0, H - below, W, H), (SMALL,))

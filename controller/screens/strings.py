@@ -74,6 +74,11 @@ ACTIONS: dict[str, tuple[str, str]] = {
     "shoot_1": ("狙击", "Shoot"),  # D3: sniper 1
     "shoot_2": ("狙击", "Shoot"),  # D3: sniper 2
     "first_identity": ("选身份", "First card"),  # D1: which card plays first
+    "secret_kill": ("出手", "Strike"),  # V3.3: the secret police's one-time power
+    "protect": ("救人", "Save"),  # the doctor's save, as the rules name the ability (V3.2)
+    "d2_hug": ("抱人", "Hug"),
+    "dual_needle": ("扎针", "Needle"),
+    "dual_shot": ("狙击", "Shoot"),
     "recognise": ("认同伴", "Meet partners"),
     "vote": ("投票", "Vote"),
 }
@@ -169,6 +174,149 @@ UI: dict[str, tuple[str, str]] = {
     "judge_empty": ("（空）", "(empty)"),
     "day": ("第{d}天", "Day {d}"),
     "night": ("第{d}夜", "Night {d}"),
+    "judge_deal": ("发牌", "Deal"),
+    "judge_menu": ("法官菜单", "Judge menu"),
+    "judge_end": ("结局", "The end"),
+    # the judge's commands (controller/director/judge_commands.py): the menu's words, the choices, the results
+    "cmd_pause": ("暂停", "Pause"),
+    "cmd_resume": ("继续", "Resume"),
+    "cmd_repeat": ("重播提示", "Repeat prompt"),
+    "cmd_extend": ("延长计时", "Extend timer"),
+    "cmd_end_timer": ("结束计时", "End timer"),
+    "cmd_undo": ("撤销上一步", "Undo last input"),
+    "cmd_eject": ("请出场", "Eject"),
+    "cmd_penalty": ("罚分", "Penalty point"),
+    "cmd_surrender": ("投降", "Surrender"),
+    "cmd_judge_pick": ("法官录入", "Enter the pick"),
+    "cmd_direction": ("发言方向", "Direction"),
+    "cmd_redeal": ("重新发牌", "Redeal"),
+    "cmd_abort": ("中止游戏", "Abort game"),
+    "cmd_closed": ("（现在不可用）", "(not now)"),
+    "choose_seat": ("←→选择 中键确定", "←→ then centre"),
+    "press_again": ("再按中键确认", "Centre again to confirm"),
+    "back_cancels": ("返回键取消", "Back cancels"),
+    "clockwise": ("顺时针", "Clockwise"),
+    "counterclockwise": ("逆时针", "Counter-clockwise"),
+    "n_seconds": ("{s}秒", "{s} s"),
+    "ask": ("{cmd}：{what}？", "{cmd}: {what}?"),
+    "ask_plain": ("{cmd}？", "{cmd}?"),
+    "done_pause": ("已暂停", "Paused"),
+    "done_resume": ("已继续", "Resumed"),
+    "done_repeat": ("已重播", "Said again"),
+    "done_extend": ("计时延长{s}秒", "Timer +{s} s"),
+    "done_end_timer": ("计时已结束", "Timer ended"),
+    "done_undo": ("已撤销：{what}", "Undone: {what}"),
+    "done_eject": ("{n}号已被请出场", "Seat {n} ejected"),
+    "done_penalty": ("{n}号罚分，共{p}分", "Seat {n}: penalty, {p} in all"),
+    "done_surrender": ("{n}号投降", "Seat {n} surrendered"),
+    "done_judge_pick": ("已录入：{what}", "Entered: {what}"),
+    "done_direction": ("发言方向：{what}", "Direction: {what}"),
+    "done_redeal": ("重新发牌", "Redealing"),
+    "done_abort": ("游戏已中止", "Game aborted"),
+    "not_now": ("现在不能{cmd}", "{cmd}: not now"),
+    "not_a_choice": ("{what}不可选", "{what} cannot be chosen"),
+    "nothing_to_undo": ("没有可撤销的操作", "Nothing to undo"),
+    "refused": ("不允许", "Refused"),
+    # why the rules refuse an input (the engine's Rejected codes), on the remote and the seat it came from
+    "why_partners_alive": ("{n}号还有同伴在场，不能投降（V2.11）", "Seat {n} has partners alive: no surrender (V2.11)"),
+    "why_civilian_surrender": ("平民不能投降（V2.11）", "Civilians may not surrender (V2.11)"),
+    "why_no_team": ("{n}号没有同伴阵营，不能投降（V2.11）", "Seat {n} has no side to surrender for (V2.11)"),
+    "why_no_surrender": ("本版本不允许投降（V2.11）", "This version allows no surrender (V2.11)"),
+    "why_dead": ("{n}号已出局", "Seat {n} is out"),
+    "why_unknown_seat": ("没有{n}号", "There is no seat {n}"),
+    "why_not_now": ("现在不能这样做", "Not possible now"),
+    "why_game_over": ("游戏已结束", "The game is over"),
+    "why_must_choose": ("这一步必须选人", "This step needs a pick"),
+    "why_bad_target": ("{t}号不能选", "Seat {t} cannot be chosen"),
+    "why_target_dead": ("{t}号已出局", "Seat {t} is out"),
+    "why_no_checks_left": ("警察已没有验人次数（V2.10）", "The police have no checks left (V2.10)"),
+    "why_not_your_turn": ("现在不是你的回合", "It is not your turn"),
+    # what a seat's own screen says the judge did to it
+    "dead_ejected": ("你被请出场", "You are ejected"),
+    "penalty_title": ("罚分", "Penalty point"),
+    "penalty_body": ("罚一分，共{p}分", "One point, {p} in all"),
+    "surrender_ask": ("投降？", "Surrender?"),
+    "surrender_hint": ("OK确认  ←→取消", "OK: yes  ←→: no"),
+    # the judge's status screen: whose turn it is
+    "turn_night": ("{role}{action}", "{role}: {action}"),
+    "turn_speech": ("{n}号发言", "Seat {n} speaks"),
+    "turn_defence": ("{n}号辩护", "Seat {n} defends"),
+    "turn_last_words": ("{n}号遗言", "Seat {n}: last words"),
+    "turn_vote": ("投票", "Vote"),
+    "turn_vote_call": ("投{n}号？", "Vote for {n}?"),
+    "turn_vote_of": ("{n}号投票", "Seat {n} votes"),
+    "turn_direction": ("选择发言方向", "Choose the direction"),
+    "turn_defence_claim": ("申请辩护", "Defence claims"),
+    "turn_first_identity": ("选先手身份", "First identities"),
+    "turn_recognise": ("{role}认同伴", "{role}: meet"),
+    "turn_none": ("—", "—"),
+    "pick": ("{action}→{t}", "{action}→{t}"),
+    "pick_skip": ("{action}：不行动", "{action}: skip"),
+    "seat_offline": ("{n}号没有响应", "Seat {n} is not answering"),
+    "lobby_setup": ("设置", "Setup"),
+    "lobby_checkin": ("签到", "Check-in"),
+    "lobby_players": ("{n}人：{joined}", "{n} players: {joined}"),
+    "lobby_deck": ("牌：{deck}", "deck: {deck}"),
+    "lobby_hint": ("中键开始 ←→人数 菜单设置", "centre = start, ←→ = count, menu = setup"),
+    "lobby_nobody": ("还没有人签到", "nobody has checked in"),
+    "lobby_sit": ("请坐在1到{n}号", "players sit in seats 1..{n}"),
+    "lobby_cannot": ("{n}人不能玩这个版本", "{n} players cannot play this version"),
+    "deal_unknown_card": ("{n}号：牌{uid}不在本副牌中", "seat {n}: card {uid} is not in this deck"),
+    "deal_extra_card": ("{n}号：多刷了一张牌", "seat {n}: tapped a {which} card"),
+    "deal_duplicate_card": ("{n}号：牌{uid}已在{m}号", "seat {n}: card {uid} is already at seat {m}"),
+    "deal_mismatch": ("牌组不符：缺{missing}，多{extra}；请重新发牌", "deck mismatch: missing {missing}, extra {extra}; redeal"),
+    "deal_void": ("发牌无效（{code}）：杀手和警察在同一手", "deal void ({code}): {why}"),
+    "deal_redeal_hint": ("请重新发牌：菜单 > 重新发牌", "redeal: menu > redeal"),
+}
+
+
+#: The rule options the judge sets on the remote's setup page (controller/rules/options.py), by key.
+OPTION_NAMES: dict[str, tuple[str, str]] = {
+    "variant": ("版本", "variant"),
+    "roles": ("角色表", "roles"),
+    "win": ("胜负", "win"),
+    "lastwords": ("遗言", "last words"),
+    "lastwords.quota": ("遗言名额", "last-words quota"),
+    "speech.any_direction": ("法官定发言方向", "judge picks direction"),
+    "defence.suspects": ("嫌疑人辩护", "suspects defend"),
+    "vote": ("投票顺序", "vote order"),
+    "vote.window_s": ("举手时限秒", "hand window s"),
+    "tie": ("平票", "tie"),
+    "tie.limit": ("平票上限", "tie limit"),
+    "checks": ("验人次数", "checks"),
+    "first_night": ("首夜", "first night"),
+    "first_victim.max_repeat": ("首杀连续上限", "first victim repeats"),
+    "surrender": ("投降", "surrender"),
+    "killers.selfkill": ("杀手自杀", "killer self-kill"),
+    "needle.no_save_from_shot": ("针不救枪", "needle vs shot"),
+    "dual.police_killer": ("警匪同手", "police+killer hand"),
+    "group_tie": ("分歧", "group split"),
+    "quiet_night": ("平安夜", "quiet night"),
+}
+
+#: The values of those options (a seed's number such as "003" is shown as itself).
+OPTION_VALUES: dict[str, tuple[str, str]] = {
+    "on": ("开", "on"),
+    "off": ("关", "off"),
+    "club": ("俱乐部", "club"),
+    "civilians_lose": ("屠民", "civilians lose"),
+    "police_only": ("屠警", "police only"),
+    "quota": ("名额", "quota"),
+    "killer_silent": ("杀手无遗言", "killer silent"),
+    "all": ("全部", "all"),
+    "reverse": ("倒序", "reverse"),
+    "from_victim": ("从死者起", "from victim"),
+    "revote": ("重投", "revote"),
+    "debate_first": ("先辩论", "debate first"),
+    "top2": ("前两名", "top two"),
+    "kill": ("杀人", "kill"),
+    "recognition": ("认人", "recognition"),
+    "swap": ("换牌", "swap"),
+    "choose": ("自选", "choose"),
+    "forfeit": ("放弃", "forfeit"),
+    "random": ("随机", "random"),
+    "day": ("白天", "day"),
+    "next_night": ("下一夜", "next night"),
 }
 
 
@@ -194,6 +342,14 @@ def _lookup(table: dict[str, tuple[str, str]], key: str, lang: Lang,
     # An ID we have no words for is shown as itself rather than hidden: the screen still says something true,
     # and tests/screens/test_strings.py lists the IDs the engine uses so a gap is caught before a game.
     return key
+
+
+def option_name(key: str, lang: Lang) -> str:
+    return _pick(OPTION_NAMES[key], lang) if key in OPTION_NAMES else key
+
+
+def option_value(value: str, lang: Lang) -> str:
+    return _pick(OPTION_VALUES[value], lang) if value in OPTION_VALUES else value
 
 
 def role_name(role: str, lang: Lang) -> str:
@@ -225,7 +381,7 @@ def known(table: str, key: str) -> bool:
 
 def all_texts() -> Iterator[str]:
     """Every string in every table (both languages): what the font subset must cover."""
-    for table in (ROLES, ACTIONS, SIDES, UI):
+    for table in (ROLES, ACTIONS, SIDES, UI, OPTION_NAMES, OPTION_VALUES):
         for zh, en in table.values():
             yield zh
             yield en

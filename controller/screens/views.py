@@ -159,9 +159,11 @@ class PoliceAnswer(View):
 # --- day -----------------------------------------------------------------------------------------------------
 @dataclass(frozen=True, slots=True)
 class Dead(View):
-    """This seat is out (dead players make no sound, 004 §3.14)."""
+    """This seat is out (dead players make no sound, 004 §3.14). ``cause`` "ejected": the judge ruled it out
+    (V2.11 §5.14/§5.15), and the seat is told so."""
 
     seat: int
+    cause: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -274,3 +276,15 @@ class JudgeStatus(View):
     turn: Text
     countdown: Countdown | None = None
     lines: tuple[Text, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class JudgeAsk(View):
+    """A judge's command on the remote: its name, the value chosen (big: "5号"), and what to press ("←→
+    choose", "centre again to confirm"); once given (``done`` True, or False: refused) its outcome as ``value``,
+    with a tick or a cross beside the name."""
+
+    title: Text
+    value: Text
+    hint: Text = ""
+    done: bool | None = None

@@ -138,7 +138,7 @@ def test_a_seat_that_stops_answering_pauses_the_game_and_is_restored(
     # the voice names the seat, the judge's remote says which seat is not answering
     assert d.paused
     assert any(u.prompts == (f"seat.{seat}", "error.seat_offline") for u in session.voice.said)
-    assert any(f"seat {seat} is not answering" in line for line in d.remote_lines)
+    assert any(f"Seat {seat} is not answering" in getattr(line, "en", line) for line in d.remote_lines)
     remote = sim.master.nodes[100]
     assert sim.table.remote is not None
     session.run_until(lambda: not remote.outbox, max_time=session.clock.now() + 0.5)

@@ -18,6 +18,7 @@ from typing import Any
 from controller.director.clock import VirtualScheduler
 from controller.director.director import Director, Window
 from controller.director.journal import SqliteJournal
+from controller.director.judge_commands import BY_NAME
 from controller.director.session import Session
 from controller.director.timing import Timings
 from controller.ports import Button, RemoteKey
@@ -50,7 +51,7 @@ class ScriptedTable:
 
     def __init__(self, variant: str, cards: str, options: Mapping[str, Any] | None = None, *,
                  timings: Timings | None = None, judge_entry: bool = False, seed: int = 1,
-                 journal: SqliteJournal | None = None, lang: str = "en") -> None:
+                 journal: SqliteJournal | None = None, lang: str = "en", judge: bool | None = None) -> None:
         roles = [LETTERS[c] for c in cards.split()]
         counts: dict[str, int] = {}
         for r in roles:
@@ -64,7 +65,7 @@ class ScriptedTable:
         self.voice = NullVoice(self.clock.now, load_voice_pack("en"))
         self.director = Director(self.table, self.voice, self.clock, self.config, journal=journal,
                                  timings=timings or Timings(), lang=lang, seed=seed, deck=self.deck,
-                                 judge_entry=judge_entry)
+                                 judge_entry=judge_entry, judge=judge)
         self.director.start()
 
     # ---- what the players do ------------------------------------------------------------------------------
@@ -92,12 +93,38 @@ class ScriptedTable:
         for seat in seats:
             self.table.click(seat, Button.OK)
 
-    def menu(self, command: str) -> None:
-        """The judge opens the remote's menu, scrolls to ``command`` and presses the centre key."""
+    def menu(self, command: str, value: Any = None, *, confirm: bool = True) -> None:
+        """The judge opens the remote's menu, scrolls to ``command`` and presses the centre key; for a command
+        that takes a seat (a target, a direction, seconds) presses ▶ until the remote shows ``value`` and the
+        centre key; for one that asks again, presses the centre key once more (unless ``confirm`` is False)."""
+        d = self.director
         self.table.remote_key(RemoteKey.MENU)
-        while self.director._MENU[self.director.menu or 0] != command:
+        assert command in d.menu_rows, f"{command} is not on the remote's menu now: {d.menu_rows}"
+        while d.menu_rows[d.menu or 0] != command:
             self.table.remote_key(RemoteKey.DOWN)
         self.table.remote_key(RemoteKey.CENTER)
+        spec = BY_NAME[command]
+        if (spec.takes and value is not None) or command == "judge_pick":
+            values = [c.value for c in d.judge_choices(command)]
+            assert value in values, f"{value} is not among the remote's choices for {command}: {values}"
+            for _ in range(len(values)):
+                if d.asking is None or values[d.asking.choice] == value:
+                    break
+                self.table.remote_key(RemoteKey.RIGHT)
+        if spec.takes:
+            self.table.remote_key(RemoteKey.CENTER)
+        if spec.confirm and confirm:
+            self.table.remote_key(RemoteKey.CENTER)
+
+    def remote(self) -> v.View | None:
+        """The view last drawn on the judge's remote."""
+        return self.director.remote_drawn
+
+    def remote_told(self) -> list[str]:
+        """What the remote was told (card problems, a seat gone quiet, the judge's outcomes), in the table's
+        language."""
+        return [line if isinstance(line, str) else line.zh if self.director.lang == "zh" else line.en
+                for line in self.director.remote_lines]
 
     # ---- time -----------------------------------------------------------------------------------------------
     def run_until(self, done: Callable[[], bool], patience: float = PATIENCE_S) -> None:

@@ -27,7 +27,7 @@ def test_an_unknown_card_is_named_on_that_seat_and_the_remote():
     t.table.tap(6, "deadbeef")
     assert t.screen(6) == v.CardProblem(v.CardProblemKind.UNKNOWN)
     assert all(t.screen(s) == v.TapCard(s) for s in t.director.ui if s != 6)
-    assert "seat 6: card deadbeef is not in this deck" in t.director.remote_lines
+    assert "seat 6: card deadbeef is not in this deck" in t.remote_told()
     t.run_for(10)
     assert "error.unknown_card" in t.said()
     assert t.screen(6) == v.CardProblem(v.CardProblemKind.UNKNOWN)  # it stays until the right card comes
@@ -41,7 +41,7 @@ def test_the_same_card_at_two_seats():
     t.table.tap(2, card_uid(1))
     assert t.screen(2) == v.CardProblem(v.CardProblemKind.DUPLICATE, other_seat=1)
     assert t.screen(1) == v.RoleReveal(1, "killer", (), hint=True)  # seat 1 is not disturbed
-    assert f"seat 2: card {card_uid(1)} is already at seat 1" in t.director.remote_lines
+    assert f"seat 2: card {card_uid(1)} is already at seat 1" in t.remote_told()
     assert t.director.dealt_cards == {1: card_uid(1)}
 
 
@@ -50,7 +50,7 @@ def test_a_seat_that_taps_a_second_card():
     t.table.tap(5, card_uid(5))
     t.table.tap(5, card_uid(6))
     assert t.screen(5) == v.CardProblem(v.CardProblemKind.TAPPED_TWICE)
-    assert "seat 5: tapped a second card" in t.director.remote_lines
+    assert "seat 5: tapped a second card" in t.remote_told()
     assert t.director.dealt_cards == {5: card_uid(5)}
     t.table.tap(6, card_uid(6))  # the card is still free for its owner
     assert t.screen(6) == v.RoleReveal(6, "civilian", (), hint=True)
@@ -63,7 +63,7 @@ def test_a_deck_that_does_not_match_the_table_then_a_redeal():
         t.table.tap(seat, "04ffff01" if seat == 7 else card_uid(seat))
     problem = v.CardProblem(v.CardProblemKind.DECK_MISMATCH, missing=(("civilian", 1),), extra=(("killer", 1),))
     assert all(t.screen(s) == problem for s in t.director.ui)
-    assert any(line.startswith("deck mismatch") for line in t.director.remote_lines)
+    assert any(line.startswith("deck mismatch") for line in t.remote_told())
     t.run_for(60)
     assert t.director.stage == "deal" and t.director.state is None  # the game does not start
     t.menu("redeal")

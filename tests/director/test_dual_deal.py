@@ -93,11 +93,16 @@ class DualTable:
         assert self.director.stage == "play"
 
     def redeal(self) -> None:
-        """The judge opens the remote's menu, scrolls to "redeal" and presses the centre key."""
+        """The judge opens the remote's menu, scrolls to "redeal" and presses the centre key twice (it asks)."""
         self.physical.remote_key(RemoteKey.MENU)
-        while self.director._MENU[self.director.menu or 0] != "redeal":
+        while self.director.menu_rows[self.director.menu or 0] != "redeal":
             self.physical.remote_key(RemoteKey.DOWN)
         self.physical.remote_key(RemoteKey.CENTER)
+        self.physical.remote_key(RemoteKey.CENTER)
+
+    def remote_told(self) -> list[str]:
+        """What the remote was told, in English (the table's language here)."""
+        return [getattr(line, "en", line) for line in self.director.remote_lines]
 
 
 # ---- one seat's two cards ------------------------------------------------------------------------------------
@@ -126,7 +131,7 @@ def test_a_card_tapped_again_is_shown_again_and_a_third_card_is_refused():
     assert t.screen(4) == v.RoleReveal(4, "police", (), hint=True, card=1)
     t.tap(4, 1, owner=5)  # a third card
     assert t.screen(4) == v.CardProblem(v.CardProblemKind.TAPPED_TWICE, hand=2)
-    assert "seat 4: tapped a third card" in t.director.remote_lines
+    assert "seat 4: tapped a third card" in t.remote_told()
     assert t.director.ui[4].cards == (uid(4, 1), uid(4, 2))
     t.tap(5, 1)  # the card is still free for its owner
     assert t.screen(5) == v.RoleReveal(5, "sniper", (), hint=True, card=1)
@@ -147,7 +152,7 @@ def test_a_card_already_at_another_seat_is_refused_at_the_second_seat():
     t.tap(1, 2)
     t.tap(2, 2, owner=1)  # seat 1's killer card turns up at seat 2
     assert t.screen(2) == v.CardProblem(v.CardProblemKind.DUPLICATE, other_seat=1)
-    assert f"seat 2: card {uid(1, 2)} is already at seat 1" in t.director.remote_lines
+    assert f"seat 2: card {uid(1, 2)} is already at seat 1" in t.remote_told()
     assert t.screen(1) == v.RoleReveal(1, "killer", (), hint=True, card=2)  # seat 1 is not disturbed
     assert t.director.ui[2].cards == ()
     t.tap(2, 1)
@@ -161,7 +166,7 @@ def test_an_unknown_card_is_named_on_its_seat():
     t.tap(6, 1)
     t.physical.tap(6, "DEADBEEF")
     assert t.screen(6) == v.CardProblem(v.CardProblemKind.UNKNOWN)
-    assert "seat 6: card DEADBEEF is not in this deck" in t.director.remote_lines
+    assert "seat 6: card DEADBEEF is not in this deck" in t.remote_told()
     t.tap(6, 2)
     assert t.screen(6) == v.RoleReveal(6, "civilian", (), hint=True, card=2)
 
@@ -206,7 +211,7 @@ def test_d2_a_card_already_at_another_seat_names_that_seat_and_card():
     t.tap(2, 2)
     t.tap(4, 2, owner=2)
     assert t.screen(4) == v.CardProblem(v.CardProblemKind.DUPLICATE, other_seat=4)  # place 4: drawn "2-2"
-    assert f"seat 4: card {uid(2, 2)} is already at seat 2" in t.director.remote_lines
+    assert f"seat 4: card {uid(2, 2)} is already at seat 2" in t.remote_told()
 
 
 # ---- a void hand: the judge redeals ------------------------------------------------------------------------------
@@ -219,7 +224,7 @@ def test_d2_killer_and_police_in_one_hand_void_the_deal_and_the_judge_redeals():
     assert d.state is None and d.stage == "deal"  # nothing was started, nothing journaled
     assert t.screen(1) == v.CardProblem(v.CardProblemKind.VOID_HAND)  # seat 1 holds killer and police
     assert not any(isinstance(t.screen(s), v.CardProblem) for s in t.hands if s != 1)
-    assert any("killer_police_hand" in line and "player 1 (cards 1 and 2)" in line for line in d.remote_lines)
+    assert any("killer_police_hand" in line and "player 1 (cards 1 and 2)" in line for line in t.remote_told())
     t.run_for(8)  # the room hears why (not "someone saw a card")
     assert _said(t)[-1] == "error.void_hand"
     t.redeal()
@@ -246,7 +251,7 @@ def test_d3_police_and_killer_in_one_hand_is_refused_when_the_judge_swaps():
     t.run_for(REVEAL_S + 1)
     assert t.director.state is None
     assert t.screen(2) == v.CardProblem(v.CardProblemKind.VOID_HAND)
-    assert any("police_killer_hand" in line for line in t.director.remote_lines)
+    assert any("police_killer_hand" in line for line in t.remote_told())
     t.redeal()
     assert all(t.screen(s) == v.TapCard(s, card=1) for s in t.hands)
 

@@ -197,10 +197,10 @@ def test_undo_takes_back_the_last_input_after_a_confirmation():
     t.until_window("night", "check")
     assert any(isinstance(e, Acted) and e.step == "kill" for e in t.director.events)
     t.table.remote_key(RemoteKey.MENU)
-    while t.director._MENU[t.director.menu] != "undo":
+    while t.director.menu_rows[t.director.menu] != "undo":
         t.table.remote_key(RemoteKey.DOWN)
     t.table.remote_key(RemoteKey.CENTER)
-    assert t.director.pending_confirm == "undo"  # asks first
+    assert t.director.asking is not None and t.director.asking.confirming  # asks first
     assert t.director.window.step == "check"
     t.table.remote_key(RemoteKey.CENTER)
     w = t.until_window("night", "kill")
@@ -234,7 +234,7 @@ def test_the_judge_ejects_a_player():
     t.run_for(10)
     said = t.said()
     assert "eject.ejected" in said and said[said.index("eject.ejected") - 1] == "seat.7"
-    assert t.screen(7) == v.Dead(7)
+    assert t.screen(7) == v.Dead(7, "ejected")  # the seat is told the judge ruled it out
 
 
 def test_the_remote_menu_moves_and_closes():
@@ -244,7 +244,7 @@ def test_the_remote_menu_moves_and_closes():
     t.table.remote_key(RemoteKey.MENU)
     assert t.director.menu == 0 and remote.frames > frames
     t.table.remote_key(RemoteKey.UP)
-    assert t.director._MENU[t.director.menu] == "abort"
+    assert t.director.menu_rows[t.director.menu] == "abort"
     t.table.remote_key(RemoteKey.BACK)
     assert t.director.menu is None
     t.menu("repeat")

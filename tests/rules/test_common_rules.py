@@ -9,7 +9,7 @@ import pytest
 
 from controller.rules import engine
 from controller.rules.actions import GroupPick, Pass, Pick, Rejected, Timeout, Vote
-from controller.rules.events import Acted, Dawn, Dealt, Died, GameEnded, Opened, Picked, Reasked
+from controller.rules.events import Acted, Dawn, Dealt, Died, GameCreated, GameEnded, Opened, Picked, Reasked
 from controller.rules.setup import configure
 from controller.rules.variant import builtin_ids, load_variant
 from tests.rules.table import Game
@@ -326,3 +326,11 @@ def test_c3_v2_10_a_game_that_starts_with_a_day_counts_the_day_after_night_one_a
     g = Game("standard-2.0", TWELVE)
     g.night(kill=9)
     assert (g.state.day, g.state.night) == (1, 1)
+
+
+def test_c4_the_set_up_is_public_without_its_seed_which_would_deal_every_card_again():
+    g = Game("standard-2.0", TWELVE)
+    created = g.events[0]
+    assert isinstance(created, GameCreated)
+    assert created.public_view().seed is None
+    assert created.public_view().players == created.players

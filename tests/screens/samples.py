@@ -4,9 +4,14 @@ the biggest seat numbers, full partner lists). The golden and fit tests both ite
 from __future__ import annotations
 
 from controller.screens import views as v
-from controller.screens.strings import ACTIONS, ROLES
+from controller.screens.strings import ACTIONS, ROLES, UI
 
 CD = v.Countdown(23.4, 30)
+
+
+def _words(key: str, **fields: object) -> v.L10n:
+    zh, en = UI[key]
+    return v.L10n(zh.format(**fields), en.format(**fields))
 
 
 def _longest(table: dict[str, tuple[str, str]], lang_index: int) -> str:
@@ -92,6 +97,27 @@ SAMPLES: dict[str, v.View] = {
     "judge_status": v.JudgeStatus(v.L10n("第1天 · 发言", "Day 1 · speeches"), v.L10n("7号发言", "Seat 7 speaks"),
                                   v.Countdown(44, 90), (v.L10n("存活 10/12", "Alive 10/12"),
                                                          v.L10n("遗言剩余 1", "Last words left: 1"))),
+    # the judge's remote as the director draws it (every word in the table's language)
+    "judge_game_day": v.JudgeStatus(_words("day", d=2), _words("turn_speech", n=12), v.Countdown(97, 120),
+                                    (v.L10n("杀人→8号", "Kill→8"), _words("done_eject", n=5))),
+    "judge_game_night": v.JudgeStatus(_words("night", d=3), v.L10n("森林老人禁言", "Forest elder: Silence"), CD,
+                                      (v.L10n("杀人→12号", "Kill→12"), v.L10n("验人→10号", "Check→10"))),
+    "judge_game_vote": v.JudgeStatus(_words("day", d=1), _words("turn_vote_call", n=11), None,
+                                     (v.L10n("医生：不行动", "Doctor: skip"),)),
+    "judge_game_menu": v.JudgeList(_words("judge_menu"), tuple(_words(f"cmd_{c}") for c in (
+        "pause", "extend", "end_timer", "undo", "eject", "penalty", "surrender", "abort")), cursor=4),
+    "judge_ask_seat": v.JudgeAsk(_words("cmd_eject"), _words("seat", n=12), _words("choose_seat")),
+    "judge_ask_skip": v.JudgeAsk(_words("cmd_judge_pick"), _words("skip"), _words("choose_seat")),
+    "judge_ask_confirm": v.JudgeAsk(_words("cmd_surrender"),
+                                    v.L10n("投降：12号？", "Surrender: Seat 12?"), _words("press_again")),
+    "judge_done": v.JudgeAsk(_words("cmd_penalty"), _words("done_penalty", n=12, p=2), done=True),
+    "judge_refused": v.JudgeAsk(_words("cmd_surrender"), _words("why_partners_alive", n=12), done=False),
+    "judge_deal_told": v.JudgeList(_words("judge_deal"), (
+        _words("deal_duplicate_card", n=12, uid="04c0000b", m=11), _words("seat_offline", n=7),
+        _words("deal_redeal_hint")), cursor=None),
+    "dead_ejected": v.Dead(12, "ejected"),
+    "penalty_point": v.Message(_words("penalty_title"), _words("penalty_body", p=3)),
+    "surrender_ask": v.Message(_words("surrender_ask"), _words("surrender_hint")),
 }
 
 #: D2 (dual-card-5.0) screens, drawn with the seat-and-card label: an 8-player table's places 1-16 as "1-1" to
@@ -111,6 +137,8 @@ D2_SAMPLES: dict[str, v.View] = {
     "d2_dead": v.Dead(14),
     "d2_judge_seats": v.JudgeSeats(tuple(
         v.JudgeSeat(p, "killer" if p in (3, 14) else "civilian", alive=p != 5) for p in range(1, 17)), cursor=13),
+    "d2_judge_game": v.JudgeStatus(_words("day", d=2), _words("turn_last_words", n="16-2"), v.Countdown(3, 30),
+                                   (v.L10n("杀人→15-1号", "Kill→15-1"), _words("done_eject", n="16-2"))),
     # the judge's turn line with a place label is wider than the panel: it wraps, the newest status line stays
     "d2_judge_status": v.JudgeStatus("vote 2/2", "last_words.executed: 8-1", v.Countdown(3, 30),
                                      ("kill→7-1", "save→3-2")),

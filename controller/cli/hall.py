@@ -1,0 +1,93 @@
+"""``tianhei hall``: the club's hall service (its web page, its announcements, the waiting list), and
+``tianhei hall broker-files``: the broker's configuration for the club's rooms (systemd/install-broker.sh uses it).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import logging
+import signal
+from pathlib import Path
+from typing import Any
+
+from controller.cli.game_args import fail
+from controller.config import ConfigError, load
+
+
+def register(sub: Any) -> None:
+    p = sub.add_parser("hall", help="the club's hall: every room live on a web page, announcements, waiting list")
+    p.add_argument("action", nargs="?", default="serve", choices=("serve", "broker-files"),
+                   help="serve (default): run the hall service; broker-files: write Mosquitto's configuration")
+    p.add_argument("--config", type=Path, default=None, help="tianhei.toml with [mqtt] and [hall] (default ./tianhei.toml)")
+    p.add_argument("--host", default=None, help="the page's address (default [hall] http_host, 127.0.0.1); the "
+                   "hall's address on the club network to let the TV and phones in")
+    p.add_argument("--port", type=int, default=None, help="the page's port (default [hall] http_port, 8088; the judge's console keeps 8080)")
+    p.add_argument("--no-web", action="store_true", help="no web page: only the broker link and the announcements")
+    p.add_argument("--club", default=None, help="broker-files: the club's name in the topics (default [mqtt] club)")
+    p.add_argument("--rooms", default=None, help="broker-files: room ids, comma-separated (default [hall] rooms)")
+    p.add_argument("--out", type=Path, default=None, help="broker-files: the folder to write (mosquitto.conf, acl, "
+                   "passwd, secrets/)")
+    p.add_argument("--bind", action="append", default=None,
+                   help="broker-files: an address to listen on besides 127.0.0.1 (the Pi's club-network address); "
+                   "repeatable")
+    p.add_argument("--data-dir", type=Path, default=None, help="broker-files: where the broker keeps its sessions")
+    p.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(message)s")
+    path = args.config
+    if path is None and Path("tianhei.toml").exists():
+        path = Path("tianhei.toml")
+    try:
+        config = load(path) if path is not None else load(None)
+    except ConfigError as exc:
+        return fail(str(exc))
+    if args.action == "broker-files":
+        return _broker_files(config, args)
+    from controller.hall.app import SetupError, broker_address, build_service, serve
+    from controller.hall.outbox import OutboxError
+
+    try:
+        broker = broker_address(config, "hall")
+        service = build_service(config)
+    except (SetupError, OutboxError, OSError) as exc:
+        return fail(str(exc))
+    host = args.host or config.hall.http_host
+    port = args.port or config.hall.http_port
+    if not args.no_web:
+        print(f"tianhei hall: the hall's page is at http://{host}:{port}/ (English: ?lang=en)", flush=True)
+    print(f"tianhei hall: club {service.club!r}, broker {broker.host}:{broker.port} as {broker.username!r}",
+          flush=True)
+    async def main() -> None:
+        stop = asyncio.Event()
+        loop = asyncio.get_running_loop()
+        for sig in (signal.SIGTERM, signal.SIGINT):  # systemd stops it with SIGTERM (SDL would swallow it)
+            loop.add_signal_handler(sig, stop.set)
+        await serve(service, broker, stop, host=host, port=port, organiser_code=config.hall.organiser_code,
+                    web=not args.no_web)
+
+    try:
+        asyncio.run(main())
+    except KeyboardInterrupt:
+        return 130
+    return 0
+
+
+def _broker_files(config: Any, args: argparse.Namespace) -> int:
+    from controller.hall.broker import BrokerError, write_files
+    from controller.hall.topics import TopicError
+
+    if args.out is None:
+        return fail("hall broker-files needs --out DIR (where mosquitto.conf, acl, passwd and secrets/ go)")
+    rooms = [r.strip() for r in args.rooms.split(",") if r.strip()] if args.rooms else \
+        [str(r["id"]) for r in config.hall.rooms]
+    try:
+        files = write_files(args.out, args.club or config.mqtt.club, rooms, port=config.mqtt.port,
+                            binds=["127.0.0.1", *(args.bind or [])], data_dir=args.data_dir)
+    except (BrokerError, TopicError, OSError) as exc:
+        return fail(str(exc))
+    print(f"wrote {files.conf}, {args.out / 'acl'}, {args.out / 'passwd'} and a password per user in "
+          f"{args.out / 'secrets'}/ ({', '.join(files.passwords)})")
+    return 0

@@ -1,0 +1,190 @@
+"""What a table tells the hall, worked out from outside the director (the club is built around the table).
+
+The feed is handed to the director as its public board (a tee in front of the real big screen, if any), so it
+sees exactly the facts the room may see (``controller/board/public.py``), and it follows ``director.events``
+through :meth:`Event.public_view`: a secret event is never published, an event with a public part only that part
+(004 §5.6, C4). It publishes through the :class:`~controller.ports.Publisher` port:
+
+* ``status`` (retained) when the room's state changes: check-in, playing (variant, day, phase, who speaks and the
+  seconds left), ended;
+* ``event``: the public view of each event, numbered within the game (an undo says which number play went back
+  to);
+* ``result`` and ``record`` once, when the game ends: only then may sides and roles be told (C4).
+
+The record is built here from the end state until the club's records (``controller/club/``) can be used.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import time
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+from controller.ports import Board, Publisher
+from controller.rules.events import Dawn, Died, Event, GameCreated, to_json
+
+#: Fields of the board's facts that are not the room's state (they change every second, or are told at the end).
+_TICKING = ("seconds", "roles", "winner")
+
+
+def seat_names(names: Sequence[str] | None, players: int) -> list[str]:
+    """The players' names by seat; a seat without one is called by its number."""
+    given = list(names or ())
+    return [given[i] if i < len(given) and given[i] else f"#{i + 1}" for i in range(players)]
+
+
+def public_event(event: Event) -> dict[str, Any] | None:
+    """The JSON of an event's public view, or None when the room may know nothing of it.
+
+    The set-up is told without its ``seed``: a digital deal is shuffled by that seed, so whoever had it could deal
+    the cards again and know every role (``GameCreated.public_view`` keeps it). Its variant data is named, not
+    copied (it is the variant file, and a kilobyte a game)."""
+    view = event.public_view()
+    if view is None:
+        return None
+    if isinstance(view, GameCreated):
+        variant_id = view.variant.get("id") if isinstance(view.variant, dict) else None
+        view = dataclasses.replace(view, variant={"id": variant_id}, seed=None)
+    return to_json(view)
+
+
+class TableFeed:
+    """One table's feed. ``rate`` is table seconds per wall second (1 at a real table; more when a simulated
+    table plays fast), so a page can run a speech's countdown on its own between two messages."""
+
+    def __init__(self, publisher: Publisher, game_id: Callable[[], str], *, names: Sequence[str] | None = None,
+                 rate: float = 1.0, wall: Callable[[], float] = time.time, inner: Board | None = None) -> None:
+        self.publisher = publisher
+        self.new_game_id = game_id
+        self.names = list(names or ())
+        self.rate = rate
+        self.wall = wall
+        self.inner = inner
+        self.director: Any = None
+        self.game = ""
+        self.sent_events = 0
+        self.last_status: dict[str, object] | None = None
+        self.projected: tuple[float, float] | None = None  # (seconds, wall time) of the last published countdown
+        self.ended = False
+        self.started_wall = 0.0
+
+    # ---- before a game ----------------------------------------------------------------------------------------
+    def idle(self) -> None:
+        self._status({"state": "idle"})
+
+    def checkin(self, names: Sequence[str] = ()) -> None:
+        self._status({"state": "checkin", "names": list(names)})
+
+    # ---- following a director -----------------------------------------------------------------------------------
+    def attach(self, director: Any) -> None:
+        """Follow ``director`` (call before it starts or resumes): its board is this feed from now on."""
+        self.director = director
+        self.game = self.new_game_id()
+        self.sent_events = 0
+        self.ended = False
+        self.last_status = None
+        self.started_wall = self.wall()
+        self.inner = self.inner if self.inner is not None else director.board
+        director.board = self
+        director.listeners.append(lambda d, _w: self._flush())
+        director.on_over.append(lambda d: self._over())
+
+    def show(self, public: Mapping[str, object]) -> None:
+        """The :class:`~controller.ports.Board` port: the room's facts changed."""
+        if self.inner is not None:
+            self.inner.show(public)
+        self._flush()
+        if self.director is None or self.ended or public.get("gesture") == "over":
+            return  # the end is told by _over, once
+        state = self.director.state
+        body: dict[str, object] = {k: v for k, v in public.items() if k not in _TICKING}
+        body.update(game=self.game, state="checkin" if public.get("gesture") == "deal" else "playing",
+                    variant=self.director.config.variant.id, players=self.director.config.players,
+                    names=seat_names(self.names, self.director.config.players),
+                    phase=state.phase if state is not None and state.roles else "deal")
+        seconds = public.get("seconds")
+        if isinstance(seconds, int | float):
+            now = self.wall()
+            drift = 0.0
+            if self.projected is not None:
+                drift = abs(self.projected[0] - (now - self.projected[1]) * self.rate - seconds)
+            if body != self.last_status or drift > 2 * self.rate + 1:
+                body.update(seconds=seconds, rate=self.rate)
+                self.projected = (float(seconds), now)
+                self._status(body)
+            return
+        self.projected = None
+        if body != self.last_status:
+            self._status(body)
+
+    # ---- the end --------------------------------------------------------------------------------------------------
+    def _over(self) -> None:
+        self._flush()
+        if self.ended:
+            return
+        self.ended = True
+        d = self.director
+        s = d.state
+        if s is None or not s.over:
+            self._status({"state": "ended", "game": self.game, "winner": None, "reason": "aborted"})
+            return
+        result = self.result()
+        self.publisher.publish("result", result)
+        self.publisher.publish("record", self.record(result))
+        self._status({"state": "ended", "game": self.game, "winner": result["winner"], "reason": result["reason"],
+                      "variant": result["variant"], "names": result["names"], "day": s.day, "night": s.night})
+
+    def result(self) -> dict[str, Any]:
+        """The public result (C4: told at the end): who won, why, and each seat's player, side and fate."""
+        d = self.director
+        s = d.state
+        names = seat_names(self.names, s.players)
+        winner = s.winner or "draw"
+        seats = [{"seat": n, "name": names[n - 1], "side": s.side_of(n), "alive": n in s.alive}
+                 for n in range(1, s.players + 1)]
+        return {"game": self.game, "variant": d.config.variant.id, "players": s.players, "winner": winner,
+                "reason": s.end_reason, "days": s.day, "nights": s.night, "names": names,
+                "winners": [x["name"] for x in seats if winner != "draw" and x["side"] == winner],
+                "seats": seats, "minutes": round((self.wall() - self.started_wall) * self.rate / 60, 1)}
+
+    def record(self, result: Mapping[str, Any]) -> dict[str, Any]:
+        """The game's record for the club, built from the result, the roles (told at the end, C4) and the deaths
+        by day and night in order. (The club's own records, ``controller/club/``, will take its place.)"""
+        s = self.director.state
+        deaths: list[list[object]] = []
+        for e in self.director.events:
+            if isinstance(e, Died):
+                deaths.append([e.seat, e.cause])
+            elif isinstance(e, Dawn):
+                deaths += [[seat, cause] for seat, cause in e.deaths]
+        seats = [dict(x, role=s.role_of(x["seat"])) for x in result["seats"]]
+        return {"game": result["game"], "variant": result["variant"], "winner": result["winner"],
+                "reason": result["reason"], "days": result["days"], "minutes": result["minutes"],
+                "seats": seats, "deaths": deaths}
+
+    # ---- events ---------------------------------------------------------------------------------------------------
+    def _flush(self) -> None:
+        d = self.director
+        if d is None:
+            return
+        events = d.events
+        if len(events) < self.sent_events:  # the judge undid an input: play went back
+            self.sent_events = len(events)
+            self.publisher.publish("event", {"game": self.game, "undo_to": self.sent_events})
+        for n in range(self.sent_events, len(events)):
+            view = public_event(events[n])
+            if view is not None:
+                self.publisher.publish("event", {"game": self.game, "n": n, "event": view})
+        self.sent_events = len(events)
+
+    def _status(self, body: dict[str, object]) -> None:
+        body = dict(body, game=body.get("game", self.game))
+        self.last_status = self._without_clock(body)
+        self.publisher.publish("status", body)
+
+    @staticmethod
+    def _without_clock(body: Mapping[str, object] | None) -> dict[str, object] | None:
+        if body is None:
+            return None
+        return {k: v for k, v in body.items() if k not in ("seconds", "rate")}

@@ -1,0 +1,340 @@
+"""The hall service: takes every room's messages (each once), keeps the rooms' state, the results and the
+standings, the waiting list and the proposals, says when a room's game ends, and sends receipts back.
+
+``receive`` is the whole of the logic and is synchronous (tests call it with messages); ``run_mqtt`` is the
+broker side: a persistent session subscribed to every room at QoS 1, receipts and room lists published back.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import datetime
+import json
+import logging
+import time
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from controller.hall import topics
+from controller.hall.announce import Announcer, game_over_text
+from controller.hall.mqtt import CLIENT_LOG, BrokerAddress, LinkStats, first_of, seen
+from controller.hall.store import HallStore
+from controller.hall.waiting import Proposal, Room, next_variant, propose
+
+log = logging.getLogger(__name__)
+
+#: A club's evening runs from noon to noon the next day (local time): a game after midnight is still tonight's.
+EVENING_STARTS_HOUR = 12
+
+
+@dataclass(frozen=True, slots=True)
+class RoomConfig:
+    """A room of the club (``[hall] rooms``): its id (the topic segment, "3"), seats and kind."""
+
+    id: str
+    seats: int = 16
+    kind: str = "standard"
+
+
+@dataclass
+class HallCounts:
+    taken: int = 0
+    copies: int = 0
+    rejected: int = 0
+    late_status: int = 0
+    #: Seconds from a result's writing at its table to its taking here, one per result.
+    result_delays: list[float] = field(default_factory=list)
+
+
+def evening_of(at: float) -> str:
+    t = datetime.datetime.fromtimestamp(at) - datetime.timedelta(hours=EVENING_STARTS_HOUR)
+    return t.date().isoformat()
+
+
+def standings(results: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
+    """The evening's standings from its results: 2 points a win, 1 a draw (until the club's scoring table,
+    controller/club/, replaces this), then wins, then fewer games. Unnamed seats (#3) are guests: not listed."""
+    table: dict[str, dict[str, Any]] = {}
+    for r in results:
+        for seat in r.get("seats", ()):
+            name = str(seat.get("name", ""))
+            if not name or name.startswith("#"):
+                continue
+            row = table.setdefault(name, {"name": name, "games": 0, "wins": 0, "draws": 0, "points": 0})
+            row["games"] += 1
+            if r.get("winner") == "draw":
+                row["draws"] += 1
+                row["points"] += 1
+            elif seat.get("side") == r.get("winner"):
+                row["wins"] += 1
+                row["points"] += 2
+    return sorted(table.values(), key=lambda x: (-x["points"], -x["wins"], x["games"], x["name"]))
+
+
+class HallError(ValueError):
+    """The organiser asked for something that cannot be (the message says why)."""
+
+
+class HallService:
+    def __init__(self, store: HallStore, club: str, rooms: Sequence[RoomConfig], *,
+                 announcer: Announcer | None = None, auto_send: bool = False, default_variant: str = "standard-2.0",
+                 clock: Callable[[], float] = time.time) -> None:
+        self.store = store
+        self.club = topics.check_name("club", club)
+        self.rooms = {r.id: r for r in rooms}
+        for r in rooms:
+            topics.check_name("room", r.id)
+        self.announcer = announcer
+        self.auto_send = auto_send
+        self.default_variant = default_variant
+        self.clock = clock
+        self.counts = HallCounts()
+        self.link = LinkStats()
+        self.connected = False
+        self.listeners: list[Callable[[], None]] = []
+        #: receipts and room lists to publish: topic -> body (retained, the latest wins)
+        self.outgoing: dict[str, dict[str, Any]] = {}
+        #: (room, epoch) whose receipt changed since it was last sent (worked out when the batch goes: receipts()).
+        self.owed: set[tuple[str, str]] = set()
+        self._wake = asyncio.Event()
+        self.banners: list[dict[str, Any]] = []
+        self.events: dict[str, int] = {}
+
+    # ---- messages from the rooms -------------------------------------------------------------------------------
+    def receive(self, topic: str, payload: bytes) -> str:
+        """Take one message: ``taken``, ``copy`` (its id was taken before) or ``rejected`` (logged, one line)."""
+        where = topics.parse(topic)
+        try:
+            if where is None or where[0] != self.club:
+                raise ValueError(f"not a room topic of club {self.club!r}")
+            msg = json.loads(payload)
+            room, kind = where[1], where[2]
+            epoch, seq, body = str(msg["epoch"]), int(msg["seq"]), msg["body"]
+            at = float(msg.get("at", self.clock()))
+            if msg.get("room") != room or msg.get("kind") != kind or not isinstance(body, dict):
+                raise ValueError("the envelope does not match its topic")
+        except (ValueError, KeyError, TypeError) as exc:
+            self.counts.rejected += 1
+            log.warning("hall: message on %s dropped: %s", topic, exc)
+            return "rejected"
+        announce = False
+        with self.store.transaction():
+            if not self.store.take(room, epoch, seq, self.clock()):
+                self.counts.copies += 1
+                outcome = "copy"
+            else:
+                self.counts.taken += 1
+                outcome = "taken"
+                announce = self._apply(room, kind, epoch, seq, at, body)
+        self.owed.add((room, epoch))
+        if announce:
+            self._announce(room, str(body.get("game", "")))
+        if outcome == "taken":
+            if self.auto_send:
+                self._auto_send()
+            self._changed()
+        self._wake.set()
+        return outcome
+
+    def receipts(self) -> dict[str, dict[str, Any]]:
+        """What goes out next: the room lists and a receipt for each room heard from since the last batch."""
+        for room, epoch in sorted(self.owed):
+            upto, top, missing = self.store.receipt(room, epoch)
+            self.outgoing[topics.hall_topic(self.club, room, "ack")] = {"epoch": epoch, "seq": upto, "top": top,
+                                                                        "missing": missing}
+        self.owed.clear()
+        return self.outgoing
+
+    def _apply(self, room: str, kind: str, epoch: str, seq: int, at: float, body: dict[str, Any]) -> bool:
+        if kind == "event":  # the hall shows only how many; the events themselves are for whoever replays a game
+            self.events[room] = self.events.get(room, 0) + 1
+            return False
+        info = self.store.room(room)
+        if kind == "status":
+            order = f"{epoch}:{seq:012d}"
+            if info["status_seq"][:len(epoch)] == epoch and info["status_seq"] > order:
+                self.counts.late_status += 1  # a resent old status: the room has moved on
+                return False
+            fields: dict[str, Any] = {"status": dict(body), "status_seq": order, "at": at}
+            old = info["status"]
+            if body.get("state") in ("checkin", "playing") and body.get("game") != old.get("game"):
+                fields["sent"] = []  # those sent are in the new game now
+                fields["next_variant"] = ""
+                self._queue_sent(room, [], "")
+            if body.get("names"):
+                fields["players"] = [n for n in body["names"] if not str(n).startswith("#")] or body["names"]
+            self.store.update_room(room, **fields)
+        elif kind == "result":
+            game = str(body.get("game", ""))
+            if game and self.store.add_result(game, room, evening_of(at), at, body, self.clock()):
+                self.counts.result_delays.append(max(0.0, self.clock() - at))
+                return self.store.announce_once(game, room, self.clock())
+        elif kind == "record":
+            self.store.add_record(str(body.get("game", "")), room, at, body)
+        return False
+
+    def _announce(self, room: str, game: str) -> None:
+        self.banners = [b for b in self.banners if b["room"] != room][-4:]
+        self.banners.append({"room": room, "game": game, "at": self.clock(),
+                             "zh": game_over_text(room, "zh"), "en": game_over_text(room, "en")})
+        if self.announcer is not None:
+            self.announcer.game_over(room)
+
+    # ---- the waiting list ----------------------------------------------------------------------------------------
+    def add_waiting(self, name: str, how: str = "page") -> None:
+        name = " ".join(name.split())
+        if not name or len(name) > 40:
+            raise HallError("a name is 1 to 40 characters")
+        if any(name in self.store.room(r)["sent"] for r in self.room_ids()):
+            raise HallError(f"{name} was already sent to a room")
+        if not self.store.add_waiting(name, self.clock(), how):
+            raise HallError(f"{name} is already waiting")
+        if self.auto_send:
+            self._auto_send()
+        self._changed()
+
+    def remove_waiting(self, name: str) -> None:
+        if not self.store.remove_waiting(name):
+            raise HallError(f"{name} is not on the waiting list")
+        self._changed()
+
+    def room_ids(self) -> list[str]:
+        return sorted(set(self.rooms) | set(self.store.rooms()), key=lambda r: (len(r), r))
+
+    def room_views(self) -> list[Room]:
+        out = []
+        for rid in self.room_ids():
+            cfg = self.rooms.get(rid, RoomConfig(rid))
+            info = self.store.room(rid)
+            status = info["status"]
+            out.append(Room(rid, cfg.seats, cfg.kind, str(status.get("state", "idle")), tuple(info["players"]),
+                            tuple(info["sent"]), str(status.get("variant", "")), info["next_variant"]))
+        return out
+
+    def proposals(self) -> list[Proposal]:
+        return propose([n for n, _ in self.store.waiting()], self.room_views())
+
+    def send(self, key: str) -> Proposal:
+        """Carry out a proposal (the organiser's "send" on the page): members leave the list for the room."""
+        found = next((p for p in self.proposals() if p.key() == key), None)
+        if found is None:
+            raise HallError("that proposal is no longer open (the list changed); look again")
+        self._carry_out(found)
+        self._changed()
+        return found
+
+    def _carry_out(self, p: Proposal) -> None:
+        with self.store.transaction():
+            info = self.store.room(p.room)
+            sent = [*info["sent"], *(m for m in p.members if m not in info["sent"])]
+            for m in p.members:
+                self.store.remove_waiting(m)
+            nxt = p.variant or info["next_variant"]
+            if p.kind == "open_entry":
+                self.store.update_room(p.room, players=[])
+            self.store.update_room(p.room, sent=sent, next_variant=nxt)
+        view = next(r for r in self.room_views() if r.id == p.room)
+        self._queue_sent(p.room, sent, next_variant(view, self.default_variant) if nxt else "")
+
+    def _auto_send(self) -> None:
+        for _ in range(10):
+            open_ = self.proposals()
+            if not open_:
+                return
+            self._carry_out(open_[0])
+
+    def _queue_sent(self, room: str, members: list[str], variant: str) -> None:
+        self.outgoing[topics.hall_topic(self.club, room, "sent")] = {"members": members, "variant": variant}
+        self._wake.set()
+
+    # ---- what the page shows -----------------------------------------------------------------------------------
+    def snapshot(self) -> dict[str, Any]:
+        now = self.clock()
+        evening = evening_of(now)
+        results = self.store.results(evening)
+        rooms = []
+        for view in self.room_views():
+            info = self.store.room(view.id)
+            last = next((r for r in reversed(results) if r["room"] == view.id), None)
+            rooms.append({"id": view.id, "kind": view.kind, "seats": view.seats, "status": info["status"],
+                          "at": info["at"], "sent": info["sent"], "next_variant": info["next_variant"],
+                          "players": info["players"], "events": self.events.get(view.id, 0),
+                          "last": {k: last.get(k) for k in ("winner", "reason", "days", "game", "winners")}
+                          if last else None})
+        return {"club": self.club, "now": now, "evening": evening, "rooms": rooms,
+                "waiting": [{"name": n, "since": s} for n, s in self.store.waiting()],
+                "proposals": [{"key": p.key(), "kind": p.kind, "room": p.room, "members": list(p.members),
+                               "variant": p.variant} for p in self.proposals()],
+                "standings": standings(results),
+                "results": [{k: r.get(k) for k in ("room", "game", "winner", "reason", "days", "variant", "at")}
+                            for r in results[-8:]][::-1],
+                "banners": [b for b in self.banners if now - b["at"] < 120],
+                "connected": self.connected}
+
+    def _changed(self) -> None:
+        for cb in list(self.listeners):
+            cb()
+
+    # ---- the broker ----------------------------------------------------------------------------------------------
+    async def run_mqtt(self, broker: BrokerAddress, stop: asyncio.Event) -> None:
+        """Subscribe to every room (persistent session, QoS 1) and publish receipts and room lists, reconnecting
+        for as long as it takes."""
+        import aiomqtt
+
+        pause = 0.2
+        while not stop.is_set():
+            client = aiomqtt.Client(broker.host, broker.port, username=broker.username, password=broker.password,
+                                    identifier=f"tianhei-{self.club}-hall", clean_session=False, keepalive=5,
+                                    timeout=5.0, logger=CLIENT_LOG)
+            try:
+                async with client:
+                    self._link(True)
+                    pause = 0.2
+                    for t in topics.room_subscriptions(self.club):
+                        await client.subscribe(t, qos=1)
+                    for view in self.room_views():  # the room lists again (retained; idempotent)
+                        self._queue_sent(view.id, list(view.sent), view.next_variant)
+                    await first_of(stop, self._take(client), self._publish(client, stop))
+            except aiomqtt.MqttError as exc:
+                seen(client)
+                self._link(False, str(exc))
+                with contextlib.suppress(asyncio.TimeoutError):
+                    await asyncio.wait_for(stop.wait(), pause)
+                pause = min(2.0, pause * 2)
+        self._link(False, "stopped")
+
+    async def _take(self, client: Any) -> None:
+        async for message in client.messages:
+            self.receive(str(message.topic), bytes(message.payload))
+
+    async def _publish(self, client: Any, stop: asyncio.Event) -> None:
+        while not stop.is_set():
+            await asyncio.sleep(0.1)  # receipts go out in batches
+            await self._wake.wait()
+            self._wake.clear()
+            out, self.outgoing = self.receipts(), {}
+            # what is acknowledged is on the disk first (synced in a thread: messages keep being taken meanwhile)
+            await asyncio.to_thread(self.store.sync)
+            try:
+                for topic, body in out.items():
+                    await client.publish(topic, json.dumps(body, ensure_ascii=False), qos=1, retain=True)
+            except BaseException:  # not sent (the broker went, or we stop): sent again on the next connection
+                for topic, body in out.items():
+                    self.outgoing.setdefault(topic, body)
+                raise
+
+    def _link(self, up: bool, why: str = "") -> None:
+        if up:
+            self.link.connects += 1
+        elif not self.connected and self.link.connects == 0 and not self.link.errors and why != "stopped":
+            self.link.errors.append(why)
+            log.warning("hall: cannot reach the broker (%s); retrying until it answers", why)
+        elif self.connected:
+            self.link.outages += 1
+            if why != "stopped":
+                log.warning("hall: broker lost (%s); reconnecting", why)
+        if self.connected != up:
+            self.connected = up
+            self._changed()

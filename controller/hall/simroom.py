@@ -1,0 +1,103 @@
+"""A simulated table in a room of the club: the real director with bots on the virtual clock, its games back to
+back, publishing through the same feed and publisher as a real table. ``tianhei club-demo`` and the benchmark
+run several of these against one broker.
+
+``speed`` is table seconds per wall second (``math.inf``: each game as fast as the machine plays it). Between
+games the room takes in whoever the hall sent (``hall/rooms/R/sent``) and plays the variant the hall asked for.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import math
+import random
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from controller.director.session import Session
+from controller.director.timing import Timings
+from controller.hall.feed import TableFeed
+from controller.ports import Publisher
+from controller.rules.setup import configure
+from controller.rules.variant import load_variant
+
+
+@dataclass
+class PlayedGame:
+    game: str
+    variant: str
+    players: int
+    winner: str
+    names: list[str]
+    result: dict[str, Any]
+
+
+@dataclass
+class SimulatedRoom:
+    room: str
+    publisher: Publisher
+    next_game_id: Callable[[], str]
+    names: list[str]
+    variant: str
+    seats: int = 16
+    seed: int = 1
+    speed: float = math.inf
+    min_players: int = 6
+    between_s: float = 1.0
+    #: Who the hall sent and the variant it asked for (``MqttPublisher.sent``), read before each game.
+    plan: Callable[[], tuple[list[str], str]] = lambda: ([], "")
+    played: list[PlayedGame] = field(default_factory=list)
+    feed: TableFeed | None = None
+    taken: set[str] = field(default_factory=set)
+
+    async def evening(self, games: int, stop: asyncio.Event | None = None) -> list[PlayedGame]:
+        """Play ``games`` games (waiting first, while fewer than six people are in the room)."""
+        self.feed = TableFeed(self.publisher, self.next_game_id, names=self.names,
+                              rate=self.speed if math.isfinite(self.speed) else 1e6)
+        self.feed.idle()
+        while len(self.played) < games and not (stop and stop.is_set()):
+            self._take_in()
+            if len(self.names) < self.min_players:
+                await asyncio.sleep(0.2)
+                continue
+            await self._play_one()
+            await asyncio.sleep(self.between_s)
+        return self.played
+
+    def _take_in(self) -> None:
+        members, variant = self.plan()
+        for m in members:
+            if m not in self.names and m not in self.taken and len(self.names) < self.seats:
+                self.names.append(m)
+                self.taken.add(m)
+        if variant:
+            self.variant = variant
+
+    async def _play_one(self) -> None:
+        assert self.feed is not None
+        variant = load_variant(self.variant)
+        rng = random.Random(f"{self.room}:{self.seed}:{len(self.played)}")
+        names = list(self.names)
+        rng.shuffle(names)  # a new seating every game
+        config = configure(variant, len(names), {})
+        session = Session(config, rng.randrange(1 << 30), "heuristic", timings=Timings())
+        self.feed.names = names
+        self.feed.attach(session.director)
+        session.start()
+        clock = session.clock
+        if math.isfinite(self.speed):
+            tick = 0.1
+            while session.director.stage != "over":
+                started = time.monotonic()
+                session.run(max_time=clock.now() + tick * self.speed)
+                await asyncio.sleep(max(0.0, tick - (time.monotonic() - started)))
+        else:
+            while session.director.stage != "over":  # as fast as it goes, letting the loop breathe
+                session.run(max_time=clock.now() + 60.0)
+                await asyncio.sleep(0)
+        state = session.director.state
+        assert state is not None
+        self.played.append(PlayedGame(self.feed.game, self.variant, len(names), state.winner or "draw", names,
+                                      self.feed.result()))

@@ -1,0 +1,87 @@
+"""uvicorn inside the table's own event loop, beside the director (no thread, no second process).
+
+Two changes to uvicorn's defaults, both for a Pi Zero sitting under a table all evening: it does not take the
+process's signals (the table decides when to stop), and its housekeeping tick runs once a second instead of ten
+times (an idle table should sleep). ``X-Forwarded-For`` is not believed: the rate limit counts the real address.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import socket
+from typing import Any
+
+import uvicorn
+
+from controller.web.app import make_app
+from controller.web.console import Console
+
+
+class _TableServer(uvicorn.Server):
+    def __init__(self, config: uvicorn.Config) -> None:
+        super().__init__(config)
+        self.stopping = asyncio.Event()
+
+    def capture_signals(self) -> Any:
+        return contextlib.nullcontext()
+
+    async def main_loop(self) -> None:
+        counter = 0
+        while not await self.on_tick(counter):
+            counter += 10  # on_tick refreshes the Date header when counter % 10 == 0
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self.stopping.wait(), 1.0)
+
+
+def listen(host: str, port: int) -> socket.socket:
+    """The console's listening socket, bound here so that a port in use is one clear line (uvicorn would log it and
+    exit the whole process from inside the loop)."""
+    try:
+        family, kind, proto, _, address = socket.getaddrinfo(host or None, port, type=socket.SOCK_STREAM,
+                                                             flags=socket.AI_PASSIVE)[0]
+        sock = socket.socket(family, kind, proto)
+    except OSError as exc:
+        raise OSError(f"the judge's console cannot listen on {host!r}: {exc} (check [console] host)") from None
+    try:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind(address)
+        sock.listen(128)
+        sock.setblocking(False)
+    except OSError as exc:
+        sock.close()
+        raise OSError(f"the judge's console cannot listen on {host}:{port}: {exc.strerror or exc} "
+                      "(another program has the port? change [console] port)") from None
+    return sock
+
+
+class ConsoleServer:
+    """Serve ``console`` on its host and port (port 0: any free one; :attr:`port` tells which)."""
+
+    def __init__(self, console: Console) -> None:
+        self.console = console
+        settings = console.settings
+        config = uvicorn.Config(make_app(console), host=settings.host, port=settings.port, log_level="warning",
+                                ws="websockets-sansio", lifespan="off", access_log=False, proxy_headers=False,
+                                server_header=False, ws_max_size=4096, limit_concurrency=128)
+        self.server = _TableServer(config)
+        self.task: asyncio.Task[None] | None = None
+
+    async def start(self) -> None:
+        sock = listen(self.console.settings.host, self.console.settings.port)
+        self.console.port = int(sock.getsockname()[1])
+        self.task = asyncio.create_task(self.server.serve(sockets=[sock]))
+        while not self.server.started:
+            if self.task.done():
+                self.task.result()
+                raise OSError("the judge's console did not start")
+            await asyncio.sleep(0.01)
+        self.console.open()
+
+    async def stop(self) -> None:
+        self.console.close()
+        self.server.should_exit = True
+        self.server.stopping.set()
+        if self.task is not None:
+            with contextlib.suppress(asyncio.CancelledError):
+                await self.task

@@ -1,0 +1,220 @@
+"""What the console's pages are sent, as plain JSON-able mappings: the judge's view and the public view.
+
+The judge's view is what the handheld remote shows, with room for more: every seat's role and state, tonight's
+choices as they are made, whose turn it is with its countdown, the messages the remote would show, and the story
+of the game so far (the judge knows everything; C4 only limits what the room hears). It is read from the director
+the way the remote's screen is drawn, and goes only to a paired phone's socket.
+
+The public view is the board's, exactly: :func:`controller.board.public.public_facts` decides what the room may
+see, and this module passes it on without adding anything (the pairing code stays on the board in the room, never
+on a page anyone on the network can open).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
+
+from controller.board.words import board_lines
+from controller.rules.turns import TURN_VOTE
+from controller.screens.story import story
+from controller.screens.strings import Lang, action_name, role_name, side_name, ui
+
+if TYPE_CHECKING:
+    from controller.director.director import Director
+    from controller.director.lobby import Lobby
+
+#: Words the judge's view needs that the seat screens do not have.
+WORDS: dict[str, tuple[str, str]] = {
+    "speech": ("{n}号发言", "Seat {n} speaks"),
+    "last_words": ("{n}号遗言", "Seat {n}: last words"),
+    "vote_call": ("投票：{n}号？", "Vote: seat {n}?"),
+    "vote": ("投票", "Vote"),
+    "night": ("{who} {seats} {what}", "{who} {seats}: {what}"),
+    "defence_claim": ("申请辩护", "Defence claims"),
+    "direction": ("法官选择发言方向", "The judge picks the direction"),
+    "first_identity": ("选择先手身份", "Choosing the first card"),
+    "recognition": ("{who} 认同伴", "{who}: meet partners"),
+    "deal": ("发牌中", "Dealing"),
+    "over": ("游戏结束", "Game over"),
+    "checkin": ("签到", "Check-in"),
+    "waiting": ("等待", "Waiting"),
+    "announcing": ("播报中…", "Announcing…"),
+}
+
+
+def _w(key: str, lang: Lang, **fields: object) -> str:
+    zh, en = WORDS[key]
+    return (zh if lang is Lang.ZH else en).format(**fields)
+
+
+def public_view(facts: Mapping[str, object] | None, lang: Lang | str) -> dict[str, object]:
+    """The board's facts as the public page gets them, with the board's own lines in ``lang`` (the words the big
+    screen in the room shows; nothing added, nothing from the judge's side)."""
+    board = dict(facts) if facts is not None else {"gesture": "deal"}
+    lines = [{"text": line.text, "size": line.size.value, "tone": line.tone.value, "items": list(line.items)}
+             for line in board_lines(board, lang)]
+    return {"kind": "public", "board": board, "lines": lines}
+
+
+def judge_view(director: Director | None, lang: Lang | str, *, lobby: Lobby | None = None,
+               phones: int = 0, now: float | None = None) -> dict[str, Any]:
+    """Everything the judge may know now, in ``lang``."""
+    lang = Lang.parse(lang)
+    if director is None:
+        return _lobby_view(lobby, lang, phones)
+    d = director
+    s = d.state
+    label = d.label
+    now = d.clock.now() if now is None else now
+    view: dict[str, Any] = {"kind": "judge", "stage": d.stage, "paused": d.paused, "phones": phones,
+                            "variant": d.config.variant.id, "players": d.config.players,
+                            "lines": [_text(line, lang) for line in list(d.remote_lines)[-6:]],
+                            "judge_entry": d.judge_entry}
+    if s is None or not s.roles:
+        view.update(headline=_w("deal", lang), seats=[], story=[], turn=None, countdown=None,
+                    commands=commands_open(d))
+        return view
+    w = d.window
+    picks = s.picks if w is not None and w.kind == "night" else {}
+    waking = set(w.seats) if w is not None else set()
+    seats = []
+    for n in range(1, s.players + 1):
+        target = picks.get(n)
+        seats.append({
+            "seat": n, "label": label(n), "role": role_name(s.role_of(n), lang), "role_id": s.role_of(n),
+            "side": side_name(s.side_of(n), lang), "alive": n in s.alive,
+            "penalties": int(s.penalties.get(n, 0)),
+            "pick": None if n not in picks else ("-" if target is None else label(target)),
+            "acting": n in waking and (w is not None and w.kind in ("night", "recognition")),
+        })
+    when = ui("night", lang, d=s.night) if s.phase == "night" else ui("day", lang, d=s.day)
+    view.update(phase=s.phase, night=s.night, day=s.day, seats=seats, headline=when,
+                turn=_turn(d, lang), countdown=_countdown(d, now),
+                story=_story(d, lang), commands=commands_open(d),
+                choices=[label(c) if c is not None else None for c in _choices(d)],
+                choice_seats=[c for c in _choices(d)])
+    if d.stage == "deal":  # a digital deal: the roles are known, the players are still looking at theirs
+        view["headline"] = _w("deal", lang)
+    if d.stage == "over" or s.over:
+        winner = s.winner or "draw"
+        view["headline"] = ui("draw", lang) if winner == "draw" else ui("winner", lang, side=side_name(winner, lang))
+    return view
+
+
+_told: dict[tuple[int, int, int, Lang], list[str]] = {}
+
+
+def _story(d: Director, lang: Lang) -> list[str]:
+    """The story so far, told again only when an event was added or undone (it is most of a view's cost, and a
+    view is built every second while a countdown runs)."""
+    key = (id(d), len(d.events), id(d.events[-1]) if d.events else 0, lang)
+    told = _told.get(key)
+    if told is None:
+        if len(_told) > 8:
+            _told.clear()
+        told = _told[key] = list(story(d.events, lang, d.label))
+    return told
+
+
+def _text(line: object, lang: Lang) -> str:
+    """A remote line as text: plain, or in both languages (an ``L10n``), of which ``lang``'s."""
+    zh, en = getattr(line, "zh", None), getattr(line, "en", None)
+    if isinstance(zh, str) and isinstance(en, str):
+        return zh if lang is Lang.ZH else en
+    return str(line)
+
+
+def _lobby_view(lobby: Lobby | None, lang: Lang, phones: int) -> dict[str, Any]:
+    """Before the deal (``tianhei table --checkin``): who checked in and the deck to lay out."""
+    view: dict[str, Any] = {"kind": "judge", "stage": "checkin" if lobby is not None else "idle",
+                            "paused": False, "phones": phones, "seats": [], "story": [], "turn": None,
+                            "countdown": None, "lines": [], "headline": _w("checkin", lang) if lobby else
+                            _w("waiting", lang)}
+    if lobby is not None and not lobby.started:
+        view.update(variant=lobby.variant.id, players=lobby.players(), joined=sorted(lobby.joined),
+                    deck=_deck(lobby, lang), problem=lobby.ready(),
+                    commands={"start": lobby.ready() is None, "players": True})
+    else:
+        view["commands"] = {}
+    return view
+
+
+def _deck(lobby: Lobby, lang: Lang) -> str:
+    """The cards to lay out for the count checked in, in ``lang`` ("2 杀手, 2 警察, 4 平民"), or why that count
+    cannot play."""
+    from controller.rules.setup import configure
+    from controller.rules.variant import VariantError
+
+    try:
+        config = configure(lobby.variant, lobby.players(), lobby.options)
+    except VariantError as exc:
+        return exc.problem
+    return ", ".join(f"{count} {role_name(role, lang)}" for role, count in config.composition)
+
+
+def _turn(d: Director, lang: Lang) -> str:
+    s, w = d.state, d.window
+    assert s is not None
+    if d.stage == "over":
+        return _w("over", lang)
+    if w is None:
+        return _w("announcing", lang)
+    if w.kind in ("speeches", "last_words") and s.queue:
+        return _w("last_words" if w.kind == "last_words" else "speech", lang, n=d.label(s.queue[0]))
+    if w.kind == "vote" and w.step == TURN_VOTE:
+        return _w("vote", lang) + " " + ui("seat", lang, n=d.label(w.seats[0]))
+    if w.kind == "vote":
+        return _w("vote_call", lang, n=d.label(w.call[0])) if w.call is not None else _w("vote", lang)
+    if w.kind == "night":
+        who = "+".join(sorted({role_name(s.role_of(n), lang) for n in w.seats}))
+        what = action_name(d._action(w.step), lang)
+        return _w("night", lang, who=who, seats=" ".join(d.label(n) for n in w.seats), what=what)
+    if w.kind == "recognition":
+        return _w("recognition", lang, who="+".join(sorted({role_name(s.role_of(n), lang) for n in w.seats})))
+    if w.kind in ("defence_claim", "direction", "first_identity"):
+        return _w(w.kind, lang)
+    return w.step
+
+
+def _countdown(d: Director, now: float) -> dict[str, float] | None:
+    w = d.window
+    if w is None or (w.kind == "vote" and w.step != TURN_VOTE):
+        return None
+    left = d.paused_left if d.paused and d.paused_left is not None else w.deadline - now
+    return {"remaining": round(max(0.0, left), 1), "total": round(w.total, 1)}
+
+
+def _choices(d: Director) -> list[int | None]:
+    """The seats the judge may enter for the waking group (judge entry), when that is what the table waits for."""
+    from controller.rules import engine
+
+    w, s = d.window, d.state
+    if w is None or s is None or w.kind != "night" or not d.judge_entry or d.paused:
+        return []
+    p = engine.pending(s)
+    return list(p.choices) if p is not None else []
+
+
+def commands_open(d: Director) -> dict[str, bool]:
+    """Which commands make sense now (the page greys out the others; the server checks again)."""
+    menu = getattr(d, "judge_menu", None)
+    if menu is not None:  # the director's table of commands says (controller/director/judge_commands.py)
+        return {offer.command.name: bool(offer.open) for offer in menu()}
+    s, w = d.state, d.window
+    playing = d.stage == "play" and s is not None and not s.over
+    return {
+        "pause": d.stage in ("deal", "play") and not d.paused,
+        "resume": d.paused,
+        "repeat": bool(d.last_prompts),
+        "extend": playing and w is not None and w.kind != "vote" and not d.paused,
+        "end_timer": playing and w is not None and not d.paused,
+        "undo": playing and len(d.groups) > 1,
+        "eject": playing,
+        "penalty": playing,
+        "surrender": playing,
+        "judge_pick": playing and w is not None and w.kind == "night" and d.judge_entry and not d.paused,
+        "direction": playing and w is not None and w.kind == "direction" and not d.paused,
+        "redeal": d.stage == "deal",
+        "abort": d.stage in ("deal", "play"),
+    }

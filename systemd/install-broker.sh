@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# The club's MQTT broker (Mosquitto) and, with --hall, the hall service, on the club's Pi (docs/club.md).
+# Run as root after systemd/install.sh:  sudo systemd/install-broker.sh --club redclub --rooms 1,2,3 --bind 192.168.8.2 --hall
+#   --club NAME      the club's name in the topics (default: club)
+#   --rooms LIST     the rooms' ids, comma-separated (each table gets a user and a password for its room)
+#   --bind ADDR      the Pi's address on the club network (repeatable); without it the broker listens on loopback only
+#   --hall           also install and start the hall service (tianhei-hall.service)
+# Idempotent: running it again keeps every password (tables already set up keep working) and adds new rooms.
+set -euo pipefail
+src=$(cd "$(dirname "$0")/.." && pwd)
+club=club rooms="" binds=() hall=0
+while [ $# -gt 0 ]; do
+    case "$1" in
+        --club) club=$2; shift 2 ;;
+        --rooms) rooms=$2; shift 2 ;;
+        --bind) binds+=(--bind "$2"); shift 2 ;;
+        --hall) hall=1; shift ;;
+        *) echo "install-broker.sh: unknown option $1 (see the comment at the top)" >&2; exit 2 ;;
+    esac
+done
+[ -n "$rooms" ] || { echo "install-broker.sh: give the rooms, e.g. --rooms 1,2,3" >&2; exit 2; }
+tianhei=/opt/tianhei/.venv/bin/tianhei
+[ -x "$tianhei" ] || { echo "install-broker.sh: run systemd/install.sh first (no $tianhei)" >&2; exit 2; }
+
+command -v mosquitto >/dev/null 2>&1 || { apt-get update; apt-get install -y mosquitto; }
+
+# mosquitto.conf (listeners, no anonymous clients), the ACL and a password per user, in /etc/tianhei/mqtt.
+# Debian's own /etc/mosquitto/mosquitto.conf keeps persistence on in /var/lib/mosquitto and includes conf.d.
+"$tianhei" hall broker-files --club "$club" --rooms "$rooms" --out /etc/tianhei/mqtt "${binds[@]}"
+chown root:mosquitto /etc/tianhei/mqtt /etc/tianhei/mqtt/passwd /etc/tianhei/mqtt/acl
+chmod 0750 /etc/tianhei/mqtt && chmod 0640 /etc/tianhei/mqtt/passwd /etc/tianhei/mqtt/acl
+id tianhei >/dev/null 2>&1 && chown -R tianhei /etc/tianhei/mqtt/secrets
+install -m 0644 /etc/tianhei/mqtt/mosquitto.conf /etc/mosquitto/conf.d/tianhei.conf
+systemctl enable mosquitto
+systemctl restart mosquitto
+
+if [ "$hall" = 1 ]; then
+    install -m 0644 "$src/systemd/tianhei-hall.service" /etc/systemd/system/tianhei-hall.service
+    systemctl daemon-reload
+    systemctl enable --now tianhei-hall.service
+fi
+cat <<MSG
+The broker is running (mosquitto, users: hall and room-<id>; passwords in /etc/tianhei/mqtt/secrets/).
+On each table, add to /etc/tianhei/tianhei.toml (and copy that room's secret file there):
+  [mqtt]
+  host = "<this Pi's club-network address, or 127.0.0.1 here>"
+  club = "$club"
+  room = "<the table's room id>"
+  password_file = "/etc/tianhei/mqtt/secrets/room-<id>.secret"
+For the hall: [mqtt] with password_file = "/etc/tianhei/mqtt/secrets/hall.secret" and a [hall] section (docs/club.md).
+MSG

@@ -1,0 +1,102 @@
+"""The club's broker is a real Mosquitto with its own passwords and ACL: each table writes only under its own room
+and reads only the hall's messages for it; the hall reads every room; nobody gets in without a password; it
+listens on loopback unless the club's address is given."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+
+import aiomqtt
+import pytest
+
+from controller.hall.broker import acl, config, write_files
+from tests.hall.conftest import CLUB, until
+
+
+def client(broker, user: str | None, password: str | None = None, **kw) -> aiomqtt.Client:
+    if user is not None and password is None:
+        password = broker.files.passwords[user]
+    return aiomqtt.Client("127.0.0.1", broker.port, username=user, password=password, timeout=5, **kw)
+
+
+async def collect(c: aiomqtt.Client, into: list, stop: asyncio.Event) -> None:
+    async for m in c.messages:
+        into.append((str(m.topic), bytes(m.payload)))
+
+
+def test_a_table_publishes_only_under_its_own_room_and_the_hall_reads_every_room(mosquitto):
+    async def go():
+        got: list = []
+        async with client(mosquitto, "hall") as hall, client(mosquitto, "room-1") as table:
+            await hall.subscribe(f"tianhei/{CLUB}/#", qos=1)
+            reader = asyncio.create_task(collect(hall, got, asyncio.Event()))
+            await table.publish(f"tianhei/{CLUB}/2/result", b"forged", qos=1)  # room 1 pretending to be room 2
+            await table.publish(f"tianhei/{CLUB}/hall/rooms/1/ack", b"forged", qos=1)
+            await table.publish(f"tianhei/{CLUB}/1/result", b"mine", qos=1)
+            await until(lambda: any(p == b"mine" for _, p in got))
+            reader.cancel()
+        return got
+
+    got = asyncio.run(go())
+    assert got == [(f"tianhei/{CLUB}/1/result", b"mine")]
+
+
+def test_a_table_reads_the_halls_messages_for_its_own_room_only(mosquitto):
+    async def go():
+        got: list = []
+        async with client(mosquitto, "hall") as hall, client(mosquitto, "room-1") as table:
+            await table.subscribe(f"tianhei/{CLUB}/#", qos=1)
+            reader = asyncio.create_task(collect(table, got, asyncio.Event()))
+            await hall.publish(f"tianhei/{CLUB}/hall/rooms/2/sent", b"for room 2", qos=1)
+            await hall.publish(f"tianhei/{CLUB}/hall/rooms/1/sent", b"for room 1", qos=1)
+            await until(lambda: any(p == b"for room 1" for _, p in got))
+            reader.cancel()
+        return got
+
+    assert asyncio.run(go()) == [(f"tianhei/{CLUB}/hall/rooms/1/sent", b"for room 1")]
+
+
+def test_the_hall_cannot_write_into_a_rooms_topics(mosquitto):
+    async def go():
+        got: list = []
+        async with client(mosquitto, "hall") as hall, client(mosquitto, "room-3") as table:
+            await table.subscribe(f"tianhei/{CLUB}/hall/rooms/3/#", qos=1)
+            await hall.subscribe(f"tianhei/{CLUB}/3/#", qos=1)
+            reader = asyncio.create_task(collect(hall, got, asyncio.Event()))
+            await hall.publish(f"tianhei/{CLUB}/3/result", b"forged", qos=1)
+            await table.publish(f"tianhei/{CLUB}/3/status", b"real", qos=1)
+            await until(lambda: any(p == b"real" for _, p in got))
+            reader.cancel()
+        return got
+
+    assert asyncio.run(go()) == [(f"tianhei/{CLUB}/3/status", b"real")]
+
+
+@pytest.mark.parametrize(("user", "password"), [(None, None), ("room-1", "wrong"), ("nobody", "x")])
+def test_nobody_gets_in_without_the_right_password(mosquitto, user, password):
+    async def go():
+        async with aiomqtt.Client("127.0.0.1", mosquitto.port, username=user, password=password, timeout=5):
+            pass
+
+    with pytest.raises(aiomqtt.MqttError, match=r"[Nn]ot authori[sz]ed|[Bb]ad user name or password|refused"):
+        asyncio.run(go())
+
+
+def test_the_broker_listens_on_loopback_unless_the_clubs_address_is_given(tmp_path):
+    text = config(port=1883, binds=["127.0.0.1"], password_file=tmp_path / "p", acl_file=tmp_path / "a",
+                  data_dir=None)
+    assert [line for line in text.splitlines() if line.startswith("listener")] == ["listener 1883 127.0.0.1"]
+    assert "allow_anonymous false" in text
+    files = write_files(tmp_path / "etc", "redclub", ["1", "2"], binds=["127.0.0.1", "192.168.8.2"])
+    conf = files.conf.read_text()
+    assert "listener 1883 192.168.8.2" in conf and "listener 1883 0.0.0.0" not in conf
+    assert "\nuser room-2\ntopic write tianhei/redclub/2/#\n" in acl("redclub", ["1", "2"])
+    assert (files.secret_file("room-1").stat().st_mode & 0o777) == 0o600
+
+
+def test_writing_the_files_again_keeps_each_users_password(tmp_path):
+    first = write_files(tmp_path, "c", ["1"]).passwords
+    again = write_files(tmp_path, "c", ["1", "2"]).passwords
+    assert again["room-1"] == first["room-1"] and again["hall"] == first["hall"] and "room-2" in again
+    assert json.dumps(sorted(again)) == json.dumps(["hall", "room-1", "room-2"])

@@ -1,0 +1,127 @@
+"""What a table publishes for the hall: the room's status, the public view of each event, and at the end the
+result and the record, each once. Secrecy (C4, 004 §5.6): no message before the end carries a role, a night
+choice or a police answer — the same property as the board's, over every published message."""
+
+from __future__ import annotations
+
+import json
+
+from hypothesis import HealthCheck, Phase, given, settings
+from hypothesis import strategies as st
+
+from controller.hall.feed import TableFeed, public_event
+from controller.rules.events import Dawn, Dealt, Opened
+from tests.director.helpers import play, session
+from tests.hall.conftest import Recorder
+
+#: What may never be published before the end: event types whose every field is secret.
+SECRET_TYPES = {"dealt", "picked", "reasked", "acted", "hands_dealt", "hands_settled"}
+
+
+def keys(value) -> set[str]:
+    """Every key of every mapping inside a JSON value."""
+    if isinstance(value, dict):
+        return set(value) | {k for v in value.values() for k in keys(v)}
+    if isinstance(value, list):
+        return {k for v in value for k in keys(v)}
+    return set()
+
+
+def feed_for(s, names=None):
+    rec = Recorder()
+    games = iter(f"g{i}" for i in range(1, 100))
+    feed = TableFeed(rec, lambda: next(games), names=names)
+    feed.attach(s.director)
+    return rec, feed
+
+
+def test_a_whole_game_publishes_statuses_events_and_one_result_and_one_record():
+    s = session("standard-2.0", 12, seed=4)
+    rec, _ = feed_for(s, names=[f"P{i}" for i in range(1, 13)])
+    result = play(s)
+    kinds = [k for k, _ in rec.messages]
+    assert kinds.count("result") == 1 and kinds.count("record") == 1
+    assert kinds[-3:] == ["result", "record", "status"]  # the end: result, record, then the room is "ended"
+    published = rec.of("result")[0]
+    assert published["winner"] == result["winner"] and published["game"] == "g1"
+    assert published["names"] == [f"P{i}" for i in range(1, 13)]
+    assert set(published["winners"]) == {x["name"] for x in published["seats"] if x["side"] == result["winner"]}
+    record = rec.of("record")[0]
+    assert {str(x["seat"]): x["role"] for x in record["seats"]} == result["roles"]  # C4: told at the end
+    assert rec.of("status")[-1]["state"] == "ended"
+    playing = [b for b in rec.of("status") if b["state"] == "playing"]
+    assert playing and all(b["variant"] == "standard-2.0" and b["players"] == 12 for b in playing)
+    assert any(b["phase"] == "night" for b in playing) and any(b.get("gesture") == "speech" for b in playing)
+
+
+def test_each_published_event_is_the_public_view_of_the_directors_event_numbered_in_the_game():
+    s = session("standard-2.0", 12, seed=9)
+    rec, _ = feed_for(s)
+    play(s)
+    events = s.director.events
+    published = rec.of("event")
+    assert [b["n"] for b in published] == [n for n, e in enumerate(events) if e.public_view() is not None]
+    for body in published:
+        assert body["event"] == public_event(events[body["n"]])
+    assert not any(b["event"]["type"] == "dealt" for b in published)
+    assert any(isinstance(e, Dealt) for e in events)
+
+
+def test_a_speech_status_carries_its_seconds_and_rate_not_a_message_every_second():
+    s = session("standard-2.0", 12, seed=2)
+    rec, _ = feed_for(s)
+    play(s)
+    speeches = [b for b in rec.of("status") if b.get("gesture") == "speech"]
+    assert speeches and all(isinstance(b["seconds"], int) and b["rate"] == 1.0 for b in speeches)
+    # one status per speaker, not one per second of the countdown
+    assert len(speeches) <= 2 * len({(b["day"], b["speaker"]) for b in speeches})
+
+
+def test_the_judge_undoing_an_input_is_published_as_the_number_play_went_back_to():
+    s = session("standard-2.0", 12, seed=5)
+    rec, _ = feed_for(s)
+    s.start()
+    s.run(max_time=200.0)
+    n = len(s.director.events)
+    assert s.director.undo()
+    assert rec.of("event")[-1] == {"game": "g1", "undo_to": len(s.director.events)} and len(s.director.events) < n
+
+
+def test_an_aborted_game_ends_the_rooms_status_without_a_result():
+    s = session("classic-1.0", 8, seed=1)
+    rec, _ = feed_for(s)
+    s.start()
+    s.run(max_time=100.0)
+    s.director.abort()
+    assert rec.of("result") == [] and rec.of("status")[-1]["reason"] == "aborted"
+
+
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow],
+          phases=[Phase.explicit, Phase.reuse, Phase.generate])  # a whole game an example: no slow shrinking
+@given(variant=st.sampled_from([("classic-1.0", 10), ("standard-2.0", 12), ("v3.0", 13), ("five-identities", 12),
+                                ("v4.0", 14), ("v7.0", 12)]),
+       seed=st.integers(0, 10_000))
+def test_no_message_before_the_end_reveals_a_role_a_night_choice_or_a_cause_of_death(variant, seed):
+    name, players = variant
+    s = session(name, players, seed=seed)
+    rec, _ = feed_for(s)
+    play(s)
+    roles = set(s.director.config.variant.roles)
+    end = next(i for i, (k, b) in enumerate(rec.messages) if k == "event" and b["event"]["type"] == "game_ended")
+    for kind, body in rec.messages[:end]:
+        assert kind in ("status", "event")
+        text = json.dumps(body, ensure_ascii=False)
+        assert not keys(body) & {"roles", "side", "winner", "hands"}, text
+        if kind == "status":
+            assert not any(f'"{r}"' in text for r in roles), text
+            continue
+        event = body["event"]
+        assert event["type"] not in SECRET_TYPES, event
+        if event["type"] == Opened.type and event["kind"] in ("night", "recognition", "first_identity"):
+            assert event["seats"] == [] and event["choices"] == [], event  # who wakes stays in the dark (C2)
+        if event["type"] == Opened.type and event.get("role"):
+            assert event["seats"] == [], event  # a step's role is named (the voice calls it), never with its seats
+        if event["type"] == "game_created":
+            assert event["seed"] is None, event  # the deal's seed would tell every card
+        if event["type"] == Dawn.type:
+            assert all(cause == "died" for _, cause in event["deaths"]) and event["marks"] == [], event

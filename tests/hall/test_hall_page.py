@@ -1,0 +1,165 @@
+"""The hall page in a real browser: headless Chromium (Debian's chromium and chromium-driver) driven by Selenium
+loads the page while two simulated tables play on a loopback Mosquitto; the test reads what the page shows.
+Screenshots go to the test's folder (and to $TIANHEI_SCREENSHOTS when set: docs/club.md's picture comes so)."""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import os
+import shutil
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+from controller.hall.announce import Announcer
+from controller.hall.app import serve
+from controller.hall.broker import free_port
+from controller.hall.mqtt import BrokerAddress, MqttPublisher
+from controller.hall.outbox import Outbox
+from controller.hall.service import HallService, RoomConfig
+from controller.hall.simroom import SimulatedRoom
+from controller.hall.store import HallStore
+from controller.voice.null_voice import NullVoice
+from controller.voice.packs import load_voice_pack
+from tests.hall.conftest import CLUB
+
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+DRIVER = shutil.which("chromedriver") or "/usr/bin/chromedriver"
+NAMES = {"1": [f"Zhao {i}" for i in range(1, 13)], "2": [f"Qian {i}" for i in range(1, 10)]}
+
+
+class ClubInAThread:
+    """The hall (service, page) and two simulated tables on one event loop in a thread of their own."""
+
+    def __init__(self, broker, root: Path) -> None:
+        self.broker = broker
+        self.root = root
+        self.port = free_port()
+        self.loop = asyncio.new_event_loop()
+        self.stop = asyncio.Event()
+        self.ready = threading.Event()
+        self.service: HallService | None = None
+        self.thread = threading.Thread(target=self.loop.run_until_complete, args=(self._main(),), daemon=True)
+
+    async def _main(self) -> None:
+        voices = [NullVoice(time.monotonic, load_voice_pack(p)) for p in ("zh-CN", "en")]
+        self.service = HallService(HallStore(self.root / "hall.sqlite"), CLUB,
+                                   [RoomConfig("1", 14), RoomConfig("2", 12, "entry"), RoomConfig("3", 12, "entry")],
+                                   announcer=Announcer(voices))
+        pw = self.broker.files.passwords
+        hall = asyncio.create_task(serve(self.service, BrokerAddress("127.0.0.1", self.broker.port, "hall", pw["hall"]),
+                                         self.stop, host="127.0.0.1", port=self.port))
+        while not self.service.connected:
+            await asyncio.sleep(0.05)
+        tasks = []
+        for room, variant, speed in (("1", "standard-2.0", 25.0), ("2", "classic-1.0", 60.0)):
+            outbox = Outbox(self.root / f"{room}.sqlite")
+            pub = MqttPublisher(outbox, BrokerAddress("127.0.0.1", self.broker.port, f"room-{room}",
+                                                      pw[f"room-{room}"]), CLUB, room)
+            sim = SimulatedRoom(room, pub, functools.partial(outbox.next_game, room), list(NAMES[room]), variant,
+                                speed=speed, between_s=600.0)
+            tasks += [asyncio.create_task(pub.run(self.stop)), asyncio.create_task(sim.evening(1, self.stop))]
+        self.ready.set()
+        await self.stop.wait()
+        for t in tasks:
+            t.cancel()
+        await asyncio.gather(hall, *tasks, return_exceptions=True)
+
+    def __enter__(self) -> ClubInAThread:
+        self.thread.start()
+        assert self.ready.wait(30), "the hall did not start"
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.loop.call_soon_threadsafe(self.stop.set)
+        self.thread.join(30)
+
+
+@pytest.fixture
+def browser():
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service
+
+    options = webdriver.ChromeOptions()
+    options.binary_location = CHROMIUM
+    for arg in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu", "--lang=zh-CN",
+                "--window-size=1280,860", "--force-device-scale-factor=1"):
+        options.add_argument(arg)
+    driver = webdriver.Chrome(service=Service(DRIVER), options=options)
+    driver.set_page_load_timeout(30)
+    try:
+        yield driver
+    finally:
+        driver.quit()
+
+
+def text(driver, css: str) -> str:
+    """What the page shows in the first element matching ``css`` (read in one go: the page redraws itself)."""
+    return str(driver.execute_script(
+        "const e = document.querySelector(arguments[0]); return e ? e.innerText : '';", css))
+
+
+def room_text(driver, room: str) -> str:
+    return text(driver, f'.room[data-room="{room}"]')
+
+
+def count(driver, css: str) -> int:
+    return int(driver.execute_script("return document.querySelectorAll(arguments[0]).length;", css))
+
+
+def wait_for(driver, what, timeout: float = 90.0):
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    return WebDriverWait(driver, timeout, poll_frequency=0.2).until(lambda d: what(d))
+
+
+def shot(driver, folder: Path, name: str) -> Path:
+    path = folder / name
+    driver.save_screenshot(str(path))
+    extra = os.environ.get("TIANHEI_SCREENSHOTS")
+    if extra:
+        Path(extra).mkdir(parents=True, exist_ok=True)
+        shutil.copy(path, Path(extra) / name)
+    return path
+
+
+def test_the_hall_page_shows_the_rooms_live_the_waiting_list_the_announcement_and_the_standings(
+        mosquitto, tmp_path, browser):
+    from selenium.webdriver.common.by import By
+
+    with ClubInAThread(mosquitto, tmp_path) as club:
+        url = f"http://127.0.0.1:{club.port}/"
+        browser.get(url)
+        assert text(browser, "#title") == "大堂"
+        # both rooms playing: the variant, the day or night, who speaks with the seconds left
+        wait_for(browser, lambda d: "游戏中" in room_text(d, "1") and "游戏中" in room_text(d, "2"))
+        wait_for(browser, lambda d: "发言" in room_text(d, "1") and "白天" in room_text(d, "2"))
+        assert "=>" not in text(browser, "#rooms")  # every word is a word, not a piece of the page's script
+        card = room_text(browser, "1")
+        assert "1号包房" in card and "标准版" in card and "12人" in card and "Zhao 3" in card
+        assert ":" in text(browser, '.room[data-room="1"] .countdown')  # 1:47
+        assert "空闲" in room_text(browser, "3")
+        shot(browser, tmp_path, "hall-playing.png")
+        # the organiser puts two members on the waiting list; the hall proposes room 2's free seats
+        for name in ("Ada", "Bo"):
+            browser.find_element(By.ID, "name").send_keys(name)
+            browser.find_element(By.ID, "t-add").click()
+            wait_for(browser, lambda d, n=name: n in text(d, "#waiting"), 10)
+        wait_for(browser, lambda d: "2号包房" in text(d, "#proposals"), 10)
+        assert "Ada、Bo" in text(browser, "#proposals")
+        # room 2's entry game ends: the banner, the result, the standings
+        wait_for(browser, lambda d: "本局结束" in room_text(d, "2"))
+        assert text(browser, "#banner") == "2号包房游戏结束，请等候的玩家回到包房"  # shown: innerText is empty if not
+        assert "好人胜" in room_text(browser, "2") or "杀手胜" in room_text(browser, "2")
+        assert count(browser, "#standings tr") == 1 + 9  # the header and room 2's nine players
+        shot(browser, tmp_path, "hall-result.png")
+        assert club.service is not None and club.service.announcer.said == ["2"]
+        # the same page in English
+        browser.get(url + "?lang=en")
+        wait_for(browser, lambda d: "Room 2" in room_text(d, "2"))
+        assert text(browser, "#t-waiting") == "Waiting list"
+        assert "game over" in room_text(browser, "2")
+        shot(browser, tmp_path, "hall-en.png")

@@ -1,0 +1,119 @@
+"""The console seen from the table: the pairing code on the handheld's screen and the board (with the QR code
+of the address), the check-in page, and the ``[console]`` section of tianhei.toml."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+from PIL import Image
+
+from controller.board.sim import SimBoard
+from controller.board.words import board_lines
+from controller.config import ConfigError, load
+from controller.config.settings import ConsoleSection
+from controller.director.clock import VirtualScheduler
+from controller.director.director import Director
+from controller.director.lobby import Lobby
+from controller.ports import Button
+from controller.rules.variant import load_variant
+from controller.sim.table import SimTable
+from controller.voice.null_voice import NullVoice
+from controller.web import commands
+from controller.web.console import Console
+from controller.web.qr import qr_image
+from controller.web.views import judge_view
+from tests.director.helpers import game_config
+
+
+@pytest.fixture
+def loop():
+    loop = asyncio.new_event_loop()  # the console's clock; never run (the virtual scheduler runs the game)
+    yield loop
+    loop.close()
+
+
+def band(image: Image.Image) -> float:
+    """How much of the remote's bottom 13 rows is lit (the pairing banner is white)."""
+    img = image.convert("1")
+    lit = sum(1 for y in range(img.height - 13, img.height) for x in range(img.width) if img.getpixel((x, y)))
+    return lit / (13 * img.width)
+
+
+def test_the_handheld_shows_the_pairing_code_until_a_phone_pairs(loop):
+    clock = VirtualScheduler()
+    sim = SimTable(8, clock.now)
+    console = Console(ConsoleSection(enabled=True, url="http://192.168.1.20:8080/"), loop)
+    table = console.wrap(sim)
+    hdmi = SimBoard()
+    director = Director(table, NullVoice(clock.now), clock, game_config("standard-2.0", 8),
+                        board=console.board_for(hdmi), seed=2)
+    console.watch(director)
+    director.start()
+    clock.run(max_time=30)
+    assert sim.remote is not None and band(sim.remote.image) > 0.5  # the banner: white with the code in black
+    code = console.code()
+    assert hdmi.last["pairing"] == {"code": code, "url": "http://192.168.1.20:8080/"}
+    assert "pairing" not in console.message("public", "zh")  # the board in the room only
+    console.access.pair(code or "", "10.0.0.5", "judge's phone", loop.time())
+    assert console.banner() == "手机已配对" and "pairing" not in hdmi.last  # paired: the code is gone ...
+    assert band(sim.remote.image) > 0.5  # ... and the handheld says a phone paired, for a moment
+    console._paired_until = 0.0
+    console.remote.banner_changed()  # type: ignore[union-attr]
+    assert band(sim.remote.image) < 0.5
+
+
+def test_the_board_writes_the_code_and_the_address_and_draws_the_qr_code():
+    facts = {"gesture": "deal", "pairing": {"code": "482913", "url": "http://192.168.1.20:8080/"}}
+    assert board_lines(facts, "zh")[-1].text == "法官手机配对码 482913  http://192.168.1.20:8080/"
+    assert board_lines(facts, "en")[-1].text == "Judge's phone: code 482913 at http://192.168.1.20:8080/"
+    qr = qr_image("http://192.168.1.20:8080/", 180)
+    assert qr.width == qr.height and 100 <= qr.width <= 180
+    assert qr.getpixel((0, 0)) == 255 and min(qr.getdata()) == 0  # a quiet zone, then modules
+
+
+def test_the_check_in_from_the_phone_counts_and_starts_the_game(loop):
+    clock = VirtualScheduler()
+    sim = SimTable(10, clock.now)
+    started: list[int] = []
+    variant = load_variant("standard-2.0")
+    lobby = Lobby(sim, clock, variant, {}, started.append, variants=[variant])
+    lobby.start()
+    for seat in range(1, 9):
+        sim.click(seat, Button.OK)
+    view = judge_view(None, "en", lobby=lobby)
+    assert view["stage"] == "checkin" and view["joined"] == list(range(1, 9)) and view["commands"]["start"]
+    assert view["deck"] == "2 Killer, 2 Police, 4 Civilian"
+    assert judge_view(None, "zh", lobby=lobby)["deck"] == "2 杀手, 2 警察, 4 平民"
+    assert commands.run(None, lobby, "players", {"step": 1}, False).ok and lobby.players() == 9
+    assert commands.run(None, lobby, "players", {"step": -1}, False).ok and lobby.players() == 8
+    assert commands.run(None, lobby, "start", {}, False).ok and started == [8]
+    late = commands.run(None, lobby, "start", {}, False)
+    assert not late.ok and late.status == 409
+
+
+def test_the_console_section_of_the_config(tmp_path):
+    cfg = tmp_path / "tianhei.toml"
+    cfg.write_text('[console]\nenabled = true\nport = 9000\nphones = 2\nurl = "http://tianhei.local:9000/"\n')
+    c = load(cfg).console
+    assert (c.enabled, c.port, c.phones, c.url, c.host) == (True, 9000, 2, "http://tianhei.local:9000/", "0.0.0.0")
+    assert load(None).console == ConsoleSection()  # off unless asked for
+    cfg.write_text('[console]\nenabled = "yes"\nport = 99999\ncode_ttl_s = 0\nphone = 2\n')
+    with pytest.raises(ConfigError) as problems:
+        load(cfg)
+    text = str(problems.value)
+    for key in ("console.enabled", "console.port", "console.code_ttl_s", "console.phone"):
+        assert key in text, key
+
+
+def test_a_port_in_use_is_one_clear_line():
+    import socket
+
+    from controller.web.server import listen
+
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        with pytest.raises(OSError, match=rf"cannot listen on 127.0.0.1:{port}: .*change \[console\] port"):
+            listen("127.0.0.1", port)
