@@ -1,4 +1,6 @@
-"""Wire-time model of the seat bus: how long a poll cycle and a table-wide screen update take.
+"""Wire-time model of the seat bus: how long a poll cycle and a table-wide screen update take (a breakdown: the
+end-to-end figures, with the firmware under MicroPython, are ``tianhei bus-sim`` for presses and
+benchmarks/bus_screens.py for every screen changing at once).
 
 Time on the wire is bytes x 10 bits (8N1) / baud, from the real frame sizes (seatbus.encode_frame). Each
 exchange also pays the node's turnaround (``--turnaround``, default 100 µs: the node notices the frame, builds
@@ -28,6 +30,13 @@ def poll_cycle_s(seats: int, baud: int, node_turn: float, master_turn: float) ->
     poll = len(sb.encode_frame(1, 0, sb.POLL, sb.encode_poll(0)))
     empty = len(sb.encode_frame(1, 0, sb.EVENTS, sb.encode_events([]), True))
     return seats * exchange_s(poll, empty, baud, node_turn, master_turn)
+
+
+def poll_all_cycle_s(seats: int, baud: int, node_turn: float, master_turn: float) -> float:
+    """A quiet table's poll round with POLL_ALL: one broadcast frame, then every seat's slot (firmware 0.3)."""
+    frame = len(sb.encode_frame(sb.BROADCAST, 0, sb.POLL_ALL, sb.encode_poll_all(
+        sb.poll_all_slot_us(baud), 0, list(range(1, seats + 1)), [])))
+    return frame * 10 / baud + node_turn + seats * sb.poll_all_slot_us(baud) / 1e6 + master_turn
 
 
 def quarter_screen_frames(seed: int) -> list[bytes]:
@@ -83,7 +92,9 @@ def main() -> int:
             if screen_target
             else ""
         )
-        print(f"{baud:>9} baud: poll cycle {cycle:6.2f} ms{p}")
+        print(f"{baud:>9} baud: poll cycle {cycle:6.2f} ms{p} (seats polled by name)")
+        grouped = poll_all_cycle_s(args.seats, baud, node_turn, master_turn) * 1000
+        print(f"{baud:>9} baud: poll round with POLL_ALL {grouped:6.2f} ms (one frame, {args.seats} slots)")
         print(f"{baud:>9} baud: quarter of every screen changes: {nbytes} bytes, {update_ms:6.2f} ms{s}")
     return 0
 

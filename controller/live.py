@@ -41,13 +41,59 @@ def game_options(config: Config, variant: Variant) -> dict[str, object]:
     return options
 
 
-def game_config(config: Config, players: int | None = None, journal: SqliteJournal | None = None) -> GameConfig:
-    """The game the config asks for; with the table's ``journal``, the first-night victims of its latest games
-    as the history of V2.11 (``first_victim.max_repeat``)."""
+def game_config(config: Config, players: int | None = None, journal: SqliteJournal | None = None,
+                club: Any = None, members: dict[int, str | None] | None = None) -> GameConfig:
+    """The game the config asks for; the history of V2.11 (``first_victim.max_repeat``) from the ``club``'s
+    records of this table's latest games (by person: ``members`` is who sits where), or, with no club, from the
+    first-night victims in the table's ``journal``."""
     variant = load_variant(config.game.variant)
     n = players or config.game.players
-    history = first_victims(journal, n) if journal is not None else ()
+    history = _history(n, journal, club, members)
     return configure(variant, n, game_options(config, variant), history=history)
+
+
+def _history(players: int, journal: SqliteJournal | None, club: Any,
+             members: dict[int, str | None] | None) -> tuple[int, ...]:
+    if club is not None:
+        return tuple(club.history(members or {}, players))
+    return first_victims(journal, players) if journal is not None else ()
+
+
+def open_club_for(config: Config, journal: SqliteJournal) -> Any:
+    """The club around this table ([club] path; None: no club), with the games the table finished before it
+    last stopped recorded now (exactly once: controller/club/recorder.py). A club database that cannot be
+    opened is said in the log and the table plays on without it: the journal keeps every game."""
+    if config.club.path == "":
+        return None
+    from controller.club.service import club_from_config
+    from controller.club.store import ClubError
+
+    try:
+        club = club_from_config(config)
+        if club is not None:
+            for record in club.catch_up(journal):
+                log.info("club: recorded game %s (journal game %s)", record.id, record.journal_game)
+        return club
+    except ClubError as exc:
+        log.warning("club: %s; the table plays without the club's records (the journal keeps the games)", exc)
+        return None
+
+
+def _lobby_club(club: Any) -> dict[str, Any]:
+    """What the check-in lobby gets from the club: member cards, the last game's points for the remote, the
+    evening's standings for the public board."""
+    if club is None:
+        return {}
+    from controller.director.lobby import MemberCard
+
+    def member_card(uid: str) -> MemberCard | None:
+        check = club.card(uid)
+        return None if check is None else MemberCard(check.member.name, check.words)
+
+    lines = club.last_game_lines()
+    facts = {"gesture": "standings", "standings": [{"rank": r["rank"], "member": r["member"], "points": r["points"]}
+                                                   for r in club.evening_standings()]}
+    return {"member_card": member_card, "remote_lines": lines, "board_facts": facts}
 
 
 def timings(config: Config) -> Timings:
@@ -98,9 +144,13 @@ def open_table(config: Config, players: int, clock: Callable[[], float]) -> Tabl
         from controller.bus.table import open_bus_table
 
         assert profile is not None
+        try:
+            post = asyncio.get_running_loop().call_soon_threadsafe
+        except RuntimeError:  # no loop (a tool that polls the bus itself): inputs arrive on the poll thread
+            post = None
         # the judge's radio remote is paired by its key ([remote] key_file; none when the table has no judge)
         key_file = Path(config.remote.key_file) if config.table.judge != "none" else None
-        return open_bus_table(profile, key_file)
+        return open_bus_table(profile, key_file, post=post)
     raise ValueError(f"hardware adapter {adapter!r} is not one of: sim, gpio, bus")
 
 
@@ -175,6 +225,10 @@ async def run_live(config: Config, opts: LiveOptions) -> Director:
             hall.feed.checkin()
         else:
             hall.feed.idle()
+    club = open_club_for(config, journal)
+    members: dict[int, str | None] = {}
+    lang = "en" if config.table.language.startswith("en") else "zh"
+    board: Any = None
 
     def table_for(players: int) -> Table:
         """The table adapter for ``players`` seats, with the phone's console beside the remote if there is one."""
@@ -192,7 +246,7 @@ async def run_live(config: Config, opts: LiveOptions) -> Director:
             told_ready = True
             opts.on_ready()
 
-    asked = game_config(config, opts.players, journal)
+    asked = game_config(config, opts.players, journal, club)
     checkin = opts.checkin or opts.chosen_at_checkin
     # At check-in the seats and the judge choose the players, the variant and its options; a seed nobody fixed
     # is drawn afresh for each game: none of these make a saved game another one.
@@ -218,18 +272,20 @@ async def run_live(config: Config, opts: LiveOptions) -> Director:
     elif checkin:
         table = table_for(20 if config.profile is None or config.profile.adapter == "sim" else 0)
         ready()
+        board = _open_board(opts, table, lang)
         joined: asyncio.Future[int] = loop.create_future()
         variant = load_variant(config.game.variant)
         lobby = Lobby(table, scheduler, variant, game_options(config, variant),
-                      joined.set_result, judge=config.table.judge != "none",
-                      lang="en" if config.table.language.startswith("en") else "zh",
-                      variants=choosable_variants())
+                      joined.set_result, judge=config.table.judge != "none", lang=lang,
+                      variants=choosable_variants(), board=board, **_lobby_club(club))
         if console is not None:
             console.watch_lobby(lobby)
         lobby.start()
         opts.players = await joined
+        members = {seat: lobby.members.get(seat) for seat in range(1, opts.players + 1)}
         # the judge may have chosen another variant and other options on the remote's setup page
-        gc = configure(lobby.variant, opts.players, lobby.options, history=first_victims(journal, opts.players))
+        gc = configure(lobby.variant, opts.players, lobby.options,
+                       history=_history(opts.players, journal, club, members))
     else:
         gc = asked
         table = table_for(gc.players // 2 if gc.variant.live == "both" else gc.players)  # D2 counts card places
@@ -237,6 +293,10 @@ async def run_live(config: Config, opts: LiveOptions) -> Director:
     # a new game's set-up is written with what it is, so that the next start can tell it from another game
     journal.identity = GameIdentity.of(gc, seed, deck, config.table.hardware)
     journal.deck = deck
+    if club is not None:  # a member card tapped during the deal: "a member card, not a role card" (club/cards.py)
+        from controller.club.cards import MemberCardGuard
+
+        table = MemberCardGuard(table, lambda uid: club.store.member_by_card(uid) is not None, scheduler, lang)
     voice: Any = open_voice_for(config, loop.time)
     physical = table
     if gc.variant.live == "both":  # D2: the engine's card places over the physical seats (director/places.py)
@@ -245,12 +305,8 @@ async def run_live(config: Config, opts: LiveOptions) -> Director:
         check_table(gc.variant.id, gc.players)  # the voice counts votes up to 40: at most 20 players
         table = PlaceTable(physical)
         voice = PlaceVoice(voice)
-    lang = "en" if config.table.language.startswith("en") else "zh"
-    board: Any = None
-    if opts.board and has_display() and not (opts.window and hasattr(table, "press")):
-        from controller.board.pygame_board import PygameBoard
-
-        board = PygameBoard(fullscreen=True, lang=lang)
+    if board is None:
+        board = _open_board(opts, table, lang)
     if console is not None:
         board = console.board_for(board)
     director = Director(table, voice, scheduler, gc, journal=journal, timings=timings(config), lang=lang,
@@ -273,10 +329,17 @@ async def run_live(config: Config, opts: LiveOptions) -> Director:
         tasks.append(asyncio.create_task(run()))
     if opts.window and has_display() and hasattr(physical, "press"):
         tasks.append(asyncio.create_task(_window(physical, done)))
+    resumed = saved is not None
     if saved is not None:
         director.resume(saved.replay)
     else:
         director.start()
+        if club is not None:
+            _note_checkin(director, club, journal, members, loop.time)
+    if club is not None:  # the table's clock in the journal once a minute: a game's length survives a restart
+        club.follow(journal, scheduler, resumed=resumed, over=lambda: director.stage == "over")
+    if club is not None:
+        director.on_over.append(lambda d: _record(club, journal, loop.time()))
     if opts.on_started is not None:
         opts.on_started(director)
     try:
@@ -289,6 +352,8 @@ async def run_live(config: Config, opts: LiveOptions) -> Director:
                 await t
         table.stop()
         journal.close()
+        if club is not None:
+            club.close()
         if server is not None:
             await server.stop()
         if hall is not None:
@@ -318,6 +383,42 @@ async def _judge_chooses(config: Config, saved: SavedGame, loop: asyncio.Abstrac
         return await chosen
     finally:
         table.stop()
+
+
+def _open_board(opts: LiveOptions, table: Any, lang: str) -> Any:
+    """The public big screen on HDMI when asked for, there is a display, and no emulator window uses it."""
+    if opts.board and has_display() and not (opts.window and hasattr(table, "press")):
+        from controller.board.pygame_board import PygameBoard
+
+        return PygameBoard(fullscreen=True, lang=lang)
+    return None
+
+
+def _note_checkin(director: Director, club: Any, journal: SqliteJournal, members: dict[int, str | None],
+                  clock: Callable[[], float]) -> None:
+    """Who sits where goes into the game's journal records once the game is dealt: at once after a digital deal,
+    at the first window after a deal with cards."""
+    if director.state is not None:
+        club.checkin(journal, members, clock())
+        return
+    noted: list[bool] = []
+
+    def first_window(d: Director, _w: Any) -> None:
+        if not noted:
+            noted.append(True)
+            club.checkin(journal, members, clock())
+
+    director.listeners.append(first_window)
+
+
+def _record(club: Any, journal: SqliteJournal, clock: float) -> None:
+    from controller.club.store import ClubError
+
+    try:
+        for record in club.game_over(journal, clock):
+            log.info("club: recorded game %s: %s", record.id, record.winner)
+    except ClubError as exc:  # the journal keeps the game; the next start records it
+        log.warning("club: %s; the game stays in the journal and is recorded at the next start", exc)
 
 
 async def _window(table: Any, done: asyncio.Event) -> None:

@@ -103,14 +103,20 @@ class Summary:
         }
 
 
-def simulate(config: GameConfig, policy: str, games: int, seed: int, first: str | None = None) -> Summary:
+def simulate(config: GameConfig, policy: str, games: int, seed: int, first: str | None = None,
+             progress: Callable[[int], None] | None = None) -> Summary:
+    """``games`` games from one ``random.Random(seed)``. ``progress(n)`` is told every few games how many more
+    were played (a progress bar); it does not change the games."""
     if policy not in POLICIES:
         raise ValueError(f"unknown policy {policy!r}; use one of: {', '.join(POLICIES)}")
     rng = random.Random(seed)
     summary = Summary(games=games)
     factory = POLICIES[policy]
     started = time.perf_counter()
-    for _ in range(games):
+    step = max(1, min(100, games // 200))
+    for i in range(games):
+        if progress is not None and i and i % step == 0:
+            progress(step)
         final = play(config, factory(), rng, first)
         if final.winner == "draw":
             summary.draws += 1
@@ -118,4 +124,6 @@ def simulate(config: GameConfig, policy: str, games: int, seed: int, first: str 
             summary.wins[final.winner or "none"] += 1
         summary.days_total += final.day
     summary.seconds = time.perf_counter() - started
+    if progress is not None:
+        progress(games - (games - 1) // step * step)
     return summary

@@ -20,6 +20,7 @@ GESTURES: dict[str, tuple[str, str]] = {
     "deal": ("发牌", "Deal"), "eyes_closed": ("天黑请闭眼", "Night: eyes closed"), "day": ("天亮了", "Day breaks"),
     "speech": ("发言", "Speech"), "last_words": ("遗言", "Last words"), "vote": ("投票", "Vote"),
     "paused": ("暂停", "Paused"), "over": ("游戏结束", "Game over"),
+    "standings": ("今晚积分榜", "Tonight's standings"),  # between games (V2.13, controller/club)
 }
 
 #: Board-only phrases; ``{n}`` is a seat number.
@@ -31,9 +32,14 @@ BOARD: dict[str, tuple[str, str]] = {
     "vote_item": ("{n}号{v}票", "{n}:{v}"),
     "tied": ("平票：", "Tie: "),
     "role_item": ("{n}号 {role}", "{n}: {role}"),
+    "standing": ("{rank}. {member}  {points}分", "{rank}. {member}  {points}"),
+    "no_standings": ("今晚还没有结束的游戏", "No game has ended tonight"),
     # the judge's console (controller/web/): shown while a phone may pair
     "pairing": ("法官手机配对码 {code}  {url}", "Judge's phone: code {code} at {url}"),
 }
+
+#: The board shows this many of the evening's standings (the rest are in ``tianhei records standings``).
+STANDINGS_SHOWN = 10
 
 
 class Size(enum.Enum):
@@ -79,6 +85,14 @@ def board_lines(public: Mapping[str, object], lang: Lang | str = Lang.ZH) -> lis
             ui("day", lang, d=public.get("day"))
         head = f"{when} · {head}"
     lines = [Line(head, Size.BIG, Tone.ACCENT)]
+    standings = public.get("standings")
+    if gesture == "standings" and isinstance(standings, list):
+        for row in standings[:STANDINGS_SHOWN]:
+            if isinstance(row, Mapping):
+                lines.append(Line(_w(BOARD, "standing", lang, rank=row.get("rank", ""), member=row.get("member", ""),
+                                     points=f"{round(float(str(row.get('points', 0))), 1):g}"), Size.SMALL, Tone.TEXT))
+        if not standings:
+            lines.append(Line(_w(BOARD, "no_standings", lang), Size.SMALL, Tone.DIM))
     if "speaker" in public:
         lines.append(Line(_w(BOARD, "speaker", lang, n=_as(label, public["speaker"]), s=public.get("seconds", "")),
                           Size.BIG, Tone.TEXT))

@@ -15,6 +15,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from PIL import Image
+
 from . import seatbus as sb
 
 WIDTH = 128
@@ -29,10 +31,14 @@ Send = Callable[[int, bytes], None]
 
 
 class BusSerialInterface:
-    """luma's ``serial_interface`` duck type: ``command(*cmd)``, ``data(data)``, ``cleanup()``."""
+    """luma's ``serial_interface`` duck type: ``command(*cmd)``, ``data(data)``, ``cleanup()``.
 
-    def __init__(self, send: Send) -> None:
+    ``rle()`` says whether the node takes DISPLAY_RLE (its IDENTITY's capabilities); until it says so, or for
+    an older node, the changed runs go as plain DISPLAY frames."""
+
+    def __init__(self, send: Send, rle: Callable[[], bool] = lambda: False) -> None:
         self._send = send
+        self._rle = rle
         self.shadow = bytearray(WIDTH * PAGES)  # what the node's panel holds, as far as we have sent
         self._cols = (0, WIDTH - 1)
         self._pages = (0, PAGES - 1)
@@ -56,6 +62,12 @@ class BusSerialInterface:
             i += 1 + argc
 
     def data(self, data: bytes | bytearray | list[int]) -> None:
+        if self._cols == (0, WIDTH - 1) and self._pages == (0, PAGES - 1) and len(data) == WIDTH * PAGES:
+            new = bytearray(data)  # the whole screen, as luma and show() send it: no byte-by-byte walk
+            for mtype, payload in self._writes(self.shadow, new):
+                self._emit(mtype, payload)
+            self.shadow = new
+            return
         new = bytearray(self.shadow)
         c0, c1 = self._cols
         p0, p1 = self._pages
@@ -66,11 +78,24 @@ class BusSerialInterface:
             if col > c1:
                 col = c0
                 page = page + 1 if page < p1 else p0
-        for page in range(PAGES):
-            for start, end in changed_runs(self.shadow, new, page):
-                for payload in display_payloads(page, start, new[page * WIDTH + start : page * WIDTH + end]):
-                    self._emit(sb.DISPLAY, payload)
+        for mtype, payload in self._writes(self.shadow, new):
+            self._emit(mtype, payload)
         self.shadow = new
+
+    def _writes(self, old: bytes | bytearray, new: bytes | bytearray) -> list[tuple[int, bytes]]:
+        if self._rle():
+            return [(sb.DISPLAY_RLE, payload) for payload in rle_payloads(old, new)]
+        writes: list[tuple[int, bytes]] = []
+        for page in range(PAGES):
+            for start, end in changed_runs(old, new, page):
+                row = new[page * WIDTH + start : page * WIDTH + end]
+                writes.extend((sb.DISPLAY, payload) for payload in display_payloads(page, start, row))
+        return writes
+
+    def show(self, frame: bytes) -> None:
+        """The whole screen in SSD1306 order (``ssd1306_bytes``), as luma's ``display`` would hand it over."""
+        self.command(0x21, 0, WIDTH - 1, 0x22, 0, PAGES - 1)
+        self.data(frame)
 
     def cleanup(self) -> None:
         """Nothing to release: the bus belongs to the master."""
@@ -78,12 +103,7 @@ class BusSerialInterface:
     def restore_frames(self) -> list[tuple[int, bytes]]:
         """What repaints a freshly booted node (blank panel) to match the shadow."""
         frames = [(sb.DISPLAY_CMD, chunk) for chunk in self._passthrough.values()]
-        blank = bytearray(WIDTH * PAGES)
-        for page in range(PAGES):
-            for start, end in changed_runs(blank, self.shadow, page):
-                row = self.shadow[page * WIDTH + start : page * WIDTH + end]
-                frames.extend((sb.DISPLAY, payload) for payload in display_payloads(page, start, row))
-        return frames
+        return frames + self._writes(bytearray(WIDTH * PAGES), self.shadow)
 
     def _emit(self, mtype: int, payload: bytes) -> None:
         self.bytes_sent += len(payload) + sb.OVERHEAD
@@ -121,3 +141,110 @@ def changed_runs(old: bytes | bytearray, new: bytes | bytearray, page: int) -> l
             col += 1
         runs.append((start, end))
     return runs
+
+
+_REVERSED_BITS = bytes(int(f"{b:08b}"[::-1], 2) for b in range(256))
+
+
+def ssd1306_bytes(image: Image.Image) -> bytes:
+    """A 128x64 mode "1" image as the SSD1306 holds it: page by page, each byte a column of 8 pixels with the
+    top one in bit 0; the same bytes luma's ``ssd1306.display`` computes pixel by pixel in Python (about a
+    millisecond a screen), done here by Pillow and ``bytes.translate`` in C. Transposed, the image's columns
+    become rows, which Pillow packs 8 pixels a byte (first pixel in the top bit), so each byte needs its bits
+    reversed, and the 8 bytes of a column are spread over the 8 pages."""
+    columns = image.transpose(Image.Transpose.TRANSPOSE).tobytes().translate(_REVERSED_BITS)
+    return b"".join(columns[page::PAGES] for page in range(PAGES))
+
+
+def rle_ops(old: bytes | bytearray, new: bytes | bytearray) -> list[tuple[int, bytes]]:
+    """The DISPLAY_RLE ops (see seatbus) that turn ``old`` into ``new``, each with the screen position it starts
+    at: unchanged stretches are skipped, runs of one byte value repeated, the rest written literally. A short
+    unchanged stretch inside a literal costs less carried along (1 byte a byte) than skipped (2 bytes)."""
+    ops: list[tuple[int, bytes]] = []
+    n = len(new)
+    lit_at = 0
+    lit = bytearray()
+
+    def flush() -> None:
+        for k in range(0, len(lit), 128):
+            chunk = lit[k : k + 128]
+            ops.append((lit_at + k, bytes((len(chunk) - 1,)) + chunk))
+        lit.clear()
+
+    i = 0
+    while i < n:
+        if old[i] == new[i] and i % WIDTH == 0 and old[i : i + WIDTH] == new[i : i + WIDTH]:
+            j = i + WIDTH  # a whole unchanged page row, found in C: most of a countdown tick's screen
+            while j < n and old[j : j + WIDTH] == new[j : j + WIDTH]:
+                j += WIDTH
+            if j >= n:
+                break
+            flush()
+            ops.extend(_counted(i, 0xC0, sb.RLE_SKIP_MIN, j - i, b""))
+            i = j
+            continue
+        if old[i] == new[i]:
+            j = i + 1
+            while j < n and old[j] == new[j]:
+                j += 1
+            if j == n:
+                break  # nothing changes after here
+            if lit and j - i <= 2:
+                lit += new[i:j]
+            else:
+                flush()
+                ops.extend(_counted(i, 0xC0, sb.RLE_SKIP_MIN, j - i, b""))
+            i = j
+            continue
+        v = new[i]
+        j = i + 1
+        while j < n and new[j] == v:
+            j += 1
+        if j - i >= 3:
+            flush()
+            ops.extend(_counted(i, 0x80, sb.RLE_REPEAT_MIN, j - i, bytes((v,))))
+            i = j
+            continue
+        if not lit:
+            lit_at = i
+        lit.append(v)
+        i += 1
+    flush()
+    return ops
+
+
+def _counted(at: int, kind: int, least: int, count: int, tail: bytes) -> list[tuple[int, bytes]]:
+    """Repeat (kind 0x80) or skip (0xC0) ops for ``count`` bytes, split where one op's count runs out."""
+    longest = 0x3F + 0xFF + least
+    out: list[tuple[int, bytes]] = []
+    while count > 0:
+        n = min(count, longest)
+        if n < least:  # a remainder too short for a repeat: write it literally
+            out.append((at, bytes((n - 1,)) + tail * n))
+            break
+        extra = n - least
+        code = bytes((kind | extra,)) if extra < 0x3F else bytes((kind | 0x3F, extra - 0x3F))
+        out.append((at, code + tail))
+        at += n
+        count -= n
+    return out
+
+
+def rle_payloads(old: bytes | bytearray, new: bytes | bytearray) -> list[bytes]:
+    """DISPLAY_RLE payloads for the change from ``old`` to ``new``: the ops packed into as few frames as fit,
+    each frame starting at its first write's position (a skip is never a frame's first op)."""
+    payloads: list[bytes] = []
+    start = -1
+    stream = bytearray()
+    for at, op in rle_ops(old, new):
+        if start >= 0 and len(stream) + len(op) > sb.RLE_STREAM_MAX:
+            payloads.append(sb.encode_display_rle(start, stream))
+            start, stream = -1, bytearray()
+        if start < 0:
+            if op[0] >= 0xC0:
+                continue  # the frame's offset says where its first write goes
+            start = at
+        stream += op
+    if start >= 0:
+        payloads.append(sb.encode_display_rle(start, stream))
+    return payloads

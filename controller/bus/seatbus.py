@@ -42,10 +42,12 @@ MAX_ADDRESS = 126
 # --- message types: host -> node -------------------------------------------------------------------------
 IDENTIFY = 0x01  # empty; the node answers IDENTITY and (re)starts its session
 POLL = 0x02  # u16 ack: every event with seq <= ack has been applied by the host
+POLL_ALL = 0x03  # to BROADCAST: slot_us u16 | roll u8 | n u8 | n addresses | (addr, ack u16)... (encode_poll_all)
 SET_LED = 0x10  # r g b
 DISPLAY = 0x11  # page col data... : write data at (page, col) in SSD1306 horizontal order
 DISPLAY_CMD = 0x12  # raw SSD1306 command bytes (contrast, on/off), never addressing commands
 RESET = 0x13  # u8 magic 0xA5: the node acks, then resets itself
+DISPLAY_RLE = 0x14  # offset u16 | op stream: the changed bytes of the screen, run-length coded (see encode_rle)
 
 # --- message types: node -> host -------------------------------------------------------------------------
 IDENTITY = 0x81  # proto u8, fw major/minor/patch u8 x3, caps u16, reset cause u8, role u8, boot u16
@@ -54,18 +56,20 @@ ACK = 0x83  # a command frame with this SEQ was applied (or had been already)
 NAK = 0x84  # code u8: the command was refused
 AUTH = 0x85  # authenticated reply of a remote: counter u32 | inner type u8 | inner payload | mac 8
 
-HOST_TYPES = (IDENTIFY, POLL, SET_LED, DISPLAY, DISPLAY_CMD, RESET)
+HOST_TYPES = (IDENTIFY, POLL, POLL_ALL, SET_LED, DISPLAY, DISPLAY_CMD, RESET, DISPLAY_RLE)
 NODE_TYPES = (IDENTITY, EVENTS, ACK, NAK, AUTH)
-COMMAND_TYPES = (SET_LED, DISPLAY, DISPLAY_CMD, RESET)
+COMMAND_TYPES = (SET_LED, DISPLAY, DISPLAY_CMD, RESET, DISPLAY_RLE)
 
 #: Allowed payload lengths (min, max) per type; a header outside them is not a frame.
 PAYLOAD_LIMITS = {
     IDENTIFY: (0, 0),
     POLL: (2, 2),
+    POLL_ALL: (4, MAX_PAYLOAD),
     SET_LED: (3, 3),
     DISPLAY: (3, 130),
     DISPLAY_CMD: (1, 32),
     RESET: (1, 1),
+    DISPLAY_RLE: (3, MAX_PAYLOAD),
     IDENTITY: (11, 11),
     EVENTS: (1, MAX_PAYLOAD),
     ACK: (0, 0),
@@ -79,6 +83,7 @@ RESET_MAGIC = 0xA5
 NAK_UNSUPPORTED = 1  # this node has no such capability (a display command to a node without a screen)
 NAK_BAD_PAYLOAD = 2
 NAK_NOT_IDENTIFIED = 3  # a command before IDENTIFY in this session
+NAK_POLL_ME = 4  # (in a POLL_ALL slot) I have an event too long for the slot: poll me by name
 
 # --- capabilities (IDENTITY caps bit mask) -------------------------------------------------------------
 CAP_BUTTONS = 0x0001  # three seat buttons: PREV NEXT OK
@@ -88,6 +93,8 @@ CAP_NFC = 0x0008  # card reader
 CAP_KEYS5 = 0x0010  # 5-way switch plus MENU / BACK (remote)
 CAP_AUTH = 0x0020  # replies are sealed with AUTH (remote)
 CAP_WATCHDOG = 0x0040
+CAP_DISPLAY_RLE = 0x0080  # understands DISPLAY_RLE (firmware 0.3)
+CAP_POLL_ALL = 0x0100  # answers POLL_ALL in its slot (firmware 0.3)
 
 ROLE_SEAT = 1
 ROLE_REMOTE = 2
@@ -203,6 +210,8 @@ def _header_ok(length, addr_byte, mtype):
     addr = addr_byte & 0x7F
     if addr == 0:
         return False
+    if mtype == POLL_ALL:
+        return addr == BROADCAST  # it is for every node or it is not a frame
     return not (addr == BROADCAST and (from_node or mtype != IDENTIFY))
 
 
@@ -325,6 +334,52 @@ def decode_poll(payload):
     return struct.unpack(">H", payload)[0]
 
 
+# --- POLL_ALL: one frame polls the whole table -------------------------------------------------------------
+# Polling 16 nodes one by one costs the host 16 exchanges a cycle, hundreds of system calls a second while nobody
+# presses anything. POLL_ALL goes to every node at once; only a node with news answers, in its own time slot (its
+# index in the list times ``slot_us``, counted from when it read the frame), so a quiet table costs one frame and
+# one silent wait a cycle. The acks of the events the host applied since the last POLL_ALL ride along. A node
+# answers with EVENTS (the POLL_ALL's SEQ), as many events as fit in ``slot_us`` less POLL_ALL_GUARD_US at its
+# baud, the oldest first; the rest go in later cycles. The node named ``roll`` answers even with nothing to say
+# (an empty EVENTS, or NAK "not identified" if it rebooted and has no session), so the host hears every node now
+# and then and notices one that has gone. The host puts that node in the last slot, so that its answer, which
+# wakes the host, comes when the window is over anyway.
+
+POLL_ALL_GUARD_US = 80  # of each slot left silent: the node's timing jitter and the line's turnaround
+POLL_ALL_SLOT_BYTES = 17  # a slot holds an EVENTS frame with one press (the next one goes in the next cycle)
+
+
+def poll_all_slot_us(baud):
+    """The slot length the host asks for at ``baud``: POLL_ALL_SLOT_BYTES on the wire plus the guard."""
+    return (POLL_ALL_SLOT_BYTES * 10 * 1000000 + baud - 1) // baud + POLL_ALL_GUARD_US
+
+
+def encode_poll_all(slot_us, roll, addresses, acks):
+    """``addresses`` in slot order; ``roll``: the address that must answer (0: none); ``acks``: (address, ack)
+    pairs."""
+    out = struct.pack(">HBB", slot_us, roll, len(addresses)) + bytes(addresses)
+    for addr, ack in acks:
+        out += struct.pack(">BH", addr, ack)
+    if len(out) > MAX_PAYLOAD:
+        raise FrameError(f"POLL_ALL for {len(addresses)} nodes and {len(acks)} acks does not fit in one frame")
+    return out
+
+
+def decode_poll_all(payload):
+    """(slot_us, roll, addresses, {address: ack})."""
+    if len(payload) < 4:
+        raise FrameError(f"POLL_ALL payload of {len(payload)} bytes is too short")
+    slot_us, roll, n = struct.unpack(">HBB", payload[:4])
+    if 4 + n > len(payload) or (len(payload) - 4 - n) % 3:
+        raise FrameError(f"POLL_ALL payload of {len(payload)} bytes does not hold {n} addresses and whole acks")
+    addresses = bytes(payload[4 : 4 + n])
+    acks = {}
+    for i in range(4 + n, len(payload), 3):
+        addr, ack = struct.unpack(">BH", payload[i : i + 3])
+        acks[addr] = ack
+    return slot_us, roll, addresses, acks
+
+
 def encode_identity(fw_version, caps, reset_cause, role, boot, proto=PROTOCOL_VERSION):
     return struct.pack(
         ">BBBBHBBHB", proto, fw_version[0], fw_version[1], fw_version[2], caps, reset_cause, role, boot, 0
@@ -396,6 +451,95 @@ def decode_display(payload):
     if page >= 8 or col + len(data) > 128:
         raise FrameError(f"display write page {page} col {col} len {len(data)} is off the 128x64 screen")
     return page, col, data
+
+
+# --- run-length coded screen writes (DISPLAY_RLE) -----------------------------------------------------------
+# A 128x64 one-bit screen is 1024 bytes (8 pages of 128 columns, SSD1306 horizontal order, so byte i is page
+# i // 128, column i % 128) and most of it is dark: a table-wide change (nightfall, a death) sent byte for byte
+# kept the bus busy for a quarter of a second. DISPLAY_RLE carries only what changed, as a stream of ops that
+# move a write position through the screen from the frame's ``offset``:
+#   0x00..0x7F  literal: the next (op + 1) bytes are written as they are (1..128)
+#   0x80..0xBF  repeat:  the next byte is written n times
+#   0xC0..0xFF  skip:    n bytes are left as they are
+# For repeat and skip, n is (op & 0x3F) + RLE_MIN[kind], or, when op & 0x3F is 0x3F, 0x3F + RLE_MIN + the
+# following byte (a long run: up to 318 or 319). Decoding is a handful of slice assignments per op, which
+# MicroPython does in C.
+
+SCREEN_BYTES = 1024
+RLE_REPEAT_MIN = 2
+RLE_SKIP_MIN = 1
+RLE_STREAM_MAX = MAX_PAYLOAD - 2
+
+
+def decode_rle_into(fb, offset, stream):
+    """Apply one DISPLAY_RLE stream to the 1024-byte buffer ``fb`` from ``offset``; return the range
+    [lo, hi) of bytes it wrote (lo == hi: nothing). Raise FrameError (leaving ``fb`` as it was) if the stream is
+    cut short or runs off the screen."""
+    ops = _rle_ops(offset, stream)
+    lo = hi = -1
+    for pos, kind, arg, n in ops:
+        if kind == 0:
+            fb[pos : pos + n] = stream[arg : arg + n]
+        elif kind == 1:
+            fb[pos : pos + n] = bytes((arg,)) * n
+        else:
+            continue
+        if lo < 0:
+            lo = pos
+        hi = pos + n
+    if lo < 0:
+        return 0, 0
+    return lo, hi
+
+
+def _rle_ops(offset, stream):
+    """The ops of a stream as (position, kind 0 literal / 1 repeat / 2 skip, data start or byte, count),
+    checked whole before anything is written."""
+    if not 0 <= offset < SCREEN_BYTES:
+        raise FrameError(f"DISPLAY_RLE offset {offset} is off the screen")
+    ops = []
+    pos = offset
+    i = 0
+    end = len(stream)
+    while i < end:
+        op = stream[i]
+        i += 1
+        if op < 0x80:
+            n = op + 1
+            if i + n > end:
+                raise FrameError(f"DISPLAY_RLE literal of {n} bytes is cut short")
+            ops.append((pos, 0, i, n))
+            i += n
+        else:
+            n = op & 0x3F
+            base = RLE_REPEAT_MIN if op < 0xC0 else RLE_SKIP_MIN
+            if n == 0x3F:
+                if i >= end:
+                    raise FrameError("DISPLAY_RLE long run is cut short")
+                n += stream[i]
+                i += 1
+            n += base
+            if op < 0xC0:
+                if i >= end:
+                    raise FrameError("DISPLAY_RLE repeat has no byte")
+                ops.append((pos, 1, stream[i], n))
+                i += 1
+            else:
+                ops.append((pos, 2, 0, n))
+        pos += n
+        if pos > SCREEN_BYTES:
+            raise FrameError("DISPLAY_RLE writes past the end of the screen")
+    return ops
+
+
+def encode_display_rle(offset, stream):
+    if not 0 <= offset < SCREEN_BYTES or not stream or len(stream) > RLE_STREAM_MAX:
+        raise FrameError(f"DISPLAY_RLE offset {offset} with {len(stream)} stream bytes")
+    return struct.pack(">H", offset) + bytes(stream)
+
+
+def decode_display_rle(payload):
+    return struct.unpack(">H", payload[:2])[0], payload[2:]
 
 
 # --- authentication (remote role) --------------------------------------------------------------------------

@@ -83,6 +83,8 @@ class SimNode:
         self.led = (0, 0, 0)
         self.boot = 0
         self.errors: list[str] = []
+        #: What the last step asked to send later, as (delay in seconds, bytes): its POLL_ALL slot.
+        self.later: list[tuple[float, bytes]] = []
         self.start()
 
     def start(self) -> None:
@@ -117,10 +119,14 @@ class SimNode:
 
     def step(self, now_ms: int, rx: bytes = b"") -> bytes:
         tx = b""
+        self.later = []
         for line in self._ask(f"s {now_ms} {rx.hex() if rx else '-'}"):
             kind, _, rest = line.partition(" ")
             if kind == "t":
                 tx += bytes.fromhex(rest)
+            elif kind == "w":
+                delay, data = rest.split()
+                self.later.append((int(delay) / 1e6, bytes.fromhex(data)))
             elif kind == "k":
                 busy, r, g, b, boot, held = rest.split()
                 self.busy = busy == "1"
@@ -176,6 +182,7 @@ class SimCounters:
     delayed: int = 0
     power_cycles: int = 0
     node_steps: int = 0
+    collisions: int = 0
 
 
 class SimBus:
@@ -203,6 +210,7 @@ class SimBus:
         self.counters = SimCounters()
         self._now = 0.0
         self._line_free = 0.0
+        self._air: list[tuple[float, float]] = []  # recent and coming transmissions (start, end)
         self._queue: list[tuple[float, int, str, int, bytes]] = []
         self._order = itertools.count()
         self._rx = bytearray()
@@ -221,10 +229,12 @@ class SimBus:
         start = max(self._now, self._line_free)
         end = start + self.wire_time(len(data))
         self._line_free = end
+        self._on_air(start, end)
         self._now = end  # the master waits for its own frame to leave (RS-485: DE drops after the last bit)
         address = data[2] & 0x7F if len(data) > 2 else 0
         for when, frame in self._faulty(end, data):
-            self._schedule(when, "rx", address, frame)
+            for to in self.nodes if address == sb.BROADCAST else (address,):
+                self._schedule(when, "rx", to, frame)
 
     def read(self, timeout: float) -> bytes:
         deadline = self._now + timeout
@@ -240,6 +250,13 @@ class SimBus:
         return out
 
     # --- the simulation ----------------------------------------------------------------------------------------
+    def _on_air(self, start: float, end: float) -> None:
+        """Note a transmission, for telling whether a slotted answer overlaps another one (steps of the nodes
+        that answer one POLL_ALL do not come in the order of their slots)."""
+        horizon = self._now - 0.05
+        self._air = [(s, e) for s, e in self._air if e > horizon]
+        self._air.append((start, end))
+
     def wire_time(self, nbytes: int) -> float:
         return nbytes * 10 / self.baud
 
@@ -294,11 +311,22 @@ class SimBus:
     def _step(self, address: int, node: SimNode, rx: bytes) -> None:
         self.counters.node_steps += 1
         tx = node.step(round(self._now * 1000), rx)
-        if tx:
-            start = max(self._now + self.turnaround, self._line_free)
-            end = start + self.wire_time(len(tx))
-            self._line_free = end
-            for when, frame in self._faulty(end, tx):
+        sends: list[tuple[float | None, bytes]] = [(None, tx)] if tx else []
+        sends += node.later
+        for delay, data in sends:
+            if delay is None:  # an answer to a frame for this node: the line is the node's once that frame ended
+                start = max(self._now + self.turnaround, self._line_free)
+            else:
+                # A slotted answer starts at its slot whatever the line does: if another transmission overlaps it,
+                # the bytes collide (garbage the CRC throws away), which is what the slots are there to prevent.
+                start = self._now + self.turnaround + delay
+            end = start + self.wire_time(len(data))
+            if delay is not None and any(s < end and start < e for s, e in self._air):
+                self.counters.collisions += 1
+                data = bytes(b ^ 0x5A for b in data)
+            self._on_air(start, end)
+            self._line_free = max(self._line_free, end)
+            for when, frame in self._faulty(end, data):
                 self._schedule(when, "host", address, frame)
         tick = self.quiet_tick if self._skipping else self.idle_tick
         due = self._now + (self.busy_tick if node.busy else tick)
@@ -441,7 +469,7 @@ def start_sim_table(
     remote_counters: CounterStore | None = None,
     interpreter: str | None = None,
     reply_timeout: float | None = None,
-    min_cycle: float = 0.01,
+    min_cycle: float | None = None,
 ) -> SimTable:
     """Start ``seats`` firmware nodes (addresses 1..seats, seat number = address) and, with ``remote_key``, a
     remote at ``remote_address`` (its accepted counters remembered in ``remote_counters``, as on the table);
@@ -467,6 +495,8 @@ def start_sim_table(
     )
     # A node answers within one step of the simulated firmware; allow turnaround plus the longest reply.
     timeout = reply_timeout or (0.0015 + bus.wire_time(sb.OVERHEAD + sb.MAX_PAYLOAD) * 2)
-    master = BusMaster(bus, specs, reply_timeout=timeout, min_cycle=min_cycle)
+    master = BusMaster(bus, specs, reply_timeout=timeout, baud=baud)
+    if min_cycle is not None:
+        master.min_cycle = min_cycle
     table = BusTable(master, threaded=False)
     return SimTable(table, bus, workdir)

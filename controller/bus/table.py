@@ -14,18 +14,27 @@ from luma.oled.device import ssd1306
 from PIL import Image
 
 from controller.config.profile import Profile
-from controller.ports import RGB, SCREEN_SIZE, Sink
+from controller.ports import RGB, SCREEN_SIZE, InputEvent, Sink
 
 from . import seatbus as sb
-from .display import BusSerialInterface
+from .display import BusSerialInterface, ssd1306_bytes
 from .master import BusMaster
 
 
 class BusScreen:
-    """A luma ssd1306 whose bytes travel as DISPLAY frames to one node."""
+    """A seat's SSD1306 whose bytes travel as DISPLAY_RLE (or DISPLAY) frames to one node.
+
+    luma's ``ssd1306`` device still sets the panel up (its commands pass through the interface, which keeps
+    contrast, on/off and invert and drops what the node does itself), but a picture goes through
+    ``ssd1306_bytes``: the same bytes luma would compute, without its per-pixel Python loop, which cost a
+    millisecond a seat on every countdown tick."""
 
     def __init__(self, master: BusMaster, address: int) -> None:
-        self.interface = BusSerialInterface(lambda mtype, payload: master.send(address, mtype, payload))
+        self.interface = BusSerialInterface(
+            lambda mtype, payload: master.send(address, mtype, payload),
+            rle=lambda: master.supports(address, sb.CAP_DISPLAY_RLE),
+        )
+        self._last: bytes | None = None
         self.device = ssd1306(self.interface, width=SCREEN_SIZE[0], height=SCREEN_SIZE[1])
         self.device.persist = (
             True  # at exit luma would blank the panel; the node keeps showing the last screen
@@ -37,7 +46,11 @@ class BusScreen:
             raise ValueError(
                 f"a seat screen is {SCREEN_SIZE[0]}x{SCREEN_SIZE[1]}, this image is {image.size}"
             )
-        self.device.display(image.convert("1"))
+        frame = ssd1306_bytes(image.convert("1"))
+        if frame == self._last:
+            return  # the same picture again (a new view drawn alike): nothing to compare byte by byte
+        self._last = frame
+        self.interface.show(frame)
 
 
 class BusSeat:
@@ -77,9 +90,17 @@ class BusTable:
     """
 
     def __init__(
-        self, master: BusMaster, *, threaded: bool = True, idle: Callable[[], None] | None = None
+        self,
+        master: BusMaster,
+        *,
+        threaded: bool = True,
+        idle: Callable[[], None] | None = None,
+        post: Callable[..., object] | None = None,
     ) -> None:
         self.master = master
+        #: How the poll thread hands an input to the loop (``loop.call_soon_threadsafe``): the director's
+        #: sink must never run on the poll thread (ports.py's threading contract).
+        self._post = post
         self._seats = {
             n.spec.seat: BusSeat(master, n.spec.address, n.spec.seat)
             for n in master.nodes.values()
@@ -101,7 +122,14 @@ class BusTable:
         return self._remote
 
     def start(self, sink: Sink) -> None:
-        self.master.sink = sink
+        post = self._post
+        if post is None:
+            self.master.sink = sink
+        else:
+            def hand_over(event: InputEvent) -> None:
+                post(sink, event)
+
+            self.master.sink = hand_over
         if self._threaded:
             self._stop.clear()
             self._thread = threading.Thread(target=self._run, name="seat-bus", daemon=True)
@@ -129,11 +157,14 @@ class BusTable:
             self._thread = None
 
 
-def open_bus_table(profile: Profile, remote_key_file: Path | None = None) -> BusTable:
+def open_bus_table(
+    profile: Profile, remote_key_file: Path | None = None, post: Callable[..., object] | None = None
+) -> BusTable:
     """The seats (and the judge's handheld) of a ``bus`` hardware profile, on its serial port, polled by a
-    thread. The remote is paired with the key in ``remote_key_file`` (``tianhei remote pair``), its accepted
-    counters remembered beside it. Raises OSError (pyserial's SerialException is one) when the port cannot be
-    opened, :class:`~controller.bus.pairing.PairingError` when the profile has a remote and its key is unusable."""
+    thread that hands inputs to the loop with ``post`` (``loop.call_soon_threadsafe``). The remote is paired with
+    the key in ``remote_key_file`` (``tianhei remote pair``), its accepted counters remembered beside it. Raises
+    OSError (pyserial's SerialException is one) when the port cannot be opened,
+    :class:`~controller.bus.pairing.PairingError` when the profile has a remote and its key is unusable."""
     from .master import NodeSpec, SerialTransport
     from .pairing import load_key, open_counters
 
@@ -153,4 +184,4 @@ def open_bus_table(profile: Profile, remote_key_file: Path | None = None) -> Bus
         raise OSError(exc.errno, f"the seat bus adapter {profile.bus.port} cannot be opened ({exc.strerror or exc}); "
                                  f"plug in the USB RS-485 adapter (udev names it /dev/tianhei-bus) or set [bus] port "
                                  f"in {profile.source}") from exc
-    return BusTable(BusMaster(transport, nodes))
+    return BusTable(BusMaster(transport, nodes, baud=profile.bus.baud), post=post)

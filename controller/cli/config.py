@@ -46,6 +46,11 @@ def run_check(args: argparse.Namespace) -> int:
     hardware = f"{profile.name} ({profile.adapter} adapter, {len(profile.seats)} seats)" if profile else "?"
     print(f"{config.source}: OK — {config.game.variant}, {config.game.players} players, hardware {hardware}, "
           f"voice {config.voice.pack}, judge {config.table.judge}")
+    from controller.club.service import club_path
+
+    club, path = config.club, club_path(config)
+    print(f"  club: {f'records in {path}, table {club.table!r}, room {club.room}' if path else 'off'}"
+          f"{', its own scoring table' if club.scoring or club.levels else ', the default scoring table'}")
     return 0
 
 

@@ -36,7 +36,10 @@ def run(args: argparse.Namespace) -> int:
         return fail("--games must be at least 1")
     try:
         config = game_config(args, talk=args.talk)
-        summary = simulate(config, args.policy, args.games, args.seed, args.first)
+        from controller.club.progress import games_bar
+
+        with games_bar(args.games, f"{config.variant.id} {config.players}p {args.policy}") as advance:
+            summary = simulate(config, args.policy, args.games, args.seed, args.first, progress=advance)
     except SETUP_ERRORS as exc:
         return fail(str(exc))
     if args.json:

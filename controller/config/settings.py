@@ -128,7 +128,23 @@ class HallSection:
     organiser_code: str | None = None
 
 
-ROOM_KINDS = ("standard", "entry", "training", "recruit")
+ROOM_KINDS = ("standard", "entry", "training", "recruit")  # V2.13, controller/club/rooms.py
+
+
+@dataclass(frozen=True, slots=True)
+class ClubSection:
+    """The club around the table (controller/club, docs/club-records.md): its database, this table's name and
+    room kind (V2.13), and the club's own scoring table and level thresholds over the shipped default."""
+
+    #: The club database; unset: club.sqlite beside the journal; "" = no club (games are not recorded, and
+    #: V2.11 reads its history from the journal).
+    path: str | None = None
+    table: str = "table-1"
+    room: str = "standard"
+    #: The recruit camp admits members up to this level (seed 000: 2級以下, level 2 included).
+    recruit_max_level: int = 2
+    scoring: Mapping[str, object] = field(default_factory=dict)
+    levels: tuple[float, ...] | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -144,12 +160,13 @@ class Config:
     console: ConsoleSection = field(default_factory=ConsoleSection)
     mqtt: MqttSection = field(default_factory=MqttSection)
     hall: HallSection = field(default_factory=HallSection)
+    club: ClubSection = field(default_factory=ClubSection)
 
 
 _SECTIONS: dict[str, type] = {
     "table": TableSection, "game": GameSection, "voice": VoiceSection, "journal": JournalSection,
     "timers": TimersSection, "remote": RemoteSection, "console": ConsoleSection, "mqtt": MqttSection,
-    "hall": HallSection,
+    "hall": HallSection, "club": ClubSection,
 }
 
 
@@ -280,6 +297,20 @@ def load(path: str | Path | None = None, *, validate_game: ValidateGame | None =
         c.report("console.phones", f"{console.pop('phones')} phones", "use 1..10")
     mqtt, hall = _check_club(c, data)
 
+    club = c.section(data, "club")
+    c.typed(club, "club", "path", str, 'path = "var/club.sqlite" (or "" for no club)')
+    c.typed(club, "club", "table", str, 'table = "room-3"')
+    c.choice(club, "club", "room", ROOM_KINDS)
+    c.typed(club, "club", "recruit_max_level", int, "recruit_max_level = 2")
+    if "recruit_max_level" in club and not 1 <= club["recruit_max_level"] <= 99:
+        c.report("club.recruit_max_level", f"level {club.pop('recruit_max_level')} is no level", "use 1 or more")
+    c.typed(club, "club", "scoring", dict, "[club.scoring.standard] win = { killers = 3 }")
+    c.typed(club, "club", "levels", list, "levels = [0, 15, 50, 120, 250]")
+    if "scoring" in club or "levels" in club:
+        _check_club_scoring(c, club, gm_variant=str(game.get("variant") or GameSection().variant), roles=variant_roles)
+    if "levels" in club:
+        club["levels"] = tuple(club["levels"])
+
     sections = (TableSection(**table), GameSection(**game), VoiceSection(**voice), JournalSection(**journal),
                 TimersSection(**timers))
     tbl, gm, vc, jn, tm = sections
@@ -304,7 +335,8 @@ def load(path: str | Path | None = None, *, validate_game: ValidateGame | None =
                      "give the name of an installed pack (zh-CN, en) or a folder holding manifest.toml")
     if c.problems:
         raise ConfigError(c.problems)
-    return Config(tbl, gm, vc, jn, tm, file, profile, rm, ConsoleSection(**console), mqtt, hall)
+    return Config(tbl, gm, vc, jn, tm, file, profile, rm, ConsoleSection(**console), mqtt, hall,
+                  ClubSection(**club))
 
 
 def _check_club(c: _Checker, data: Mapping[str, Any]) -> tuple[MqttSection, HallSection]:
@@ -366,6 +398,25 @@ def _check_club(c: _Checker, data: Mapping[str, Any]) -> tuple[MqttSection, Hall
             c.report("hall.rooms", "two rooms have the same id", "give each room its own id")
         hall["rooms"] = tuple(good)
     return MqttSection(**mqtt), HallSection(**hall)
+
+
+def _check_club_scoring(c: _Checker, club: dict[str, Any], gm_variant: str, roles: VariantRoles | None) -> None:
+    """[club.scoring] and [club.levels] through the club's own parser (controller/club/scoring.py)."""
+    from controller.club.scoring import parse_scoring
+
+    names: set[str] | None = None
+    if roles is not None:
+        from controller.rules.variant import builtin_ids
+
+        names = set(roles(gm_variant) or ())
+        for vid in builtin_ids():  # a club's table may name the roles of any version it plays
+            names |= roles(vid) or set()
+    _, problems = parse_scoring(club.get("scoring", {}), club.get("levels"), names)
+    for key, message, fix in problems:
+        c.report(f"club.{key}", message, fix)
+    if problems:
+        club.pop("scoring", None)
+        club.pop("levels", None)
 
 
 def _check_profile(c: _Checker, table: TableSection, game: GameSection, file_path: Path) -> Profile | None:

@@ -65,6 +65,7 @@ class BusScheduler:
         self.stopped = False
         self.cycles = 0
         self.skips = 0
+        self._cycle_start: float | None = None
 
     def now(self) -> float:
         return self.sim.bus.now()
@@ -114,9 +115,24 @@ class BusScheduler:
                     self.sim.bus.skip_to(min(targets))
                     self.skips += 1
                     continue
-            self.sim.master.cycle()
-            self.cycles += 1
+            self._half_cycle(nxt)
         return steps
+
+    def _half_cycle(self, next_timer: float | None) -> None:
+        """The master's cycle in its two halves, with the director's turn between them: on the table the
+        master's thread hands a press to the loop as soon as the poll round has it, while the command slot
+        goes on, so the director must not wait here for the slot to end either."""
+        master = self.sim.master
+        if self._cycle_start is None:
+            self._cycle_start = self.now()
+            end = self._cycle_start + master.min_cycle
+            master.poll_round(hold_until=end if next_timer is None else min(end, next_timer))
+            return
+        master.command_round()
+        end = self._cycle_start + master.min_cycle
+        master.idle_until(end if next_timer is None else min(end, next_timer))
+        self._cycle_start = None
+        self.cycles += 1
 
 
 class BusHands:
@@ -266,6 +282,7 @@ class _LoopTable:
         clock = self._session.clock
 
         def hand_over(event: InputEvent) -> None:
+            self._session.arrived(event)
             clock.call_soon(lambda: self._session.deliver(event, sink))
 
         self._table.start(hand_over)
@@ -332,13 +349,18 @@ class BusSession:
         self.inputs: list[InputEvent] = []
         self.latencies: list[float] = []
 
-    def deliver(self, event: InputEvent, sink: Sink) -> None:
-        """On the loop: note what the director is about to see, then let it see it."""
-        self.inputs.append(event)
+    def arrived(self, event: InputEvent) -> None:
+        """In the poll round, the moment the master has the event: on the table its thread hands it to the loop
+        right here (``call_soon_threadsafe``), while the simulated scheduler runs the director only between the
+        halves of a cycle. So the press's latency is taken here: finger to host, as the table would have it."""
         if isinstance(event, ButtonEvent):
             took = self.hands.latency(event, self.clock.now())
             if took is not None:
                 self.latencies.append(took)
+
+    def deliver(self, event: InputEvent, sink: Sink) -> None:
+        """On the loop: note what the director is about to see, then let it see it."""
+        self.inputs.append(event)
         sink(event)
 
     def start(self) -> None:

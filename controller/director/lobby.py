@@ -6,7 +6,10 @@ offers (RULES IDs in controller/rules/options.py): UP/DOWN move, LEFT/RIGHT chan
 variant resets the options to that variant's defaults). The check-in page is described below. CENTER starts the
 game from either page.
 
-Seats check in by pressing OK (again to leave). The remote shows who joined and, for that many players, the
+Seats check in by pressing OK (again to leave), as guests; with a club (controller/club), a member taps their
+member card on the seat instead and the seat shows their name, or why this room refuses them (V2.13: the recruit
+camp takes members of level 2 and below). The lobby knows nothing of the club: it is given a ``member_card`` lookup,
+the lines the remote shows of the last game's points, and what the public board shows between games. The remote shows who joined and, for that many players, the
 deck to lay out ("3 killer, 3 police, 6 civilian", V2.1). The judge starts the game with the centre key, or
 sets the count with ◀/▶ first (then seats 1..N play). A table without a judge starts by itself once the seats
 that joined are 1..N, N is a count the variant plays, and nobody has joined or left for ``settle_s`` (every
@@ -16,9 +19,19 @@ wait has a deadline, C5).
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
 
 from controller.director.clock import Handle, Scheduler
-from controller.ports import Button, ButtonEvent, InputEvent, RemoteKey, RemoteKeyEvent, Table
+from controller.ports import (
+    Board,
+    Button,
+    ButtonEvent,
+    CardEvent,
+    InputEvent,
+    RemoteKey,
+    RemoteKeyEvent,
+    Table,
+)
 from controller.rules.options import OPTIONS, OptionValue
 from controller.rules.setup import configure
 from controller.rules.variant import Variant, VariantError
@@ -29,10 +42,21 @@ from controller.screens.render import render
 from controller.screens.strings import UI, Lang, option_name, option_value, role_name
 
 
+@dataclass(frozen=True)
+class MemberCard:
+    """A member card read at check-in: the member's name and, if this room refuses them, why (zh, en)."""
+
+    name: str
+    refused: tuple[str, str] | None = None
+
+
 class Lobby:
     def __init__(self, table: Table, scheduler: Scheduler, variant: Variant, options: Mapping[str, object],
                  on_start: Callable[[int], None], *, judge: bool = True, lang: str = "zh",
-                 settle_s: float = 20.0, variants: Sequence[Variant] = ()) -> None:
+                 settle_s: float = 20.0, variants: Sequence[Variant] = (),
+                 member_card: Callable[[str], MemberCard | None] | None = None,
+                 remote_lines: Sequence[v.Text] = (), board: Board | None = None,
+                 board_facts: Mapping[str, object] | None = None) -> None:
         self.table = table
         self.clock = scheduler
         self.variant = variant
@@ -51,9 +75,19 @@ class Lobby:
         self.count: int | None = None  # the judge's count, when set
         self.started = False
         self._settle: Handle | None = None
+        self.member_card = member_card
+        #: Seat -> the member who checked in there with their card (other joined seats are guests).
+        self.members: dict[int, str] = {}
+        #: A seat's refusal or card notice, shown until that seat does something else.
+        self.notices: dict[int, v.View] = {}
+        self.remote_lines = tuple(remote_lines)
+        self.board = board
+        self.board_facts = board_facts
 
     def start(self) -> None:
         self.table.start(self.handle)
+        if self.board is not None and self.board_facts is not None:
+            self.board.show(self.board_facts)  # between games: the evening's standings
         self._draw()
 
     # ---- what the table would play ----------------------------------------------------------------------
@@ -97,7 +131,11 @@ class Lobby:
             return
         if isinstance(event, ButtonEvent) and event.pressed and event.button is Button.OK:
             self.joined ^= {event.seat}
+            self.members.pop(event.seat, None)
+            self.notices.pop(event.seat, None)
             self._changed()
+        elif isinstance(event, CardEvent) and event.present and self.member_card is not None:
+            self._member_card(event.seat, event.uid)
         elif isinstance(event, RemoteKeyEvent) and event.pressed:
             if event.key is RemoteKey.MENU:
                 self.page = "setup" if self.page == "checkin" else "checkin"
@@ -110,6 +148,27 @@ class Lobby:
                 self._changed()
             elif event.key is RemoteKey.CENTER:
                 self._try_start()
+
+    def _member_card(self, seat: int, uid: str) -> None:
+        """A member checks in with their card (on any seat: they sit where they tapped it)."""
+        if seat not in self.table.seats:
+            return
+        assert self.member_card is not None
+        card = self.member_card(uid)
+        if card is None:
+            self.notices[seat] = v.Message(v.L10n("不是会员卡", "Not a member card"),
+                                           v.L10n("按OK作访客加入", "OK: join as a guest"))
+        elif card.refused is not None:
+            self.notices[seat] = v.Message(v.L10n("不能签到", "Not admitted"), v.L10n(*card.refused))
+        else:
+            for other, name in list(self.members.items()):  # the same member moved to another seat
+                if name == card.name and other != seat:
+                    del self.members[other]
+                    self.joined.discard(other)
+            self.members[seat] = card.name
+            self.joined.add(seat)
+            self.notices.pop(seat, None)
+        self._changed()
 
     # ---- the setup page ---------------------------------------------------------------------------------------
     def setup_rows(self) -> list[tuple[str, OptionValue]]:
@@ -174,7 +233,12 @@ class Lobby:
     # ---- output -----------------------------------------------------------------------------------------------
     def _draw(self, problem: v.Text | None = None) -> None:
         for seat, port in self.table.seats.items():
-            port.display(render(v.CheckIn(seat, seat in self.joined), self.lang))
+            view: v.View = v.CheckIn(seat, seat in self.joined)
+            if seat in self.notices:
+                view = self.notices[seat]
+            elif seat in self.members:
+                view = v.Message(self.members[seat], v.L10n(f"{seat}号 已签到", f"Seat {seat}: checked in"))
+            port.display(render(view, self.lang))
         remote = self.table.remote
         if remote is not None and self.page == "setup":
             rows: tuple[v.Text, ...] = tuple(
@@ -190,7 +254,7 @@ class Lobby:
             items: tuple[v.Text, ...] = (
                 v.L10n(*(UI["lobby_players"][i].format(n=n, joined=joined) for i in (0, 1))),
                 v.L10n(*(UI["lobby_deck"][i].format(deck=self.deck(lang)) for i, lang in enumerate(Lang))),
-                problem or v.L10n(*UI["lobby_hint"]))
+                problem or v.L10n(*UI["lobby_hint"]), *self.remote_lines)
             remote.display(render(v.JudgeList(v.L10n(*UI["lobby_checkin"]), items, None), self.lang))
 
     def _shown(self, name: str, value: OptionValue, lang: Lang) -> str:

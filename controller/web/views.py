@@ -19,25 +19,21 @@ from controller.board.words import board_lines
 from controller.rules.turns import TURN_VOTE
 from controller.screens.story import story
 from controller.screens.strings import Lang, action_name, role_name, side_name, ui
+from controller.screens.views import L10n, Text
 
 if TYPE_CHECKING:
     from controller.director.director import Director
     from controller.director.lobby import Lobby
 
-#: Words the judge's view needs that the seat screens do not have.
+#: Words the judge's view needs that the screens' table (controller/screens/strings.py) does not have; the rest
+#: are the handheld's own words (``turn_speech``, ``game_over``, ...).
 WORDS: dict[str, tuple[str, str]] = {
-    "speech": ("{n}号发言", "Seat {n} speaks"),
-    "last_words": ("{n}号遗言", "Seat {n}: last words"),
     "vote_call": ("投票：{n}号？", "Vote: seat {n}?"),
-    "vote": ("投票", "Vote"),
     "night": ("{who} {seats} {what}", "{who} {seats}: {what}"),
-    "defence_claim": ("申请辩护", "Defence claims"),
     "direction": ("法官选择发言方向", "The judge picks the direction"),
     "first_identity": ("选择先手身份", "Choosing the first card"),
     "recognition": ("{who} 认同伴", "{who}: meet partners"),
     "deal": ("发牌中", "Dealing"),
-    "over": ("游戏结束", "Game over"),
-    "checkin": ("签到", "Check-in"),
     "waiting": ("等待", "Waiting"),
     "announcing": ("播报中…", "Announcing…"),
 }
@@ -89,11 +85,12 @@ def judge_view(director: Director | None, lang: Lang | str, *, lobby: Lobby | No
             "acting": n in waking and (w is not None and w.kind in ("night", "recognition")),
         })
     when = ui("night", lang, d=s.night) if s.phase == "night" else ui("day", lang, d=s.day)
+    commands = commands_open(d)
     view.update(phase=s.phase, night=s.night, day=s.day, seats=seats, headline=when,
                 turn=_turn(d, lang), countdown=_countdown(d, now),
-                story=_story(d, lang), commands=commands_open(d),
-                choices=[label(c) if c is not None else None for c in _choices(d)],
-                choice_seats=[c for c in _choices(d)])
+                story=_story(d, lang), commands=commands)
+    choices = _choices(d, commands)
+    view.update(choices=[label(c) if c is not None else None for c in choices], choice_seats=choices)
     if d.stage == "deal":  # a digital deal: the roles are known, the players are still looking at theirs
         view["headline"] = _w("deal", lang)
     if d.stage == "over" or s.over:
@@ -117,19 +114,18 @@ def _story(d: Director, lang: Lang) -> list[str]:
     return told
 
 
-def _text(line: object, lang: Lang) -> str:
+def _text(line: Text, lang: Lang) -> str:
     """A remote line as text: plain, or in both languages (an ``L10n``), of which ``lang``'s."""
-    zh, en = getattr(line, "zh", None), getattr(line, "en", None)
-    if isinstance(zh, str) and isinstance(en, str):
-        return zh if lang is Lang.ZH else en
-    return str(line)
+    if isinstance(line, L10n):
+        return line.zh if lang is Lang.ZH else line.en
+    return line
 
 
 def _lobby_view(lobby: Lobby | None, lang: Lang, phones: int) -> dict[str, Any]:
     """Before the deal (``tianhei table --checkin``): who checked in and the deck to lay out."""
     view: dict[str, Any] = {"kind": "judge", "stage": "checkin" if lobby is not None else "idle",
                             "paused": False, "phones": phones, "seats": [], "story": [], "turn": None,
-                            "countdown": None, "lines": [], "headline": _w("checkin", lang) if lobby else
+                            "countdown": None, "lines": [], "headline": ui("lobby_checkin", lang) if lobby else
                             _w("waiting", lang)}
     if lobby is not None and not lobby.started:
         view.update(variant=lobby.variant.id, players=lobby.players(), joined=sorted(lobby.joined),
@@ -157,22 +153,24 @@ def _turn(d: Director, lang: Lang) -> str:
     s, w = d.state, d.window
     assert s is not None
     if d.stage == "over":
-        return _w("over", lang)
+        return ui("game_over", lang)
     if w is None:
         return _w("announcing", lang)
     if w.kind in ("speeches", "last_words") and s.queue:
-        return _w("last_words" if w.kind == "last_words" else "speech", lang, n=d.label(s.queue[0]))
+        return ui("turn_last_words" if w.kind == "last_words" else "turn_speech", lang, n=d.label(s.queue[0]))
     if w.kind == "vote" and w.step == TURN_VOTE:
-        return _w("vote", lang) + " " + ui("seat", lang, n=d.label(w.seats[0]))
+        return ui("turn_vote", lang) + " " + ui("seat", lang, n=d.label(w.seats[0]))
     if w.kind == "vote":
-        return _w("vote_call", lang, n=d.label(w.call[0])) if w.call is not None else _w("vote", lang)
+        return _w("vote_call", lang, n=d.label(w.call[0])) if w.call is not None else ui("turn_vote", lang)
     if w.kind == "night":
         who = "+".join(sorted({role_name(s.role_of(n), lang) for n in w.seats}))
         what = action_name(d._action(w.step), lang)
         return _w("night", lang, who=who, seats=" ".join(d.label(n) for n in w.seats), what=what)
     if w.kind == "recognition":
         return _w("recognition", lang, who="+".join(sorted({role_name(s.role_of(n), lang) for n in w.seats})))
-    if w.kind in ("defence_claim", "direction", "first_identity"):
+    if w.kind == "defence_claim":
+        return ui("turn_defence_claim", lang)
+    if w.kind in ("direction", "first_identity"):
         return _w(w.kind, lang)
     return w.step
 
@@ -185,36 +183,15 @@ def _countdown(d: Director, now: float) -> dict[str, float] | None:
     return {"remaining": round(max(0.0, left), 1), "total": round(w.total, 1)}
 
 
-def _choices(d: Director) -> list[int | None]:
-    """The seats the judge may enter for the waking group (judge entry), when that is what the table waits for."""
-    from controller.rules import engine
-
-    w, s = d.window, d.state
-    if w is None or s is None or w.kind != "night" or not d.judge_entry or d.paused:
-        return []
-    p = engine.pending(s)
-    return list(p.choices) if p is not None else []
-
-
 def commands_open(d: Director) -> dict[str, bool]:
-    """Which commands make sense now (the page greys out the others; the server checks again)."""
-    menu = getattr(d, "judge_menu", None)
-    if menu is not None:  # the director's table of commands says (controller/director/judge_commands.py)
-        return {offer.command.name: bool(offer.open) for offer in menu()}
-    s, w = d.state, d.window
-    playing = d.stage == "play" and s is not None and not s.over
-    return {
-        "pause": d.stage in ("deal", "play") and not d.paused,
-        "resume": d.paused,
-        "repeat": bool(d.last_prompts),
-        "extend": playing and w is not None and w.kind != "vote" and not d.paused,
-        "end_timer": playing and w is not None and not d.paused,
-        "undo": playing and len(d.groups) > 1,
-        "eject": playing,
-        "penalty": playing,
-        "surrender": playing,
-        "judge_pick": playing and w is not None and w.kind == "night" and d.judge_entry and not d.paused,
-        "direction": playing and w is not None and w.kind == "direction" and not d.paused,
-        "redeal": d.stage == "deal",
-        "abort": d.stage in ("deal", "play"),
-    }
+    """Which commands are open now, by the director's table (controller/director/judge_commands.py), the same
+    that draws the handheld's menu: the page greys out the others, and the director checks again."""
+    return {offer.command.name: offer.open for offer in d.judge_menu()}
+
+
+def _choices(d: Director, commands: Mapping[str, bool]) -> list[int | None]:
+    """The targets the judge may enter for the waking group (judge entry), by the director's table: the seats,
+    and ``None`` to skip."""
+    if not d.judge_entry or not commands.get("judge_pick", False):
+        return []
+    return [c.value for c in d.judge_choices("judge_pick")]

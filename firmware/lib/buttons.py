@@ -1,5 +1,15 @@
-"""Debounced buttons: a level must hold for ``debounce_ms`` before it counts, so contact bounce never turns
-one press into two (and one press is one event on the bus)."""
+"""Debounced buttons, eager: the first edge counts at once, and the bounce after it is ignored for
+``debounce_ms``.
+
+A player's press should reach the Pi within a few milliseconds, so waiting for the contact to settle (20 ms
+before anything is reported) is time the player feels. Contact bounce only ever follows a real edge, so reporting
+that edge at once and then ignoring the pin until the contact has had ``debounce_ms`` to settle gives the same one
+event per press without the wait (keyboard firmware calls this eager debouncing). At the end of that quiet time
+the pin is read again: if it is no longer at the level reported (a press shorter than ``debounce_ms``), the
+release is reported then, so the host never sees a button stuck down. The price: a single spike of electrical
+noise on an idle line counts as a press; the seat's wiring (internal pull-ups, short leads) keeps that rare, and a
+spurious press is one a player could have made (the director checks every press against the game).
+"""
 
 
 class Debounced:
@@ -9,28 +19,26 @@ class Debounced:
         self.debounce_ms = debounce_ms
         self.active_low = active_low
         self.pressed = False
-        self._candidate = False
-        self._since = None
+        self._quiet_until = None  # ticks_ms until which the pin is not looked at (the bounce after an edge)
 
     def _level(self):
         v = self.pin.value()
         return (not v) if self.active_low else bool(v)
 
     def update(self, now_ms):
-        """Return True (pressed), False (released) on a settled change, else None."""
+        """Return True (pressed), False (released) on a change, else None."""
+        if self._quiet_until is not None:
+            if now_ms - self._quiet_until < 0:
+                return None
+            self._quiet_until = None
         level = self._level()
         if level == self.pressed:
-            self._since = None
             return None
-        if self._since is None or level != self._candidate:
-            self._candidate = level
-            self._since = now_ms
-        if now_ms - self._since >= self.debounce_ms:
-            self.pressed = level
-            self._since = None
-            return level
-        return None
+        self.pressed = level
+        self._quiet_until = now_ms + self.debounce_ms
+        return level
 
     def waiting(self):
-        """True while a change is being confirmed (the node should be stepped again soon)."""
-        return self._since is not None
+        """True while the bounce after an edge is being ignored (the node should be stepped again soon, to
+        look at the pin once it is over)."""
+        return self._quiet_until is not None

@@ -12,7 +12,8 @@ only means they are sent again; the host drops repeats by their sequence number.
 
 import seatbus as sb
 
-FIRMWARE_VERSION = (0, 3, 0)  # 0.2: seat bus protocol 2 (CRC-32); 0.3: the remote reserves AUTH counters in blocks
+FIRMWARE_VERSION = (0, 3, 0)  # 0.2: seat bus protocol 2 (CRC-32); 0.3: DISPLAY_RLE, POLL_ALL, eager debouncing, AUTH
+# counters reserved in blocks (remote)
 QUEUE_MAX = 32
 ECHO_RGB = (40, 40, 40)
 
@@ -55,18 +56,22 @@ class Node:
         self.next_scan = now_ms
         self.echo_ms = cfg.get("echo_ms", 200)
         self.gap_ms = cfg.get("frame_gap_ms", 5)
+        self.baud = cfg.get("uart", {}).get("baud", 1000000)
         self.last_rx = now_ms
         self.pending_reset = False
         self.caps = self._caps()
         self.stats = {"frames": 0, "crc_errors": 0, "replies": 0}
+        # What the panel shows, byte for byte: DISPLAY_RLE skips over what it leaves as it is, so the node must
+        # know it. The panel is cleared at boot, and so is this.
+        self.fb = bytearray(sb.SCREEN_BYTES) if io.screen is not None else None
 
     def _caps(self):
         io = self.io
-        caps = sb.CAP_BUTTONS if self.role == sb.ROLE_SEAT else (sb.CAP_KEYS5 | sb.CAP_AUTH)
+        caps = sb.CAP_BUTTONS | sb.CAP_POLL_ALL if self.role == sb.ROLE_SEAT else (sb.CAP_KEYS5 | sb.CAP_AUTH)
         if io.led is not None:
             caps |= sb.CAP_LED
         if io.screen is not None:
-            caps |= sb.CAP_DISPLAY
+            caps |= sb.CAP_DISPLAY | sb.CAP_DISPLAY_RLE
         if io.reader is not None:
             caps |= sb.CAP_NFC
         if io.wdt is not None:
@@ -125,8 +130,9 @@ class Node:
     def _identity(self):
         return sb.encode_identity(FIRMWARE_VERSION, self.caps, self.reset_cause, self.role, self.boot)
 
-    def _events_payload(self, now):
-        budget = sb.MAX_PAYLOAD - 1 - (5 + sb.MAC_LEN if self.key else 0)
+    def _events_payload(self, now, budget=None):
+        if budget is None:
+            budget = sb.MAX_PAYLOAD - 1 - (5 + sb.MAC_LEN if self.key else 0)
         out = []
         for seq, kind, at, data in self.queue:
             ev = sb.encode_event(seq, kind, _elapsed(now, at), data)
@@ -140,8 +146,42 @@ class Node:
         while self.queue and not sb.seq_after(self.queue[0][0], ack):
             self.queue.pop(0)
 
+    def _poll_all(self, frame, now):
+        """POLL_ALL: take this node's ack, and answer in its slot if it has news or is called by name (roll)."""
+        if self.role != sb.ROLE_SEAT:
+            return
+        try:
+            slot_us, roll, addresses, acks = sb.decode_poll_all(frame.payload)
+        except sb.FrameError:
+            return
+        index = addresses.find(bytes((self.address,)))
+        if index < 0:
+            return
+        if not self.identified:
+            if roll == self.address:  # rebooted: say so in the slot (briefly), and the master starts a session
+                reply = sb.encode_frame(self.address, frame.seq, sb.NAK, bytes((sb.NAK_NOT_IDENTIFIED,)), True)
+                self.io.link.write_after(index * slot_us, reply)
+            return
+        if self.address in acks:
+            self._ack_events(acks[self.address])
+        if not self.queue and roll != self.address:
+            return
+        fits = (slot_us - sb.POLL_ALL_GUARD_US) * self.baud // 10000000 - sb.OVERHEAD - 1
+        payload = self._events_payload(now, fits)
+        if payload[0] == 0 and self.queue:  # a card's UID is longer than a slot: ask to be polled by name
+            reply = sb.encode_frame(self.address, frame.seq, sb.NAK, bytes((sb.NAK_POLL_ME,)), True)
+        else:
+            reply = sb.encode_frame(self.address, frame.seq, sb.EVENTS, payload, True)
+        self.io.link.write_after(index * slot_us, reply)
+        self.stats["replies"] += 1
+
     def _handle(self, frame, now):
-        if frame.from_node or frame.addr != self.address:
+        if frame.from_node:
+            return
+        if frame.addr == sb.BROADCAST and frame.mtype == sb.POLL_ALL:
+            self._poll_all(frame, now)
+            return
+        if frame.addr != self.address:
             return
         t = frame.mtype
         if t == sb.IDENTIFY:
@@ -193,6 +233,17 @@ class Node:
             except sb.FrameError:
                 return sb.NAK_BAD_PAYLOAD
             io.screen.write(page, col, data)
+            at = page * 128 + col
+            self.fb[at : at + len(data)] = data
+        elif t == sb.DISPLAY_RLE:
+            if io.screen is None:
+                return sb.NAK_UNSUPPORTED
+            try:
+                offset, stream = sb.decode_display_rle(payload)
+                lo, hi = sb.decode_rle_into(self.fb, offset, stream)
+            except sb.FrameError:
+                return sb.NAK_BAD_PAYLOAD
+            self._show(lo, hi)
         elif t == sb.DISPLAY_CMD:
             if io.screen is None:
                 return sb.NAK_UNSUPPORTED
@@ -208,6 +259,15 @@ class Node:
         else:
             return sb.NAK_UNSUPPORTED
         return 0
+
+    def _show(self, lo, hi):
+        """Write bytes [lo, hi) of the frame buffer to the panel, one page row at a time."""
+        fb = self.fb
+        while lo < hi:
+            page = lo // 128
+            end = min(hi, page * 128 + 128)
+            self.io.screen.write(page, lo - page * 128, fb[lo:end])
+            lo = end
 
     def _bus(self, now):
         data = self.io.link.read()

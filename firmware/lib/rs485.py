@@ -4,6 +4,8 @@ DE is high only while this node transmits: a node that held the line would silen
 or a transparent radio there is no DE pin (``de=None``).
 """
 
+import time
+
 
 class RS485:
     def __init__(self, uart, de=None):
@@ -24,3 +26,10 @@ class RS485:
         self.uart.flush()  # returns once the last stop bit is out, so DE drops after the frame, not during it
         if self.de is not None:
             self.de.value(0)
+
+    def write_after(self, delay_us, data):
+        """Write ``data`` ``delay_us`` from now: a POLL_ALL answer in its time slot. The node only answers when it
+        has news, so blocking for the slot (at most a few ms, for the last seat) is rare and short."""
+        if delay_us > 0:
+            time.sleep_us(delay_us)
+        self.write(data)

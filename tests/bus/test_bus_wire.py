@@ -7,7 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from controller.bus import seatbus as sb
-from controller.bus.display import BusSerialInterface
+from controller.bus.display import BusSerialInterface, rle_payloads
 from controller.bus.master import BusMaster, NodeSpec, SerialTransport
 from controller.ports import InputEvent, LinkEvent
 
@@ -120,3 +120,67 @@ def test_a_whole_changed_page_row_travels_in_two_frames() -> None:
     assert [sb.decode_display(p)[:2] for _, p in sent] == [(0, 0), (0, 127)]
     assert all(sb.encode_frame(1, 0, t, p) for t, p in sent)
     assert len(screen.restore_frames()) == 2
+
+
+screens = st.binary(min_size=1024, max_size=1024)
+
+
+@settings(max_examples=300, deadline=None)
+@given(old=screens, edits=st.lists(st.tuples(st.integers(0, 1023), st.integers(1, 400),
+                                             st.sampled_from([0x00, 0xFF, None])), max_size=12), noise=st.randoms())
+def test_run_length_frames_turn_any_screen_into_any_other(old: bytes, edits: list, noise) -> None:  # type: ignore[type-arg]
+    """Whatever changed, the DISPLAY_RLE frames decoded on the node give exactly the new screen."""
+    new = bytearray(old)
+    for at, length, value in edits:
+        for i in range(at, min(1024, at + length)):
+            new[i] = noise.getrandbits(8) if value is None else value
+    panel = bytearray(old)
+    for payload in rle_payloads(old, new):
+        assert sb.PAYLOAD_LIMITS[sb.DISPLAY_RLE][0] <= len(payload) <= sb.MAX_PAYLOAD
+        sb.decode_rle_into(panel, *sb.decode_display_rle(payload))
+    assert panel == new
+
+
+def test_a_dark_screen_after_a_full_one_is_one_small_frame() -> None:
+    """Nightfall: a lit screen going dark is a handful of bytes, not 1 KiB."""
+    payloads = rle_payloads(b"\xa5" * 1024, bytes(1024))
+    assert len(payloads) == 1 and len(payloads[0]) < 16
+
+
+def test_screens_go_run_length_coded_once_the_node_says_it_can() -> None:
+    sent: list[tuple[int, bytes]] = []
+    can = [False]
+    screen = BusSerialInterface(lambda t, p: sent.append((t, p)), rle=lambda: can[0])
+    screen.command(0x21, 0, 127, 0x22, 0, 7)
+    screen.data(bytes([0x3C]) * 1024)
+    assert {t for t, _ in sent} == {sb.DISPLAY} and len(sent) == 16
+    sent.clear()
+    can[0] = True
+    screen.data(bytes(1024))
+    assert [t for t, _ in sent] == [sb.DISPLAY_RLE]
+
+
+@settings(max_examples=60, deadline=None)
+@given(pixels=st.binary(min_size=1024, max_size=1024))
+def test_our_ssd1306_bytes_are_lumas(pixels: bytes) -> None:
+    """The fast conversion gives the very bytes luma's ssd1306.display sends, for any picture."""
+    from luma.oled.device import ssd1306
+    from PIL import Image
+
+    from controller.bus.display import ssd1306_bytes
+
+    image = Image.frombytes("1", (128, 64), pixels)
+    sent: list[int] = []
+
+    class Capture:
+        def command(self, *cmd: int) -> None: ...
+
+        def data(self, data: list[int]) -> None:
+            sent.extend(data)
+
+        def cleanup(self) -> None: ...
+
+    device = ssd1306(Capture(), width=128, height=64)
+    sent.clear()
+    device.display(image)
+    assert ssd1306_bytes(image) == bytes(sent)

@@ -171,6 +171,32 @@ def test_display_writes_land_in_the_panel_ram(seat3: SimNode) -> None:
     assert sum(ram) == 0xFF * 2 + 0x81
 
 
+def test_run_length_coded_screen_changes_land_in_the_panel_ram(seat3: SimNode) -> None:
+    """DISPLAY_RLE: what the host's encoder sends turns the node's panel into the host's picture, skipping
+    what a plain DISPLAY frame put there before."""
+    from controller.bus.display import rle_payloads
+
+    assert int(identify(seat3)["caps"]) & sb.CAP_DISPLAY_RLE  # type: ignore[call-overload]
+    assert ask(seat3, 5, 2, sb.DISPLAY, sb.encode_display(0, 0, b"\x0f" * 100)).mtype == sb.ACK
+    before = bytearray(1024)
+    before[0:100] = b"\x0f" * 100
+    after = bytearray(before)
+    after[50:60] = bytes(range(1, 11))  # a glyph
+    after[300:1024] = b"\xff" * 724  # most of the screen lit
+    payloads = rle_payloads(before, after)
+    assert sum(len(p) for p in payloads) < 40
+    for seq, payload in enumerate(payloads, start=3):
+        assert ask(seat3, 6 + seq, seq, sb.DISPLAY_RLE, payload).mtype == sb.ACK
+    assert seat3.screen() == bytes(after)
+
+
+def test_a_run_length_stream_off_the_screen_is_refused_and_changes_nothing(seat3: SimNode) -> None:
+    identify(seat3)
+    reply = ask(seat3, 5, 2, sb.DISPLAY_RLE, sb.encode_display_rle(1020, bytes([0x85, 0xFF])))
+    assert reply.mtype == sb.NAK and reply.payload[0] == sb.NAK_BAD_PAYLOAD
+    assert seat3.screen() == bytes(1024)
+
+
 def test_hardware_set_up_commands_from_the_host_are_refused(seat3: SimNode) -> None:
     identify(seat3)
     assert ask(seat3, 5, 2, sb.DISPLAY_CMD, bytes([0x81, 0x10])).mtype == sb.ACK  # contrast is fine
@@ -236,3 +262,30 @@ def test_the_firmwares_crc_a_is_iso_14443s(data: bytes) -> None:
 
 
 FW = _firmware_mfrc522()
+
+
+def test_a_press_is_reported_at_its_first_edge_not_after_the_bounce_settles(seat3: SimNode) -> None:
+    """Eager debouncing: the poll 1 ms after the finger lands already carries the press, and the bounce in the
+    next 20 ms adds nothing."""
+    identify(seat3)
+    seat3.button("ok", True)
+    seat3.step(100)
+    events = poll(seat3, 101, 2)
+    assert [(kind, data, age) for _, kind, age, data in events] == [(sb.EV_PRESS, bytes([sb.BTN_OK]), 1)]
+    for t in range(102, 118, 2):  # the contact bounces after the edge
+        seat3.button("ok", t % 4 == 0)
+        seat3.step(t)
+    seat3.button("ok", True)
+    seat3.step(125)
+    assert poll(seat3, 126, 3, ack=events[0][0]) == []
+
+
+def test_a_press_shorter_than_the_bounce_time_is_still_released(seat3: SimNode) -> None:
+    identify(seat3)
+    seat3.button("prev", True)
+    seat3.step(10)
+    seat3.button("prev", False)  # let go after 5 ms, inside the quiet time
+    seat3.step(15)
+    seat3.step(31)
+    kinds = [kind for _, kind, _, _ in poll(seat3, 32, 2)]
+    assert kinds == [sb.EV_PRESS, sb.EV_RELEASE]

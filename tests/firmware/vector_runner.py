@@ -73,6 +73,19 @@ def run(vectors_path, seatbus_dir):
         ok = d["proto"] == ident["proto"] and list(d["fw"]) == ident["fw"] and d["caps"] == ident["caps"]
         ok = ok and d["reset_cause"] == ident["reset_cause"] and d["role"] == ident["role"]
         check("identity", ok and d["boot"] == ident["boot"], repr(d))
+    for r in v["rle"]:
+        fb = bytearray(bytes([r["fill"]]) * s.SCREEN_BYTES)
+        lo, hi = s.decode_rle_into(fb, r["offset"], unhexlify(r["stream"]))
+        ok = (lo, hi) == (r["lo"], r["hi"]) and hx(fb[lo:hi]) == r["written"]
+        untouched = bytes(fb[:lo]) + bytes(fb[hi:]) == bytes([r["fill"]]) * (s.SCREEN_BYTES - (hi - lo))
+        check("rle " + r["name"], ok and untouched, repr((lo, hi)))
+    for bad in v["rle_rejected"]:
+        fb = bytearray(s.SCREEN_BYTES)
+        try:
+            s.decode_rle_into(fb, bad["offset"], unhexlify(bad["stream"]))
+            check("rle refuses " + bad["name"], False, "decoded without complaint")
+        except s.FrameError:
+            check("rle refuses " + bad["name"], fb == bytearray(s.SCREEN_BYTES), "wrote before refusing")
     for bad in v["rejected_encodes"]:
         try:
             s.encode_frame(bad["addr"], bad["seq"], bad["type"], unhexlify(bad["payload"]), bad["from_node"])

@@ -1,10 +1,12 @@
 """The judge's commands from the phone, on the scripted table and the virtual clock: each reaches the director
-as the handheld's would, asks the same confirmation first, and the judge's view shows what happened."""
+through the same table as the handheld's menu, asks the same confirmation first, answers in the handheld's words,
+and the judge's view shows what happened."""
 
 from __future__ import annotations
 
 from controller.rules.events import Died
 from controller.screens import views as v
+from controller.screens.views import L10n
 from controller.web import commands
 from controller.web.views import judge_view
 from tests.director.helpers import ScriptedTable
@@ -12,12 +14,17 @@ from tests.director.helpers import ScriptedTable
 CARDS = "K K P P C C C C"  # killers 1, 2; police 3, 4; civilians 5-8
 
 
-def phone(t: ScriptedTable, name: str, confirmed: bool = True, **args) -> commands.Outcome:
+def phone(t: ScriptedTable, name: str, confirmed: bool = True, **args) -> commands.Answer:
     """The judge presses ``name`` on the phone (and, if it asks, confirms)."""
     first = commands.run(t.director, None, name, args, False)
     if first.confirm and confirmed:
         return commands.run(t.director, None, name, args, True)
     return first
+
+
+def offered(t: ScriptedTable) -> list[str]:
+    """The commands the page shows open (the others greyed out)."""
+    return [name for name, open_ in judge_view(t.director, "en")["commands"].items() if open_]
 
 
 def first_day() -> ScriptedTable:
@@ -52,10 +59,11 @@ def test_the_judge_ejects_seat_5_from_the_phone_after_confirming_and_the_speech_
     speaker = t.director.state.queue[0]
     target = next(s for s in (6, 7, 8) if s != speaker)  # a civilian: the game goes on
     asked = commands.run(t.director, None, "eject", {"seat": target}, False)
-    assert asked.confirm and (asked.en, asked.zh) == (f"Eject: Seat {target}?", f"请出场：{target}号？")  # the handheld's second press
+    assert asked.confirm and asked.message == L10n(f"请出场：{target}号？", f"Eject: Seat {target}?")  # the handheld's second press
     assert target in t.director.state.alive  # nothing happens until the judge confirms
     done = commands.run(t.director, None, "eject", {"seat": target}, True)
     assert done.ok and not done.confirm
+    assert t.director.remote_lines[-1] == done.message == L10n(f"{target}号已被请出场", f"Seat {target} ejected")
     assert any(isinstance(e, Died) and e.seat == target and e.cause == "ejected" for e in t.director.events)
     t.until_wait()
     assert t.director.window.kind == "speeches" and t.director.state.queue[0] == speaker  # the speech goes on
@@ -97,8 +105,9 @@ def test_a_surrender_with_partners_alive_is_refused_with_the_rule():
     t = first_day()
     t.until_window("speeches")
     out = phone(t, "surrender", seat=1)
-    assert not out.ok and out.status == 409 and out.en
-    assert 1 in t.director.state.alive
+    assert not out.ok and out.status == 409
+    assert out.message == L10n("1号还有同伴在场，不能投降（V2.11）", "Seat 1 has partners alive: no surrender (V2.11)")
+    assert 1 in t.director.state.alive and t.director.stage == "play"
 
 
 def test_extend_end_timer_and_repeat_reach_the_director():
@@ -119,7 +128,7 @@ def test_bad_arguments_are_one_clear_line_and_change_nothing():
     alive = set(t.director.state.alive)
     for args in ({"seat": 99}, {"seat": "5"}, {"seat": True}, {}):
         out = commands.run(t.director, None, "eject", args, True)
-        assert not out.ok and out.status == 400 and out.en and out.zh
+        assert not out.ok and out.status == 400 and out.message.en and out.message.zh
     assert commands.run(t.director, None, "extend", {"seconds": 1e9}, True).status == 400
     assert commands.run(t.director, None, "launch_missiles", {}, True).status == 400
     assert set(t.director.state.alive) == alive
@@ -131,6 +140,7 @@ def test_judge_entry_from_the_phone():
     t.until_window("night", "kill")
     view = judge_view(t.director, "en")
     assert view["commands"]["judge_pick"] and 8 in view["choice_seats"]
+    assert offered(t) == list(t.director.menu_rows)
     assert phone(t, "judge_pick", target=8).ok
     t.until_window("night", "check")
     assert [a.target for a in t.director.state.acts if a.step == "kill"] == [8]
@@ -141,3 +151,36 @@ def test_abort_from_the_phone_ends_the_game_after_confirming():
     t.until_window("speeches")
     assert phone(t, "abort", confirmed=False).confirm and t.director.stage == "play"
     assert phone(t, "abort").ok and t.director.stage == "over"
+
+
+def test_the_phone_offers_what_the_handhelds_menu_offers():
+    """One table of commands for both remotes: the page's open buttons are the handheld menu's rows (at night
+    too: see the judge's entry below)."""
+    t = first_day()
+    t.until_window("speeches")
+    assert offered(t) == list(t.director.menu_rows) and "judge_pick" not in offered(t)
+    assert phone(t, "pause").ok
+    assert offered(t) == list(t.director.menu_rows) and "resume" in offered(t) and "pause" not in offered(t)
+
+
+def test_an_unconfirmed_command_is_never_run_whatever_it_carries():
+    """A page that skips the question changes nothing: a good value is asked about, a bad one refused."""
+    t = first_day()
+    t.until_window("speeches")
+    alive, events = set(t.director.state.alive), len(t.director.events)
+    for name, args in (("eject", {"seat": 6}), ("penalty", {"seat": 7}), ("surrender", {"seat": 1}),
+                       ("undo", {}), ("end_timer", {}), ("abort", {})):
+        asked = commands.run(t.director, None, name, args, False)
+        assert asked.ok and asked.confirm, name
+    for args in ({"seat": True}, {"seat": 99}, {"seat": "6"}, {}):
+        out = commands.run(t.director, None, "eject", args, False)
+        assert not out.ok and not out.confirm and out.status == 400
+    redeal = commands.run(t.director, None, "redeal", {}, False)  # the cards are dealt: not open now
+    assert not redeal.ok and not redeal.confirm and redeal.status == 409
+    assert set(t.director.state.alive) == alive and len(t.director.events) == events
+    assert t.director.stage == "play" and not t.director.state.penalties
+
+
+def test_before_the_deal_a_game_command_says_there_is_no_game():
+    out = commands.run(None, None, "pause", {}, True)
+    assert not out.ok and out.status == 409 and out.message.en == "the game has not been dealt yet"

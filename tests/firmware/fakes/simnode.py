@@ -14,6 +14,7 @@ the other end owns the clock: every step says what time it is, so a simulated ga
          n                   the card reader's counters
          q                   quit
     out: t TXHEX             bytes the node put on the bus during the step (DE was high for each write)
+         w DELAY_US TXHEX    bytes the node sends DELAY_US after the step (its POLL_ALL slot)
          k BUSY R G B BOOT HELD  after every step: needs stepping soon? LED duties as 0..255, boot id, and
                              whether the node holds news the master has not acknowledged (queued events, or a
                              card on the reader that the node has not reported yet)
@@ -51,9 +52,13 @@ if reader is not None:
 boots = [0]
 
 
+later = []  # (delay_us, bytes) the node asked to send after a delay (POLL_ALL slots): the driver times them
+
+
 def start(now):
     io = board.build(cfg)
     io.link.uart.de_pin = cfg["uart"].get("de")
+    io.link.write_after = lambda delay_us, data: later.append((delay_us, bytes(data)))
     counter = None
     if cfg["role"] == "remote":
         from authcounter import Reservation
@@ -118,6 +123,9 @@ while True:
                 out.write("e DE was low while the node transmitted\n")
             io.link.uart.de_during_write = []
             out.write("t " + hexlify(tx).decode() + "\n")
+        for delay_us, data in later:
+            out.write("w " + str(delay_us) + " " + hexlify(data).decode() + "\n")
+        later.clear()
         held = bool(node.queue) or (reader is not None and reader.card != node.card)
         out.write(f"k {1 if node.busy() else 0} {led255()} {node.boot} {1 if held else 0}\n")
     elif op == "b":

@@ -1,0 +1,109 @@
+"""The table's host CPU while a speech runs and nobody presses: the real director on the real asyncio loop, the
+real bus master on its own thread with pyserial on a pseudo-terminal, and 16 seat nodes (the firmware's ``Node``
+under CPython, benchmarks/bus_nodes.py) on the other end. Target (issue: fast where players feel it): under 1 % of
+one core here while a speech runs, with the press target kept (the master still polls every node each cycle).
+
+    .venv/bin/python benchmarks/bus_idle_cpu.py [--seats 16] [--seconds 120] [--runs 3]
+
+The game is set up so that the night passes by its deadlines (nobody acts) and day 1's first speech opens with a
+long window; the CPU of this process (director, loop, master thread; not the nodes' process) is measured over
+``--seconds`` of that speech, with the poll rate and what went over the wire.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import resource
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from controller.bus.master import BusMaster, NodeSpec, SerialTransport
+from controller.bus.table import BusTable
+from controller.director.clock import AsyncioScheduler
+from controller.director.director import Director
+from controller.director.timing import Timings
+from controller.rules.setup import configure
+from controller.rules.variant import load_variant
+from controller.voice.null_voice import NullVoice
+
+NODES = Path(__file__).with_name("bus_nodes.py")
+
+
+def thread_cpu(native_id: int | None) -> float:
+    """CPU seconds of one thread of this process (Linux: /proc/self/task/ID/stat, user + system)."""
+    if native_id is None:
+        return 0.0
+    fields = Path(f"/proc/self/task/{native_id}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def cpu() -> float:
+    r = resource.getrusage(resource.RUSAGE_SELF)
+    return r.ru_utime + r.ru_stime
+
+
+async def one_run(seats: int, seconds: float) -> dict[str, float]:
+    loop = asyncio.get_running_loop()
+    master_fd, slave_fd = os.openpty()
+    nodes = subprocess.Popen([sys.executable, str(NODES), str(master_fd), str(seats)], pass_fds=(master_fd,))
+    os.close(master_fd)
+    port = os.ttyname(slave_fd)
+    transport = SerialTransport.open(port, 1_000_000)
+    master = BusMaster(transport, [NodeSpec(address=a, seat=a) for a in range(1, seats + 1)])
+    table = BusTable(master, post=loop.call_soon_threadsafe)
+    timings = Timings(night_action_s=0.5, recognition_s=0.5, answer_s=0.2, reveal_s=0.2,
+                      speech_s=seconds + 30.0, last_words_s=0.5, first_identity_s=0.5)
+    config = configure(load_variant("standard-2.0"), seats, {})
+    director = Director(table, NullVoice(loop.time, part_seconds=0.02), AsyncioScheduler(loop), config,
+                        timings=timings, seed=1)
+    try:
+        director.start()
+        deadline = time.monotonic() + 120
+        while not (director.window is not None and director.window.kind == "speeches"):
+            if time.monotonic() > deadline:
+                raise RuntimeError(f"no speech after 120 s (stage {director.stage})")
+            await asyncio.sleep(0.05)
+        await asyncio.sleep(2.0)  # the speech's first screens have gone out
+        poller = table._thread.native_id if table._thread is not None else None
+        c0, t0, f0 = cpu(), time.monotonic(), master.stats.frames_sent
+        b0, l0 = thread_cpu(poller), time.thread_time()
+        await asyncio.sleep(seconds)
+        c1, t1, f1 = cpu(), time.monotonic(), master.stats.frames_sent
+        b1, l1 = thread_cpu(poller), time.thread_time()
+    finally:
+        table.stop()
+        transport.port.close()  # type: ignore[attr-defined]
+        os.close(slave_fd)
+        nodes.kill()
+        nodes.wait()
+    wall = t1 - t0
+    return {"cpu_pct": 100.0 * (c1 - c0) / wall, "frames_per_s": (f1 - f0) / wall,
+            "bus_pct": 100.0 * (b1 - b0) / wall, "loop_pct": 100.0 * (l1 - l0) / wall}
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seats", type=int, default=16)
+    parser.add_argument("--seconds", type=float, default=120.0)
+    parser.add_argument("--runs", type=int, default=3)
+    args = parser.parse_args()
+    results = [asyncio.run(one_run(args.seats, args.seconds)) for _ in range(args.runs)]
+    for i, r in enumerate(results, 1):
+        print(f"run {i}: {args.seats} seats, {args.seconds:.0f} s of a speech: host CPU {r['cpu_pct']:.2f} % of a core, "
+              f"{r['frames_per_s']:.0f} frames/s sent (poll thread {r['bus_pct']:.2f} %, "
+              f"loop {r['loop_pct']:.2f} %)")
+    pcts = [r["cpu_pct"] for r in results]
+    print(f"host CPU idling in a speech: min {min(pcts):.2f} %, median {statistics.median(pcts):.2f} % "
+          f"(target < 1 %: {'met' if statistics.median(pcts) < 1.0 else 'MISSED'})")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,85 @@
+"""A bank of seat nodes on one serial line, for benchmarks on the real clock: the real firmware's ``Node`` (from
+firmware/lib) for each address, under CPython, on a pseudo-terminal that the table's bus master opens as its
+serial port. Every node sees every byte on the line (RS-485 is a party line) and answers only its own frames, as
+on the table. Nothing here is timed for wire speed: a pty moves bytes at once, so the master's pace is its own.
+
+    python benchmarks/bus_nodes.py FD SEATS     (started by benchmarks/bus_idle_cpu.py with the pty's master fd)
+"""
+
+from __future__ import annotations
+
+import os
+import select
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "firmware" / "lib"))
+
+from node import Node
+
+
+class Line:
+    """The shared line: what arrived this pass is read by every node; what a node writes goes out at once."""
+
+    def __init__(self, fd: int) -> None:
+        self.fd = fd
+        self.rx = b""
+
+    def read(self) -> bytes | None:
+        return self.rx or None
+
+    def write(self, data: bytes) -> None:
+        os.write(self.fd, data)
+
+    def write_after(self, delay_us: int, data: bytes) -> None:
+        """At once: one process answers for every node, in slot order, so answers cannot collide, and sleeping
+        for the slot here would hold up the nodes after it (on the table each node keeps its own time)."""
+        os.write(self.fd, data)
+
+
+class Part:
+    """A screen, LED or reader that takes what it is given and does nothing (the benchmark measures the Pi)."""
+
+    def set(self, rgb: object) -> None: ...
+
+    def write(self, page: int, col: int, data: bytes) -> None: ...
+
+    def command(self, cmds: bytes) -> None: ...
+
+    def scan(self) -> None:
+        return None
+
+
+class IO:
+    def __init__(self, line: Line) -> None:
+        self.link = line
+        self.buttons: list[object] = []
+        self.led = Part()
+        self.screen = Part()
+        self.reader = Part()
+        self.wdt = None
+
+    def reset(self) -> None: ...
+
+
+def main() -> int:
+    fd, seats = int(sys.argv[1]), int(sys.argv[2])
+    line = Line(fd)
+    now = lambda: int(time.monotonic() * 1000)  # noqa: E731
+    nodes = [Node({"role": "seat", "address": a}, IO(line), now()) for a in range(1, seats + 1)]
+    while True:
+        ready, _, _ = select.select([fd], [], [], 0.05)
+        try:
+            line.rx = os.read(fd, 4096) if ready else b""
+        except OSError:
+            return 0  # the master closed its end
+        t = now()
+        for node in nodes:
+            node.step(t)
+        line.rx = b""
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,296 @@
+"""The balance lab (``tianhei balance``): "is this table fair at 9 players?"
+
+Plays many games with bots at every player count a variant allows and reports, per count and side, the share of
+games won with a 95% Wilson interval, the exact model beside it where one exists (uninformed classic-1.0 and
+standard-2.0, controller/club/exact.py), and PNG plots (controller/club/plots.py).
+
+``--jobs N`` runs N processes. The games are cut into fixed chunks (:data:`CHUNK` games each), and each chunk
+plays from its own seed, derived from the run's seed, the player count and the chunk's number only: so the
+counts for a seed are the same whatever N is, and chunks go to whichever process is free.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import math
+import os
+import time
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from controller.rules.setup import GameConfig, configure
+from controller.rules.variant import VariantError, load_variant
+
+#: Games per chunk: small enough to keep two processes busy to the end, large enough that the hand-off costs
+#: nothing (a chunk of standard-2.0 takes about 0.1 s).
+CHUNK = 100
+Z95 = 1.959963984540054
+SIDES = ("good", "killers", "draw")
+
+
+class BalanceError(Exception):
+    """A request the lab cannot run, said in one line."""
+
+
+def parse_players(text: str) -> list[int]:
+    """"8-16" or "9" or "8,10,12"."""
+    try:
+        out: list[int] = []
+        for part in text.split(","):
+            a, sep, b = part.strip().partition("-")
+            out += list(range(int(a), int(b) + 1)) if sep else [int(a)]
+    except ValueError:
+        raise BalanceError(f"--players {text!r}: write a count or a range, like 9 or 8-16") from None
+    if not out or min(out) < 2 or max(out) > 20:
+        raise BalanceError(f"--players {text!r}: counts are 2..20 (the judge is not counted)")
+    return sorted(set(out))
+
+
+def chunk_seed(seed: int, players: int, chunk: int) -> int:
+    """The seed of one chunk: a function of the run's seed, the count and the chunk only (never of --jobs)."""
+    digest = hashlib.sha256(f"balance:{seed}:{players}:{chunk}".encode()).digest()
+    return int.from_bytes(digest[:8], "big")
+
+
+def wilson(k: int, n: int) -> tuple[float, float]:
+    if n == 0:
+        return 0.0, 0.0
+    p = k / n
+    centre = (p + Z95 * Z95 / (2 * n)) / (1 + Z95 * Z95 / n)
+    half = Z95 * math.sqrt(p * (1 - p) / n + Z95 * Z95 / (4 * n * n)) / (1 + Z95 * Z95 / n)
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+@dataclass
+class Row:
+    """One player count: wins per side (draws under "draw"), with the exact shares where the model applies."""
+
+    players: int
+    composition: tuple[tuple[str, int], ...]
+    games: int = 0
+    wins: Counter[str] = field(default_factory=Counter)
+    days: int = 0
+    exact: dict[str, float] | None = None
+
+    def share(self, side: str) -> float:
+        return self.wins.get(side, 0) / self.games if self.games else 0.0
+
+    def interval(self, side: str) -> tuple[float, float]:
+        return wilson(self.wins.get(side, 0), self.games)
+
+    def z(self, side: str) -> float | None:
+        """How many standard errors the simulated share lies from the exact one."""
+        if self.exact is None or not self.games:
+            return None
+        p = self.exact.get(side, 0.0)
+        se = math.sqrt(p * (1 - p) / self.games)
+        diff = self.share(side) - p
+        return 0.0 if se == 0 and diff == 0 else (diff / se if se else math.inf)
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"players": self.players, "composition": dict(self.composition), "games": self.games,
+                "mean_days": round(self.days / self.games, 4) if self.games else 0.0,
+                "sides": {side: {"wins": self.wins.get(side, 0), "share": round(self.share(side), 5),
+                                 "ci95": [round(x, 5) for x in self.interval(side)],
+                                 **({"exact": round(self.exact.get(side, 0.0), 5),
+                                     "z": round(self.z(side) or 0.0, 3)} if self.exact is not None else {})}
+                          for side in SIDES}}
+
+
+@dataclass
+class BalanceResult:
+    variant: str
+    policy: str
+    seed: int
+    games: int
+    jobs: int
+    options: dict[str, object]
+    rows: list[Row]
+    seconds: float = 0.0
+    #: CPU seconds each worker process spent playing (pid -> seconds): the benchmark's load-free figure.
+    worker_cpu: dict[int, float] = field(default_factory=dict)
+
+    @property
+    def games_per_second(self) -> float:
+        total = sum(r.games for r in self.rows)
+        return total / self.seconds if self.seconds else 0.0
+
+    def agrees(self, limit: float = 3.0) -> bool | None:
+        """Every side of every row within ``limit`` standard errors of the exact model (None: no model)."""
+        zs = [r.z(s) for r in self.rows for s in SIDES if r.exact is not None]
+        if not zs:
+            return None
+        return all(z is not None and abs(z) <= limit for z in zs)
+
+    def summary_lines(self) -> list[str]:
+        lines = [f"{self.variant}, policy {self.policy}, {self.games} games a count, seed {self.seed}, "
+                 f"{self.jobs} job(s): {self.games_per_second:,.0f} games/s"]
+        for r in self.rows:
+            parts = []
+            for side in SIDES:
+                lo, hi = r.interval(side)
+                exact = f" exact {r.exact[side]:.1%}" if r.exact is not None else ""
+                parts.append(f"{side} {r.share(side):.1%} [{lo:.1%}-{hi:.1%}]{exact}")
+            lines.append(f"  {r.players:>2}p: " + "; ".join(parts))
+        agree = self.agrees()
+        if agree is not None:
+            lines.append("  the simulated rows agree with the exact model (every |z| <= 3)" if agree else
+                         "  WARNING: a simulated row lies more than 3 standard errors from the exact model")
+        return lines
+
+
+def _config(variant: str, players: int, options: dict[str, object]) -> GameConfig:
+    return configure(load_variant(variant), players, options, talk=False)
+
+
+def allowed_counts(variant: str, options: dict[str, object]) -> list[int]:
+    out = []
+    for n in range(2, 21):
+        try:
+            _config(variant, n, options)
+        except VariantError:
+            continue
+        out.append(n)
+    return out
+
+
+_CACHE: dict[tuple[str, int, str], GameConfig] = {}
+
+
+ChunkResult = tuple[int, int, dict[str, int], int, float, int]
+
+
+def _play_chunk(task: tuple[str, int, str, dict[str, object], int, int, int]) -> ChunkResult:
+    """(players, games, wins by side, days, CPU seconds, worker pid) of one chunk; runs in a worker process."""
+    from controller.simulate import simulate
+
+    cpu = time.process_time()
+    variant, players, policy, options, games, seed, chunk = task
+    key = (variant, players, json.dumps(options, sort_keys=True))
+    config = _CACHE.get(key)
+    if config is None:
+        config = _CACHE[key] = _config(variant, players, options)
+    summary = simulate(config, policy, games, chunk_seed(seed, players, chunk))
+    wins = dict(summary.wins)
+    wins["draw"] = summary.draws
+    return players, games, wins, summary.days_total, time.process_time() - cpu, os.getpid()
+
+
+def tasks(variant: str, counts: Sequence[int], policy: str, games: int, seed: int,
+          options: dict[str, object]) -> list[tuple[str, int, str, dict[str, object], int, int, int]]:
+    out = []
+    for n in counts:
+        for chunk, start in enumerate(range(0, games, CHUNK)):
+            out.append((variant, n, policy, options, min(CHUNK, games - start), seed, chunk))
+    return out
+
+
+def run_balance(variant: str, counts: Sequence[int] | None, policy: str, games: int, *, seed: int = 1,
+                jobs: int | None = None, options: dict[str, object] | None = None,
+                progress: bool = True) -> BalanceResult:
+    from controller.bots import POLICIES
+    from controller.club.exact import exact_shares
+    from controller.club.progress import games_bar
+
+    options = dict(options or {})
+    if policy not in POLICIES:
+        raise BalanceError(f"--policy {policy!r}: use one of {', '.join(POLICIES)}")
+    if games < 1:
+        raise BalanceError("--games must be at least 1")
+    try:
+        load_variant(variant)
+        if counts is None:
+            counts = allowed_counts(variant, options)
+        configs = {n: _config(variant, n, options) for n in counts}
+    except VariantError as exc:
+        raise BalanceError(str(exc)) from None
+    if not counts:
+        raise BalanceError(f"{variant} plays at no player count with these options")
+    jobs = max(1, jobs if jobs is not None else (os.cpu_count() or 1))
+    rows = {n: Row(n, configs[n].composition, exact=exact_shares(configs[n], policy)) for n in counts}
+    work = tasks(variant, counts, policy, games, seed, options)
+    started = time.perf_counter()
+    cpu: dict[int, float] = {}
+    with games_bar(games * len(counts), f"{variant} {policy}", progress) as advance:
+        for n, played, wins, days, seconds, pid in _run(work, jobs):
+            row = rows[n]
+            row.games += played
+            row.wins.update(wins)
+            row.days += days
+            cpu[pid] = cpu.get(pid, 0.0) + seconds
+            advance(played)
+    result = BalanceResult(variant, policy, seed, games, jobs, options, [rows[n] for n in counts],
+                           worker_cpu=cpu)
+    result.seconds = time.perf_counter() - started
+    return result
+
+
+def _run(work: list[Any], jobs: int) -> Iterable[ChunkResult]:
+    if jobs == 1 or len(work) == 1:
+        yield from map(_play_chunk, work)
+        return
+    import multiprocessing
+
+    with multiprocessing.get_context("fork" if hasattr(os, "fork") else "spawn").Pool(jobs) as pool:
+        yield from pool.imap_unordered(_play_chunk, work)
+
+
+def write_report(result: BalanceResult, out: Path) -> list[Path]:
+    """report.md (the table), report.json (the numbers), winrate.png and, with the exact model, vs-exact.png."""
+    from controller.club.plots import plot_vs_exact, plot_winrate
+
+    out.mkdir(parents=True, exist_ok=True)
+    paths = [out / "report.md", out / "report.json", plot_winrate(result, out / "winrate.png")]
+    if any(r.exact is not None for r in result.rows):
+        paths.append(plot_vs_exact(result, out / "vs-exact.png"))
+    data = {"variant": result.variant, "policy": result.policy, "seed": result.seed, "games": result.games,
+            "options": result.options, "agrees_with_exact": result.agrees(),
+            "rows": [r.as_dict() for r in result.rows]}
+    paths[1].write_text(json.dumps(data, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+    paths[0].write_text(markdown(result, [p.name for p in paths[2:]]), encoding="utf-8")
+    return paths
+
+
+def _counts(result: BalanceResult) -> str:
+    counts = [r.players for r in result.rows]
+    if counts == list(range(counts[0], counts[-1] + 1)):
+        return f"{counts[0]}-{counts[-1]}" if len(counts) > 1 else str(counts[0])
+    return ",".join(map(str, counts))
+
+
+def markdown(result: BalanceResult, images: Sequence[str]) -> str:
+    opts = ", ".join(f"{k}={v}" for k, v in sorted(result.options.items())) or "the variant's defaults"
+    lines = [f"# Balance: {result.variant}, policy {result.policy}", "",
+             f"{result.games} games at each player count, seed {result.seed}, options: {opts}. Shares of games "
+             f"won by each side with 95% Wilson intervals"
+             + (", and the exact model of uninformed play beside them (z: simulated minus exact, in standard "
+                "errors)." if any(r.exact for r in result.rows) else "."),
+             "", f"Made with `tianhei balance --variant {result.variant} --players {_counts(result)} --policy "
+             f"{result.policy} --games {result.games} --seed {result.seed}"
+             + "".join(f" --option {k}={v}" for k, v in sorted(result.options.items()))
+             + "` (the counts are the same for any --jobs).", ""]
+    lines += [f"![{name}]({name})" for name in images] + [""]
+    has_exact = any(r.exact is not None for r in result.rows)
+    head = "| players | roles | " + " | ".join(
+        f"{s} | 95% CI" + (" | exact | z" if has_exact else "") for s in SIDES) + " | mean days |"
+    lines += [head, "|" + "---|" * (head.count("|") - 1)]
+    for r in result.rows:
+        roles = ", ".join(f"{n} {role}" for role, n in r.composition if n)
+        cells = []
+        for side in SIDES:
+            lo, hi = r.interval(side)
+            cells.append(f"{r.share(side):.1%} | {lo:.1%}–{hi:.1%}")
+            if has_exact:
+                exact = r.exact or {}
+                cells.append(f"{exact.get(side, 0.0):.1%} | {r.z(side) or 0.0:+.2f}")
+        lines.append(f"| {r.players} | {roles} | " + " | ".join(cells) + f" | {r.days / r.games:.2f} |")
+    agree = result.agrees()
+    if agree is not None:
+        lines += ["", "Every simulated share lies within 3 standard errors of the exact model." if agree else
+                  "**A simulated share lies more than 3 standard errors from the exact model: a rules bug, or a "
+                  "1-in-300 chance; run again with another seed.**"]
+    return "\n".join(lines) + "\n"
