@@ -21,8 +21,10 @@ from controller.config.decks import load_deck, normalise_uid
 from controller.director.bots import TableBots
 from controller.director.clock import AsyncioScheduler
 from controller.director.director import Director
+from controller.director.identity import GameIdentity
 from controller.director.journal import SqliteJournal, first_victims, open_journal
 from controller.director.lobby import Lobby
+from controller.director.saved import ABANDON, SavedGame, abandon, find_saved
 from controller.director.timing import Timings
 from controller.ports import Table, Voice
 from controller.rules.setup import GameConfig, configure
@@ -188,6 +190,17 @@ class LiveOptions:
     cards: bool = False
     #: Gets each line of the game's transcript as soon as it is final (controller/director/transcript.py).
     told: Callable[[Any], None] | None = None
+    #: An unfinished saved game that is not the one asked for: saved.RESUME or saved.ABANDON; None: the judge
+    #: chooses on the remote (controller/director/saved_choice.py).
+    on_saved: str | None = None
+    #: The table's games are chosen at check-in (``tianhei serve``), also when this start resumes one: a saved
+    #: game is then compared only on what the configuration fixes (hardware, deck, an edited variant file, a
+    #: [game] seed), and a closed one is followed by a check-in.
+    chosen_at_checkin: bool = False
+    #: The seed is drawn afresh for each game (``tianhei serve``): a saved game's seed does not make it another.
+    seed_drawn: bool = False
+    #: Called with the game's seed once it is settled (a resumed saved game's own), before the game is told.
+    on_seed: Callable[[int], None] | None = None
 
 
 def table_size(config: Config, players: int) -> int:
@@ -224,13 +237,56 @@ async def run_live(config: Config, opts: LiveOptions) -> Director:
     members: dict[int, str | None] = {}
     lang = "en" if config.table.language.startswith("en") else "zh"
     board: Any = None
-    if opts.checkin:
-        seats = table_size(config, 20 if config.profile is None or config.profile.adapter == "sim" else 0)
-        table = open_table(config, seats, loop.time)
-        if console is not None:
-            table = console.wrap(table)
-        if opts.on_ready is not None:
+
+    def table_for(players: int) -> Table:
+        """The table adapter for ``players`` seats, with the phone's console beside the remote if there is one."""
+        table = open_table(config, table_size(config, players), loop.time)
+        return console.wrap(table) if console is not None else table
+
+    seed = config.game.seed if config.game.seed is not None else opts.seed
+    decks_dir = Path(config.source).parent / "decks"
+    deck = deck_roles(config.game.deck, decks_dir) if config.game.deck else None
+    told_ready = False
+
+    def ready() -> None:
+        nonlocal told_ready
+        if opts.on_ready is not None and not told_ready:
+            told_ready = True
             opts.on_ready()
+
+    asked = game_config(config, opts.players, journal, club)
+    # the simulated table's own deck (--cards) follows the seed; a real table deals [game] deck
+    # (its cards are the same whatever the seed; the seed says who draws which)
+    sim_cards = opts.cards and (config.profile is None or config.profile.adapter == "sim")
+    if sim_cards:
+        from controller.director.session import sim_hands
+
+        deck = sim_hands(asked, seed)[0]
+    checkin = opts.checkin or opts.chosen_at_checkin
+    # At check-in the seats and the judge choose the players, the variant and its options; a seed nobody fixed
+    # is drawn afresh for each game: none of these make a saved game another one.
+    ignore: tuple[str, ...] = ("players", "variant", "options", "composition") if checkin else ()
+    if config.game.seed is None and opts.seed_drawn:
+        ignore += ("seed",)
+    saved = find_saved(journal, GameIdentity.of(asked, seed, deck, config.table.hardware), ignore=ignore)
+    if saved is not None and not saved.matches:
+        log.warning("%s", saved.describe())
+        choice = opts.on_saved
+        if choice is None:
+            ready()  # the table is up and waits for its judge (under systemd: a wait, not a failed start)
+            choice = await _judge_chooses(config, saved, loop, scheduler, table_for)
+        if choice == ABANDON:
+            abandon(journal, saved)
+            log.warning("the saved game was closed (kept in the journal, marked abandoned); a new game starts")
+            saved = None
+        else:
+            log.warning("going on with the saved game under its own settings (%s)", saved.where())
+    if saved is not None:  # resumed as it was set up: its own variant data, players, options, seed and deck
+        gc, seed, deck = saved.config, saved.seed, saved.replay.deck
+        table = table_for(gc.players // 2 if gc.variant.live == "both" else gc.players)
+    elif checkin:
+        table = table_for(20 if config.profile is None or config.profile.adapter == "sim" else 0)
+        ready()
         board = _open_board(opts, table, lang)
         joined: asyncio.Future[int] = loop.create_future()
         variant = load_variant(config.game.variant)
@@ -246,13 +302,21 @@ async def run_live(config: Config, opts: LiveOptions) -> Director:
         gc = configure(lobby.variant, opts.players, lobby.options,
                        history=_history(opts.players, journal, club, members))
     else:
-        gc = game_config(config, opts.players, journal, club)
-        people = gc.players // 2 if gc.variant.live == "both" else gc.players  # D2 counts card places
-        table = open_table(config, table_size(config, people), loop.time)
-        if console is not None:
-            table = console.wrap(table)
-        if opts.on_ready is not None:
-            opts.on_ready()
+        gc = asked
+        table = table_for(gc.players // 2 if gc.variant.live == "both" else gc.players)  # D2 counts card places
+    ready()
+    hands: dict[int, tuple[str, ...]] = {}
+    if sim_cards:  # the simulated table's own deck (tianhei table --cards), dealt by the game's seed
+        cards_deck, cards_dealt = sim_hands(gc, seed)
+        if saved is None:
+            deck = cards_deck  # (at check-in the players and variant were chosen since)
+        if deck == cards_deck:  # (a resumed game dealt with other cards: no tray, the bots tap nothing)
+            hands = cards_dealt
+    if opts.on_seed is not None:
+        opts.on_seed(seed)
+    # a new game's set-up is written with what it is, so that the next start can tell it from another game
+    journal.identity = GameIdentity.of(gc, seed, deck, config.table.hardware)
+    journal.deck = deck
     # The game as a judge would tell it (controller/director/transcript.py), from what the speaker really says:
     # the voice is heard inside the D2 place voice, which says a card place as its seat and card.
     from controller.director.transcript import Follower, Transcript
@@ -274,14 +338,6 @@ async def run_live(config: Config, opts: LiveOptions) -> Director:
         check_table(gc.variant.id, gc.players)  # the voice counts votes up to 40: at most 20 players
         table = PlaceTable(physical)
         voice = PlaceVoice(voice)
-    decks_dir = Path(config.source).parent / "decks"
-    deck = deck_roles(config.game.deck, decks_dir) if config.game.deck else None
-    seed = config.game.seed if config.game.seed is not None else opts.seed
-    hands: dict[int, tuple[str, ...]] = {}
-    if opts.cards and hasattr(physical, "tap"):  # the simulated table's own deck (tianhei table --cards)
-        from controller.director.session import sim_hands
-
-        deck, hands = sim_hands(gc, seed)
     in_window = opts.window and has_display() and hasattr(physical, "press")
     panel: Any = None  # the window's board panel
     hdmi: Any = board  # the big screen (the lobby's, if it had one), kept drawn
@@ -336,11 +392,9 @@ async def run_live(config: Config, opts: LiveOptions) -> Director:
         tasks.append(asyncio.create_task(tap_in_turn(physical, hands, played)))
     for task in tasks:  # a helper that fails (the window, the voice, the bots' cards) says so and stops the table
         task.add_done_callback(lambda t: _failed(t, done))
-    replay = journal.replay()
-    resumed = replay is not None and not replay.finished and bool(replay.events)
-    if resumed:
-        assert replay is not None
-        director.resume(replay)
+    resumed = saved is not None
+    if saved is not None:
+        director.resume(saved.replay)
     else:
         director.start()
         if club is not None:
@@ -371,6 +425,30 @@ async def run_live(config: Config, opts: LiveOptions) -> Director:
         if hall is not None:
             await hall.close()
     return director
+
+
+async def _judge_chooses(config: Config, saved: SavedGame, loop: asyncio.AbstractEventLoop,
+                         scheduler: AsyncioScheduler, table_for: Callable[[int], Table]) -> str:
+    """Ask the judge on the remote (or the phone's console) which way to go with a saved game that is not the
+    one asked for. The table waits for the answer (under systemd too: a wait, never a crash and a restart)."""
+    from controller.director.saved_choice import SavedGameChoice
+
+    table = table_for(saved.config.players // 2 if saved.config.variant.live == "both" else saved.config.players)
+    chosen: asyncio.Future[str] = loop.create_future()
+    lang = "en" if config.table.language.startswith("en") else "zh"
+
+    def choose(choice: str) -> None:
+        if not chosen.done():
+            chosen.set_result(choice)
+
+    SavedGameChoice(table, saved, lambda c: scheduler.threadsafe(lambda: choose(c)), lang=lang).start()
+    if table.remote is None:
+        log.warning("this table has no remote to choose with: run tianhei table --resume-saved or "
+                    "--abandon-saved (the table waits)")
+    try:
+        return await chosen
+    finally:
+        table.stop()
 
 
 def _failed(task: asyncio.Task[Any], done: asyncio.Event) -> None:

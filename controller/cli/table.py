@@ -17,7 +17,9 @@ from typing import Any
 
 from controller.bots import POLICIES
 from controller.cli.game_args import add_log_level, fail, fresh_seed, setup_logging
+from controller.cli.run import add_saved_game_arguments
 from controller.config import ConfigError, load
+from controller.director.journal import JournalError
 from controller.live import LiveOptions, board_screen, has_display, run_live
 
 
@@ -47,6 +49,7 @@ def register(sub: Any) -> None:
                    help="serve the judge's console on a phone ([console] in the config; docs/console.md); "
                         "the simulated table then plays on the real clock, headless too")
     add_log_level(p)
+    add_saved_game_arguments(p)  # without either, the judge chooses on the remote
     p.set_defaults(func=run)
 
 
@@ -63,7 +66,9 @@ def run(args: argparse.Namespace) -> int:
         code = "zh-CN" if args.lang == "zh" else "en"
         config = replace(config, table=replace(config.table, language=code), voice=replace(config.voice, pack=code))
     args.lang = "en" if config.table.language.startswith("en") else "zh"
-    if config.game.seed is None and args.seed is None:
+    # a seed nobody asked for is only for a new game: an unfinished saved game is not another game for it
+    seed_drawn = config.game.seed is None and args.seed is None
+    if seed_drawn:
         args.seed = fresh_seed()
     simulated = config.profile is None or config.profile.adapter == "sim"
     players = args.players or config.game.players
@@ -97,13 +102,16 @@ def run(args: argparse.Namespace) -> int:
     from controller.director.transcript import line
 
     lang = args.lang
-    print(_say(lang, "seed", seed=config.game.seed if config.game.seed is not None else args.seed), flush=True)
+
     opts = LiveOptions(players=args.players, autoplay=autoplay, seed=args.seed, window=window,
                        checkin=args.checkin, board=args.board, console=args.console, seat=args.seat,
-                       cards=args.cards, told=lambda entry: print(line(entry, lang), flush=True))
+                       cards=args.cards, told=lambda entry: print(line(entry, lang), flush=True),
+                       on_saved=args.on_saved, seed_drawn=seed_drawn,
+                       # the game's seed: a resumed saved game's own, else this run's
+                       on_seed=lambda seed: print(_say(lang, "seed", seed=seed), flush=True))
     try:
         director = asyncio.run(run_live(config, opts))
-    except OSError as exc:  # the console's port is taken, ...
+    except (OSError, JournalError) as exc:  # the console's port is taken, the journal cannot be set up, ...
         return fail(str(exc))
     state = director.state
     if state is not None and state.over:
@@ -111,7 +119,7 @@ def run(args: argparse.Namespace) -> int:
 
         print(_say(lang, "over", winner=side_name(state.winner or "draw", Lang.parse(lang))))
     else:
-        print(_say(lang, "closed", seed=opts.seed))
+        print(_say(lang, "closed", seed=director.seed))
     return 0
 
 
