@@ -235,7 +235,11 @@ def _run(work: list[Any], jobs: int) -> Iterable[ChunkResult]:
         return
     import multiprocessing
 
-    with multiprocessing.get_context("fork" if hasattr(os, "fork") else "spawn").Pool(jobs) as pool:
+    # Not "fork": a process that already runs threads (a table's bus or voice, a test run) can fork a worker in
+    # the middle of another thread's lock, and the pool then waits on it for ever. "forkserver" forks the workers
+    # from a clean server process instead (spawn where there is no fork).
+    method = "forkserver" if "forkserver" in multiprocessing.get_all_start_methods() else "spawn"
+    with multiprocessing.get_context(method).Pool(jobs) as pool:
         yield from pool.imap_unordered(_play_chunk, work)
 
 
