@@ -33,7 +33,8 @@ from pathlib import Path
 #: The modules every simulated game runs through, by package: the rules and the bots that play them (the rest of
 #: both packages is set-up and reading files: not worth compiling).
 COMPILED: dict[str, tuple[str, ...]] = {
-    "controller.rules": ("engine", "state", "night", "day", "win", "turns", "clash", "seats", "cards", "setup"),
+    "controller.rules": ("engine", "state", "night", "day", "win", "turns", "clash", "seats", "cards", "setup",
+                         "draws"),
     "controller.bots": ("policies",),
 }
 MODULES = tuple(f"{package}.{name}" for package, names in COMPILED.items() for name in names)

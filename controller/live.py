@@ -21,8 +21,10 @@ from controller.config.decks import load_deck, normalise_uid
 from controller.director.bots import TableBots
 from controller.director.clock import AsyncioScheduler
 from controller.director.director import Director
+from controller.director.identity import GameIdentity
 from controller.director.journal import SqliteJournal, first_victims, open_journal
 from controller.director.lobby import Lobby
+from controller.director.saved import ABANDON, SavedGame, abandon, find_saved
 from controller.director.timing import Timings
 from controller.ports import Table, Voice
 from controller.rules.setup import GameConfig, configure
@@ -182,6 +184,15 @@ class LiveOptions:
     #: Called once the table's adapter is open and the seats are about to show the lobby or the game
     #: (``tianhei serve`` tells systemd READY=1 then).
     on_ready: Callable[[], None] | None = None
+    #: An unfinished saved game that is not the one asked for: saved.RESUME or saved.ABANDON; None: the judge
+    #: chooses on the remote (controller/director/saved_choice.py).
+    on_saved: str | None = None
+    #: The table's games are chosen at check-in (``tianhei serve``), also when this start resumes one: a saved
+    #: game is then compared only on what the configuration fixes (hardware, deck, an edited variant file, a
+    #: [game] seed), and a closed one is followed by a check-in.
+    chosen_at_checkin: bool = False
+    #: The seed is drawn afresh for each game (``tianhei serve``): a saved game's seed does not make it another.
+    seed_drawn: bool = False
 
 
 def table_size(config: Config, players: int) -> int:
@@ -218,13 +229,49 @@ async def run_live(config: Config, opts: LiveOptions) -> Director:
     members: dict[int, str | None] = {}
     lang = "en" if config.table.language.startswith("en") else "zh"
     board: Any = None
-    if opts.checkin:
-        seats = table_size(config, 20 if config.profile is None or config.profile.adapter == "sim" else 0)
-        table = open_table(config, seats, loop.time)
-        if console is not None:
-            table = console.wrap(table)
-        if opts.on_ready is not None:
+
+    def table_for(players: int) -> Table:
+        """The table adapter for ``players`` seats, with the phone's console beside the remote if there is one."""
+        table = open_table(config, table_size(config, players), loop.time)
+        return console.wrap(table) if console is not None else table
+
+    seed = config.game.seed if config.game.seed is not None else opts.seed
+    decks_dir = Path(config.source).parent / "decks"
+    deck = deck_roles(config.game.deck, decks_dir) if config.game.deck else None
+    told_ready = False
+
+    def ready() -> None:
+        nonlocal told_ready
+        if opts.on_ready is not None and not told_ready:
+            told_ready = True
             opts.on_ready()
+
+    asked = game_config(config, opts.players, journal, club)
+    checkin = opts.checkin or opts.chosen_at_checkin
+    # At check-in the seats and the judge choose the players, the variant and its options; a seed nobody fixed
+    # is drawn afresh for each game: none of these make a saved game another one.
+    ignore: tuple[str, ...] = ("players", "variant", "options", "composition") if checkin else ()
+    if config.game.seed is None and opts.seed_drawn:
+        ignore += ("seed",)
+    saved = find_saved(journal, GameIdentity.of(asked, seed, deck, config.table.hardware), ignore=ignore)
+    if saved is not None and not saved.matches:
+        log.warning("%s", saved.describe())
+        choice = opts.on_saved
+        if choice is None:
+            ready()  # the table is up and waits for its judge (under systemd: a wait, not a failed start)
+            choice = await _judge_chooses(config, saved, loop, scheduler, table_for)
+        if choice == ABANDON:
+            abandon(journal, saved)
+            log.warning("the saved game was closed (kept in the journal, marked abandoned); a new game starts")
+            saved = None
+        else:
+            log.warning("going on with the saved game under its own settings (%s)", saved.where())
+    if saved is not None:  # resumed as it was set up: its own variant data, players, options, seed and deck
+        gc, seed, deck = saved.config, saved.seed, saved.replay.deck
+        table = table_for(gc.players // 2 if gc.variant.live == "both" else gc.players)
+    elif checkin:
+        table = table_for(20 if config.profile is None or config.profile.adapter == "sim" else 0)
+        ready()
         board = _open_board(opts, table, lang)
         joined: asyncio.Future[int] = loop.create_future()
         variant = load_variant(config.game.variant)
@@ -240,13 +287,12 @@ async def run_live(config: Config, opts: LiveOptions) -> Director:
         gc = configure(lobby.variant, opts.players, lobby.options,
                        history=_history(opts.players, journal, club, members))
     else:
-        gc = game_config(config, opts.players, journal, club)
-        people = gc.players // 2 if gc.variant.live == "both" else gc.players  # D2 counts card places
-        table = open_table(config, table_size(config, people), loop.time)
-        if console is not None:
-            table = console.wrap(table)
-        if opts.on_ready is not None:
-            opts.on_ready()
+        gc = asked
+        table = table_for(gc.players // 2 if gc.variant.live == "both" else gc.players)  # D2 counts card places
+    ready()
+    # a new game's set-up is written with what it is, so that the next start can tell it from another game
+    journal.identity = GameIdentity.of(gc, seed, deck, config.table.hardware)
+    journal.deck = deck
     if club is not None:  # a member card tapped during the deal: "a member card, not a role card" (club/cards.py)
         from controller.club.cards import MemberCardGuard
 
@@ -259,14 +305,12 @@ async def run_live(config: Config, opts: LiveOptions) -> Director:
         check_table(gc.variant.id, gc.players)  # the voice counts votes up to 40: at most 20 players
         table = PlaceTable(physical)
         voice = PlaceVoice(voice)
-    decks_dir = Path(config.source).parent / "decks"
-    deck = deck_roles(config.game.deck, decks_dir) if config.game.deck else None
     if board is None:
         board = _open_board(opts, table, lang)
     if console is not None:
         board = console.board_for(board)
     director = Director(table, voice, scheduler, gc, journal=journal, timings=timings(config), lang=lang,
-                        seed=config.game.seed if config.game.seed is not None else opts.seed, deck=deck,
+                        seed=seed, deck=deck,
                         judge_entry=config.table.judge == "entry", board=board,
                         judge=config.table.judge != "none")  # no judge: players surrender from their seats
     if console is not None:
@@ -287,11 +331,9 @@ async def run_live(config: Config, opts: LiveOptions) -> Director:
         tasks.append(asyncio.create_task(run()))
     if opts.window and has_display() and hasattr(physical, "press"):
         tasks.append(asyncio.create_task(_window(physical, done)))
-    replay = journal.replay()
-    resumed = replay is not None and not replay.finished and bool(replay.events)
-    if resumed:
-        assert replay is not None
-        director.resume(replay)
+    resumed = saved is not None
+    if saved is not None:
+        director.resume(saved.replay)
     else:
         director.start()
         if club is not None:
@@ -317,6 +359,30 @@ async def run_live(config: Config, opts: LiveOptions) -> Director:
         if hall is not None:
             await hall.close()
     return director
+
+
+async def _judge_chooses(config: Config, saved: SavedGame, loop: asyncio.AbstractEventLoop,
+                         scheduler: AsyncioScheduler, table_for: Callable[[int], Table]) -> str:
+    """Ask the judge on the remote (or the phone's console) which way to go with a saved game that is not the
+    one asked for. The table waits for the answer (under systemd too: a wait, never a crash and a restart)."""
+    from controller.director.saved_choice import SavedGameChoice
+
+    table = table_for(saved.config.players // 2 if saved.config.variant.live == "both" else saved.config.players)
+    chosen: asyncio.Future[str] = loop.create_future()
+    lang = "en" if config.table.language.startswith("en") else "zh"
+
+    def choose(choice: str) -> None:
+        if not chosen.done():
+            chosen.set_result(choice)
+
+    SavedGameChoice(table, saved, lambda c: scheduler.threadsafe(lambda: choose(c)), lang=lang).start()
+    if table.remote is None:
+        log.warning("this table has no remote to choose with: run tianhei table --resume-saved or "
+                    "--abandon-saved (the table waits)")
+    try:
+        return await chosen
+    finally:
+        table.stop()
 
 
 def _open_board(opts: LiveOptions, table: Any, lang: str) -> Any:

@@ -30,6 +30,7 @@ from controller.rules.actions import (
     Timeout,
     Vote,
 )
+from controller.rules.draws import choice
 from controller.rules.engine import Pending
 from controller.rules.events import Acted, Event
 from controller.rules.state import GameState
@@ -78,10 +79,10 @@ class UninformedPolicy:
                            and roles[c - 1] not in partners]
                 if not targets and None not in p.choices:  # V5.4: nobody but partners and the spared is left
                     targets = _targets(p)
-                return (GroupPick(rng.choice(targets) if targets else None),)
-            return (GroupPick(rng.choice(p.choices)),)
+                return (GroupPick(choice(rng, targets) if targets else None),)
+            return (GroupPick(choice(rng, p.choices)),)
         if kind == "vote":
-            target = rng.choice(_targets(p))
+            target = choice(rng, _targets(p))
             if p.step == TURN_VOTE:  # V4.8: one voter at a time; the day's one random target holds for all
                 day, kept = self.day_target
                 if day == state.day and kept is not None and kept in p.choices:
@@ -107,10 +108,10 @@ class RandomPolicy:
                 todo = [m for m in p.seats if m not in p.picks]
                 if not todo:
                     return (Timeout(),)  # everyone picked and the group is still split: the deadline decides
-                return tuple(Pick(m, rng.choice(p.choices)) for m in todo)
-            return (Pick(p.seats[0], rng.choice(p.choices)),)
+                return tuple(Pick(m, choice(rng, p.choices)) for m in todo)
+            return (Pick(p.seats[0], choice(rng, p.choices)),)
         if kind == "vote":
-            return tuple(Vote(v, rng.choice(p.choices)) for v in p.seats)
+            return tuple(Vote(v, choice(rng, p.choices)) for v in p.seats)
         if kind in PASSIVE_KINDS:
             return (Pass(p.seats[0]),)
         if kind == "recognition":
@@ -120,7 +121,7 @@ class RandomPolicy:
         if kind == "direction":
             return (ChooseDirection(rng.random() < 0.5),)
         if kind == "first_identity":  # D1: each player picks which card plays first
-            return tuple(Pick(s, rng.choice(p.choices)) for s in p.seats) or (Timeout(),)
+            return tuple(Pick(s, choice(rng, p.choices)) for s in p.seats) or (Timeout(),)
         return (Timeout(),)
 
     def observe(self, state: GameState, events: Sequence[Event]) -> None:
@@ -169,17 +170,17 @@ class HeuristicPolicy:
                 others = [t for t in targets if state.roles[t - 1] not in roles]
                 if self.claimed_police in others and self.claimed_police not in self.kill_tried:
                     return (GroupPick(self.claimed_police),)
-                return (GroupPick(rng.choice(others) if others else None),)
+                return (GroupPick(choice(rng, others) if others else None),)
             if p.ability == "check":
                 if state.spec(p.seats[0]).side == "good":
                     fresh = [t for t in targets if t not in self.nods and t not in self.cleared]
                 else:
                     fresh = targets
-                return (GroupPick(rng.choice(fresh or targets)),)
+                return (GroupPick(choice(rng, fresh or targets)),)
             if p.ability == "protect":
                 if self.claimed_police in targets:
                     return (GroupPick(self.claimed_police),)
-                return (GroupPick(rng.choice(targets)),)
+                return (GroupPick(choice(rng, targets)),)
             if p.ability == "secret_kill":
                 shots = [t for t in targets if t in self.claimed_killers and t in alive]
                 if not shots and len(alive) == 2:  # D2: alone with one other and no end: that one is a killer
@@ -188,7 +189,7 @@ class HeuristicPolicy:
             v4v7 = _v4_v7_night(self, state, p, targets, rng)
             if v4v7 is not None:
                 return (v4v7,)
-            return (GroupPick(rng.choice(p.choices)),)
+            return (GroupPick(choice(rng, p.choices)),)
         if kind == "vote":
             out: list[Action] = []
             candidates = _targets(p)
@@ -201,12 +202,12 @@ class HeuristicPolicy:
                     if self.claimed_police in pool:
                         target: int | None = self.claimed_police
                     else:
-                        target = rng.choice(pool) if pool else None
+                        target = choice(rng, pool) if pool else None
                 elif claimed:
                     target = claimed[0]
                 else:
                     pool = [c for c in candidates if c != v and c not in self.cleared]
-                    target = rng.choice(pool or candidates)
+                    target = choice(rng, pool or candidates)
                 out.append(Vote(v, target))
             return out
         if kind in PASSIVE_KINDS:
@@ -236,7 +237,7 @@ def _v4_v7_night(self: HeuristicPolicy, state: GameState, p: Pending, targets: l
     if p.ability == "late_kill":
         if self.claimed_police in targets:
             return GroupPick(self.claimed_police)
-        return GroupPick(rng.choice(targets) if targets else None)
+        return GroupPick(choice(rng, targets) if targets else None)
     return None
 
 

@@ -46,6 +46,7 @@ USER_ERRORS = frozenset({
     "controller.voice.prompts.PromptError",
     "controller.voice.build.BuildError",
     "controller.director.journal.JournalError",
+    "controller.director.saved.SavedGameDiffers",
     "controller.diag.host.HardwareError",
     "controller.bus.master.Refused",
     "controller.bus.pairing.PairingError",

@@ -9,12 +9,14 @@ from __future__ import annotations
 import argparse
 import json
 import logging
+import sys
 from pathlib import Path
 from typing import Any
 
 from controller.bots import POLICIES
 from controller.cli.game_args import SETUP_ERRORS, add_game_arguments, fail, game_config
 from controller.director.journal import JournalError
+from controller.director.saved import ABANDON, FLAGS, RESUME, SavedGameDiffers
 from controller.director.session import Session
 
 
@@ -28,7 +30,9 @@ def register(sub: Any) -> None:
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--autoplay", default="heuristic", choices=sorted(POLICIES), help="the bots' policy")
     p.add_argument("--journal", type=Path, default=None,
-                   help="SQLite journal; an unfinished game in it is resumed where it stopped")
+                   help="SQLite journal; an unfinished game in it is resumed where it stopped (if it is "
+                        "another game than the one asked for, the run stops and says what differs)")
+    add_saved_game_arguments(p)
     p.add_argument("--cards", action="store_true", help="deal with NFC cards (each bot taps its card; two cards in the dual-card versions)")
     p.add_argument("--lang", default="zh", choices=["zh", "en"])
     p.add_argument("--stop-after", type=float, default=None, metavar="SECONDS",
@@ -38,20 +42,42 @@ def register(sub: Any) -> None:
     p.set_defaults(func=run)
 
 
+def add_saved_game_arguments(p: argparse.ArgumentParser) -> None:
+    """The two ways forward when the journal's unfinished game is not the one asked for."""
+    way = p.add_mutually_exclusive_group()
+    way.add_argument(FLAGS[RESUME], dest="on_saved", action="store_const", const=RESUME,
+                     help="the journal's unfinished game differs from the one asked for: go on with it under "
+                          "its own settings (variant, players, options, seed, deck)")
+    way.add_argument(FLAGS[ABANDON], dest="on_saved", action="store_const", const=ABANDON,
+                     help="the journal's unfinished game differs from the one asked for: close it (kept in the "
+                          "journal, marked abandoned) and start the new one")
+
+
 def run(args: argparse.Namespace) -> int:
     logging.basicConfig(level=logging.DEBUG if args.verbose else logging.WARNING, format="%(message)s")
     try:
         config = game_config(args)
         session = Session(config, args.seed, args.autoplay, args.journal, cards=args.cards, lang=args.lang,
-                          pack="zh-CN" if args.lang == "zh" else "en")
+                          pack="zh-CN" if args.lang == "zh" else "en", on_saved=args.on_saved)
     except SETUP_ERRORS as exc:
         return fail(str(exc))
-    except JournalError as exc:
+    except (JournalError, SavedGameDiffers) as exc:
         return fail(str(exc))
     if session.journal_note:
         print(f"tianhei: {session.journal_note}")
-    session.start()
-    session.run(max_time=args.stop_after)
+    # what became of the journal's unfinished game: on stderr, so that --json stays one object on stdout
+    if session.abandoned is not None:
+        print(f"tianhei: the saved game ({session.abandoned.where()}) was closed, kept in the journal marked "
+              "abandoned; a new game starts", file=sys.stderr)
+    if session.saved is not None:
+        how = "the same game" if session.saved.matches else "going on with it under its own settings"
+        print(f"tianhei: resuming the journal's unfinished game from what it holds ({session.saved.where()}; "
+              f"{how})", file=sys.stderr)
+    try:
+        session.start()
+        session.run(max_time=args.stop_after)
+    except JournalError as exc:
+        return fail(f"{exc}; the game stopped at its last recorded input (run again to resume)")
     director = session.director
     finished = director.stage == "over"
     if args.json:

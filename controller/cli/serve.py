@@ -106,7 +106,8 @@ async def serve(config: Config, args: argparse.Namespace, notifier: Notifier, si
             waiting = ("resuming the unfinished game from the journal" if resuming
                        else "waiting for players: press OK on your seat" if checkin else "bots are playing")
             opts = LiveOptions(autoplay=args.autoplay, seed=secrets.randbits(31), window=False, checkin=checkin,
-                               board=args.board,
+                               board=args.board, seed_drawn=True,
+                               chosen_at_checkin=not (simulated and args.autoplay),
                                on_ready=lambda waiting=waiting: _ready(notifier, waiting),  # type: ignore[misc]
                                on_started=lambda d, resuming=resuming: _started(notifier, d, resuming))  # type: ignore[misc]
             director = await run_live(config, opts)

@@ -16,7 +16,9 @@ from typing import Any
 
 from controller.bots import POLICIES
 from controller.cli.game_args import fail
+from controller.cli.run import add_saved_game_arguments
 from controller.config import ConfigError, load
+from controller.director.journal import JournalError
 from controller.live import LiveOptions, has_display, run_live
 
 
@@ -35,6 +37,7 @@ def register(sub: Any) -> None:
     p.add_argument("--console", action="store_true",
                    help="serve the judge's console on a phone ([console] in the config; docs/console.md); "
                         "the simulated table then plays on the real clock, headless too")
+    add_saved_game_arguments(p)  # without either, the judge chooses on the remote
     p.set_defaults(func=run)
 
 
@@ -52,10 +55,11 @@ def run(args: argparse.Namespace) -> int:
     if simulated and (args.headless or not has_display()) and not console:
         return _virtual_game(config, args)
     opts = LiveOptions(players=args.players, autoplay=args.autoplay, seed=args.seed, window=not args.headless,
-                       checkin=args.checkin, board=args.board, console=args.console)
+                       checkin=args.checkin, board=args.board, console=args.console,
+                       on_saved=args.on_saved)
     try:
         director = asyncio.run(run_live(config, opts))
-    except OSError as exc:  # the console's port is taken, ...
+    except (OSError, JournalError) as exc:  # the console's port is taken, the journal cannot be set up, ...
         return fail(str(exc))
     state = director.state
     print(f"game over: {state.winner if state else 'none'}")

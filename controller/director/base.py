@@ -175,6 +175,11 @@ class DirectorBase(ABC):
         self.last_vote_step = ""
         #: Check answers a seat may see but has not yet (V7.1: shown when it next wakes).
         self.unseen: dict[int, list[tuple[int, v.Answer]]] = {}
+        #: The room has been told to close its eyes (the nightfall beat ran) and not yet to open them (dawn):
+        #: a seat not woken by the open window then shows nothing but what the game draws on it.
+        self.night_shown = False
+        #: D1: seats whose second card turned up in the night, shown to their owners at dawn.
+        self.turned_up: set[int] = set()
 
     # ==== told to whoever follows the table (director.py: only the whole Director is handed out) ============
     @abstractmethod
@@ -192,7 +197,8 @@ class DirectorBase(ABC):
     def _begin_play(self) -> None: ...
 
     @abstractmethod
-    def _commit(self, action: Action | None, state: GameState, events: Sequence[Event]) -> None: ...
+    def _commit(self, action: Action | None, state: GameState, events: Sequence[Event],
+                cards: Mapping[int, tuple[str, ...]] | None = None) -> None: ...
 
     @abstractmethod
     def submit(self, action: Action, seat: int | None = None) -> Rejected | None: ...
@@ -273,6 +279,9 @@ class DirectorBase(ABC):
 
     @abstractmethod
     def _arm_peek(self, seat: int, now: bool = False) -> None: ...
+
+    @abstractmethod
+    def _eyes_closed(self, seat: int) -> bool: ...
 
     # ---- judge_commands.py ---------------------------------------------------------------------------------
     @abstractmethod

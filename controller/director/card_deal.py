@@ -63,8 +63,7 @@ class CardDeal(DirectorBase):
 
     def _card(self, seat: int, uid: str) -> None:
         if self.stage != "deal" or self.deck is None:
-            if self.state is not None and seat in self.ui:
-                self._arm_peek(seat, now=True)  # tapping your own card again shows your role
+            self._card_in_play(seat, uid)
             return
         dealer = self.dealer_of.get(seat)
         if dealer is None:
@@ -142,7 +141,7 @@ class CardDeal(DirectorBase):
         except Rejected as exc:  # D2 / D3 swap: a hand of killer and police voids the deal; the judge redeals
             self._deal_refused(exc, roles)
             return
-        self._commit(None, state, events)
+        self._commit(None, state, events, cards={d: self.ui[d].cards for d in self.dealers})
         self._beat("wait", self.t.reveal_s)
         self._beat("call", self._begin_play)
 
@@ -166,14 +165,34 @@ class CardDeal(DirectorBase):
         """C1: tap your card; D1-D3: tap both your cards, one after the other."""
         return prompt("setup.tap_two_cards") if self.hand > 1 else prompt("setup.tap_card")
 
+    def _card_in_play(self, seat: int, uid: str) -> None:
+        """A card tapped once the deal is over. Only the seat's own card shows its role (C1), and only while
+        the seat's owner may look (never on a sleeping seat at night: a neighbour awake could read it); a card
+        the deck does not have is "not in this deck"; another seat's card shows nothing of anyone's role."""
+        if seat not in self.ui or self.state is None or self._eyes_closed(seat):
+            return  # at night a sleeping seat stays dark, whatever is tapped on it
+        dealer = self.dealer_of.get(seat, seat)
+        deck = self.deck or {}
+        uid = next((u for u in (uid, uid.upper(), uid.lower()) if u in deck), uid)
+        if uid not in deck:  # an unknown UID, or any card at a digital deal
+            self._notice(seat, v.CardProblem(v.CardProblemKind.UNKNOWN))
+        elif uid in self.ui[dealer].cards:
+            self._arm_peek(seat, now=True)  # tapping your own card again shows your role
+        else:
+            self._notice(seat, v.Message(v.L10n("不是你的牌", "Not your card"),
+                                         v.L10n("只有自己的牌显示身份", "Only your own card shows a role")))
+
     def _arm_peek(self, seat: int, now: bool = False) -> None:
-        """Holding OK (or tapping one's card) shows one's own role (C1: privately, on one's own screen)."""
+        """Holding OK (or tapping one's card) shows one's own role (C1: privately, on one's own screen), never
+        on a seat whose owner's eyes are closed (night, not awake): a neighbour awake could read it."""
         ui = self.ui[seat]
-        if self.state is None or not self.state.roles:
+        if self.state is None or not self.state.roles or self._eyes_closed(seat):
             return
 
         def peek() -> None:
             ui.peek_handle = None
+            if self._eyes_closed(seat):  # night fell while OK was held
+                return
             ui.peeking = True
             self._refresh()
             if now:

@@ -43,7 +43,7 @@ class EventBeats(DirectorBase):
             elif isinstance(e, Died):
                 self._beat("call", lambda e=e: self._set(e.seat, dead_view(self.state, e.seat), LED_OFF))
             elif isinstance(e, CardLost):  # D1: the second card turned up; only its owner sees which
-                self._beat("call", lambda e=e: self._arm_peek(e.seat, now=True))
+                self._beat("call", lambda e=e: self._card_turned_up(e.seat))
             elif isinstance(e, Opened):
                 self.opened += 1
             if isinstance(e, VoteClosed) and self.last_vote_step == TURN_VOTE and not e.tally[1:] and not e.out:
@@ -58,6 +58,7 @@ class EventBeats(DirectorBase):
 
     def _nightfall(self) -> None:
         self.voice.masking(True)
+        self.night_shown = True
         for ui in self.ui.values():  # eyes closed: a role still shown from the day goes dark with the rest
             ui.peeking = False
         for seat in self.ui:
@@ -67,11 +68,23 @@ class EventBeats(DirectorBase):
     def _dawn(self) -> None:
         assert self.state is not None
         self.voice.masking(False)
+        self.night_shown = False
         for seat in self.ui:
             if seat in self.state.alive:
                 self._set(seat, v.Message(v.L10n(f"第{self.state.day}天", f"Day {self.state.day}")), LED_OFF)
             else:
                 self._set(seat, dead_view(self.state, seat), LED_OFF)
+        for seat in sorted(self.turned_up):  # cards lost in the night: each owner sees theirs, eyes open now
+            self._arm_peek(seat, now=True)
+        self.turned_up.clear()
+
+    def _card_turned_up(self, seat: int) -> None:
+        """D1: show the owner the card that turned up, at once, or at dawn if the owner sleeps now (a
+        neighbour awake could read a screen lit at night)."""
+        if self._eyes_closed(seat):
+            self.turned_up.add(seat)
+        else:
+            self._arm_peek(seat, now=True)
 
     def _settled(self, e: Acted, group: tuple[int, ...] | None) -> None:
         """A night act settled: the police see their answer; the step's seats go dark and the step sleeps
@@ -121,6 +134,7 @@ class EventBeats(DirectorBase):
         assert self.state is not None
         self.stage = "over"
         self.voice.masking(False)
+        self.night_shown = False
         winner = self.state.winner or "draw"
         for seat in self.ui:
             side = self.state.side_of(seat)

@@ -10,15 +10,15 @@ from __future__ import annotations
 
 import logging
 import random
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from controller.director.base import DirectorBase, Line
-from controller.director.journal import Replay, action_from_json
+from controller.director.journal import JournalError, Replay, action_from_json
 from controller.director.seat_output import dead_view
 from controller.rules import engine
 from controller.rules.actions import Action, Pass, Rejected, Timeout
-from controller.rules.events import Acted, Event, GameEnded, Opened, Reasked, Spoke
+from controller.rules.events import Acted, Event, GameEnded, Opened, Picked, Reasked, Spoke
 from controller.rules.state import GameState
 from controller.screens import views as v
 from controller.voice.prompts import prompt
@@ -57,6 +57,9 @@ class GameLoop(DirectorBase):
         self.groups = [(None if a.get("type") == "setup" else action_from_json(a), n) for a, n in replay.groups]
         self.opened = sum(1 for e in self.events if isinstance(e, Opened))
         self.stage = "over" if self.state.over else "play"
+        for dealer, tapped in (replay.cards or {}).items():
+            if dealer in self.ui:
+                self.ui[dealer].cards = tuple(tapped)
         for seat in self.ui:
             if seat not in self.state.alive:
                 self._set(seat, dead_view(self.state, seat))
@@ -64,6 +67,7 @@ class GameLoop(DirectorBase):
         self._beat("say", [prompt("game.restored")])
         if self.state.phase == "night":
             self.voice.masking(True)
+            self.night_shown = True
         left = None
         if replay.timer and replay.timer.get("key") == self._key():
             left = float(replay.timer.get("remaining", 0)) or None
@@ -83,12 +87,14 @@ class GameLoop(DirectorBase):
     def _rng(self) -> random.Random:
         return random.Random(f"{self.seed}:{len(self.events)}")
 
-    def _commit(self, action: Action | None, state: GameState, events: Sequence[Event]) -> None:
-        """Durable first (the journal), then in effect."""
+    def _commit(self, action: Action | None, state: GameState, events: Sequence[Event],
+                cards: Mapping[int, tuple[str, ...]] | None = None) -> None:
+        """Durable first (the journal), then in effect. ``cards``: at a deal with cards, who tapped which (kept
+        with the set-up, so that after a power cut a seat's own card still shows its role and no other does)."""
         if self.journal is not None:
             if action is None:
                 self.journal.new_game()
-            self.journal.record_input(action, events)
+            self.journal.record_input(action, events, cards=cards)
         self.state = state
         self.events.extend(events)
         self.groups.append((action, len(events)))
@@ -101,7 +107,19 @@ class GameLoop(DirectorBase):
         except Rejected as exc:
             self._rejected(exc, seat, action)
             return exc
-        self._commit(action, state, events)
+        if state == self.state and all(isinstance(e, Picked) for e in events):
+            # The same pick again (OK pressed a thousand times on one target): the game is as it was, so
+            # nothing is written; only the pointer the seat moved is drawn back.
+            self._redraw_window()
+            self._pump()
+            return None
+        try:
+            self._commit(action, state, events)
+        except JournalError as exc:  # not durable, so not taken: the game stays where it was, the seat is told
+            log.error("%s", exc)
+            refused = Rejected("journal", f"not recorded: the journal {exc.problem}")
+            self._rejected(refused, seat, action)
+            return refused
         who = f"seat {seat}" if seat else "judge" if not isinstance(action, Timeout) else "clock"
         self._note(who, describe(action), public=isinstance(action, (Pass, Timeout)))
         self._after(events)
@@ -159,7 +177,10 @@ class GameLoop(DirectorBase):
         if self.journal is None or self.window is None or self.state is None:
             return
         left = self.paused_left if self.paused else self.window.deadline - self.clock.now()
-        self.journal.record_timer({"key": self.window.key, "remaining": round(max(0.0, left or 0.0), 3)})
+        try:
+            self.journal.record_timer({"key": self.window.key, "remaining": round(max(0.0, left or 0.0), 3)})
+        except JournalError as exc:  # a countdown checkpoint missed: a resume would restart that timer whole
+            log.error("%s", exc)
 
     def _note(self, who: str, what: str, public: bool = True) -> None:
         self.transcript.append(Line(self.clock.now(), who, what, public))

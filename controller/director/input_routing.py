@@ -80,6 +80,8 @@ class InputRouting(DirectorBase):
         if self.paused:
             self._notice(seat, v.Paused())
             return
+        if self._eyes_closed(seat):
+            return  # at night a sleeping seat stays dark whatever is pressed (a neighbour awake could read it)
         if self.stage == "deal" or s is None or self.stage == "over":
             if e.button is Button.OK and s is not None:
                 self._arm_peek(seat)

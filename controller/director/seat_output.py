@@ -62,6 +62,15 @@ class SeatOutput(DirectorBase):
         ui.notice_handle = None if keep else self.clock.call_at(self.clock.now() + self.t.notice_s, clear)
         self._refresh()
 
+    def _eyes_closed(self, seat: int) -> bool:
+        """Whether ``seat``'s owner sleeps now: the room was told to close its eyes (and not yet to open them),
+        and the seat is not among those woken by the open window. Its screen then shows only what the game draws
+        on it (dark), never a peek or a notice."""
+        w = self.window
+        if self.stage != "play" or not self.night_shown:
+            return False
+        return w is None or seat not in w.seats
+
     def _refresh(self) -> None:
         """Send every seat whatever changed since it was last drawn."""
         s = self.state
@@ -69,6 +78,8 @@ class SeatOutput(DirectorBase):
             view = ui.view
             if self.paused and not isinstance(view, v.Dead):
                 view = v.Paused()
+            elif self._eyes_closed(seat):
+                pass  # a sleeping seat: no peek, no notice on it (a neighbour awake could read it)
             elif ui.peeking and s is not None and s.roles:
                 hand = s.cards[seat - 1] if s.cards else ()
                 view = v.RoleReveal(seat, s.role_of(seat), s.partners(seat), hint=False, hand=hand)

@@ -13,8 +13,10 @@ from typing import Any
 from controller.director.bots import TableBots
 from controller.director.clock import VirtualScheduler
 from controller.director.director import Director
+from controller.director.identity import GameIdentity
 from controller.director.journal import SqliteJournal, open_journal
 from controller.director.places import PlaceTable, PlaceVoice, check_table
+from controller.director.saved import ABANDON, RESUME, SavedGame, SavedGameDiffers, abandon, find_saved
 from controller.director.timing import Timings
 from controller.rules.setup import GameConfig
 from controller.sim.table import SimTable
@@ -58,9 +60,22 @@ class Session:
     lang: str = "zh"
     timings: Timings = field(default_factory=Timings)
     pack: str = "zh-CN"
+    #: What to do with an unfinished saved game that is not this one (saved.RESUME / saved.ABANDON); None:
+    #: refuse (:class:`~controller.director.saved.SavedGameDiffers`). A saved game that is this one is resumed.
+    on_saved: str | None = None
 
     def __post_init__(self) -> None:
         self.clock = VirtualScheduler()
+        self.journal: SqliteJournal | None = None
+        self.journal_note: str | None = None
+        #: The journal's unfinished game this session resumes, if any; the one it closed (``on_saved`` ABANDON).
+        self.saved: SavedGame | None = None
+        self.abandoned: SavedGame | None = None
+        if self.journal_path is not None:
+            self.journal, self.journal_note = open_journal(self.journal_path)
+        deck, self.dealt = sim_hands(self.config, self.seed) if self.cards else (None, {})
+        if self.journal is not None:
+            deck = self._saved_game(self.journal, deck)
         variant = self.config.variant
         self.table: SimTable | PlaceTable
         if variant.live == "both":  # D2: one seat a player, two card places a seat (controller/director/places.py)
@@ -71,11 +86,6 @@ class Session:
             self.physical = self.table = SimTable(self.config.players, self.clock.now)
         self.voice = NullVoice(self.clock.now, load_voice_pack(self.pack))
         voice: Any = PlaceVoice(self.voice) if isinstance(self.table, PlaceTable) else self.voice
-        self.journal: SqliteJournal | None = None
-        self.journal_note: str | None = None
-        if self.journal_path is not None:
-            self.journal, self.journal_note = open_journal(self.journal_path)
-        deck, self.dealt = sim_hands(self.config, self.seed) if self.cards else (None, {})
         #: Seat -> the card it taps (its first card in the dual-card versions, whose cards are in ``dealt``).
         self.hands = {seat: cards[0] for seat, cards in self.dealt.items()}
         self.director = Director(self.table, voice, self.clock, self.config, journal=self.journal,
@@ -85,11 +95,32 @@ class Session:
             self.table.follow(d.wants_input, lambda place: d.state is None or place in d.state.alive)
         self.bots = TableBots(self.director, self.table, self.policy, self.seed) if self.policy else None
 
+    def _saved_game(self, journal: SqliteJournal, deck: dict[str, str] | None) -> dict[str, str] | None:
+        """Compare the journal's unfinished game with this one; resume it (under its own settings), close it,
+        or refuse, as :attr:`on_saved` says. Returns the deck the director deals or resumes with."""
+        saved = find_saved(journal, GameIdentity.of(self.config, self.seed, deck, "sim"))
+        if saved is not None and not saved.matches:
+            if self.on_saved == ABANDON:
+                abandon(journal, saved)
+                self.abandoned = saved
+                saved = None
+            elif self.on_saved != RESUME:
+                journal.close()
+                raise SavedGameDiffers(saved)
+        if saved is not None:  # the saved game as it was set up: its variant data, players, options, seed, deck
+            self.config, self.seed = saved.config, saved.seed
+            self.cards = saved.replay.deck is not None
+            self.dealt = sim_hands(self.config, self.seed)[1] if self.cards else {}
+            deck = saved.replay.deck
+        self.saved = saved
+        journal.identity = GameIdentity.of(self.config, self.seed, deck, "sim")
+        journal.deck = deck
+        return deck
+
     def start(self) -> None:
         """Resume the journal's unfinished game if there is one, else deal a new game."""
-        replay = self.journal.replay() if self.journal is not None else None
-        if replay is not None and not replay.finished and replay.events:
-            self.director.resume(replay)
+        if self.saved is not None:
+            self.director.resume(self.saved.replay)
             if self.bots is not None:
                 self.bots.seen = 0
             return

@@ -27,9 +27,9 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from controller.rules.actions import Rejected
+from controller.rules.draws import choice, shuffle
 from controller.rules.events import CardLost, DayBroke, Dealt, HandsDealt, HandsSettled, Picked
 from controller.rules.state import EMPTY, GameState
-from controller.rules.state import evolve as replace
 
 if TYPE_CHECKING:
     from controller.rules.engine import Tx
@@ -104,7 +104,7 @@ def _swap(hands: list[tuple[str, ...]], rng: random.Random) -> list[tuple[str, .
                     options.append((j, m))
         if not options:
             raise Rejected("police_killer_hand", f"seat {i + 1} holds police and killer and no swap can fix it")
-        j, m = rng.choice(options)
+        j, m = choice(rng, options)
         card, other = hands[j][m], hands[j]
         hands[j] = tuple(hand[k] if n == m else c for n, c in enumerate(other))
         hands[i] = tuple(card if n == k else c for n, c in enumerate(hand))
@@ -116,7 +116,7 @@ def deal(tx: Tx, config: GameConfig, rng: random.Random, given: Sequence[str] | 
     the choice of first identities."""
     deck = config.deck()
     if given is None:
-        rng.shuffle(deck)
+        shuffle(rng, deck)
         cards = _number(config, deck)
     else:
         if sorted(base(c) for c in given) != sorted(deck):
@@ -265,7 +265,7 @@ def deal_live(config: GameConfig, rng: random.Random, given: Sequence[str] | Non
         return list(given)
     deck = config.deck()
     for _ in range(10_000):
-        rng.shuffle(deck)
+        shuffle(rng, deck)
         if not _killer_and_police(deck):
             return deck
     raise Rejected("killer_police_hand", "no deal without a killer+police hand exists for this composition (D2)")
@@ -283,9 +283,10 @@ def each_check(tx: Tx, final: bool) -> None:
     if not final and not all(m in s.picks for m in members):
         return
     ability = s.config.variant.night_steps[w.step].ability
+    picks = s.picks  # as pointed: each Acted below clears the draft's picks
     for m in members:
-        target = s.picks.get(m)
-        how = "chosen" if target is not None else ("skipped" if m in s.picks else "forfeited")
+        target = picks.get(m)
+        how = "chosen" if target is not None else ("skipped" if m in picks else "forfeited")
         marks = ((f"spent:{m}", 1),) if ability == "secret_kill" and target is not None else ()
         tx.emit(Acted(w.step, ability, (m,), target, how, "", marks))
 
@@ -327,16 +328,21 @@ def resolve_d2(s: GameState) -> tuple[tuple[tuple[int, str], ...], tuple[tuple[s
 
 # ---- apply -------------------------------------------------------------------------------------------------------
 
-def _card_lost(s: GameState, e: CardLost) -> GameState:
+def _card_lost(s: GameState, e: CardLost) -> None:
     cards = list(s.cards)
     cards[e.seat - 1] = cards[e.seat - 1][1:]
     roles = list(s.roles)
     roles[e.seat - 1] = base(cards[e.seat - 1][0])
-    return replace(s, cards=tuple(cards), roles=tuple(roles))
+    s.cards, s.roles = tuple(cards), tuple(roles)
 
 
-APPLY: dict[type, Any] = {
-    HandsDealt: lambda s, e: replace(s, cards=e.hands, alive=frozenset(range(1, len(e.hands) + 1))),
-    HandsSettled: lambda s, e: replace(s, cards=e.cards, waiting=None, picks=EMPTY),
-    CardLost: _card_lost,
-}
+def _hands_dealt(s: GameState, e: HandsDealt) -> None:
+    s.cards, s.alive = e.hands, frozenset(range(1, len(e.hands) + 1))
+
+
+def _hands_settled(s: GameState, e: HandsSettled) -> None:
+    s.cards, s.waiting, s.picks = e.cards, None, EMPTY
+
+
+#: How these events change the engine's draft of the state (engine._APPLY).
+APPLY: dict[type, Any] = {HandsDealt: _hands_dealt, HandsSettled: _hands_settled, CardLost: _card_lost}

@@ -17,7 +17,6 @@ from types import MappingProxyType
 from typing import Any, NamedTuple
 
 from controller.rules import cards, day, night, win
-from controller.rules import state as st
 from controller.rules.actions import (
     Action,
     Ballot,
@@ -32,6 +31,7 @@ from controller.rules.actions import (
     Timeout,
     Vote,
 )
+from controller.rules.draws import shuffle
 from controller.rules.events import (
     Acted,
     Dawn,
@@ -54,8 +54,7 @@ from controller.rules.events import (
     Voted,
 )
 from controller.rules.setup import GameConfig
-from controller.rules.state import EMPTY, GameState, TieState, Waiting, from_list
-from controller.rules.state import evolve as replace
+from controller.rules.state import EMPTY, GameState, TieState, Waiting
 from controller.rules.variant import parse_variant
 
 SPEECH_KINDS = frozenset({"speeches", "last_words"})
@@ -71,124 +70,138 @@ _DIRECTION_KINDS = frozenset({"direction"})
 # apply: events -> state. Bookkeeping only; every decision was made when the event was created.
 # --------------------------------------------------------------------------------------------------------
 
-def _created(s: GameState, e: GameCreated) -> GameState:
+def _created(e: GameCreated) -> GameState:
     variant = parse_variant(e.variant, e.variant_source)
     config = GameConfig(variant, e.players, MappingProxyType(dict(e.options)), e.composition, e.history, e.quota,
                         e.talk)
     return GameState(config=config, seed=e.seed)
 
 
-# The apply functions of the events every night and every vote make (Opened, Picked, Acted, Dawn, NightFell,
-# VoteClosed, Died) write the copied fields by position (state.from_list): the simulator's hottest path.
+# Every apply function writes the fields its event changes on the engine's draft (GameState.draft): one copy per
+# input, not one whole new state per event. A field's old value is never changed in place (a new tuple, set or
+# map replaces it), since the state the draft was copied from still holds it.
 
-def _opened(s: GameState, e: Opened) -> GameState:
-    if e.kind not in SPEECH_KINDS:
-        v = list(s)
-        v[st.WAITING], v[st.AGENDA], v[st.PICKS], v[st.REASKED] = e, e.agenda, EMPTY, False
-        return from_list(v)
-    changes: dict[str, Any] = {"waiting": e, "agenda": e.agenda, "picks": EMPTY, "reasked": False,
-                               "queue": e.seats}
-    if e.kind == "last_words":
-        changes["lastwords_given"] = s.lastwords_given + len(e.seats)
-    elif e.step == "speeches":
-        changes["speech_order"] = e.seats
-    return replace(s, **changes)
+def _opened(s: GameState, e: Opened) -> None:
+    s.waiting, s.agenda, s.picks, s.reasked = e, e.agenda, EMPTY, False
+    if e.kind in SPEECH_KINDS:
+        s.queue = e.seats
+        if e.kind == "last_words":
+            s.lastwords_given += len(e.seats)
+        elif e.step == "speeches":
+            s.speech_order = e.seats
 
 
-def _spoke(s: GameState, e: Spoke) -> GameState:
-    queue = tuple(x for x in s.queue if x != e.seat)
-    return replace(s, queue=queue, waiting=s.waiting if queue else None)
+def _spoke(s: GameState, e: Spoke) -> None:
+    queue = tuple([x for x in s.queue if x != e.seat])
+    s.queue = queue
+    if not queue:
+        s.waiting = None
 
 
-def _acted(s: GameState, e: Acted) -> GameState:
-    marks = s.marks
+def _merged(marks: Mapping[str, int], changes: tuple[tuple[str, int], ...]) -> Mapping[str, int]:
+    merged = dict(marks)
+    merged.update(changes)
+    return MappingProxyType(merged)
+
+
+def _acted(s: GameState, e: Acted) -> None:
     if e.marks:
-        merged = dict(marks)
-        merged.update(e.marks)
-        marks = MappingProxyType(merged)
-    v = list(s)
-    v[st.ACTS] = (*s.acts, e)
-    v[st.MARKS], v[st.WAITING], v[st.PICKS] = marks, None, EMPTY
-    return from_list(v)
+        s.marks = _merged(s.marks, e.marks)
+    s.acts = (*s.acts, e)
+    s.waiting, s.picks = None, EMPTY
 
 
-def _dawn(s: GameState, e: Dawn) -> GameState:
+def _dawn(s: GameState, e: Dawn) -> None:
     dead_seats = tuple([seat for seat, _ in e.deaths])
-    marks = s.marks
     if e.marks:
-        merged = dict(marks)
-        merged.update(e.marks)
-        marks = MappingProxyType(merged)
-    v = list(s)
-    v[st.PHASE], v[st.DAY], v[st.WAITING] = "day", s.day + 1, None
-    v[st.ALIVE], v[st.DEAD], v[st.NIGHT_DEAD] = s.alive.difference(dead_seats), s.dead + e.deaths, dead_seats
-    v[st.MARKS], v[st.SPEECH_ORDER], v[st.DIRECTION], v[st.DEFENCE], v[st.TIE] = marks, (), 0, (), None
-    return from_list(v)
+        s.marks = _merged(s.marks, e.marks)
+    s.phase, s.day, s.waiting = "day", s.day + 1, None
+    s.alive, s.dead, s.night_dead = s.alive.difference(dead_seats), s.dead + e.deaths, dead_seats
+    s.speech_order, s.direction, s.defence, s.tie = (), 0, (), None
 
 
-def _picked(s: GameState, e: Picked | Voted) -> GameState:
+def _picked(s: GameState, e: Picked | Voted) -> None:
     picks = dict(s.picks)
     picks[e.seat] = e.target
-    v = list(s)
-    v[st.PICKS] = MappingProxyType(picks)
-    return from_list(v)
+    s.picks = MappingProxyType(picks)
 
 
-def _died(s: GameState, e: Died) -> GameState:
-    v = list(s)
-    v[st.ALIVE], v[st.DEAD] = s.alive - {e.seat}, (*s.dead, (e.seat, e.cause))
-    return from_list(v)
+def _died(s: GameState, e: Died) -> None:
+    s.alive, s.dead = s.alive - {e.seat}, (*s.dead, (e.seat, e.cause))
 
 
-def _night_fell(s: GameState, e: NightFell) -> GameState:
-    v = list(s)
-    v[st.PHASE], v[st.NIGHT], v[st.ACTS], v[st.WAITING] = "night", e.night, (), None
-    return from_list(v)
+def _night_fell(s: GameState, e: NightFell) -> None:
+    s.phase, s.night, s.acts, s.waiting = "night", e.night, (), None
 
 
-def _vote_closed(s: GameState, e: VoteClosed) -> GameState:
-    v = list(s)
-    v[st.WAITING], v[st.PICKS] = None, EMPTY
-    return from_list(v)
+def _vote_closed(s: GameState, e: VoteClosed) -> None:
+    s.waiting, s.picks = None, EMPTY
 
 
-def _penalised(s: GameState, e: Penalised) -> GameState:
+def _penalised(s: GameState, e: Penalised) -> None:
     pen = dict(s.penalties)
     pen[e.seat] = e.total
-    return replace(s, penalties=MappingProxyType(pen))
+    s.penalties = MappingProxyType(pen)
 
 
-def _tie(s: GameState, e: TieRound) -> GameState:
-    tie = TieState(e.procedure, e.stage, e.tied) if e.outcome == "revote" else None
-    return replace(s, tie=tie)
+def _tie(s: GameState, e: TieRound) -> None:
+    s.tie = TieState(e.procedure, e.stage, e.tied) if e.outcome == "revote" else None
 
 
-_APPLY: dict[type, Callable[[GameState, Any], GameState]] = {
-    GameCreated: _created,
-    Dealt: lambda s, e: replace(s, roles=e.roles, alive=frozenset(range(1, len(e.roles) + 1))),
+def _dealt(s: GameState, e: Dealt) -> None:
+    s.roles, s.alive = e.roles, frozenset(range(1, len(e.roles) + 1))
+
+
+def _day_broke(s: GameState, e: DayBroke) -> None:
+    s.phase, s.day, s.waiting, s.night_dead, s.speech_order = "day", e.day, None, (), ()
+    s.direction, s.defence, s.tie = 0, (), None
+
+
+def _reasked(s: GameState, e: Reasked) -> None:
+    s.picks, s.reasked = EMPTY, True
+
+
+def _defence_claimed(s: GameState, e: DefenceClaimed) -> None:
+    s.defence = (*s.defence, e.seat)
+
+
+def _direction_chosen(s: GameState, e: DirectionChosen) -> None:
+    s.direction, s.waiting = e.direction, None
+
+
+def _ended(s: GameState, e: GameEnded) -> None:
+    s.phase, s.winner, s.end_reason, s.waiting = "over", e.winner, e.reason, None
+
+
+_APPLY: dict[type, Callable[[GameState, Any], None]] = {
+    Dealt: _dealt,
     NightFell: _night_fell,
-    DayBroke: lambda s, e: replace(s, phase="day", day=e.day, waiting=None, night_dead=(), speech_order=(),
-                                   direction=0, defence=(), tie=None),
+    DayBroke: _day_broke,
     Opened: _opened,
     Picked: _picked,
-    Reasked: lambda s, e: replace(s, picks=EMPTY, reasked=True),
+    Reasked: _reasked,
     Acted: _acted,
     Dawn: _dawn,
     Spoke: _spoke,
-    DefenceClaimed: lambda s, e: replace(s, defence=(*s.defence, e.seat)),
-    DirectionChosen: lambda s, e: replace(s, direction=e.direction, waiting=None),
+    DefenceClaimed: _defence_claimed,
+    DirectionChosen: _direction_chosen,
     Voted: _picked,
     VoteClosed: _vote_closed,
     TieRound: _tie,
     Died: _died,
     Penalised: _penalised,
-    GameEnded: lambda s, e: replace(s, phase="over", winner=e.winner, end_reason=e.reason, waiting=None),
+    GameEnded: _ended,
 }
 _APPLY.update(cards.APPLY)  # D1-D3: hands, first identities, a lost card
 
 
 def apply(state: GameState, event: Event) -> GameState:
-    return _APPLY[type(event)](state, event)
+    """The state after ``event`` (a new state; ``state`` is left as it is)."""
+    if isinstance(event, GameCreated):
+        return _created(event)
+    draft = state.draft()
+    _APPLY[type(event)](draft, event)
+    return draft
 
 
 def fold(events: Iterable[Event]) -> GameState:
@@ -197,9 +210,10 @@ def fold(events: Iterable[Event]) -> GameState:
     first = next(it, None)
     if not isinstance(first, GameCreated):
         raise ValueError("a game's events begin with game_created")
-    state = _created(None, first)  # type: ignore[arg-type]
+    state = _created(first)  # a fresh state nobody else holds: the events are applied to it in place
+    table = _APPLY
     for event in it:
-        state = _APPLY[type(event)](state, event)
+        table[type(event)](state, event)
     return state
 
 
@@ -214,20 +228,20 @@ class Tx:
     __slots__ = ("agenda", "events", "rng", "s")
 
     def __init__(self, state: GameState, rng: random.Random | None) -> None:
-        self.s = state
+        self.s = state.draft()  # the one copy of the state this input makes; the caller's stays as it was
         self.events: list[Event] = []
         self.rng = rng
         self.agenda: list[Any] = list(state.agenda)
 
     def emit(self, event: Event) -> None:
         self.events.append(event)
-        self.s = _APPLY[type(event)](self.s, event)
+        _APPLY[type(event)](self.s, event)
 
     def open(self, kind: str, step: str, seats: Sequence[int], choices: Sequence[int | None] = (),
              group: bool = False, role: str = "", ability: str = "") -> None:
         event = Opened(kind, step, tuple(seats), tuple(choices), group, tuple(self.agenda), role, ability)
         self.events.append(event)
-        self.s = _opened(self.s, event)  # emit() inlined: one of every night step and every vote
+        _opened(self.s, event)  # emit() inlined: one of every night step and every vote
 
     def push(self, *tasks: Any) -> None:
         """Run ``tasks`` next, before the rest of the agenda."""
@@ -291,7 +305,7 @@ def new_game(config: GameConfig, rng: random.Random | None = None, *, seed: int 
         return tx.s, tx.events
     if roles is None:
         deck = config.deck()
-        rng.shuffle(deck)
+        shuffle(rng, deck)
         dealt = tuple(deck)
     else:
         dealt = tuple(roles)

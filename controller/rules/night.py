@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 from controller.rules import clash, win
 from controller.rules.actions import Rejected
 from controller.rules.day import day_agenda
+from controller.rules.draws import choice
 from controller.rules.events import Acted, Dawn, Event, GameCreated, NightFell, Picked, Reasked
 from controller.rules.setup import GameConfig
 from controller.rules.state import GameState
@@ -313,7 +314,7 @@ def _group_check(tx: Tx, final: bool) -> None:
         # V2.12: the random tie-break never turns a self-kill without a strict majority into the decision.
         fair = [t for t in tops if not _self_kill(s, w.ability, w.role, t)]
         if fair and s.config.opt("group_tie") == "random" and "group_tie" in s.config.options:
-            _settle(tx, tx.random().choice(sorted(fair, key=lambda t: -1 if t is None else t)), "random")
+            _settle(tx, choice(tx.random(), sorted(fair, key=lambda t: -1 if t is None else t)), "random")
         else:
             _settle(tx, None, "forfeited")
     elif everyone and not s.reasked:

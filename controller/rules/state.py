@@ -1,11 +1,11 @@
-"""The game state: immutable, rebuilt exactly by folding the events (engine.fold)."""
+"""The game state: a value the engine never changes once handed out, rebuilt exactly by folding the events
+(engine.fold)."""
 
 from __future__ import annotations
 
-import functools
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from types import MappingProxyType
-from typing import Any, NamedTuple
+from typing import Any
 
 from controller.rules.events import Acted, Opened
 from controller.rules.record import record
@@ -13,6 +13,11 @@ from controller.rules.setup import GameConfig
 from controller.rules.variant import RoleSpec
 
 EMPTY: Mapping[Any, Any] = MappingProxyType({})
+
+#: The fields of a :class:`GameState`, in order.
+FIELDS = ("config", "roles", "alive", "phase", "night", "day", "waiting", "agenda", "picks", "reasked", "queue",
+          "acts", "night_dead", "speech_order", "direction", "defence", "tie", "lastwords_given", "marks",
+          "penalties", "winner", "end_reason", "seed", "dead", "cards")
 
 
 #: A settled night action of the current night is kept as its own Acted event (the event holds every field the
@@ -31,42 +36,110 @@ class TieState:
     tied: tuple[int, ...]
 
 
-class GameState(NamedTuple):
-    """Immutable (a tuple): every change makes a new state through :func:`evolve`, one per event. A tuple
-    because the engine makes one for every event, and copying a tuple is several times cheaper than
-    ``dataclasses.replace`` on a 27-field frozen dataclass (see benchmarks/simulate_speed.py)."""
+class GameState:
+    """One moment of a game. Never changed once the engine has handed it out: :func:`engine.step` copies the
+    state it is given once (:meth:`draft`), applies the input's events to that copy field by field, and returns
+    the copy, so ``step(state, input) -> (state, events)`` stays pure from the outside and ``fold(events)``
+    rebuilds an equal state. (It was a named tuple rebuilt whole for every event: the simulator's main cost.)
+    The engine's apply functions are the only code that assigns a field, and only on its own draft; a field's
+    value is itself never mutated (containers are replaced, not changed), so a draft shares them safely.
+    """
+
+    __slots__ = ("config", "roles", "alive", "phase", "night", "day", "waiting", "agenda", "picks", "reasked",  # noqa: RUF023
+                 "queue", "acts", "night_dead", "speech_order", "direction", "defence", "tie", "lastwords_given",
+                 "marks", "penalties", "winner", "end_reason", "seed", "dead", "cards")
 
     config: GameConfig
-    roles: tuple[str, ...] = ()
-    alive: frozenset[int] = frozenset()
-    phase: str = "setup"  # setup | night | day | over
-    night: int = 0
-    day: int = 0
-    waiting: Waiting | None = None
-    agenda: tuple[Any, ...] = ()
+    roles: tuple[str, ...]
+    alive: frozenset[int]
+    #: setup | night | day | over
+    phase: str
+    night: int
+    day: int
+    waiting: Waiting | None
+    agenda: tuple[Any, ...]
     #: C6 picks of the open night step, or the hands of the open vote: seat -> target.
-    picks: Mapping[int, int | None] = EMPTY
-    reasked: bool = False
+    picks: Mapping[int, int | None]
+    reasked: bool
     #: Speakers still to come in the open speech step; ``queue[0]`` is speaking.
-    queue: tuple[int, ...] = ()
-    acts: tuple[Act, ...] = ()
-    night_dead: tuple[int, ...] = ()
-    speech_order: tuple[int, ...] = ()
-    direction: int = 0
-    defence: tuple[int, ...] = ()
-    tie: TieState | None = None
-    lastwords_given: int = 0
+    queue: tuple[int, ...]
+    acts: tuple[Act, ...]
+    night_dead: tuple[int, ...]
+    speech_order: tuple[int, ...]
+    direction: int
+    defence: tuple[int, ...]
+    tie: TieState | None
+    lastwords_given: int
     #: Ability bookkeeping, e.g. "checks_used", "spent:7" (V3.3).
-    marks: Mapping[str, int] = EMPTY
-    penalties: Mapping[int, int] = EMPTY
-    winner: str | None = None
-    end_reason: str = ""
-    seed: int | None = None
+    marks: Mapping[str, int]
+    penalties: Mapping[int, int]
+    winner: str | None
+    end_reason: str
+    seed: int | None
     #: Everyone who died, in order, with the cause (public: the fact; causes are secret until the end).
-    dead: tuple[tuple[int, str], ...] = ()
-    #: D1 (dual-card versions): each seat's cards still to play, the current one first ("doctor#2" names a
-    #: numbered copy); ``roles`` holds the current card's role. Empty in the single-card versions.
-    cards: tuple[tuple[str, ...], ...] = ()
+    dead: tuple[tuple[int, str], ...]
+    #: D1 (dual-card versions): each seat's cards still to play, the current one first ("doctor#2" names a numbered
+    #: copy); ``roles`` holds the current card's role. Empty in the single-card versions.
+    cards: tuple[tuple[str, ...], ...]
+
+    def __init__(self, config: GameConfig, roles: tuple[str, ...] = (), alive: frozenset[int] = frozenset(), phase:
+                 str = "setup", night: int = 0, day: int = 0, waiting: Waiting | None = None, agenda: tuple[Any, ...]
+                 = (), picks: Mapping[int, int | None] = EMPTY, reasked: bool = False, queue: tuple[int, ...] = (),
+                 acts: tuple[Act, ...] = (), night_dead: tuple[int, ...] = (), speech_order: tuple[int, ...] = (),
+                 direction: int = 0, defence: tuple[int, ...] = (), tie: TieState | None = None, lastwords_given: int
+                 = 0, marks: Mapping[str, int] = EMPTY, penalties: Mapping[int, int] = EMPTY, winner: str | None =
+                 None, end_reason: str = "", seed: int | None = None, dead: tuple[tuple[int, str], ...] = (), cards:
+                 tuple[tuple[str, ...], ...] = ()) -> None:
+        self.config = config
+        self.roles = roles
+        self.alive = alive
+        self.phase = phase
+        self.night = night
+        self.day = day
+        self.waiting = waiting
+        self.agenda = agenda
+        self.picks = picks
+        self.reasked = reasked
+        self.queue = queue
+        self.acts = acts
+        self.night_dead = night_dead
+        self.speech_order = speech_order
+        self.direction = direction
+        self.defence = defence
+        self.tie = tie
+        self.lastwords_given = lastwords_given
+        self.marks = marks
+        self.penalties = penalties
+        self.winner = winner
+        self.end_reason = end_reason
+        self.seed = seed
+        self.dead = dead
+        self.cards = cards
+
+    def draft(self) -> GameState:
+        """A copy for the engine to apply one step's events to (the one copy a step makes)."""
+        return GameState(self.config, self.roles, self.alive, self.phase, self.night, self.day, self.waiting,
+                         self.agenda, self.picks, self.reasked, self.queue, self.acts, self.night_dead,
+                         self.speech_order, self.direction, self.defence, self.tie, self.lastwords_given, self.marks,
+                         self.penalties, self.winner, self.end_reason, self.seed, self.dead, self.cards)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, GameState):
+            return NotImplemented
+        return (self.config == other.config and self.roles == other.roles and self.alive == other.alive and self.phase
+                == other.phase and self.night == other.night and self.day == other.day and self.waiting ==
+                other.waiting and self.agenda == other.agenda and self.picks == other.picks and self.reasked ==
+                other.reasked and self.queue == other.queue and self.acts == other.acts and self.night_dead ==
+                other.night_dead and self.speech_order == other.speech_order and self.direction == other.direction and
+                self.defence == other.defence and self.tie == other.tie and self.lastwords_given ==
+                other.lastwords_given and self.marks == other.marks and self.penalties == other.penalties and
+                self.winner == other.winner and self.end_reason == other.end_reason and self.seed == other.seed and
+                self.dead == other.dead and self.cards == other.cards)
+
+    __hash__ = None  # type: ignore[assignment]  # equal by value, and the maps it holds are not hashable
+
+    def __repr__(self) -> str:
+        return "GameState(" + ", ".join(f"{name}={getattr(self, name)!r}" for name in FIELDS) + ")"
 
     # --- queries every layer uses -------------------------------------------------------------------------
     def role_of(self, seat: int) -> str:
@@ -100,28 +173,14 @@ class GameState(NamedTuple):
         return self.phase == "over"
 
 
-
-
-_INDEX = {name: i for i, name in enumerate(GameState._fields)}
-_tuple_new = tuple.__new__
-
-#: Field positions for the engine's few hottest apply functions (one per event of every night and vote):
-#: copying the tuple to a list and writing by position costs half of what :func:`evolve`'s keyword arguments
-#: cost (benchmarks/simulate_speed.py). Everything else uses :func:`evolve`.
-ALIVE, PHASE, NIGHT, DAY, WAITING, AGENDA, PICKS, REASKED, ACTS, MARKS, NIGHT_DEAD, SPEECH_ORDER, DIRECTION, \
-    DEFENCE, TIE, DEAD = (_INDEX[name] for name in (
-        "alive", "phase", "night", "day", "waiting", "agenda", "picks", "reasked", "acts", "marks", "night_dead",
-        "speech_order", "direction", "defence", "tie", "dead"))
-
-
-#: A state from a full list of field values in field order (``list(state)`` with some positions changed); a
-#: partial of ``tuple.__new__`` rather than a def, which would add a Python call to every event.
-from_list: Callable[[list[Any]], GameState] = functools.partial(_tuple_new, GameState)
+def set_fields(s: GameState, **changes: Any) -> None:
+    """Assign ``changes`` on the engine's draft ``s`` (the rare events; the frequent ones assign directly)."""
+    for name, value in changes.items():
+        setattr(s, name, value)
 
 
 def evolve(s: GameState, **changes: Any) -> GameState:
-    """``s`` with ``changes``: the engine's one way to make a new state."""
-    values = list(s)
-    for name, value in changes.items():
-        values[_INDEX[name]] = value
-    return _tuple_new(GameState, values)
+    """``s`` with ``changes``, as a new state (``s`` is left as it is)."""
+    new = s.draft()
+    set_fields(new, **changes)
+    return new

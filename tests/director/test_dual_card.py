@@ -46,10 +46,11 @@ def test_d1_seat_1_chooses_its_second_card_with_next_and_ok_the_others_keep_the_
 
 def test_d1_holding_ok_shows_the_whole_hand_on_the_own_screen_only():
     d, _table, clock = digital_table("dual-card-6.0", 9)
-    clock.run(until=lambda: d.state is not None and d.state.phase == "night", max_time=clock.now() + 60)
+    clock.run(until=lambda: d.state is not None and d.state.phase == "day" and not d.night_shown,
+              max_time=clock.now() + 600)
     s = d.state
     assert s is not None
-    d.ui[3].peeking = True  # seat 3 holds OK
+    d.ui[3].peeking = True  # seat 3 holds OK (by day: at night a sleeping seat stays dark)
     d._refresh()
     view = d.ui[3].drawn
     assert isinstance(view, v.RoleReveal) and view.hand == s.cards[2] and view.role == s.role_of(3)

@@ -12,7 +12,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from controller.director.director import LED_NOD, LED_SHAKE, Director
+from controller.director.places import places_of
 from controller.director.session import Session
+from controller.ports import Button
 from controller.rules.events import Acted, CardLost, HandsDealt
 from controller.screens import views as v
 from controller.voice.prompts import ROLES
@@ -49,6 +51,8 @@ class Watcher:
         self.s = s
         self.d: Director = s.director
         self.checks = 0
+        #: The seats of the open window, or of the last one until another opens (awake until told to sleep).
+        self.awake: set[int] = set()
         self.card_roles = {seat: s.director.deck[uid] for seat, uid in s.hands.items()} if s.cards else {}
         original = self.d._refresh
 
@@ -100,6 +104,8 @@ class Watcher:
         self.checks += 1
         d, s = self.d, self.d.state
         w = d.window
+        if w is not None:
+            self.awake = set(w.seats)
         for seat, ui in d.ui.items():
             view = ui.drawn
             where = f"seat {seat} at {d.clock.now():.1f}s ({type(view).__name__})"
@@ -121,6 +127,11 @@ class Watcher:
             if (w is not None and w.kind in ("night", "recognition") and seat not in w.seats
                     and not d.paused and s is not None and s.phase == "night"):
                 assert isinstance(view, (v.Dark, v.Dead)), f"{where}: lit while others wake"
+            if d.stage == "play" and d.night_shown and not d.paused and seat not in self.awake:
+                # eyes closed, from the nightfall prompt to dawn: nothing but the dark (or a police answer
+                # still shown to its askers, checked above); the seats of a step just closed are awake until
+                # the step's sleep prompt
+                assert isinstance(view, (v.Dark, v.Dead, v.PoliceAnswer)), f"{where}: lit while its owner sleeps"
 
     def after(self) -> None:
         for seat, sim in self.s.table.seats.items():
@@ -173,3 +184,90 @@ def test_the_watcher_catches_a_role_shown_on_the_wrong_seat():
     except AssertionError:
         return
     raise AssertionError("a role on the wrong seat went unnoticed")
+
+
+class Peeker:
+    """A player at seat ``me`` who reaches for the seats that are not its own, at moments spread over the whole
+    game (the deal, nights, days, votes, the end): holds OK on them, taps an unknown card, another player's card
+    and its own card on their readers. What it may find: a seat lit while its owner sleeps (the Watcher checks
+    that after every redraw), or a role shown by a card that is not the seat's own."""
+
+    def __init__(self, s: Session, me: int, moves: list[tuple[float, int, str]]) -> None:
+        self.s, self.d, self.me = s, s.director, me
+        self.table: Any = s.physical
+        self.moves = 0
+        self.findings: list[str] = []
+        for at, seat, what in moves:
+            s.clock.call_at(at, lambda seat=seat, what=what: self.act(seat, what))
+
+    def places(self, seat: int) -> tuple[int, ...]:
+        return places_of(seat) if self.s.config.variant.live == "both" else (seat,)
+
+    def act(self, seat: int, what: str) -> None:
+        if seat == self.me or seat not in self.table.seats or self.d.stage == "over":
+            return
+        self.moves += 1
+        if what == "hold":
+            self.table.press(seat, Button.OK)
+            self.s.clock.call_at(self.s.clock.now() + self.d.t.peek_hold_s + 1.0,
+                                 lambda: self.table.release(seat, Button.OK))
+            return
+        if self.d.stage == "deal" and self.d.deck is not None:
+            return  # a card tapped at a deal with cards is dealt to that seat: that is the deal, not a peek
+        own = self.s.dealt.get(seat, ())
+        card = {"unknown": "0badcafe", "mine": (self.s.dealt.get(self.me) or ("0badcafe",))[0],
+                "other": next((c for n, h in sorted(self.s.dealt.items()) if n not in (seat, self.me) for c in h),
+                              "0badcafe")}[what]
+        shown = {p: self.d.ui[p].peeking for p in self.places(seat) if p in self.d.ui}
+        self.table.tap(seat, card)
+        if self.d.stage != "play" or card in own:
+            return  # at the deal a card is read; one's own card may show one's own role
+        for p, was in shown.items():
+            if self.d.ui[p].peeking and not was:
+                self.findings.append(f"seat {seat}: card {card} (not its own) showed its role ({what})")
+
+
+@settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(setup=st.sampled_from(SETUPS), seed=st.integers(0, 10_000), cards=st.booleans(), me=st.integers(1, 4),
+       moves=st.lists(st.tuples(st.floats(0.0, 900.0, allow_nan=False), st.integers(1, 10),
+                                st.sampled_from(["hold", "hold", "unknown", "other", "mine"])),
+                      min_size=20, max_size=60))
+def test_a_peeking_neighbour_finds_nothing(setup, seed, cards, me, moves):
+    """It holds OK and taps cards on seats not its own at every phase; the Watcher finds no seat lit while its
+    owner sleeps, and no card that is not a seat's own shows a role."""
+    variant, players, options = setup
+    s = session(variant, players, seed, "heuristic", options, cards=cards and variant not in TWO_CARD_HANDS)
+    watch = Watcher(s)
+    # Every phase: the moves fall where they fall, plus one on each side of the peeker every 7 s.
+    steady = [(t * 7.0, me % len(s.physical.seats) + 1, ("hold", "unknown", "other", "mine")[t % 4])
+              for t in range(130)]
+    peeker = Peeker(s, me, sorted(moves + steady))
+    s.start()
+    s.run(max_time=100_000)
+    assert s.director.stage == "over"
+    assert peeker.moves > 20
+    assert peeker.findings == []
+    watch.after()
+
+
+def test_the_peeker_would_find_the_old_leak():
+    """The adversary is only as good as its check: with the night guard taken away (a peek drawn on a sleeping
+    seat, as before), it is caught."""
+    s = session("standard-2.0", 8, 3, "heuristic")
+    watch = Watcher(s)
+    s.start()
+    s.clock.run(until=lambda: s.director.night_shown and s.director.window is not None, max_time=600)
+    d = s.director
+    w = d.window
+    assert w is not None
+    sleeper = next(seat for seat in d.ui if seat not in w.seats and seat in d.state.alive)  # type: ignore[union-attr]
+    d._eyes_closed = lambda seat: False  # type: ignore[method-assign]
+    s.physical.press(sleeper, Button.OK)
+    try:
+        s.clock.run(max_time=s.clock.now() + 2.0)
+    except AssertionError as exc:
+        assert "lit while" in str(exc)
+        return
+    finally:
+        del watch
+    raise AssertionError("a role shown on a sleeping seat went unnoticed")

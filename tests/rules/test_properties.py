@@ -1,7 +1,8 @@
 """Invariants of the engine over every variant, several table sizes, option settings and all three bot policies
 (hypothesis): every game ends; the dead never act; a tally never counts more hands than there are living
 players; the events replay (``fold``) to the same state, also after a JSON round trip; a rejected input changes
-nothing; undo (drop the last input's events and refold) gives the state before that input.
+nothing; a step never changes the state it was given; undo (drop the last input's events and refold) gives the
+state before that input.
 
 At every input the bots send, the test also throws garbage at the table (wrong seats, dead seats, out of turn,
 second votes, ...) and checks that whatever the engine refuses leaves no trace.
@@ -43,7 +44,7 @@ from controller.rules.events import (
 )
 from controller.rules.options import OPTIONS
 from controller.rules.setup import GameConfig, configure
-from controller.rules.state import GameState
+from controller.rules.state import FIELDS, GameState
 from controller.rules.variant import builtin_ids, load_variant
 
 MAX_INPUTS = 3000  # far above any real game: reaching it means a game that does not end
@@ -161,7 +162,11 @@ def play_checked(config: GameConfig, policy_name: str, seed: int, first: str | N
         for action in policy.actions(state, p, rng):
             throw_garbage(state, junk)
             before = state
+            held = [getattr(state, name) for name in FIELDS]
             state, events = engine.step(state, action, rng)
+            # step is pure from the outside: it applied its events to a draft of its own, never to the state
+            # it was given (every field still holds the very same value)
+            assert state is not before and all(getattr(before, n) is v for n, v in zip(FIELDS, held, strict=True))
             check_events(before, events)
             policy.observe(state, events)
             journal += events

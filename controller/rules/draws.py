@@ -1,0 +1,71 @@
+"""The uniform draws of the simulator's hottest loop (a choice per night action and per vote, a shuffle per
+deal), made in compiled code: exactly the draws ``random.Random.choice`` and ``random.Random.shuffle`` make, the
+same numbers from the same generator state, without two Python frames per draw (mypyc compiles this module;
+the standard library's ``random`` stays Python).
+
+The replica is used only where it is exact: for a plain ``random.Random``, and only when :data:`EXACT` (checked
+at import against this interpreter's own ``random`` module) holds; otherwise the generator's methods are called
+as they are. Either way a seed gives the same games.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from typing import Any, TypeVar
+
+T = TypeVar("T")
+
+
+def _below(rng: random.Random, n: int) -> int:
+    """``Random._randbelow_with_getrandbits(n)``: a uniform int in [0, n), n > 0."""
+    k = n.bit_length()
+    r: int = rng.getrandbits(k)
+    while r >= n:
+        r = rng.getrandbits(k)
+    return r
+
+
+def _choice(rng: random.Random, seq: Sequence[T]) -> T:
+    n = len(seq)
+    if not n:
+        raise IndexError("Cannot choose from an empty sequence")
+    return seq[_below(rng, n)]
+
+
+def _shuffle(rng: random.Random, x: list[Any]) -> None:
+    for i in range(len(x) - 1, 0, -1):
+        j = _below(rng, i + 1)
+        x[i], x[j] = x[j], x[i]
+
+
+def _matches() -> bool:
+    """Does the replica draw what this interpreter's ``random.Random`` draws?"""
+    a, b = random.Random(20261202), random.Random(20261202)
+    for n in (1, 2, 3, 4, 5, 7, 8, 9, 12, 13, 16, 17, 100, 1000, 2**40 + 3):
+        for _ in range(25):
+            if a.choice(range(n)) != _choice(b, range(n)):
+                return False
+    x, y = list(range(20)), list(range(20))
+    a.shuffle(x)
+    _shuffle(b, y)
+    return x == y and a.random() == b.random()
+
+
+#: Whether :func:`choice` and :func:`shuffle` may draw themselves (the replica matches ``random``).
+EXACT = _matches()
+
+
+def choice(rng: random.Random, seq: Sequence[T]) -> T:
+    """``rng.choice(seq)``."""
+    if EXACT and type(rng) is random.Random:
+        return _choice(rng, seq)
+    return rng.choice(seq)
+
+
+def shuffle(rng: random.Random, x: list[Any]) -> None:
+    """``rng.shuffle(x)``."""
+    if EXACT and type(rng) is random.Random:
+        _shuffle(rng, x)
+    else:
+        rng.shuffle(x)
