@@ -184,6 +184,12 @@ class LiveOptions:
     #: Called once the table's adapter is open and the seats are about to show the lobby or the game
     #: (``tianhei serve`` tells systemd READY=1 then).
     on_ready: Callable[[], None] | None = None
+    #: One person plays this seat in the window (the bots play the others; the window shows only this seat).
+    seat: int | None = None
+    #: The simulated table deals a deck of cards (the window's tray; the bots tap theirs).
+    cards: bool = False
+    #: Gets each line of the game's transcript as soon as it is final (controller/director/transcript.py).
+    told: Callable[[Any], None] | None = None
     #: An unfinished saved game that is not the one asked for: saved.RESUME or saved.ABANDON; None: the judge
     #: chooses on the remote (controller/director/saved_choice.py).
     on_saved: str | None = None
@@ -193,6 +199,8 @@ class LiveOptions:
     chosen_at_checkin: bool = False
     #: The seed is drawn afresh for each game (``tianhei serve``): a saved game's seed does not make it another.
     seed_drawn: bool = False
+    #: Called with the game's seed once it is settled (a resumed saved game's own), before the game is told.
+    on_seed: Callable[[int], None] | None = None
 
 
 def table_size(config: Config, players: int) -> int:
@@ -247,6 +255,13 @@ async def run_live(config: Config, opts: LiveOptions) -> Director:
             opts.on_ready()
 
     asked = game_config(config, opts.players, journal, club)
+    # the simulated table's own deck (--cards) follows the seed; a real table deals [game] deck
+    # (its cards are the same whatever the seed; the seed says who draws which)
+    sim_cards = opts.cards and (config.profile is None or config.profile.adapter == "sim")
+    if sim_cards:
+        from controller.director.session import sim_hands
+
+        deck = sim_hands(asked, seed)[0]
     checkin = opts.checkin or opts.chosen_at_checkin
     # At check-in the seats and the judge choose the players, the variant and its options; a seed nobody fixed
     # is drawn afresh for each game: none of these make a saved game another one.
@@ -290,14 +305,32 @@ async def run_live(config: Config, opts: LiveOptions) -> Director:
         gc = asked
         table = table_for(gc.players // 2 if gc.variant.live == "both" else gc.players)  # D2 counts card places
     ready()
+    hands: dict[int, tuple[str, ...]] = {}
+    if sim_cards:  # the simulated table's own deck (tianhei table --cards), dealt by the game's seed
+        cards_deck, cards_dealt = sim_hands(gc, seed)
+        if saved is None:
+            deck = cards_deck  # (at check-in the players and variant were chosen since)
+        if deck == cards_deck:  # (a resumed game dealt with other cards: no tray, the bots tap nothing)
+            hands = cards_dealt
+    if opts.on_seed is not None:
+        opts.on_seed(seed)
     # a new game's set-up is written with what it is, so that the next start can tell it from another game
     journal.identity = GameIdentity.of(gc, seed, deck, config.table.hardware)
     journal.deck = deck
+    # The game as a judge would tell it (controller/director/transcript.py), from what the speaker really says:
+    # the voice is heard inside the D2 place voice, which says a card place as its seat and card.
+    from controller.director.transcript import Follower, Transcript
+    from controller.screens.numbering import label_for
+    from controller.voice.packs import load_voice_pack
+
+    transcript = Transcript(load_voice_pack(config.voice.pack), lang, label=label_for(gc.variant), out=opts.told)
+    began = loop.time()
+    follower = Follower(transcript, lambda: loop.time() - began, taps=table)
     if club is not None:  # a member card tapped during the deal: "a member card, not a role card" (club/cards.py)
         from controller.club.cards import MemberCardGuard
 
         table = MemberCardGuard(table, lambda uid: club.store.member_by_card(uid) is not None, scheduler, lang)
-    voice: Any = open_voice_for(config, loop.time)
+    voice: Any = follower.voice(open_voice_for(config, loop.time))
     physical = table
     if gc.variant.live == "both":  # D2: the engine's card places over the physical seats (director/places.py)
         from controller.director.places import PlaceTable, PlaceVoice, check_table
@@ -305,14 +338,21 @@ async def run_live(config: Config, opts: LiveOptions) -> Director:
         check_table(gc.variant.id, gc.players)  # the voice counts votes up to 40: at most 20 players
         table = PlaceTable(physical)
         voice = PlaceVoice(voice)
-    if board is None:
-        board = _open_board(opts, table, lang)
+    in_window = opts.window and has_display() and hasattr(physical, "press")
+    panel: Any = None  # the window's board panel
+    hdmi: Any = board  # the big screen (the lobby's, if it had one), kept drawn
+    if opts.board and in_window:  # a panel of the window, drawn by the big screen's own painter
+        from controller.board.sim import SimBoard
+
+        board = panel = SimBoard()
+    elif board is None:
+        board = hdmi = _open_board(opts, physical, lang)
     if console is not None:
         board = console.board_for(board)
     director = Director(table, voice, scheduler, gc, journal=journal, timings=timings(config), lang=lang,
-                        seed=seed, deck=deck,
-                        judge_entry=config.table.judge == "entry", board=board,
+                        seed=seed, deck=deck, judge_entry=config.table.judge == "entry", board=board,
                         judge=config.table.judge != "none")  # no judge: players surrender from their seats
+    follower.attach(director)
     if console is not None:
         console.watch(director)
     if hasattr(table, "follow"):
@@ -321,16 +361,39 @@ async def run_live(config: Config, opts: LiveOptions) -> Director:
         director.on_over.append(lambda d: _record(club, journal, loop.time()))
     if hall is not None:
         hall.attach(director)  # it watches from outside: the public view of each event, the result, the record
+    played = {opts.seat} if opts.seat is not None else set()
     if opts.autoplay:
-        TableBots(director, table, opts.autoplay, opts.seed)  # type: ignore[arg-type]
+        from controller.director.places import seat_of
+        from controller.sim.play import OtherHands
+
+        hands_of_bots: Any = OtherHands(table, played, seat_of if gc.variant.live == "both" else lambda n: n)
+        TableBots(director, hands_of_bots if played else table, opts.autoplay, opts.seed)  # type: ignore[arg-type]
     done = asyncio.Event()
+    window_closed = asyncio.Event()
     director.on_over.append(lambda d: done.set())
     tasks: list[asyncio.Task[Any]] = []
     run = getattr(voice, "run", None)
     if run is not None:
         tasks.append(asyncio.create_task(run()))
-    if opts.window and has_display() and hasattr(physical, "press"):
-        tasks.append(asyncio.create_task(_window(physical, done)))
+    if in_window:
+        from controller.director.transcript import line
+        from controller.sim.play import card_labels
+
+        # the tray: the cards of the seat played, or (nobody's bots tap them) the whole deck face down
+        mine = [uid for seat, cards in sorted(hands.items()) if seat in played or not (played or opts.autoplay)
+                for uid in cards]
+        told = lambda: [line(e, lang) for e in transcript.entries]  # noqa: E731
+        title = f"Tianhei - seat {opts.seat}" if opts.seat is not None else "Tianhei table"
+        tasks.append(asyncio.create_task(_window(physical, (done, window_closed), seat=opts.seat, board=panel,
+                                                 told=told, cards=card_labels(mine), lang=lang, title=title)))
+    elif hdmi is not None:
+        tasks.append(asyncio.create_task(_keep_drawn(hdmi, done)))
+    if hands and opts.autoplay:
+        from controller.sim.play import tap_in_turn
+
+        tasks.append(asyncio.create_task(tap_in_turn(physical, hands, played)))
+    for task in tasks:  # a helper that fails (the window, the voice, the bots' cards) says so and stops the table
+        task.add_done_callback(lambda t: _failed(t, done))
     resumed = saved is not None
     if saved is not None:
         director.resume(saved.replay)
@@ -344,7 +407,10 @@ async def run_live(config: Config, opts: LiveOptions) -> Director:
         opts.on_started(director)
     try:
         await done.wait()
-        await asyncio.sleep(3.0)  # let the ending be heard
+        if in_window and director.stage == "over" and not window_closed.is_set():
+            await window_closed.wait()  # the end stays on the screen (roles, the nights) until the window is closed
+        else:
+            await asyncio.sleep(3.0)  # let the ending be heard
     finally:
         for t in tasks:
             t.cancel()
@@ -385,12 +451,57 @@ async def _judge_chooses(config: Config, saved: SavedGame, loop: asyncio.Abstrac
         table.stop()
 
 
-def _open_board(opts: LiveOptions, table: Any, lang: str) -> Any:
-    """The public big screen on HDMI when asked for, there is a display, and no emulator window uses it."""
-    if opts.board and has_display() and not (opts.window and hasattr(table, "press")):
+def _failed(task: asyncio.Task[Any], done: asyncio.Event) -> None:
+    if task.cancelled() or task.exception() is None:
+        return
+    log.error("the table stops: %s failed", getattr(task.get_coro(), "__qualname__", task.get_name()),
+              exc_info=task.exception())
+    done.set()
+
+
+def board_screen() -> tuple[bool, str]:
+    """Whether the big screen can be shown here: a desktop's display, or (a Pi without one) the HDMI output
+    through SDL's KMS/DRM driver; if not, why."""
+    import pygame
+
+    try:
+        pygame.display.init()
+        driver = pygame.display.get_driver()
+    except pygame.error as exc:
+        return False, f"no screen to show the public board on ({exc})"
+    finally:
+        pygame.display.quit()
+    if driver in ("dummy", "offscreen"):
+        return False, "no screen to show the public board on (no display, no HDMI output SDL can use)"
+    return True, ""
+
+
+def open_board(lang: str) -> Any:
+    """The big screen, fullscreen: on a desktop's display, or straight on the HDMI output of a Pi without one
+    (SDL's KMS/DRM driver). None, with the reason in the log, when there is no screen to draw on."""
+    try:
         from controller.board.pygame_board import PygameBoard
 
-        return PygameBoard(fullscreen=True, lang=lang)
+        return PygameBoard(fullscreen=not has_display(), lang=lang)  # on a desktop, a window of its own
+    except Exception as exc:  # pygame.error: no video device; the game goes on without the big screen
+        log.warning("--board: no screen to show the public board on (%s); the table runs without it", exc)
+        return None
+
+
+async def _keep_drawn(board: Any, done: asyncio.Event) -> None:
+    """Draw the board's last facts again twice a second, so the big screen is never blank or frozen between two
+    changes (an uncovered window, a display that woke up). Its window closed, or the process told to stop (SDL
+    turns SIGTERM and SIGINT into a quit event while it has a display), the table stops; the journal keeps the
+    game for the next start."""
+    while board.refresh():
+        await asyncio.sleep(0.5)
+    done.set()
+
+
+def _open_board(opts: LiveOptions, table: Any, lang: str) -> Any:
+    """The public big screen when asked for and no emulator window shows it as a panel (open_board)."""
+    if opts.board and not (opts.window and has_display() and hasattr(table, "press")):
+        return open_board(lang)
     return None
 
 
@@ -421,14 +532,15 @@ def _record(club: Any, journal: SqliteJournal, clock: float) -> None:
         log.warning("club: %s; the game stays in the journal and is recorded at the next start", exc)
 
 
-async def _window(table: Any, done: asyncio.Event) -> None:
+async def _window(table: Any, closed: tuple[asyncio.Event, ...], **panels: Any) -> None:
     """The emulator window, redrawn at 20 frames a second on the same loop (clicks call the table)."""
     from controller.sim.emulator import Emulator
 
-    emulator = Emulator(table)
+    emulator = Emulator(table, **panels)
     try:
         while emulator.step():
             await asyncio.sleep(0.05)
-        done.set()  # the window was closed
+        for event in closed:  # the window was closed: the table stops (and says so)
+            event.set()
     finally:
         emulator.close()

@@ -20,8 +20,8 @@ def public_facts(state: GameState | None, events: Sequence[Event], *, window: An
                  now: float = 0.0, over: bool = False, paused: bool = False) -> dict[str, object]:
     """The board's state. ``window`` is the director's open input window (its kind, the vote call, the
     deadline); ``over`` is the director's own end (the game ended or was aborted)."""
-    if state is None or not state.roles:
-        return {"gesture": "deal"}
+    if state is None or not state.roles or (state.night == 0 and state.day == 0 and not state.over):
+        return {"gesture": "deal"}  # dealt but not yet played (the digital deal's look at the card, D1's choice)
     facts: dict[str, object] = {"night": state.night, "day": state.day,
                                 "dead": sorted(set(range(1, state.players + 1)) - set(state.alive))}
     if state.config.variant.live == "both":  # D2: the numbers below are card places (board/words.py writes 7-1)

@@ -5,8 +5,12 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import sys
 from collections.abc import Sequence
+
+# pygame greets on stdout when first imported; stdout is the game's transcript and the commands' output.
+os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 
 #: Each subcommand with its line in ``tianhei --help``, in that order. A subcommand's module (``controller.cli.NAME``,
 #: with ``register(subparsers)``) is imported only when that subcommand runs: importing all of them (the director,

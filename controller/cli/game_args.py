@@ -38,3 +38,21 @@ def fail(message: str) -> int:
 
 
 SETUP_ERRORS = (VariantError, ValueError)
+
+
+def fresh_seed() -> int:
+    """A seed for a game nobody asked to replay: from the OS, small enough to type back as ``--seed``."""
+    import secrets
+
+    return secrets.randbelow(1_000_000)
+
+
+def add_log_level(parser: argparse.ArgumentParser, default: str = "warning") -> None:
+    parser.add_argument("--log-level", default=default, choices=["debug", "info", "warning", "error"],
+                        help=f"what goes to the log on stderr (default: {default}; the transcript is on stdout)")
+
+
+def setup_logging(level: str) -> None:
+    import logging
+
+    logging.basicConfig(level=getattr(logging, level.upper()), format="%(asctime)s %(levelname)s %(name)s: %(message)s")

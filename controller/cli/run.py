@@ -8,16 +8,23 @@ from __future__ import annotations
 
 import argparse
 import json
-import logging
 import sys
 from pathlib import Path
 from typing import Any
 
 from controller.bots import POLICIES
-from controller.cli.game_args import SETUP_ERRORS, add_game_arguments, fail, game_config
+from controller.cli.game_args import (
+    SETUP_ERRORS,
+    add_game_arguments,
+    add_log_level,
+    fail,
+    game_config,
+    setup_logging,
+)
 from controller.director.journal import JournalError
 from controller.director.saved import ABANDON, FLAGS, RESUME, SavedGameDiffers
 from controller.director.session import Session
+from controller.director.transcript import Entry, line
 
 
 def register(sub: Any) -> None:
@@ -27,18 +34,20 @@ def register(sub: Any) -> None:
     add_game_arguments(p, players_default=12)
     p.add_argument("--hardware", default="sim", choices=["sim"],
                    help="the table adapter (bots can only press the simulated table's buttons)")
-    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--seed", type=int, default=1, help="the deal's and the bots' seed (default 1: a script's run "
+                                                       "is the same game every time)")
     p.add_argument("--autoplay", default="heuristic", choices=sorted(POLICIES), help="the bots' policy")
     p.add_argument("--journal", type=Path, default=None,
                    help="SQLite journal; an unfinished game in it is resumed where it stopped (if it is "
                         "another game than the one asked for, the run stops and says what differs)")
     add_saved_game_arguments(p)
     p.add_argument("--cards", action="store_true", help="deal with NFC cards (each bot taps its card; two cards in the dual-card versions)")
-    p.add_argument("--lang", default="zh", choices=["zh", "en"])
+    p.add_argument("--lang", default="zh", choices=["zh", "en"], help="the table's language: voice and transcript")
     p.add_argument("--stop-after", type=float, default=None, metavar="SECONDS",
                    help="stop the virtual clock after this many seconds (as if the power went out)")
     p.add_argument("--json", action="store_true", help="print one JSON object instead of the transcript")
-    p.add_argument("--verbose", action="store_true", help="log every step (roles included: debug level)")
+    p.add_argument("--verbose", action="store_true", help="the same as --log-level debug (roles included)")
+    add_log_level(p)
     p.set_defaults(func=run)
 
 
@@ -54,11 +63,16 @@ def add_saved_game_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    logging.basicConfig(level=logging.DEBUG if args.verbose else logging.WARNING, format="%(message)s")
+    setup_logging("debug" if args.verbose else args.log_level)
+
+    def told(entry: Entry) -> None:  # the transcript as the game goes (the nights only once it is over)
+        if not args.json:
+            print(line(entry, args.lang))
+
     try:
         config = game_config(args)
         session = Session(config, args.seed, args.autoplay, args.journal, cards=args.cards, lang=args.lang,
-                          pack="zh-CN" if args.lang == "zh" else "en", on_saved=args.on_saved)
+                          pack="zh-CN" if args.lang == "zh" else "en", told=told, on_saved=args.on_saved)
     except SETUP_ERRORS as exc:
         return fail(str(exc))
     except (JournalError, SavedGameDiffers) as exc:
@@ -73,6 +87,9 @@ def run(args: argparse.Namespace) -> int:
         how = "the same game" if session.saved.matches else "going on with it under its own settings"
         print(f"tianhei: resuming the journal's unfinished game from what it holds ({session.saved.where()}; "
               f"{how})", file=sys.stderr)
+    if not args.json:  # the saved game's own set-up when it is resumed
+        print(f"{session.config.variant.name}, {session.config.players} players, seed {session.seed}, "
+              f"bots '{args.autoplay}'")
     try:
         session.start()
         session.run(max_time=args.stop_after)
@@ -87,12 +104,10 @@ def run(args: argparse.Namespace) -> int:
             out["winner"] = None
         print(json.dumps(out, ensure_ascii=False))
         return 0
-    for line in director.transcript:
-        if finished or line.public:
-            print(f"{line.at:9.1f}s  {line.who:8}  {line.what}")
     if finished:
         r = session.result()
         print(f"winner: {r['winner']} after {r['days']} days ({r['events']} events, {r['seconds']:.0f}s of table time)")
     else:
+        session.transcript.flush()
         print(f"stopped at {director.clock.now():.1f}s; run again with the same --journal to resume")
     return 0

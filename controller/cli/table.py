@@ -10,16 +10,17 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import logging
+import sys
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 from controller.bots import POLICIES
-from controller.cli.game_args import fail
+from controller.cli.game_args import add_log_level, fail, fresh_seed, setup_logging
 from controller.cli.run import add_saved_game_arguments
 from controller.config import ConfigError, load
 from controller.director.journal import JournalError
-from controller.live import LiveOptions, has_display, run_live
+from controller.live import LiveOptions, board_screen, has_display, run_live
 
 
 def register(sub: Any) -> None:
@@ -28,21 +29,32 @@ def register(sub: Any) -> None:
     p.add_argument("--players", type=int, default=None, help="override [game] players")
     p.add_argument("--autoplay", default=None, choices=sorted(POLICIES),
                    help="bots play the seats (the default on the simulated table without a display)")
-    p.add_argument("--seed", type=int, default=1, help="the digital deal's and the bots' seed ([game] seed wins if set)")
+    p.add_argument("--seed", type=int, default=None,
+                   help="the digital deal's and the bots' seed, to replay a game ([game] seed wins if set; "
+                        "without either, a fresh seed is taken and printed)")
+    p.add_argument("--lang", default=None, choices=["zh", "en"],
+                   help="the table's language: screens, voice and transcript (default: [table] language)")
     p.add_argument("--headless", action="store_true", help="never open a window")
     p.add_argument("--board", action="store_true",
-                   help="show the public big screen fullscreen on the HDMI display (not beside the sim window)")
+                   help="show the public big screen: fullscreen on the HDMI display of a table, a panel of the "
+                        "simulator's window, or (simulated, --headless) a window of its own while bots play")
+    p.add_argument("--seat", type=int, default=None, metavar="N",
+                   help="play seat N yourself in the simulator's window (bots play the others: --autoplay, "
+                        "default heuristic); the others' screens stay hidden, as at a real table")
+    p.add_argument("--cards", action="store_true",
+                   help="the simulated table deals a deck of cards: drag yours onto your reader (or click it)")
     p.add_argument("--checkin", action="store_true",
                    help="seats check in with OK before the deal; the remote shows the deck to lay out")
     p.add_argument("--console", action="store_true",
                    help="serve the judge's console on a phone ([console] in the config; docs/console.md); "
                         "the simulated table then plays on the real clock, headless too")
+    add_log_level(p)
     add_saved_game_arguments(p)  # without either, the judge chooses on the remote
     p.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
-    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(message)s")
+    setup_logging(args.log_level)
     path = args.config
     if path is None and Path("tianhei.toml").exists():
         path = Path("tianhei.toml")
@@ -50,40 +62,102 @@ def run(args: argparse.Namespace) -> int:
         config = load(path) if path is not None else load(None)
     except ConfigError as exc:
         return fail(str(exc))
+    if args.lang is not None:  # the screens, the voice pack and the transcript speak it
+        code = "zh-CN" if args.lang == "zh" else "en"
+        config = replace(config, table=replace(config.table, language=code), voice=replace(config.voice, pack=code))
+    args.lang = "en" if config.table.language.startswith("en") else "zh"
+    # a seed nobody asked for is only for a new game: an unfinished saved game is not another game for it
+    seed_drawn = config.game.seed is None and args.seed is None
+    if seed_drawn:
+        args.seed = fresh_seed()
     simulated = config.profile is None or config.profile.adapter == "sim"
+    players = args.players or config.game.players
+    if args.seat is not None and not simulated:
+        name = config.profile.name if config.profile is not None else "?"
+        return fail(f"--seat plays a seat of the simulated table; this config's table is {name!r} (real seats: "
+                    "sit at one)")
+    if args.seat is not None and not 1 <= args.seat <= players:
+        return fail(f"--seat {args.seat}: the table has seats 1 to {players}")
+    if args.seat is not None and args.checkin:
+        return fail("--seat and --checkin: the bots do not check in; play a seat without --checkin (--players N)")
+    if args.cards and not simulated:
+        return fail("--cards deals the simulated table's own deck; a real table deals [game] deck")
     console = args.console or config.console.enabled
-    if simulated and (args.headless or not has_display()) and not console:
-        return _virtual_game(config, args)
-    opts = LiveOptions(players=args.players, autoplay=args.autoplay, seed=args.seed, window=not args.headless,
-                       checkin=args.checkin, board=args.board, console=args.console,
-                       on_saved=args.on_saved)
+    if console and args.log_level in ("warning", "error"):  # the console's address and pairing code are said
+        import logging  # in its log lines, which the judge must see whatever else the log leaves out
+
+        logging.getLogger("controller.web").setLevel(logging.INFO)
+    window = simulated and not args.headless and has_display()
+    if args.seat is not None and not window:
+        return fail("--seat needs the simulator's window: run it on a desktop (a display), without --headless")
+    if simulated and not window and not console:  # (the judge's console plays on the real clock, headless too)
+        if not args.board:
+            return _virtual_game(config, args)
+        shown, why = board_screen()
+        if not shown:
+            print(f"tianhei: --board: {why}; the game is printed instead", file=sys.stderr)
+            return _virtual_game(config, args)
+    autoplay = args.autoplay or ("heuristic" if args.seat is not None or (simulated and not window and not console)
+                                 else None)
+    from controller.director.transcript import line
+
+    lang = args.lang
+
+    opts = LiveOptions(players=args.players, autoplay=autoplay, seed=args.seed, window=window,
+                       checkin=args.checkin, board=args.board, console=args.console, seat=args.seat,
+                       cards=args.cards, told=lambda entry: print(line(entry, lang), flush=True),
+                       on_saved=args.on_saved, seed_drawn=seed_drawn,
+                       # the game's seed: a resumed saved game's own, else this run's
+                       on_seed=lambda seed: print(_say(lang, "seed", seed=seed), flush=True))
     try:
         director = asyncio.run(run_live(config, opts))
     except (OSError, JournalError) as exc:  # the console's port is taken, the journal cannot be set up, ...
         return fail(str(exc))
     state = director.state
-    print(f"game over: {state.winner if state else 'none'}")
+    if state is not None and state.over:
+        from controller.screens.strings import Lang, side_name
+
+        print(_say(lang, "over", winner=side_name(state.winner or "draw", Lang.parse(lang))))
+    else:
+        print(_say(lang, "closed", seed=director.seed))
     return 0
 
 
 def _virtual_game(config: Any, args: argparse.Namespace) -> int:
-    """No screen: bots play a whole game on the simulated table, on the virtual clock, and we print it."""
+    """No screen: bots play a whole game on the simulated table, on the virtual clock, and it is printed once, as
+    a judge would tell it (controller/director/transcript.py); the log goes to stderr."""
     from controller.director.session import Session
+    from controller.director.transcript import line
     from controller.live import game_config, timings
 
     policy = args.autoplay or "heuristic"
     gc = game_config(config, args.players)
-    lang = "en" if config.table.language.startswith("en") else "zh"
+    lang = args.lang
     seed = config.game.seed if config.game.seed is not None else args.seed  # as the live table does
-    session = Session(gc, seed, policy, None, lang=lang, timings=timings(config),
-                      pack=config.voice.pack)
-    print(f"Simulated table: {gc.variant.name}, {gc.players} players, bots playing '{policy}' "
-          f"(no display; run on a desktop for the window)")
+    name = gc.variant.name_zh if lang == "zh" and gc.variant.name_zh else gc.variant.name
+    print(_say(lang, "head", variant=name, n=gc.players, policy=policy))
+    print(_say(lang, "seed", seed=seed))
+    session = Session(gc, seed, policy, None, lang=lang, timings=timings(config), pack=config.voice.pack,
+                      told=lambda entry: print(line(entry, lang), flush=False))
     session.start()
     session.run()
-    for line in session.director.transcript:
-        print(f"{line.at:8.1f}s  {line.who:8}  {line.what}")
     r = session.result()
-    print(f"winner: {r['winner']} after {r['days']} days; roles: "
-          + ", ".join(f"{seat}={role}" for seat, role in r["roles"].items()))
+    print(_say(lang, "end", days=r["days"], minutes=int(r["seconds"] // 60), seed=seed))
     return 0
+
+
+_WORDS = {
+    "head": ("模拟牌桌：{variant}，{n}人，机器人按“{policy}”策略玩（没有显示器；在桌面上运行会打开窗口）",
+             "Simulated table: {variant}, {n} players, bots playing '{policy}' (no display; on a desktop a "
+             "window opens)"),
+    "seed": ("种子 {seed}（用 --seed {seed} 重玩这一局）", "Seed {seed} (replay this game with --seed {seed})"),
+    "over": ("游戏结束：{winner}", "Game over: {winner}"),
+    "closed": ("牌桌停了，这一局还没下完（种子 {seed}）", "The table stopped before the end of the game (seed {seed})"),
+    "end": ("共{days}天，牌桌时间{minutes}分钟。重玩：tianhei table --seed {seed}",
+            "{days} days, {minutes} minutes of table time. Replay: tianhei table --seed {seed}"),
+}
+
+
+def _say(lang: str, key: str, **fields: object) -> str:
+    zh, en = _WORDS[key]
+    return (zh if lang == "zh" else en).format(**fields)

@@ -144,6 +144,8 @@ class DirectorBase(ABC):
         #: still meanwhile and, told of the resume first, knows that window is not a new one to plan.
         self.pause_listeners: list[Callable[[Director, bool], None]] = []
         self.on_over: list[Callable[[Director], None]] = []
+        #: Told ``(director, events)`` as each input's events are committed (the transcript writes them down).
+        self.on_commit: list[Callable[[Director, Sequence[Event]], None]] = []
         self.stage = "idle"  # idle | deal | play | over
         self.opened = 0
         #: What the remote was told (a card problem, a seat gone quiet, a command's outcome), newest last.
@@ -170,6 +172,8 @@ class DirectorBase(ABC):
         #: The public big screen (optional): fed only public facts (controller/board/public.py).
         self.board = board
         self.board_shown: dict[str, object] | None = None
+        #: The board as night fell, held until dawn is announced (seat_output.py).
+        self.board_night: dict[str, object] | None = None
         self.story_cursor = 0
         #: The step of the last vote window (a V4.8 turn vote's one-hand close is not announced).
         self.last_vote_step = ""
@@ -190,6 +194,9 @@ class DirectorBase(ABC):
 
     @abstractmethod
     def _tell_over(self) -> None: ...
+
+    @abstractmethod
+    def _tell_commit(self, events: Sequence[Event]) -> None: ...
 
     # ==== what each part offers the others ==================================================================
     # ---- game_loop.py --------------------------------------------------------------------------------------

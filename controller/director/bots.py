@@ -103,6 +103,9 @@ class TableBots:
                  think_s: tuple[float, float] = (0.5, 2.5)) -> None:
         self.d = director
         self.table = table
+        #: dual-card-5.0: the bots press card places (also through hands that keep off the seats people play,
+        #: controller/sim/play.py, which name the table they press as ``wrapped``).
+        self.places = isinstance(table, PlaceTable) or isinstance(getattr(table, "wrapped", None), PlaceTable)
         self.policy: Any = POLICIES[policy]()
         self.seed = seed
         self.think_s = think_s
@@ -177,7 +180,7 @@ class TableBots:
             return
         lo, hi = self.think_s
         planned = [(action, rng.uniform(lo, hi)) for action in self.policy.actions(s, p, rng)]
-        if isinstance(self.table, PlaceTable):
+        if self.places:
             planned = _card_one_first(planned)
         for action, delay in planned:
             if isinstance(action, GroupPick):
@@ -204,7 +207,7 @@ class TableBots:
         s = self.d.state
         if self.d.window is not w or w.call != call or not w.window_open or s is None:
             return
-        if isinstance(self.table, PlaceTable):
+        if self.places:
             # D2: a press is the hand of the seat's next card still to vote, whichever card meant it; so the seat
             # presses as often as its cards mean to vote for this candidate, less the hands it already gave
             # them (a vote called again after a power cut finds them counted and presses no more).

@@ -15,6 +15,8 @@ share (base.py); this module only puts them together and tells whoever follows t
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from controller.director.base import Line, SeatUI, Window
 from controller.director.card_deal import CardDeal
 from controller.director.event_beats import EventBeats
@@ -25,6 +27,7 @@ from controller.director.remote_screens import RemoteScreens
 from controller.director.seat_output import LED_NOD, LED_SHAKE, LED_SPEAKER, LED_VOTE, SeatOutput
 from controller.director.vote_calls import VoteCalls
 from controller.director.windows import InputWindows
+from controller.rules.events import Event
 
 __all__ = ["LED_NOD", "LED_SHAKE", "LED_SPEAKER", "LED_VOTE", "Director", "Line", "SeatUI", "Window"]
 
@@ -54,3 +57,7 @@ class Director(
     def _tell_over(self) -> None:
         for cb in self.on_over:
             cb(self)
+
+    def _tell_commit(self, events: Sequence[Event]) -> None:
+        for cb in self.on_commit:
+            cb(self, events)

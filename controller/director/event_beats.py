@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from controller.board.public import public_facts
 from controller.director import announce
 from controller.director.base import DirectorBase
 from controller.director.seat_output import LED_NOD, LED_SHAKE, dead_view
@@ -59,6 +60,8 @@ class EventBeats(DirectorBase):
     def _nightfall(self) -> None:
         self.voice.masking(True)
         self.night_shown = True
+        if self.board is not None and self.state is not None:  # the board holds the night until dawn is said
+            self.board_night = public_facts(self.state, self.events)
         for ui in self.ui.values():  # eyes closed: a role still shown from the day goes dark with the rest
             ui.peeking = False
         for seat in self.ui:
@@ -68,6 +71,7 @@ class EventBeats(DirectorBase):
     def _dawn(self) -> None:
         assert self.state is not None
         self.voice.masking(False)
+        self.board_night = None
         self.night_shown = False
         for seat in self.ui:
             if seat in self.state.alive:

@@ -98,6 +98,7 @@ class GameLoop(DirectorBase):
         self.state = state
         self.events.extend(events)
         self.groups.append((action, len(events)))
+        self._tell_commit(events)
 
     def submit(self, action: Action, seat: int | None = None) -> Rejected | None:
         """Give the engine one input. On rejection, tell the seat (or the remote) why; nothing changes."""

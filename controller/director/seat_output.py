@@ -95,6 +95,10 @@ class SeatOutput(DirectorBase):
         if self.board is not None:
             facts = public_facts(self.state, self.events, window=self.window, now=self.clock.now(),
                                  over=self.stage == "over", paused=self.paused)
+            if self.board_night is not None and self.stage != "over":
+                # Eyes closed until the voice says dawn: the engine may already be in the day (the police reading
+                # their answer, eyes open), but the board holds the night as it fell; its deaths are told at dawn.
+                facts = {**self.board_night, "gesture": "paused"} if self.paused else self.board_night
             if facts != self.board_shown:
                 self.board.show(facts)
                 self.board_shown = facts

@@ -18,7 +18,9 @@ from controller.director.journal import SqliteJournal, open_journal
 from controller.director.places import PlaceTable, PlaceVoice, check_table
 from controller.director.saved import ABANDON, RESUME, SavedGame, SavedGameDiffers, abandon, find_saved
 from controller.director.timing import Timings
+from controller.director.transcript import Entry, Follower, Transcript
 from controller.rules.setup import GameConfig
+from controller.screens.numbering import label_for
 from controller.sim.table import SimTable
 from controller.voice.null_voice import NullVoice
 from controller.voice.packs import load_voice_pack
@@ -60,6 +62,8 @@ class Session:
     lang: str = "zh"
     timings: Timings = field(default_factory=Timings)
     pack: str = "zh-CN"
+    #: Gets each line of the game's :class:`Transcript` as soon as it is final (``tianhei run`` prints them).
+    told: Callable[[Entry], None] | None = None
     #: What to do with an unfinished saved game that is not this one (saved.RESUME / saved.ABANDON); None:
     #: refuse (:class:`~controller.director.saved.SavedGameDiffers`). A saved game that is this one is resumed.
     on_saved: str | None = None
@@ -84,12 +88,18 @@ class Session:
             self.table = PlaceTable(self.physical)
         else:
             self.physical = self.table = SimTable(self.config.players, self.clock.now)
-        self.voice = NullVoice(self.clock.now, load_voice_pack(self.pack))
-        voice: Any = PlaceVoice(self.voice) if isinstance(self.table, PlaceTable) else self.voice
+        pack = load_voice_pack(self.pack)
+        self.voice = NullVoice(self.clock.now, pack)
+        #: The game as a judge would tell it, in the table's language (controller/director/transcript.py).
+        self.transcript = Transcript(pack, self.lang, label=label_for(variant), out=self.told)
+        follower = Follower(self.transcript, self.clock.now, taps=self.physical)
+        heard: Any = follower.voice(self.voice)
+        voice: Any = PlaceVoice(heard) if isinstance(self.table, PlaceTable) else heard
         #: Seat -> the card it taps (its first card in the dual-card versions, whose cards are in ``dealt``).
         self.hands = {seat: cards[0] for seat, cards in self.dealt.items()}
         self.director = Director(self.table, voice, self.clock, self.config, journal=self.journal,
                                  timings=self.timings, lang=self.lang, seed=self.seed, deck=deck)
+        follower.attach(self.director)
         if isinstance(self.table, PlaceTable):
             d = self.director
             self.table.follow(d.wants_input, lambda place: d.state is None or place in d.state.alive)

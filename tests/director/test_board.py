@@ -11,8 +11,9 @@ from hypothesis import strategies as st
 
 from controller.board.sim import SimBoard
 from controller.rules.events import NightFell
-from tests.director.helpers import play, session
-from tests.director.test_scenarios import first_day
+from controller.screens import views as v
+from tests.director.helpers import ScriptedTable, play, session
+from tests.director.test_scenarios import CARDS, first_day
 
 PUBLIC_KEYS = {"gesture", "night", "day", "dead", "speaker", "seconds", "candidate", "tally", "out", "tied"}
 
@@ -85,3 +86,26 @@ def test_the_pygame_board_draws_each_public_state(monkeypatch):
         assert board.screen.get_at((0, 0))[:3] == pygame_board.BACKGROUND
     finally:
         board.close()
+
+
+def test_while_the_police_see_their_answer_the_board_still_shows_the_night_not_its_victim():
+    """The police's eyes are open while they read their answer: the board must not show the night's victim (nor
+    that day has broken) before the voice says dawn (004 §3.2: who died is told at dawn)."""
+    t = ScriptedTable("standard-2.0", CARDS)
+    board = SimBoard()
+    t.director.board = board
+    t.deal()
+    t.until_window("night", "kill")
+    t.point(1, 6)
+    t.point(2, 6)
+    t.until_window("night", "check")
+    night = dict(board.last)
+    t.point(3, 1)
+    t.point(4, 1)
+    t.run_for(0.1)  # the answer is on the police's screens; the engine has already reached the day
+    assert t.director.state.phase == "day" and isinstance(t.screen(3), v.PoliceAnswer)
+    assert board.last == night and 6 not in board.last["dead"]
+    t.until_window("last_words")
+    assert board.last["gesture"] == "last_words" and board.last["dead"] == [6]
+    seen = [h for h in board.history if 6 in h.get("dead", [])]
+    assert all(h["gesture"] != "eyes_closed" for h in seen)

@@ -140,9 +140,11 @@ def test_the_hall_page_shows_the_rooms_live_the_waiting_list_the_announcement_an
         wait_for(browser, lambda d: "游戏中" in room_text(d, "1") and "游戏中" in room_text(d, "2"))
         wait_for(browser, lambda d: "发言" in room_text(d, "1") and "白天" in room_text(d, "2"))
         assert "=>" not in text(browser, "#rooms")  # every word is a word, not a piece of the page's script
-        card = room_text(browser, "1")
+        # The page redraws its rooms on every message (several a second at 25x), so a read can land between two
+        # draws: wait for a whole card rather than read the first one.
+        card = wait_for(browser, lambda d: (c := room_text(d, "1")) and "发言" in c and c)
         assert "1号包房" in card and "标准版" in card and "12人" in card and "Zhao 3" in card
-        assert ":" in text(browser, '.room[data-room="1"] .countdown')  # 1:47
+        wait_for(browser, lambda d: ":" in text(d, '.room[data-room="1"] .countdown'))  # 1:47
         assert "空闲" in room_text(browser, "3")
         shot(browser, tmp_path, "hall-playing.png")
         # the organiser puts two members on the waiting list; the hall proposes room 2's free seats

@@ -116,3 +116,45 @@ def test_v2_11_the_tables_journal_gives_the_next_game_the_first_night_victims_of
     state, _ = new_game(config, seed=1)
     p = pending(state)
     assert p is not None and p.step == "kill" and 9 not in p.choices
+
+
+def test_one_person_plays_seat_3_with_cards_while_bots_tap_theirs(tmp_path, monkeypatch):
+    """tianhei table --seat 3 --cards --board: the window (SDL's dummy driver) and its board panel; the bots lay
+    their cards on their readers one after another, seat 3's card waits in the window's tray for its person."""
+    from controller import live
+    from controller.board.sim import SimBoard
+    from controller.ports import CardEvent
+
+    monkeypatch.setattr(live, "has_display", lambda: True)
+    cfg = tmp_path / "tianhei.toml"
+    cfg.write_text(f'[table]\nhardware = "sim"\n[game]\nplayers = 8\n[journal]\npath = "{tmp_path / "j.sqlite"}"\n')
+    seen = []
+
+    async def until_seat_4_tapped():
+        started = asyncio.Event()
+
+        def watch(director):
+            seen.append(director)
+            started.set()
+
+        opts = LiveOptions(autoplay="uninformed", seat=3, cards=True, board=True, seed=7, on_started=watch)
+        task = asyncio.create_task(run_live(load(cfg), opts))
+        await asyncio.wait_for(started.wait(), timeout=30)
+        table = seen[0].table
+
+        async def tapped(seat):
+            while not any(isinstance(e, CardEvent) and e.seat == seat for e in table.inputs):
+                await asyncio.sleep(0.05)
+
+        await asyncio.wait_for(tapped(4), timeout=30)
+        task.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await task
+        return table
+
+    table = asyncio.run(until_seat_4_tapped())
+    director = seen[0]
+    taps = [e.seat for e in table.inputs if isinstance(e, CardEvent) and e.present]
+    assert taps == [1, 2, 4]  # in turn round the table, seat 3 left to its person
+    assert director.stage == "deal" and isinstance(director.board, SimBoard)
+    assert director.board.last == {"gesture": "deal"}
