@@ -357,8 +357,10 @@ async def run_live(config: Config, opts: LiveOptions) -> Director:
         console.watch(director)
     if hasattr(table, "follow"):
         table.follow(director.wants_input, lambda place: director.state is None or place in director.state.alive)
+    if club is not None:  # first of all at the end: the club's end note and record, which the hall is then sent
+        director.on_over.append(lambda d: _record(club, journal, loop.time()))
     if hall is not None:
-        hall.attach(director)  # it watches from outside: the public view of each event, the result
+        hall.attach(director)  # it watches from outside: the public view of each event, the result, the record
     played = {opts.seat} if opts.seat is not None else set()
     if opts.autoplay:
         from controller.director.places import seat_of
@@ -401,8 +403,6 @@ async def run_live(config: Config, opts: LiveOptions) -> Director:
             _note_checkin(director, club, journal, members, loop.time)
     if club is not None:  # the table's clock in the journal once a minute: a game's length survives a restart
         club.follow(journal, scheduler, resumed=resumed, over=lambda: director.stage == "over")
-    if club is not None:
-        director.on_over.append(lambda d: _record(club, journal, loop.time()))
     if opts.on_started is not None:
         opts.on_started(director)
     try:

@@ -58,9 +58,12 @@ def build_service(config: Config, *, voices: Sequence[Voice] | None = None, stor
                   auto_send: bool | None = None) -> HallService:
     rooms = [RoomConfig(str(r["id"]), int(r.get("seats", 16)), str(r.get("kind", "standard")))  # type: ignore[call-overload]
              for r in config.hall.rooms]
+    from controller.club.scoring import parse_scoring
+
     announcer = Announcer(voices if voices is not None else hall_voices(config.hall.languages))
+    scoring, _ = parse_scoring(config.club.scoring, config.club.levels)  # config check reports its problems
     return HallService(store or HallStore(config.hall.db), config.mqtt.club, rooms, announcer=announcer,
-                       auto_send=config.hall.auto_send if auto_send is None else auto_send)
+                       auto_send=config.hall.auto_send if auto_send is None else auto_send, scoring=scoring)
 
 
 async def serve(service: HallService, broker: BrokerAddress, stop: asyncio.Event, *, host: str, port: int,

@@ -22,12 +22,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from controller.club.record import GameRecord
+from controller.club.standings import standings
 from controller.hall.announce import Announcer
 from controller.hall.app import serve
 from controller.hall.broker import Mosquitto
 from controller.hall.mqtt import BrokerAddress, MqttPublisher
 from controller.hall.outbox import Outbox
-from controller.hall.service import HallService, RoomConfig, standings
+from controller.hall.service import HallService, RoomConfig
 from controller.hall.simroom import SimulatedRoom
 from controller.hall.store import HallStore
 from controller.ports import Voice
@@ -96,7 +98,7 @@ async def evening(root: Path, *, games: int = 3, speed: float = 30.0, restarts: 
             variant, n = FIRST[cfg.id]
             rooms.append(SimulatedRoom(cfg.id, pub, functools.partial(outbox.next_game, cfg.id), _names(cfg.id, n),
                                        variant, seats=cfg.seats, seed=seed, speed=speed, between_s=2.0,
-                                       plan=functools.partial(getattr, pub, "sent")))
+                                       plan=functools.partial(getattr, pub, "sent"), kind=cfg.kind))
         play = [asyncio.create_task(r.evening(games, stop)) for r in rooms]
         tasks += play
         started = time.monotonic()
@@ -174,9 +176,13 @@ def _check(report: DemoReport, service: HallService, rooms: list[SimulatedRoom],
     report.announced = len(said)
     if Counter(said) != Counter(r["room"] for r in at_hall):
         report.problems.append(f"announcements {Counter(said)} differ from results by room")
-    expected = standings([g.result for g in played])
+    uids = Counter(r["uid"] for r in service.store.records(service.snapshot()["evening"]))
+    if sorted(uids) != sorted(str(g.record["uid"]) for g in played if g.record) or set(uids.values()) != {1}:
+        report.problems.append(f"club records at the hall {dict(uids)} differ from the games played")
+    # the club's own ranking of the club's own records of what the tables played, by the hall's scoring table
+    expected = standings([GameRecord.from_dict(g.record) for g in played if g.record], service.scoring)
     shown = service.snapshot()["standings"]
-    if [(s["name"], s["points"], s["games"]) for s in shown] != [(s["name"], s["points"], s["games"]) for s in expected]:
+    if shown != expected:
         report.problems.append("the standings on the page differ from the games played")
     report.messages = sum(o.counts()["total"] for o in outboxes.values())
     report.taken = service.counts.taken
@@ -204,6 +210,6 @@ def _check(report: DemoReport, service: HallService, rooms: list[SimulatedRoom],
     if report.delays:
         lines.append(f"result delay (table → hall): min {min(report.delays):.2f} s, median "
                      f"{statistics.median(report.delays):.2f} s, max {max(report.delays):.2f} s")
-    lines.append("standings: " + ", ".join(f"{s['name']} {s['points']}" for s in shown[:6]) + " …")
+    lines.append("standings: " + ", ".join(f"{s['member']} {s['points']:g}" for s in shown[:6]) + " …")
     lines.append("OK: every result, announcement and standing is right; nothing lost or doubled" if report.ok
                  else "PROBLEMS:\n  " + "\n  ".join(report.problems))

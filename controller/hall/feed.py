@@ -11,7 +11,9 @@ through :meth:`Event.public_view`: a secret event is never published, an event w
   to);
 * ``result`` and ``record`` once, when the game ends: only then may sides and roles be told (C4).
 
-The record is built here from the end state until the club's records (``controller/club/``) can be used.
+The record is the club's own (``controller/club/record.py``): the dict the club database stores, built by the club's
+pure :func:`~controller.club.record.build_record` from the game's journal, so the hall ranks the evening with the
+club's scoring and a hall and a ``records`` command never disagree about a game.
 """
 
 from __future__ import annotations
@@ -21,8 +23,9 @@ import time
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
+from controller.club.record import GameRecord, build_record
 from controller.ports import Board, Publisher
-from controller.rules.events import Dawn, Died, Event, GameCreated, to_json
+from controller.rules.events import Event, GameCreated, to_json
 
 #: Fields of the board's facts that are not the room's state (they change every second, or are told at the end).
 _TICKING = ("seconds", "roles", "winner")
@@ -49,13 +52,35 @@ def public_event(event: Event) -> dict[str, Any] | None:
     return to_json(view)
 
 
+def club_record(director: Any, *, table: str, room: str,
+                notes: Sequence[Mapping[str, Any]] = ()) -> GameRecord | None:
+    """The club's record of ``director``'s finished game (None: not finished), by the club's pure function.
+
+    From the table's journal when it keeps one: its events and the club's notes (who sat where, the game's
+    length), which the club writes before the feed is told of the end (``controller/live.py``), so this is the
+    record the club database holds. A table without a journal (a simulated room) gives its ``notes`` itself."""
+    journal = getattr(director, "journal", None)
+    replay = journal.replay() if journal is not None else None
+    if journal is not None and replay is not None and replay.finished:
+        return build_record(replay.events, replay.notes, table=table, journal_game=journal.game, room=room)
+    return build_record(director.events, notes, table=table, journal_game=0, room=room)
+
+
 class TableFeed:
     """One table's feed. ``rate`` is table seconds per wall second (1 at a real table; more when a simulated
-    table plays fast), so a page can run a speech's countdown on its own between two messages."""
+    table plays fast), so a page can run a speech's countdown on its own between two messages.
+
+    ``table`` and ``room`` are the club's names for this table and its room kind (``[club] table``, ``room``), as
+    its records carry them; ``notes`` gives the club's notes of the game when the table keeps no journal."""
 
     def __init__(self, publisher: Publisher, game_id: Callable[[], str], *, names: Sequence[str] | None = None,
-                 rate: float = 1.0, wall: Callable[[], float] = time.time, inner: Board | None = None) -> None:
+                 rate: float = 1.0, wall: Callable[[], float] = time.time, inner: Board | None = None,
+                 table: str = "table-1", room: str = "standard",
+                 notes: Callable[[], Sequence[Mapping[str, Any]]] = tuple) -> None:
         self.publisher = publisher
+        self.table = table
+        self.room = room
+        self.notes = notes
         self.new_game_id = game_id
         self.names = list(names or ())
         self.rate = rate
@@ -131,7 +156,9 @@ class TableFeed:
             return
         result = self.result()
         self.publisher.publish("result", result)
-        self.publisher.publish("record", self.record(result))
+        record = self.record()
+        if record is not None:
+            self.publisher.publish("record", record)
         self._status({"state": "ended", "game": self.game, "winner": result["winner"], "reason": result["reason"],
                       "variant": result["variant"], "names": result["names"], "day": s.day, "night": s.night})
 
@@ -148,20 +175,11 @@ class TableFeed:
                 "winners": [x["name"] for x in seats if winner != "draw" and x["side"] == winner],
                 "seats": seats, "minutes": round((self.wall() - self.started_wall) * self.rate / 60, 1)}
 
-    def record(self, result: Mapping[str, Any]) -> dict[str, Any]:
-        """The game's record for the club, built from the result, the roles (told at the end, C4) and the deaths
-        by day and night in order. (The club's own records, ``controller/club/``, will take its place.)"""
-        s = self.director.state
-        deaths: list[list[object]] = []
-        for e in self.director.events:
-            if isinstance(e, Died):
-                deaths.append([e.seat, e.cause])
-            elif isinstance(e, Dawn):
-                deaths += [[seat, cause] for seat, cause in e.deaths]
-        seats = [dict(x, role=s.role_of(x["seat"])) for x in result["seats"]]
-        return {"game": result["game"], "variant": result["variant"], "winner": result["winner"],
-                "reason": result["reason"], "days": result["days"], "minutes": result["minutes"],
-                "seats": seats, "deaths": deaths}
+    def record(self) -> dict[str, Any] | None:
+        """The game's record for the club, as the club database stores it (``GameRecord.as_dict``); roles and
+        deaths are in it, so it is told only at the end (C4). None while the game is not finished."""
+        record = club_record(self.director, table=self.table, room=self.room, notes=self.notes())
+        return record.as_dict() if record is not None else None
 
     # ---- events ---------------------------------------------------------------------------------------------------
     def _flush(self) -> None:

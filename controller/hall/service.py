@@ -13,10 +13,13 @@ import datetime
 import json
 import logging
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from controller.club.record import GameRecord
+from controller.club.scoring import DEFAULT, ScoringTable
+from controller.club.standings import standings
 from controller.hall import topics
 from controller.hall.announce import Announcer, game_over_text
 from controller.hall.mqtt import CLIENT_LOG, BrokerAddress, LinkStats, first_of, seen
@@ -53,26 +56,6 @@ def evening_of(at: float) -> str:
     return t.date().isoformat()
 
 
-def standings(results: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
-    """The evening's standings from its results: 2 points a win, 1 a draw (until the club's scoring table,
-    controller/club/, replaces this), then wins, then fewer games. Unnamed seats (#3) are guests: not listed."""
-    table: dict[str, dict[str, Any]] = {}
-    for r in results:
-        for seat in r.get("seats", ()):
-            name = str(seat.get("name", ""))
-            if not name or name.startswith("#"):
-                continue
-            row = table.setdefault(name, {"name": name, "games": 0, "wins": 0, "draws": 0, "points": 0})
-            row["games"] += 1
-            if r.get("winner") == "draw":
-                row["draws"] += 1
-                row["points"] += 1
-            elif seat.get("side") == r.get("winner"):
-                row["wins"] += 1
-                row["points"] += 2
-    return sorted(table.values(), key=lambda x: (-x["points"], -x["wins"], x["games"], x["name"]))
-
-
 class HallError(ValueError):
     """The organiser asked for something that cannot be (the message says why)."""
 
@@ -80,8 +63,10 @@ class HallError(ValueError):
 class HallService:
     def __init__(self, store: HallStore, club: str, rooms: Sequence[RoomConfig], *,
                  announcer: Announcer | None = None, auto_send: bool = False, default_variant: str = "standard-2.0",
-                 clock: Callable[[], float] = time.time) -> None:
+                 clock: Callable[[], float] = time.time, scoring: ScoringTable = DEFAULT) -> None:
         self.store = store
+        #: The club's scoring table ([club.scoring]): the hall ranks the evening as the club's records do.
+        self.scoring = scoring
         self.club = topics.check_name("club", club)
         self.rooms = {r.id: r for r in rooms}
         for r in rooms:
@@ -115,6 +100,8 @@ class HallService:
             at = float(msg.get("at", self.clock()))
             if msg.get("room") != room or msg.get("kind") != kind or not isinstance(body, dict):
                 raise ValueError("the envelope does not match its topic")
+            if kind == "record":
+                GameRecord.from_dict(body)  # the club's record, whole, or nothing of it is taken
         except (ValueError, KeyError, TypeError) as exc:
             self.counts.rejected += 1
             log.warning("hall: message on %s dropped: %s", topic, exc)
@@ -172,7 +159,7 @@ class HallService:
                 self.counts.result_delays.append(max(0.0, self.clock() - at))
                 return self.store.announce_once(game, room, self.clock())
         elif kind == "record":
-            self.store.add_record(str(body.get("game", "")), room, at, body)
+            self.store.add_record(str(body["uid"]), room, evening_of(at), at, body)
         return False
 
     def _announce(self, room: str, game: str) -> None:
@@ -267,11 +254,17 @@ class HallService:
                 "waiting": [{"name": n, "since": s} for n, s in self.store.waiting()],
                 "proposals": [{"key": p.key(), "kind": p.kind, "room": p.room, "members": list(p.members),
                                "variant": p.variant} for p in self.proposals()],
-                "standings": standings(results),
+                "standings": self.standings(evening),
                 "results": [{k: r.get(k) for k in ("room", "game", "winner", "reason", "days", "variant", "at")}
                             for r in results[-8:]][::-1],
                 "banners": [b for b in self.banners if now - b["at"] < 120],
                 "connected": self.connected}
+
+    def standings(self, evening: str) -> list[dict[str, Any]]:
+        """The evening's standings from the club records the tables sent, by the club's own pure scoring and
+        ranking (``controller/club/standings.py``) and the club's scoring table; guests are not ranked. (Levels
+        need every game a member ever played, which the club database has and the hall does not: not shown.)"""
+        return standings([GameRecord.from_dict(r) for r in self.store.records(evening)], self.scoring)
 
     def _changed(self) -> None:
         for cb in list(self.listeners):

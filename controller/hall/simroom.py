@@ -12,10 +12,12 @@ import asyncio
 import math
 import random
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from controller.club.record import CLUB_END_NOTE, CLUB_NOTE
+from controller.club.store import now_iso
 from controller.director.session import Session
 from controller.director.timing import Timings
 from controller.hall.feed import TableFeed
@@ -32,6 +34,7 @@ class PlayedGame:
     winner: str
     names: list[str]
     result: dict[str, Any]
+    record: dict[str, Any] | None = None
 
 
 @dataclass
@@ -49,13 +52,19 @@ class SimulatedRoom:
     #: Who the hall sent and the variant it asked for (``MqttPublisher.sent``), read before each game.
     plan: Callable[[], tuple[list[str], str]] = lambda: ([], "")
     played: list[PlayedGame] = field(default_factory=list)
+    #: The room's kind for the club's scoring (an ``entry`` room's games score as entry games).
+    kind: str = "standard"
     feed: TableFeed | None = None
     taken: set[str] = field(default_factory=set)
+    #: The club's notes of the game being played (a simulated table keeps no journal): who sits where, its start.
+    checkin: dict[str, Any] = field(default_factory=dict)
+    session: Session | None = None
 
     async def evening(self, games: int, stop: asyncio.Event | None = None) -> list[PlayedGame]:
         """Play ``games`` games (waiting first, while fewer than six people are in the room)."""
         self.feed = TableFeed(self.publisher, self.next_game_id, names=self.names,
-                              rate=self.speed if math.isfinite(self.speed) else 1e6)
+                              rate=self.speed if math.isfinite(self.speed) else 1e6, table=f"room-{self.room}",
+                              room=self.kind, notes=self._notes)
         self.feed.idle()
         while len(self.played) < games and not (stop and stop.is_set()):
             self._take_in()
@@ -65,6 +74,11 @@ class SimulatedRoom:
             await self._play_one()
             await asyncio.sleep(self.between_s)
         return self.played
+
+    def _notes(self) -> list[Mapping[str, Any]]:
+        """The game's club notes as a club table's journal holds them at the end: the check-in, the end's clock."""
+        assert self.session is not None
+        return [{CLUB_NOTE: self.checkin}, {CLUB_END_NOTE: {"clock": self.session.clock.now(), "ended": now_iso()}}]
 
     def _take_in(self) -> None:
         members, variant = self.plan()
@@ -85,8 +99,13 @@ class SimulatedRoom:
         session = Session(config, rng.randrange(1 << 30), "heuristic", timings=Timings())
         self.feed.names = names
         self.feed.attach(session.director)
-        session.start()
+        self.session = session
         clock = session.clock
+        # what a club table notes in its journal at the deal (controller/club/recorder.py): members by seat
+        self.checkin = {"uid": f"{self.room}:{self.feed.game}", "table": f"room-{self.room}", "room": self.kind,
+                        "started": now_iso(), "clock": clock.now(),
+                        "members": {str(seat): name for seat, name in enumerate(names, 1)}}
+        session.start()
         if math.isfinite(self.speed):
             tick = 0.1
             while session.director.stage != "over":
@@ -100,4 +119,4 @@ class SimulatedRoom:
         state = session.director.state
         assert state is not None
         self.played.append(PlayedGame(self.feed.game, self.variant, len(names), state.winner or "draw", names,
-                                      self.feed.result()))
+                                      self.feed.result(), self.feed.record()))

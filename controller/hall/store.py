@@ -21,7 +21,8 @@ CREATE TABLE IF NOT EXISTS rooms (room TEXT PRIMARY KEY, status TEXT NOT NULL DE
     next_variant TEXT NOT NULL DEFAULT '', players TEXT NOT NULL DEFAULT '[]');
 CREATE TABLE IF NOT EXISTS results (game TEXT PRIMARY KEY, room TEXT NOT NULL, evening TEXT NOT NULL,
     at REAL NOT NULL, body TEXT NOT NULL, taken REAL NOT NULL DEFAULT 0);
-CREATE TABLE IF NOT EXISTS records (game TEXT PRIMARY KEY, room TEXT NOT NULL, at REAL NOT NULL, body TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS records (game TEXT PRIMARY KEY, room TEXT NOT NULL, at REAL NOT NULL, body TEXT NOT NULL,
+    evening TEXT NOT NULL DEFAULT '');
 CREATE TABLE IF NOT EXISTS waiting (name TEXT PRIMARY KEY, since REAL NOT NULL, how TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS announced (game TEXT PRIMARY KEY, room TEXT NOT NULL, at REAL NOT NULL);
 """
@@ -38,6 +39,10 @@ class HallStore:
         # syncs once before each batch of receipts goes out (sync()), so nothing it has acknowledged can be lost.
         self.db.execute("PRAGMA synchronous=NORMAL")
         self.db.executescript(SCHEMA)
+        columns = {c for _, c, *_ in self.db.execute("PRAGMA table_info(records)")}
+        if "evening" not in columns:  # a hall file from before the club's records: its provisional records (not
+            # the club's) keep evening '' and so never count in a standing
+            self.db.execute("ALTER TABLE records ADD COLUMN evening TEXT NOT NULL DEFAULT ''")
         self._marks: dict[tuple[str, str], tuple[int, set[int]]] = {}
         self._syncer: sqlite3.Connection | None = None
 
@@ -127,10 +132,16 @@ class HallStore:
                               (game, room, evening, at, json.dumps(body, ensure_ascii=False), taken))
         return cur.rowcount == 1
 
-    def add_record(self, game: str, room: str, at: float, body: dict[str, Any]) -> bool:
-        cur = self.db.execute("INSERT OR IGNORE INTO records VALUES (?, ?, ?, ?)",
-                              (game, room, at, json.dumps(body, ensure_ascii=False)))
+    def add_record(self, uid: str, room: str, evening: str, at: float, body: dict[str, Any]) -> bool:
+        """A game's club record, once by its uid (the club's identity of a game); ``at``: when the table wrote it."""
+        cur = self.db.execute("INSERT OR IGNORE INTO records (game, room, at, body, evening) VALUES (?, ?, ?, ?, ?)",
+                              (uid, room, at, json.dumps(body, ensure_ascii=False), evening))
         return cur.rowcount == 1
+
+    def records(self, evening: str) -> list[dict[str, Any]]:
+        """The club records of the evening's games, in the order the tables wrote them."""
+        rows = self.db.execute("SELECT body FROM records WHERE evening = ? ORDER BY at", (evening,)).fetchall()
+        return [json.loads(body) for (body,) in rows]
 
     def results(self, evening: str | None = None) -> list[dict[str, Any]]:
         q = "SELECT room, at, body FROM results" + (" WHERE evening = ?" if evening else "") + " ORDER BY at"

@@ -28,7 +28,9 @@ class HallLink:
         self.outbox = Outbox(config.mqtt.outbox)
         self.publisher = MqttPublisher(self.outbox, broker_address(config, username(room)), config.mqtt.club, room)
         self.publisher.on_sent.append(self._sent)
-        self.feed = TableFeed(self.publisher, lambda: self.outbox.next_game(room))
+        # the club's names for this table and its room kind, as the club's records of its games carry them
+        self.feed = TableFeed(self.publisher, lambda: self.outbox.next_game(room), table=config.club.table,
+                              room=config.club.room)
         self.stop = asyncio.Event()
         self.task: asyncio.Task[None] | None = None
 

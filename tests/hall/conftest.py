@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 
+from controller.club.scoring import DEFAULT, ScoringTable
 from controller.hall.broker import Mosquitto
 from controller.hall.service import HallService, RoomConfig
 from controller.hall.store import HallStore
@@ -52,12 +53,12 @@ class Clock:
 
 
 def hall(rooms: list[RoomConfig] | None = None, *, auto_send: bool = False, clock: Callable[[], float] | None = None,
-         languages: tuple[str, ...] = ("zh-CN", "en")) -> HallService:
+         languages: tuple[str, ...] = ("zh-CN", "en"), scoring: ScoringTable = DEFAULT) -> HallService:
     from controller.hall.announce import Announcer
 
     voices = [NullVoice(clock or time.monotonic, load_voice_pack(lang)) for lang in languages]
     return HallService(HallStore(":memory:"), CLUB, rooms or [RoomConfig(r) for r in ROOMS],
-                       announcer=Announcer(voices), auto_send=auto_send, clock=clock or time.time)
+                       announcer=Announcer(voices), auto_send=auto_send, clock=clock or time.time, scoring=scoring)
 
 
 async def until(cond: Callable[[], bool], timeout: float = 20.0) -> None:

@@ -6,9 +6,12 @@ from __future__ import annotations
 
 import asyncio
 import functools
+import json
 import math
 from collections import Counter
 
+from controller.club.record import GameRecord
+from controller.club.standings import standings
 from controller.hall.mqtt import BrokerAddress, MqttPublisher
 from controller.hall.outbox import Outbox
 from controller.hall.service import HallService, RoomConfig
@@ -83,6 +86,16 @@ def test_the_broker_killed_in_the_middle_of_an_evening_loses_and_doubles_nothing
     played, service, total, stats = asyncio.run(go())
     at_hall = Counter(r["game"] for r in service.store.results())
     assert len(played) == 8 and at_hall == Counter(g.game for g in played)  # every result exactly once
+    snapshot = service.snapshot()
+    records = service.store.records(snapshot["evening"])
+    assert Counter(r["uid"] for r in records) == Counter(g.record["uid"] for g in played if g.record)  # once each
+    by_uid = {r["uid"]: r for r in records}
+    assert len(records) == 8 and all(json.loads(json.dumps(g.record)) == by_uid[g.record["uid"]]
+                                     for g in played if g.record)  # the club's record, as the table built it
+    # tonight's standings: the club's ranking of the club's records of what the tables played
+    assert snapshot["standings"] == standings([GameRecord.from_dict(r) for r in records])
+    assert snapshot["standings"] and {r["member"] for r in snapshot["standings"]} <= {
+        f"P{room}{i}" for room in ("1", "2") for i in range(12)}
     assert service.counts.taken == total  # every message, each taken once (copies were dropped by id)
     assert all(s.outages >= 1 for s in stats)
 

@@ -9,6 +9,9 @@ import json
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
+from controller.club import recorder
+from controller.club.record import build_record
+from controller.club.store import open_store
 from controller.hall.feed import TableFeed, public_event
 from controller.rules.events import Dawn, Dealt, Opened
 from tests.director.helpers import play, session
@@ -52,6 +55,42 @@ def test_a_whole_game_publishes_statuses_events_and_one_result_and_one_record():
     playing = [b for b in rec.of("status") if b["state"] == "playing"]
     assert playing and all(b["variant"] == "standard-2.0" and b["players"] == 12 for b in playing)
     assert any(b["phase"] == "night" for b in playing) and any(b.get("gesture") == "speech" for b in playing)
+
+
+def test_the_record_published_at_the_end_is_the_one_the_club_database_stores(tmp_path):
+    # a club table: who sits where noted at the deal, the end noted before the feed hears of it (controller/live.py)
+    s = session("standard-2.0", 12, seed=4, journal_path=tmp_path / "journal.sqlite")
+    journal = s.journal
+    assert journal is not None
+    members = {seat: f"M{seat}" for seat in range(1, 12)}  # seat 12 is a guest
+    s.director.on_over.append(lambda d: recorder.end_note(journal, clock=s.clock.now()))
+    rec = Recorder()
+    feed = TableFeed(rec, lambda: "g1", table="room-3-table", room="standard")
+    feed.attach(s.director)
+    s.start()
+    recorder.checkin_note(journal, members, table="room-3-table", room="standard", clock=s.clock.now())
+    s.run(max_time=100_000.0)
+    (published,) = rec.of("record")
+    store = open_store(tmp_path / "club.sqlite")
+    (stored,) = recorder.record_finished(store, journal, "room-3-table")
+    assert published == dict(stored.as_dict(), id=None)  # the club's own dict (its row id is the club's own)
+    assert published["length_s"] and published["length_s"] > 0  # the end note was there: time points count
+    assert [x["member"] for x in published["seats"]] == [*members.values(), None]
+    assert {str(x["seat"]): x["role"] for x in published["seats"]} == s.result()["roles"]  # C4: at the end only
+
+
+def test_a_table_without_a_journal_gives_the_clubs_record_from_its_own_notes():
+    s = session("classic-1.0", 9, seed=3)
+    note = {"uid": "u-1", "table": "room-2", "room": "entry", "clock": 0.0, "members": {"1": "Ada", "2": "Bo"}}
+    rec = Recorder()
+    feed = TableFeed(rec, lambda: "g1", table="room-2", room="entry",
+                     notes=lambda: [{"club": note}, {"club_end": {"clock": s.clock.now()}}])
+    feed.attach(s.director)
+    play(s)
+    expected = build_record(s.director.events, [{"club": note}, {"club_end": {"clock": s.clock.now()}}],
+                            table="room-2", journal_game=0, room="entry")
+    assert expected is not None and rec.of("record") == [expected.as_dict()]
+    assert rec.of("record")[0]["uid"] == "u-1" and rec.of("record")[0]["seats"][1]["member"] == "Bo"
 
 
 def test_each_published_event_is_the_public_view_of_the_directors_event_numbered_in_the_game():
@@ -108,6 +147,7 @@ def test_no_message_before_the_end_reveals_a_role_a_night_choice_or_a_cause_of_d
     play(s)
     roles = set(s.director.config.variant.roles)
     end = next(i for i, (k, b) in enumerate(rec.messages) if k == "event" and b["event"]["type"] == "game_ended")
+    assert [k for k, _ in rec.messages[end:]].count("record") == 1  # the club's record: once, after the end
     for kind, body in rec.messages[:end]:
         assert kind in ("status", "event")
         text = json.dumps(body, ensure_ascii=False)

@@ -14,6 +14,8 @@ from pathlib import Path
 
 import pytest
 
+from controller.club.record import GameRecord
+from controller.club.standings import standings
 from controller.hall.announce import Announcer
 from controller.hall.app import serve
 from controller.hall.broker import free_port
@@ -157,6 +159,15 @@ def test_the_hall_page_shows_the_rooms_live_the_waiting_list_the_announcement_an
         assert text(browser, "#banner") == "2号包房游戏结束，请等候的玩家回到包房"  # shown: innerText is empty if not
         assert "好人胜" in room_text(browser, "2") or "杀手胜" in room_text(browser, "2")
         assert count(browser, "#standings tr") == 1 + 9  # the header and room 2's nine players
+        # the club's ranking of the club's record of that game (entry scoring, time points), row by row
+        snap = club.service.snapshot()
+        ranked = standings([GameRecord.from_dict(r) for r in club.service.store.records(snap["evening"])],
+                           club.service.scoring)
+        assert snap["standings"] == ranked and len(ranked) == 9
+        rows = browser.execute_script(  # in one go: the page redraws itself live
+            "return [...document.querySelectorAll('#standings tr')].slice(1)"
+            ".map(tr => [...tr.cells].map(c => c.textContent).join(' '))")
+        assert rows == [f"{r['rank']} {r['member']} {r['games']} {r['wins']} {r['points']:g}" for r in ranked]
         shot(browser, tmp_path, "hall-result.png")
         assert club.service is not None and club.service.announcer.said == ["2"]
         # the same page in English

@@ -8,8 +8,11 @@ import logging
 
 import pytest
 
+from controller.club.record import GameRecord, SeatRecord
+from controller.club.scoring import parse_scoring, score
+from controller.club.standings import standings
 from controller.hall.announce import game_over_text
-from controller.hall.service import HallError, RoomConfig, evening_of, standings
+from controller.hall.service import HallError, RoomConfig, evening_of
 from controller.hall.waiting import STANDARD_VARIANT
 from tests.hall.conftest import Clock, hall
 
@@ -80,21 +83,77 @@ def test_a_room_the_packs_cannot_name_is_announced_as_a_room():
     assert h.announcer.voices[0].prompts_said() == ["hall.a_room_game_over"]
 
 
-def test_the_evenings_standings_count_two_points_a_win_one_a_draw_and_leave_guests_out():
-    rows = standings([result("g1", "good", [("Ada", "good"), ("Bo", "killers"), ("#3", "good")]),
-                      result("g2", "draw", [("Ada", "good"), ("Bo", "killers")]),
-                      result("g3", "killers", [("Bo", "killers"), ("Cai", "good")])])
-    assert [(r["name"], r["points"], r["games"], r["wins"]) for r in rows] == [
-        ("Ada", 3, 2, 1), ("Bo", 3, 3, 1), ("Cai", 0, 1, 0)]  # level on points and wins: fewer games first
+def record(uid: str, winner: str, seats: list[tuple[str | None, str, str]], *, variant: str = "standard-2.0",
+           minutes: float = 30.0, ejected: tuple[int, ...] = ()) -> dict:
+    """A club record (controller/club/record.py) as a table publishes it: (member or None for a guest, role, side)."""
+    return GameRecord(
+        uid=uid, table="t", journal_game=1, variant=variant, options={}, players=len(seats), room="standard",
+        started=None, length_s=minutes * 60, winner=winner, reason="r",
+        seats=tuple(SeatRecord(n, role, side, member) for n, (member, role, side) in enumerate(seats, 1)),
+        deaths=tuple((n, "ejected") for n in ejected), ejections=ejected).as_dict()
+
+
+EVENING = [record("u1", "good", [("Ada", "police", "good"), ("Bo", "killer", "killers"), (None, "civilian", "good")]),
+           record("u2", "draw", [("Ada", "civilian", "good"), ("Bo", "killer", "killers")]),
+           record("u3", "killers", [("Bo", "killer", "killers"), ("Cai", "civilian", "good")], minutes=10,
+                  ejected=(2,))]
+
+
+def test_the_evenings_standings_are_the_clubs_ranking_of_the_club_records_the_tables_sent():
+    h = hall(clock=Clock())
+    for seq, body in enumerate(EVENING, 1):
+        h.receive("tianhei/test/1/record", envelope("1", "record", seq, body))
+    shown = h.snapshot()["standings"]
+    assert shown == standings([GameRecord.from_dict(r) for r in EVENING])
+    # the club's default table: a police or killer win 3, a draw 1, 0.1 a minute played (3 for 30 minutes);
+    # Cai ejected (§5.14): -3 and neither result nor time points
+    assert [(r["member"], r["points"], r["games"], r["wins"], r["rank"]) for r in shown] == [
+        ("Bo", 11.0, 3, 1, 1), ("Ada", 10.0, 2, 1, 2), ("Cai", -3.0, 1, 0, 3)]
+    assert "None" not in str([r["member"] for r in shown])  # the guest is not ranked
+
+
+def test_the_hall_scores_by_the_clubs_own_scoring_table():
+    scoring, problems = parse_scoring({"standard": {"win": {"killer": 10, "*": 1}}, "time_per_minute": 0})
+    assert problems == []
+    h = hall(scoring=scoring, clock=Clock())
+    for seq, body in enumerate(EVENING, 1):
+        h.receive("tianhei/test/1/record", envelope("1", "record", seq, body))
+    assert [(r["member"], r["points"]) for r in h.snapshot()["standings"]] == [("Bo", 11.0), ("Ada", 2.0),
+                                                                              ("Cai", -3.0)]
+    assert h.snapshot()["standings"] == standings([GameRecord.from_dict(r) for r in EVENING], scoring)
+
+
+def test_a_record_sent_again_counts_once_and_a_result_alone_ranks_nobody():
+    h = hall(clock=Clock())
+    body = EVENING[0]
+    h.receive("tianhei/test/1/result", envelope("1", "result", 1, result("g1", "good", [("Ada", "good")])))
+    assert h.snapshot()["standings"] == []  # the hall ranks from the club's records, not from results
+    h.receive("tianhei/test/1/record", envelope("1", "record", 2, body))
+    h.receive("tianhei/test/1/record", envelope("1", "record", 2, body))  # the same message again
+    h.receive("tianhei/test/1/record", envelope("1", "record", 3, body))  # the same game sent again, a new id
+    assert h.store.count("records") == 1
+    ada = h.snapshot()["standings"][0]
+    assert ada["member"] == "Ada" and ada["games"] == 1
+    assert ada["points"] == score(GameRecord.from_dict(body))[0].total
+
+
+def test_a_record_that_is_not_the_clubs_is_dropped_with_one_line_and_ranks_nobody(caplog):
+    h = hall(clock=Clock())
+    caplog.set_level(logging.WARNING)
+    provisional = {"game": "g1", "winner": "good", "seats": [{"seat": 1, "name": "Ada", "side": "good"}]}
+    assert h.receive("tianhei/test/1/record", envelope("1", "record", 1, provisional)) == "rejected"
+    assert h.store.count("records") == 0 and h.snapshot()["standings"] == []
+    assert len(caplog.records) == 1 and len(caplog.records[0].message.splitlines()) == 1
 
 
 def test_the_standings_on_the_page_are_tonights_only():
     clock = Clock()
     h = hall(clock=clock)
-    h.receive("tianhei/test/1/result", envelope("1", "result", 1, result("g1", "good", [("Ada", "good")]),
-                                                at=clock.t - 86400))
-    h.receive("tianhei/test/1/result", envelope("1", "result", 2, result("g2", "good", [("Bo", "good")]), at=clock.t))
-    assert [r["name"] for r in h.snapshot()["standings"]] == ["Bo"]
+    last_night = record("u0", "good", [("Ada", "civilian", "good")])
+    tonight = record("u1", "good", [("Bo", "civilian", "good")])
+    h.receive("tianhei/test/1/record", envelope("1", "record", 1, last_night, at=clock.t - 86400))
+    h.receive("tianhei/test/1/record", envelope("1", "record", 2, tonight, at=clock.t))
+    assert [r["member"] for r in h.snapshot()["standings"]] == ["Bo"]
     assert evening_of(clock.t) != evening_of(clock.t - 86400)
 
 
