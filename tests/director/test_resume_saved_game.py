@@ -175,6 +175,8 @@ def test_the_live_table_asks_the_judge_on_the_remote_and_waits(tmp_path, monkeyp
         started = asyncio.Event()
         task = asyncio.create_task(run_live(load(cfg), LiveOptions(window=False, on_started=lambda d: (
             seen.append(d), started.set()))))
+        # run_live is the real table on the real asyncio loop (what this test is about), so there is no virtual
+        # clock to advance: yield to the loop in short turns, bounded (2 s), until the remote shows the question.
         for _ in range(200):
             await asyncio.sleep(0.01)
             if tables and tables[0].remote is not None and tables[0].remote.frames:
