@@ -41,6 +41,9 @@ class SeatUI:
     view: v.View = field(default_factory=v.Dark)
     drawn: v.View | None = None
     led: RGB = LED_OFF
+    #: The LED the seat's own input lit before the game took it (its write still on its way to the disk): shown
+    #: over :attr:`led` until then (game_loop.py, "in flight").
+    local_led: RGB | None = None
     cursor: int | None = None
     notice: v.View | None = None
     notice_handle: Handle | None = None
@@ -81,6 +84,19 @@ class RemoteAsk:
     command: str
     choice: int = 0
     confirming: bool = False
+
+
+@dataclass(eq=False)
+class InFlight:
+    """An input the rules took whose write is on its way to the disk: its state is where the next input is decided
+    from; the room learns its consequences only once it is durable (game_loop.py)."""
+
+    action: Action
+    seat: int | None
+    state: GameState
+    events: tuple[Event, ...]
+    #: It ends the wait it was given in (the window closes once it is in effect).
+    ends_wait: bool
 
 
 @dataclass
@@ -127,6 +143,8 @@ class DirectorBase(ABC):
         self.state: GameState | None = None
         self.events: list[Event] = []
         self.groups: list[tuple[Action | None, int]] = []
+        #: Inputs taken, oldest first, whose writes are not yet durable (only with a journal writer thread).
+        self.inflight: deque[InFlight] = deque()
         # Seats past the game's player count (a 16-seat table playing 12) stay out of the game.
         self.ui: dict[int, SeatUI] = {n: SeatUI() for n in table.seats if n <= config.players}
         self.window: Window | None = None
@@ -209,6 +227,9 @@ class DirectorBase(ABC):
 
     @abstractmethod
     def submit(self, action: Action, seat: int | None = None) -> Rejected | None: ...
+
+    @abstractmethod
+    def _settle(self) -> None: ...
 
     @abstractmethod
     def _beat(self, kind: str, arg: Any) -> None: ...

@@ -16,8 +16,11 @@ Durability, the way the file is made and written:
   ``user_version``, in one transaction), made durable, then renamed into place: a ``kill -9`` during set-up
   leaves either no journal or a whole one, never a file without its tables. The file is created mode 0600
   (it holds every role and night choice); SQLite gives its ``-wal`` and ``-shm`` the same mode.
-* Every write goes through :meth:`SqliteJournal._write`, one transaction each (the one place a writer thread
-  with group commit would take over).
+* Every write goes through :meth:`SqliteJournal._commit_rows`: inline on the caller's thread (:meth:`_write`,
+  one transaction each), or, with a writer thread (:meth:`start_writer`, the live table), in groups: whatever
+  queued while the last commit was on its way to the disk is committed together, one fsync for all, and each
+  write's ``done`` is told on the loop once it is durable (controller/director/journal_writer.py). A write
+  without ``done`` (a note, an undo) still returns only once durable: it waits for the queue in front of it.
 * At safe points (a new game, nightfall, dawn, the end of a game, a game closed) the WAL is checkpointed into
   the main file and truncated, so a lost or damaged ``-wal`` costs at most the phase being played. A WAL
   found cut short on opening is copied aside first and the loss is said (:attr:`SqliteJournal.recovered`).
@@ -32,13 +35,15 @@ import json
 import os
 import shutil
 import sqlite3
+import threading
 import time
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from controller.director.identity import GameIdentity
+from controller.director.journal_writer import Batch, Done, ThreadedWriter, Writer
 from controller.rules import actions as rule_actions
 from controller.rules.events import Dawn, Event, GameCreated, GameEnded, NightFell, from_json, to_json
 from controller.rules.night import first_victim
@@ -143,6 +148,10 @@ class SqliteJournal:
         #: The card deck of that game (UID -> role), kept with the identity.
         self.deck: Mapping[str, str] | None = None
         self.db: sqlite3.Connection | None = None
+        #: Where writes go when not inline (None: every write commits on the caller's thread, as in tests).
+        self.writer: Writer | None = None
+        #: One user of the connection at a time: the writer thread commits while the loop may read.
+        self._lock = threading.RLock()
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             if _nothing_in(self.path):  # no file, or an empty one with no WAL: nothing to keep
@@ -228,12 +237,28 @@ class SqliteJournal:
         return int(row[0] or 0)
 
     def close(self) -> None:
-        """Close cleanly: the WAL checkpointed into the main file first."""
+        """Close cleanly: what the writer holds written and told first, then the WAL checkpointed into the main
+        file."""
+        if self.writer is not None:
+            writer, self.writer = self.writer, None
+            writer.close()
         if self.db is None:
             return
-        with contextlib.suppress(sqlite3.Error):
+        with self._lock, contextlib.suppress(sqlite3.Error):
             self.db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
         self._close_quietly()
+
+    def start_writer(self, post: Callable[[Callable[[], None]], object]) -> ThreadedWriter:
+        """From now on commit on a thread of its own, in groups; ``post`` runs a callable on the loop
+        (``loop.call_soon_threadsafe``): each write's ``done`` is told there. :meth:`close` stops it."""
+        writer = ThreadedWriter(self._write_group, post)
+        self.writer = writer
+        return writer
+
+    def flush(self) -> None:
+        """Every write handed to the writer is on disk and its ``done`` told (nothing to do when inline)."""
+        if self.writer is not None:
+            self.writer.flush()
 
     # ---- writing ------------------------------------------------------------------------------------------
     def new_game(self) -> int:
@@ -241,38 +266,71 @@ class SqliteJournal:
         return self.game
 
     def _write(self, rows: Iterable[tuple[str, Any]], checkpoint: bool = False) -> None:
-        """The one write path: ``rows`` in one transaction, committed (and fsync'd: synchronous=FULL) before
-        returning; then, at a safe point, the WAL checkpointed into the main file and truncated."""
-        now = time.time()
-        db = self._conn()
+        """A write that returns once durable: ``rows`` in one transaction, committed (and fsync'd:
+        synchronous=FULL); then, at a safe point, the WAL checkpointed into the main file and truncated. With a
+        writer thread it goes behind the writes queued before it, and waits for them."""
+        stamped = [(self.game, kind, data) for kind, data in rows]
+        if self.writer is None:
+            self._commit_rows(stamped, checkpoint)
+            return
+        failed: list[JournalError | None] = []
+        self.writer.write(Batch(stamped, checkpoint, failed.append))
+        self.writer.flush()
+        if failed and failed[0] is not None:
+            raise failed[0]
+
+    def _hand_over(self, rows: Iterable[tuple[str, Any]], checkpoint: bool, done: Done, chains: bool) -> None:
+        """A write whose outcome goes to ``done``: queued for the writer thread, or written inline now."""
+        stamped = [(self.game, kind, data) for kind, data in rows]
+        if self.writer is not None:
+            self.writer.write(Batch(stamped, checkpoint, done, chains))
+            return
         try:
-            db.execute("BEGIN IMMEDIATE")
+            self._commit_rows(stamped, checkpoint)
+        except JournalError as exc:
+            done(exc)
+            return
+        done(None)
+
+    def _write_group(self, batches: Sequence[Batch]) -> None:
+        """The writer thread's commit: every batch queued since the last one, in one transaction (one fsync)."""
+        self._commit_rows([row for b in batches for row in b.rows], any(b.checkpoint for b in batches))
+
+    def _commit_rows(self, rows: Sequence[tuple[int, str, Any]], checkpoint: bool = False) -> None:
+        """The one place records are written: ``(game, kind, data)`` rows in one transaction."""
+        now = time.time()
+        with self._lock:
+            db = self._conn()
             try:
-                db.executemany(
-                    "INSERT INTO records (game, kind, data, at) VALUES (?, ?, ?, ?)",
-                    [(self.game, kind, json.dumps(data, ensure_ascii=False), now) for kind, data in rows])
-            except BaseException:
-                db.execute("ROLLBACK")
-                raise
-            db.execute("COMMIT")
-        except sqlite3.Error as exc:
-            raise JournalError(self.path, *_sqlite_problem(exc)) from None
-        if checkpoint:
-            self.checkpoint()
+                db.execute("BEGIN IMMEDIATE")
+                try:
+                    db.executemany(
+                        "INSERT INTO records (game, kind, data, at) VALUES (?, ?, ?, ?)",
+                        [(game, kind, json.dumps(data, ensure_ascii=False), now) for game, kind, data in rows])
+                except BaseException:
+                    db.execute("ROLLBACK")
+                    raise
+                db.execute("COMMIT")
+            except sqlite3.Error as exc:
+                raise JournalError(self.path, *_sqlite_problem(exc)) from None
+            if checkpoint:
+                self.checkpoint()
 
     def checkpoint(self) -> None:
         """Fold the WAL into the main file and truncate it: a safe point, from which a lost ``-wal`` costs only
         what comes after."""
         try:
-            self._conn().execute("PRAGMA wal_checkpoint(TRUNCATE)")
+            with self._lock:
+                self._conn().execute("PRAGMA wal_checkpoint(TRUNCATE)")
         except sqlite3.Error as exc:
             raise JournalError(self.path, *_sqlite_problem(exc)) from None
 
     def record_input(self, action: rule_actions.Action | None, events: Iterable[Event],
-                     cards: Mapping[int, Sequence[str]] | None = None) -> None:
+                     cards: Mapping[int, Sequence[str]] | None = None, done: Done | None = None) -> None:
         """An input and the events it caused, atomically. ``action`` None: the set-up (GameCreated, deal),
         written with what the game is (:attr:`identity`, :attr:`deck`) and, at a deal with cards, which cards
-        each dealer tapped (``cards``)."""
+        each dealer tapped (``cards``). ``done``: return at once and be told on the loop when it is durable
+        (the input was decided on top of the inputs still in flight: it is not written if one of them fails)."""
         events = list(events)
         rows: list[tuple[str, Any]] = []
         if action is None:
@@ -282,13 +340,21 @@ class SqliteJournal:
                 "cards": {str(d): list(uids) for d, uids in cards.items()} if cards is not None else None}))
         rows.append(("input", action_to_json(action) if action else {"type": "setup"}))
         rows += [("event", to_json(e)) for e in events]
-        self._write(rows, checkpoint=any(isinstance(e, SAFE_POINTS) for e in events))
+        safe = any(isinstance(e, SAFE_POINTS) for e in events)
+        if done is None:
+            self._write(rows, checkpoint=safe)
+        else:
+            self._hand_over(rows, safe, done, chains=True)
 
     def record_undo(self) -> None:
         self._write([("undo", {})])
 
-    def record_timer(self, checkpoint: Mapping[str, Any]) -> None:
-        self._write([("timer", dict(checkpoint))])
+    def record_timer(self, checkpoint: Mapping[str, Any], done: Done | None = None) -> None:
+        """A countdown's checkpoint; ``done``: return at once and be told on the loop."""
+        if done is None:
+            self._write([("timer", dict(checkpoint))])
+        else:
+            self._hand_over([("timer", dict(checkpoint))], False, done, chains=False)
 
     def note(self, data: Mapping[str, Any]) -> None:
         self._write([("note", dict(data))])
@@ -305,9 +371,11 @@ class SqliteJournal:
         game = self.game if game is None else game
         if not game:
             return None
+        self.flush()  # what was handed to the writer is part of the game
         try:
-            rows = self._conn().execute(
-                "SELECT seq, kind, data, at FROM records WHERE game = ? ORDER BY seq", (game,)).fetchall()
+            with self._lock:
+                rows = self._conn().execute(
+                    "SELECT seq, kind, data, at FROM records WHERE game = ? ORDER BY seq", (game,)).fetchall()
         except sqlite3.Error as exc:
             raise JournalError(self.path, *_sqlite_problem(exc)) from None
         if not rows:
@@ -349,8 +417,10 @@ class SqliteJournal:
         return replay
 
     def games(self) -> list[int]:
+        self.flush()
         try:
-            return [int(r[0]) for r in self._conn().execute("SELECT DISTINCT game FROM records ORDER BY game")]
+            with self._lock:
+                return [int(r[0]) for r in self._conn().execute("SELECT DISTINCT game FROM records ORDER BY game")]
         except sqlite3.Error as exc:
             raise JournalError(self.path, *_sqlite_problem(exc)) from None
 

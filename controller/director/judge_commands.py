@@ -271,6 +271,7 @@ class JudgeCommands(DirectorBase):
 
     def undo(self) -> bool:
         """Drop the last input and refold (the journal keeps both the input and the undo)."""
+        self._settle()  # the last input is the last one in effect, not one still on its way to the disk
         if len(self.groups) <= 1:
             return False
         action, n = self.groups.pop()

@@ -88,9 +88,10 @@ class SeatOutput(DirectorBase):
             if view != ui.drawn:
                 self.table.seats[seat].display(draw(view, self.lang, self.label))
                 ui.drawn = view
-            if self.led_sent.get(seat) != ui.led:
-                self.table.seats[seat].set_led(ui.led)
-                self.led_sent[seat] = ui.led
+            led = ui.led if ui.local_led is None else ui.local_led
+            if self.led_sent.get(seat) != led:
+                self.table.seats[seat].set_led(led)
+                self.led_sent[seat] = led
         self._remote_status()  # the judge's screen follows the game too (the deal, a death, a pause)
         if self.board is not None:
             facts = public_facts(self.state, self.events, window=self.window, now=self.clock.now(),

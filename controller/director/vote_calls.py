@@ -10,6 +10,7 @@ from __future__ import annotations
 import math
 
 from controller.director.base import DirectorBase, Window
+from controller.director.seat_output import LED_VOTE
 from controller.rules import engine
 from controller.rules.actions import Timeout, Vote
 from controller.screens import views as v
@@ -85,6 +86,9 @@ class VoteCalls(DirectorBase):
             return
         err = self.submit(Vote(seat, candidate, self._hand_delay(now, end)), seat)
         if err is None:
+            if self.inflight and self.inflight[-1].seat == seat and w.window_open:
+                # its write is on its way to the disk: the hand's own LED now, as the vote's redraw will light it
+                self.ui[seat].local_led = LED_VOTE
             self._notice(seat, v.VoteFeedback(v.VoteResult.COUNTED, candidate))
 
     def _hand_delay(self, now: float, end: float) -> float:
