@@ -349,6 +349,8 @@ async def run_live(config: Config, opts: LiveOptions) -> Director:
         board = hdmi = _open_board(opts, physical, lang)
     if console is not None:
         board = console.board_for(board)
+    # the disk's waits off the loop: a press shows at once, the room learns it once durable (journal.py)
+    journal.start_writer(loop.call_soon_threadsafe)
     director = Director(table, voice, scheduler, gc, journal=journal, timings=timings(config), lang=lang,
                         seed=seed, deck=deck, judge_entry=config.table.judge == "entry", board=board,
                         judge=config.table.judge != "none")  # no judge: players surrender from their seats

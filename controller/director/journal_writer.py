@@ -8,9 +8,10 @@ whole burst), then hands each batch's ``done`` back to the loop, in the order th
 ``done``: the director shows a press's own effects at once and lets the room learn its consequences only there.
 
 A failed commit (disk full) fails every batch in it. A batch that ``chains`` builds on the ones before it (an
-input stepped on a game state that includes the inputs still in flight): once one of those fails, every later
-chained batch fails unwritten too, until the loop, having dropped them all, calls :meth:`ThreadedWriter.reset`.
-Without that, a later input could reach the disk without the one it was decided after.
+input stepped on a game state that includes the inputs still in flight): once one of those fails, every chained
+batch handed over before the loop, having dropped them all, calls :meth:`ThreadedWriter.reset` fails unwritten
+too, even if the disk is back by then (an epoch counts the resets). Without that, a later input could reach the
+disk without the one it was decided after.
 
 Tests run the thread for real (it is the thread they test) and never sleep: :meth:`ThreadedWriter.flush` waits
 for the queue to be written and runs the ``done`` callbacks on the calling thread. The director under the virtual
@@ -47,6 +48,8 @@ class Batch:
     done: Done | None = None
     #: Decided on top of the batches before it: not written once one of those failed (see the module's doc).
     chains: bool = False
+    #: The writer's resets before it was handed over (set by the writer).
+    epoch: int = 0
 
 
 class Writer(Protocol):
@@ -81,7 +84,10 @@ class ThreadedWriter:
         self._written: deque[tuple[Batch, JournalError | None]] = deque()
         self._busy = False
         self._closed = False
+        #: The last failure of a chained batch, and the epoch it doomed (see the module's doc).
         self._failed: JournalError | None = None
+        self._dead = -1
+        self._epoch = 0
         #: Transactions committed and batches written (a benchmark's figures: the batches per fsync).
         self.commits = 0
         self.batches = 0
@@ -92,6 +98,7 @@ class ThreadedWriter:
         with self._cond:
             if self._closed:
                 raise RuntimeError("the journal's writer is closed")
+            batch.epoch = self._epoch
             self._queue.append(batch)
             self._cond.notify_all()
 
@@ -107,8 +114,8 @@ class ThreadedWriter:
                 group = list(self._queue)
                 self._queue.clear()
                 self._busy = True
-                failed = self._failed
-            fresh = [b for b in group if not (failed is not None and b.chains)]
+                failed, dead = self._failed, self._dead
+            fresh = [b for b in group if not (b.chains and b.epoch <= dead)]
             error: JournalError | None = None
             if fresh:
                 try:
@@ -122,12 +129,15 @@ class ThreadedWriter:
                     self.commits += 1
                     self.batches += len(fresh)
                 if error is not None and any(b.chains for b in fresh):
-                    self._failed = error
+                    self._failed, self._dead = error, max(b.epoch for b in fresh if b.chains)
                 for b in group:
                     self._written.append((b, error if b in fresh else failed))
                 self._busy = False
                 self._cond.notify_all()
-            self._post(self.deliver)
+            try:
+                self._post(self.deliver)
+            except RuntimeError:  # the loop is closed: whoever closes the writer delivers (close, flush)
+                log.debug("journal writer: the loop is closed; its outcome waits for close()")
 
     def deliver(self) -> None:
         """On the loop: tell each written batch's ``done``, in the order the batches were given."""
@@ -146,9 +156,10 @@ class ThreadedWriter:
         self.deliver()
 
     def reset(self) -> None:
-        """On the loop, once it has dropped every input that was decided after a failed one: write again."""
+        """On the loop, once it has dropped every input that was decided after a failed one: what it hands over
+        from now on is written again (what it handed over before still fails)."""
         with self._cond:
-            self._failed = None
+            self._epoch += 1
 
     def close(self) -> None:
         """Write what is queued, tell it, and stop the thread."""
@@ -172,10 +183,13 @@ class VirtualWriter:
         self._in_flight: list[Batch] = []
         self._timer: Handle | None = None
         self._failed: JournalError | None = None
+        self._dead = -1
+        self._epoch = 0
         self.commits = 0
         self.batches = 0
 
     def write(self, batch: Batch) -> None:
+        batch.epoch = self._epoch
         self._queue.append(batch)
         if not self._in_flight:
             self._begin()
@@ -195,7 +209,7 @@ class VirtualWriter:
         from controller.director.journal import JournalError
 
         failed = self._failed
-        fresh = [b for b in group if not (failed is not None and b.chains)]
+        fresh = [b for b in group if not (b.chains and b.epoch <= self._dead)]
         error: JournalError | None = None
         if fresh:
             try:
@@ -205,7 +219,7 @@ class VirtualWriter:
             except JournalError as exc:
                 error = exc
                 if any(b.chains for b in fresh):
-                    self._failed = exc
+                    self._failed, self._dead = exc, max(b.epoch for b in fresh if b.chains)
         for b in group:
             _deliver(b, error if b in fresh else failed)
 
@@ -220,7 +234,7 @@ class VirtualWriter:
             self._finish(group)
 
     def reset(self) -> None:
-        self._failed = None
+        self._epoch += 1
 
     def close(self) -> None:
         self.flush()

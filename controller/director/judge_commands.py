@@ -265,6 +265,7 @@ class JudgeCommands(DirectorBase):
         self._refresh()
 
     def end_timer(self) -> None:
+        self._settle()  # for the wait the room sees: an input in flight may have ended it already
         if self.window is not None and not self.paused:
             self._note("judge", "ended the timer")
             self.submit(Timeout())
