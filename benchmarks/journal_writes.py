@@ -4,7 +4,9 @@ file's size at the end, and the wall time of one commit (fsync'd: synchronous=FU
     .venv/bin/python benchmarks/journal_writes.py [--games N] [--dir PATH]
 
 ``--dir`` puts the journals on the disk to measure (an SD card on the Pi); the default is a temporary folder.
-These are the figures a writer thread with group commit would start from: every commit is on the event loop.
+The game is played under the virtual clock with inline writes (one commit per input, as the tests write): the
+cost of the writes themselves. On the live table the writer thread takes them off the event loop and groups
+those that come together; what a press then waits for is measured by ``benchmarks/vote_hand_latency.py``.
 """
 
 from __future__ import annotations
@@ -24,7 +26,7 @@ from controller.rules.variant import load_variant
 def one_game(seed: int, path: Path) -> tuple[list[float], list[float], int]:
     commits: list[float] = []
     checkpoints: list[float] = []
-    write, checkpoint = SqliteJournal._write, SqliteJournal.checkpoint
+    write, checkpoint = SqliteJournal._write, SqliteJournal.checkpoint  # inline: Session starts no writer thread
 
     def timed_write(self: SqliteJournal, rows, checkpoint: bool = False) -> None:  # type: ignore[no-untyped-def]
         t0 = time.perf_counter()

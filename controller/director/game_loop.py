@@ -187,8 +187,10 @@ class GameLoop(DirectorBase):
             self._lost(error)
             return
         self.inflight.popleft()
-        if item.seat in self.ui:
-            self.ui[item.seat].local_led = None  # the game's own LED for the seat is drawn now
+        if item.seat in self.ui:  # what the seat already shows is the game's now (its redraw may change it)
+            ui = self.ui[item.seat]
+            if ui.local_led is not None:
+                ui.led, ui.local_led = ui.local_led, None
         self.state = item.state
         self.events.extend(item.events)
         self.groups.append((item.action, len(item.events)))

@@ -11,12 +11,13 @@ from __future__ import annotations
 
 import os
 import shutil
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from controller.director.journal import SqliteJournal
+from controller.director.journal_writer import Batch, VirtualWriter
 from controller.director.session import Session
 from controller.rules.events import to_json
 from tests.director.helpers import session
@@ -57,28 +58,42 @@ def new_session(setup: Setup, seed: int, path: Path) -> Session:
     return session(variant, players, seed, "heuristic", options, journal_path=path, cards=cards)
 
 
-def record(setup: Setup, seed: int, folder: Path) -> Recording:
-    """Play the game once; after each commit, copy the journal's files as a power cut would leave them."""
+def record(setup: Setup, seed: int, folder: Path, card_s: float | None = None) -> Recording:
+    """Play the game once; after each commit, copy the journal's files as a power cut would leave them.
+    ``card_s``: on a slow card, through the journal's writer (:class:`VirtualWriter`): inputs in flight, several
+    in one commit; a cut after a commit loses the inputs still in flight."""
     folder.mkdir(parents=True, exist_ok=True)
     rec = Recording(setup, seed, folder)
     path = folder / "whole.sqlite"
     s = new_session(setup, seed, path)
     journal = s.journal
     assert journal is not None
-    original = SqliteJournal._write
 
-    def write(rows: Any, checkpoint: bool = False) -> None:
+    def copied(commit: Callable[[], None]) -> None:
         before = _size(_wal(path))
-        original(journal, rows, checkpoint=False)
+        commit()
         rec.wal_before.append(before)
         db, wal = rec.copy(rec.commits)
         shutil.copyfile(path, db)
         if _wal(path).exists():
             shutil.copyfile(_wal(path), wal)
-        if checkpoint:
-            journal.checkpoint()
 
-    journal._write = write  # type: ignore[method-assign]
+    if card_s is None:
+        original = SqliteJournal._write
+
+        def write(rows: Any, checkpoint: bool = False) -> None:
+            copied(lambda: original(journal, rows, checkpoint=False))
+            if checkpoint:
+                journal.checkpoint()
+
+        journal._write = write  # type: ignore[method-assign]
+    else:
+        def group(batches: Sequence[Batch]) -> None:
+            copied(lambda: journal._commit_rows([row for b in batches for row in b.rows]))
+            if any(b.checkpoint for b in batches):
+                journal.checkpoint()
+
+        journal.writer = VirtualWriter(group, s.clock, card_s)
     s.start()
     s.run(max_time=100_000)
     assert s.director.stage == "over"

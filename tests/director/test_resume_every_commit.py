@@ -43,6 +43,21 @@ def test_a_power_cut_after_any_commit_ends_with_the_uninterrupted_games_events(t
 
 
 @pytest.mark.slow
+@pytest.mark.parametrize("setup", GAMES[:1] + GAMES[3:] if EXHAUSTIVE else GAMES[:1],
+                         ids=lambda g: f"{g[0]}-{g[1]}p{'-cards' if g[3] else ''}")
+def test_on_a_slow_card_a_power_cut_after_any_group_commit_ends_with_the_uninterrupted_games_events(tmp_path, setup):
+    """The writer thread's way (every commit 10 ms, inputs in flight meanwhile, several in one commit): a cut
+    after a commit loses the inputs still in flight, which the room had not learned; the resumed game is the
+    same game."""
+    rec = record(setup, 1, tmp_path, card_s=0.010)
+    assert rec.commits > 100
+    for k in commits_to_try(rec.commits):
+        events, note = resume(rec, k)
+        assert note is None, f"after commit {k}: {note}"
+        assert events == rec.events, f"the game cut after commit {k} of {rec.commits} ended otherwise"
+
+
+@pytest.mark.slow
 @pytest.mark.parametrize("setup", GAMES if EXHAUSTIVE else GAMES[:3:2],
                          ids=lambda g: f"{g[0]}-{g[1]}p{'-cards' if g[3] else ''}")
 def test_a_commit_torn_by_the_power_going_falls_back_to_the_one_before(tmp_path, setup):
