@@ -79,6 +79,8 @@ class ThreadedWriter:
         #: Writes the batches in one transaction (checkpointing if one asks), or raises JournalError.
         self._commit = commit
         self._post = post
+        #: The loop's thread (the writer is started there): only there are the ``done`` callbacks run.
+        self._home = threading.get_ident()
         self._cond = threading.Condition()
         self._queue: deque[Batch] = deque()
         self._written: deque[tuple[Batch, JournalError | None]] = deque()
@@ -149,11 +151,13 @@ class ThreadedWriter:
             _deliver(batch, error)
 
     def flush(self) -> None:
-        """On the loop: wait until every batch handed over is written, and tell their ``done`` now."""
+        """Wait until every batch handed over is written; on the loop, tell their ``done`` now (from another
+        thread, a reader's, they stay posted to the loop)."""
         with self._cond:
             while self._queue or self._busy:
                 self._cond.wait()
-        self.deliver()
+        if threading.get_ident() == self._home:
+            self.deliver()
 
     def reset(self) -> None:
         """On the loop, once it has dropped every input that was decided after a failed one: what it hands over
@@ -167,7 +171,8 @@ class ThreadedWriter:
             self._closed = True
             self._cond.notify_all()
         self._thread.join()
-        self.deliver()
+        if threading.get_ident() == self._home:
+            self.deliver()
 
 
 class VirtualWriter:

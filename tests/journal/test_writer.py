@@ -187,3 +187,19 @@ def test_a_note_written_through_the_writer_on_a_full_disk_raises_as_it_always_di
         journal.note({"who": "the club"})
     journal.db = real
     journal.close()
+
+
+def test_a_reader_on_another_thread_waits_for_the_writes_but_leaves_telling_them_to_the_loop():
+    card = SlowCard(hold_first=False)
+    loop = Loop()
+    writer = ThreadedWriter(card.commit, loop.post)
+    told: list[tuple[str, object]] = []
+    writer.write(batch("seat 1's hand", told))
+    reader = threading.Thread(target=writer.flush)  # the hall's feed reading the journal, say
+    reader.start()
+    reader.join(PATIENCE)
+    assert not reader.is_alive() and card.groups == [["seat 1's hand"]]
+    assert told == []  # the director hears of it on its loop, not on the reader's thread
+    writer.flush()
+    assert told == [("seat 1's hand", None)]
+    writer.close()
