@@ -8,7 +8,6 @@ import logging
 import re
 from typing import Any
 
-import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -128,8 +127,8 @@ class Watcher:
             elif isinstance(view, v.NightChoice):  # a night choice, or V4.8's vote in turn
                 # Open on the window's seats; or, once the step has settled, still on them (and no other seat)
                 # until the step's sleep prompt darkens them: C6's "choose again" may still be speaking then.
-                assert (w is not None and w.kind in ("night", "vote") and seat in w.seats
-                        or w is None and seat in self.awake), where
+                assert ((w is not None and w.kind in ("night", "vote") and seat in w.seats)
+                        or (w is None and seat in self.awake)), where
             if (w is not None and w.kind in ("night", "recognition") and seat not in w.seats
                     and not d.paused and s is not None and s.phase == "night"):
                 assert isinstance(view, (v.Dark, v.Dead)), f"{where}: lit while others wake"
@@ -277,3 +276,23 @@ def test_the_peeker_would_find_the_old_leak():
     finally:
         del watch
     raise AssertionError("a role shown on a sleeping seat went unnoticed")
+
+
+def test_the_police_go_dark_at_police_close_your_eyes_when_their_recognition_ends_the_night():
+    """A recognition-only first night (V2.10): the police's step is the night's last, so the state is already in
+    the day when it settles; their roles must still go dark at "警察请闭眼", not stay lit until dawn is said."""
+    s = session("standard-2.0", 10, 0, "random", {"first_night": "recognition"})
+    d = s.director
+    said: list[str] = []
+    voice_say = s.voice.say
+
+    def say(prompts: Any, *, urgent: bool = False) -> float:
+        said.extend(prompts)
+        return voice_say(prompts, urgent=urgent)
+
+    s.voice.say = say  # type: ignore[method-assign]
+    s.start()
+    s.clock.run(until=lambda: "role.police.sleep" in said, max_time=600)
+    police = [seat for seat in d.ui if d.state.role_of(seat) == "police"]  # type: ignore[union-attr]
+    assert police and "dawn.breaks" not in said
+    assert all(isinstance(d.ui[seat].drawn, v.Dark) for seat in police), [d.ui[p].drawn for p in police]
