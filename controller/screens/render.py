@@ -115,7 +115,10 @@ def _check_in(c: Canvas, view: v.CheckIn, lang: Lang, label: Label) -> None:
 
 @draws(v.TapCard)
 def _tap_card(c: Canvas, view: v.TapCard, lang: Lang, label: Label) -> None:
-    c.row(0, ui("seat", lang, n=label(view.seat)))
+    # The seat at the top right, where the role screen that follows the tap (and the dead screen) shows it: the
+    # number does not jump when the card is read, and it keeps off the left edge, where "3号" drawn at x=0
+    # looked cut off behind the panel's bezel.
+    c.row(0, "", ui("seat", lang, n=label(view.seat)))
     if view.digital:
         c.fit(ui("peek", lang), (0, TOP, W, H), (MEDIUM, SMALL))
         return
