@@ -11,7 +11,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from controller.hall.private_file import make_private
+from controller.private_file import make_private
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS seen (room TEXT NOT NULL, epoch TEXT NOT NULL, seq INTEGER NOT NULL, at REAL NOT NULL,

@@ -1,4 +1,5 @@
-"""Owner-only (0600) SQLite files for the club layer's stores, whatever the umask of the process that opens them.
+"""Owner-only (0600) SQLite files for the club layer's stores (the club's records, the hall, a table's outbox),
+whatever the umask of the process that opens them.
 
 The hall's database holds who played, where and with what result; a table's outbox holds the same before it is
 sent. The service units set ``UMask=0077``, but the hall and a table are also started by hand (``tianhei hall``,
