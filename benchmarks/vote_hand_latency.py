@@ -10,7 +10,8 @@ instead (the same wait, added after SQLite's commit).
 
 A second thread plays the hardware. At each vote call every living seat raises its hand (presses OK) within
 ``--burst-ms`` of the others, in a random order: hands come together, so writes queue behind one another's
-fsync (what group commit is for). Measured for every counted hand: press -> that seat's LED turning blue, and
+fsync (what group commit is for). ``--burst-ms 0`` raises them one at a time instead, each after the last one's
+LED (and 2 ms), as ``benchmarks/director_latency.py`` presses. Measured for every counted hand: press -> that seat's LED turning blue, and
 press -> its screen showing the counted hand. The judge then ends the vote and every other wait (the remote's
 "end timer"), nights pass without a kill, the next day's vote comes; games are played until ``--presses`` hands
 are counted.
@@ -217,6 +218,9 @@ class Game:
                 time.sleep(left)
             pressed[s] = time.perf_counter()
             self.table.press(s, Button.OK)
+            if self.args.burst_ms <= 0:  # one at a time: this hand's LED (or its refusal), then the next
+                seat.lit.wait(0.5)
+                time.sleep(0.002)
         for s, t0 in pressed.items():
             seat = self.table.seats[s]
             assert isinstance(seat, TimedSeat)
@@ -283,8 +287,9 @@ def main() -> None:
             refused += g.refused
             commits += getattr(writer, "commits", 0)
             batches += getattr(writer, "batches", 0)
+    hands = f"hands of a call within {args.burst_ms:g} ms" if args.burst_ms > 0 else "one hand at a time"
     print(f"vote hand -> its LED and screen, real asyncio loop, real SQLite journal, {args.players} players, "
-          f"{args.writer} writer; {how}; hands of a call within {args.burst_ms:g} ms")
+          f"{args.writer} writer; {how}; {hands}")
     print(f"  {games} games, {len(led)} counted hands ({refused} refused)")
     if args.writer == "thread" and commits:
         print(f"  writer thread: {batches} writes in {commits} commits ({batches / commits:.2f} writes per fsync)")

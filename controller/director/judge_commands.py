@@ -337,6 +337,7 @@ class JudgeCommands(DirectorBase):
         self._pump()
 
     def abort(self) -> None:
+        self._settle()  # nothing still on its way to the disk takes effect after the game is stopped
         self._close_window()
         self.beats.clear()
         self.stage = "over"

@@ -200,3 +200,16 @@ def test_a_seat_pressing_nothing_new_writes_nothing_even_with_a_write_in_flight(
         t.table.click(1, Button.OK)  # the same pick again, while the first is on its way
     t.run_until(lambda: not t.director.inflight, patience=1.0)
     assert durable_inputs(path) == on_disk_soon
+
+
+def test_the_judge_stopping_the_game_lets_the_hand_in_flight_land_first_and_nothing_after(tmp_path):
+    t, _path, _ = slow_vote(tmp_path)
+    d = t.director
+    candidate = d.window.call[0]  # type: ignore[union-attr]
+    voter = next(s for s in sorted(d.state.alive) if s != candidate)
+    t.ok(voter)
+    d.abort()
+    assert not d.inflight and d.state.picks[voter] == candidate and d.stage == "over"
+    events = len(d.events)
+    t.run_for(1.0)
+    assert len(d.events) == events and d.window is None
