@@ -10,6 +10,9 @@ is called. Measured:
 * ▶ at night (a killer moves the pointer): press -> the seat's screen command;
 * OK in a vote window (a raised hand): press -> the seat's LED command (blue) and its screen command.
 
+No journal here: the same hand with the real journal on a slow card (every fsync 10 ms), hands raised together,
+is ``benchmarks/vote_hand_latency.py``.
+
 What made it fast (▶ p99 6.2 -> 0.7..2.9 ms, p50 1.1 -> 0.2 ms on a busy 2-core x86 box): countdowns are shown in
 whole seconds, so between ticks a press changes only the pressing seat's view (the partners' and the remote's
 stay equal and are not redrawn); NightChoice renders in cached layers (frame / pointed-at seat / partners' line);

@@ -216,10 +216,10 @@ def test_a_thousand_ok_presses_on_the_same_pick_write_one_pick(tmp_path):
 
 
 def test_the_journal_writes_in_one_place():
-    """Every write goes through _write (a writer thread with group commit would take over there)."""
+    """Every record is written by _commit_rows: inline (_write) or by the writer thread, in groups."""
     source = Path(journal_module.__file__).read_text()
     assert source.count("INSERT INTO records") == 1
-    assert source.count('"BEGIN IMMEDIATE"') == 3  # _write, the set-up, the format upgrade
+    assert source.count('"BEGIN IMMEDIATE"') == 3  # _commit_rows, the set-up, the format upgrade
     assert os.path.basename(journal_module.__file__) == "journal.py"
 
 
