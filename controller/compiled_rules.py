@@ -34,7 +34,7 @@ from pathlib import Path
 #: both packages is set-up and reading files: not worth compiling).
 COMPILED: dict[str, tuple[str, ...]] = {
     "controller.rules": ("engine", "state", "night", "day", "win", "turns", "clash", "seats", "cards", "setup",
-                         "draws"),
+                         "variant", "draws", "record", "events", "actions"),
     "controller.bots": ("policies",),
 }
 MODULES = tuple(f"{package}.{name}" for package, names in COMPILED.items() for name in names)

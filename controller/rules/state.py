@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from types import MappingProxyType
-from typing import Any
+from typing import Any, Final
 
 from controller.rules.events import Acted, Opened
-from controller.rules.record import record
+from controller.rules.record import Record, dataclass_view
 from controller.rules.setup import GameConfig
 from controller.rules.variant import RoleSpec
 
@@ -29,11 +29,21 @@ Act = Acted
 Waiting = Opened
 
 
-@record
-class TieState:
-    procedure: str
-    stage: int
-    tied: tuple[int, ...]
+class TieState(Record):
+    """V2.7: the tie procedure under way (which stage, among whom)."""
+
+    __match_args__ = ("procedure", "stage", "tied")
+    procedure: Final[str]
+    stage: Final[int]
+    tied: Final[tuple[int, ...]]
+
+    def __init__(self, procedure: str, stage: int, tied: tuple[int, ...]) -> None:
+        self.procedure = procedure
+        self.stage = stage
+        self.tied = tied
+
+
+dataclass_view(TieState)
 
 
 class GameState:
