@@ -35,7 +35,7 @@ from pathlib import Path
 COMPILED: dict[str, tuple[str, ...]] = {
     "controller.rules": ("engine", "state", "night", "day", "win", "turns", "clash", "seats", "cards", "setup",
                          "variant", "draws", "record", "events", "actions"),
-    "controller.bots": ("policies",),
+    "controller.bots": ("policies", "play"),
 }
 MODULES = tuple(f"{package}.{name}" for package, names in COMPILED.items() for name in names)
 GROUP = "tianhei_rules"

@@ -34,18 +34,18 @@ def hugged(s: GameState) -> int | None:
 
 def empty_needles(s: GameState, seat: int) -> int:
     """V4.6: the empty needles ``seat`` has collected so far."""
-    return s.marks.get(f"empty_needles:{seat}", 0)
+    return s.mark(f"empty_needles:{seat}")
 
 
 def silenced(s: GameState, seat: int) -> bool:
     """V4.8 decision: a player the forest elder silenced last night gives no defence and no last words today,
     but votes."""
-    return s.marks.get(f"silenced:{seat}", 0) == s.day > 0
+    return s.mark(f"silenced:{seat}") == s.day > 0
 
 
 def revived(s: GameState, seat: int) -> bool:
     """V7.1: has ``seat`` used the angel's one revival?"""
-    return s.marks.get(f"revived:{seat}", 0) > 0
+    return s.mark(f"revived:{seat}") > 0
 
 
 def learners(s: GameState, act: Act) -> tuple[int, ...]:
@@ -97,7 +97,7 @@ def resolve(s: GameState) -> tuple[tuple[tuple[int, str], ...], tuple[tuple[str,
         got = hits[seat]
         killed = any(g in _KILLS for g in got) and "protect" not in got and not revival
         if killed and s.roles[seat - 1] in secret_holders and (
-                s.marks.get(f"spent:{seat}", 0) == 0 or seat in spent_tonight):
+                s.mark(f"spent:{seat}") == 0 or seat in spent_tonight):
             killed = False
         lethal = [c for c, hit in (("killed", killed), ("shot", "shoot" in got)) if hit]
         needles = got.count("needle")

@@ -5,6 +5,7 @@ public vote with its order (V2.5), follow-votes (V2.6), ties (V2.7), executions 
 from __future__ import annotations
 
 import functools
+from collections.abc import Collection
 from typing import TYPE_CHECKING, Any
 
 from controller.rules import turns, win
@@ -274,7 +275,9 @@ def ballot(tx: Tx, votes: tuple[tuple[int, int | None], ...]) -> None:
     w = s.waiting
     assert w is not None
     seen: set[int] = set()
-    alive, picks, choices = s.alive, s.picks, frozenset(w.choices)
+    alive, picks = s.alive, s.picks
+    # A set for a whole table's hands; the tuple itself for a V4.8 single vote (no set to build for one test).
+    choices: Collection[int | None] = frozenset(w.choices) if len(votes) > 3 else w.choices
     counts: dict[int, int] = {}  # counted while checked, as _close counts: living voters, living candidates
     for voter, target in votes:
         if voter not in alive:

@@ -98,8 +98,8 @@ def _spoke(s: GameState, e: Spoke) -> None:
         s.waiting = None
 
 
-def _merged(marks: Mapping[str, int], changes: tuple[tuple[str, int], ...]) -> Mapping[str, int]:
-    merged = dict(marks)
+def _merged(marks: MappingProxyType[str, int], changes: tuple[tuple[str, int], ...]) -> MappingProxyType[str, int]:
+    merged = marks.copy()  # the underlying dict's own copy (dict(proxy) would go key by key)
     merged.update(changes)
     return MappingProxyType(merged)
 
@@ -265,8 +265,13 @@ def _run_agenda(tx: Tx) -> None:
         if not agenda:
             agenda.append(("night",) if s.phase == "day" else ("dawn",))
         task = agenda.pop(0)
-        if len(task) == 1:  # most tasks take no arguments: no slice to build
+        n = len(task)
+        if n == 1:  # most tasks take no arguments or one or two: no slice nor argument tuple to build
             tasks[task[0]](tx)
+        elif n == 2:
+            tasks[task[0]](tx, task[1])
+        elif n == 3:
+            tasks[task[0]](tx, task[1], task[2])
         else:
             tasks[task[0]](tx, *task[1:])
         s = tx.s

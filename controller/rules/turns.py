@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any
 
 from controller.rules import clash, win
 from controller.rules.events import Died, TieRound, VoteClosed
-from controller.rules.seats import CLOCKWISE, COUNTER_CLOCKWISE, order_from, walk
+from controller.rules.seats import CLOCKWISE, COUNTER_CLOCKWISE, next_seat, order_from
 from controller.rules.state import GameState
 
 if TYPE_CHECKING:
@@ -38,9 +38,12 @@ def direction(s: GameState) -> int:
 
 
 def from_judge(s: GameState, seats: Any) -> tuple[int, ...]:
-    """``seats`` in the day's order starting from the judge (between seat N and seat 1)."""
-    d = direction(s)
-    return order_from(1 if d == CLOCKWISE else s.players, d, s.players, frozenset(seats))
+    """``seats`` in the day's order starting from the judge (between seat N and seat 1): forward is up the seat
+    numbers from 1, reverse down them from N."""
+    ordered = sorted(seats)
+    if direction(s) != CLOCKWISE:
+        ordered.reverse()
+    return tuple(ordered)
 
 
 def no_last_words(s: GameState, seat: int) -> bool:
@@ -50,6 +53,8 @@ def no_last_words(s: GameState, seat: int) -> bool:
 
 def last_words_order(s: GameState) -> tuple[int, ...]:
     """V4.7: the night's dead who give last words, in the day's order from the judge."""
+    if not s.night_dead:  # a quiet night (and every V4.8 turn asks)
+        return ()
     return tuple([x for x in from_judge(s, s.night_dead) if not no_last_words(s, x)])
 
 
@@ -67,7 +72,7 @@ def defence_order(s: GameState) -> tuple[int, ...]:
     d = direction(s)
     spoke = last_words_order(s)
     judge_side = 1 if d == CLOCKWISE else s.players
-    start = walk(spoke[-1], d, s.players)[1] if spoke else judge_side
+    start = next_seat(spoke[-1], d, s.players) if spoke else judge_side
     return order_from(start, d, s.players, s.alive)
 
 
