@@ -134,8 +134,10 @@ def task_speeches(tx: Tx) -> None:
 
 
 def task_speak_among(tx: Tx, seats: tuple[int, ...], step: str) -> None:
-    living = tuple(x for x in seats if x in tx.s.alive)
-    if living and tx.s.config.talk:
+    if not tx.s.config.talk:  # a table of bots that never talk waits for no speech
+        return
+    living = tuple([x for x in seats if x in tx.s.alive])
+    if living:
         tx.open("speeches", step, living)
 
 
