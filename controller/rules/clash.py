@@ -37,10 +37,17 @@ def empty_needles(s: GameState, seat: int) -> int:
     return s.mark(f"empty_needles:{seat}")
 
 
+#: seat -> its "silenced:N" mark's key, made once (the 4.0 day asks about every player's silence at every turn).
+_SILENCE_KEYS: dict[int, str] = {}
+
+
 def silenced(s: GameState, seat: int) -> bool:
     """V4.8 decision: a player the forest elder silenced last night gives no defence and no last words today,
     but votes."""
-    return s.mark(f"silenced:{seat}") == s.day > 0
+    key = _SILENCE_KEYS.get(seat)
+    if key is None:
+        key = _SILENCE_KEYS[seat] = f"silenced:{seat}"
+    return s.mark(key) == s.day > 0
 
 
 def revived(s: GameState, seat: int) -> bool:
