@@ -37,11 +37,8 @@ def register(sub: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(message)s")
-    path = args.config
-    if path is None and Path("tianhei.toml").exists():
-        path = Path("tianhei.toml")
     try:
-        config = load(path) if path is not None else load(None)
+        config = load(args.config)  # None: ./tianhei.toml if there is one, else the defaults
     except ConfigError as exc:
         return fail(str(exc))
     if args.action == "broker-files":
@@ -58,6 +55,11 @@ def run(args: argparse.Namespace) -> int:
     port = args.port or config.hall.http_port
     if not args.no_web:
         print(f"tianhei hall: the hall's page is at http://{host}:{port}/ (English: ?lang=en)", flush=True)
+        if config.hall.organiser_code:
+            print("tianhei hall: the organiser's buttons need the code: open the page with ?code=...", flush=True)
+        else:  # the safe default (docs/security.md): looking is for everyone, changing the list is not
+            print("tianhei hall: no [hall] organiser_code: the organiser's buttons work only in a browser on this "
+                  "machine; set one to use them from a phone", flush=True)
     print(f"tianhei hall: club {service.club!r}, broker {broker.host}:{broker.port} as {broker.username!r}",
           flush=True)
     async def main() -> None:
