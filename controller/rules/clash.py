@@ -9,15 +9,17 @@ tests/rules/test_night_matrix.py lists the whole matrix.
 
 from __future__ import annotations
 
+from typing import Final
+
 from controller.rules.state import Act, GameState
 
 #: The abilities whose nights this module resolves.
-ABILITIES = frozenset({"hug", "shoot", "needle", "silence", "revive", "take", "late_kill"})
+ABILITIES: Final = frozenset({"hug", "shoot", "needle", "silence", "revive", "take", "late_kill"})
 #: Effects that change a player at dawn (the hug, the check, the revival and the take-along are not aimed at a
 #: player's fate the same way: see :func:`resolve`).
-_EFFECTS = frozenset({"kill", "late_kill", "shoot", "needle", "silence", "protect", "secret_kill"})
+_EFFECTS: Final = frozenset({"kill", "late_kill", "shoot", "needle", "silence", "protect", "secret_kill"})
 #: The killers' victims, whom the angel's revival brings back (V7.1 "the night's victim").
-_KILLS = frozenset({"kill", "late_kill"})
+_KILLS: Final = frozenset({"kill", "late_kill"})
 
 
 def hug(s: GameState) -> tuple[tuple[int, ...], int | None]:

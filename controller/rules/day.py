@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Collection
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Final
 
 from controller.rules import turns, win
 from controller.rules.actions import Rejected
@@ -26,7 +26,7 @@ def day_agenda(s: GameState) -> list[Any]:
 
 
 #: The day's steps that only wait for talk: a table of bots that never talk (``talk`` off) leaves them out.
-_TALK_ONLY = frozenset({"last_words", "speeches", "defence"})
+_TALK_ONLY: Final = frozenset({"last_words", "speeches", "defence"})
 
 
 @functools.lru_cache(maxsize=64)

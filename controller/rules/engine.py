@@ -57,13 +57,13 @@ from controller.rules.setup import GameConfig
 from controller.rules.state import EMPTY, GameState, TieState, Waiting
 from controller.rules.variant import parse_variant
 
-SPEECH_KINDS = frozenset({"speeches", "last_words"})
+SPEECH_KINDS: Final = frozenset({"speeches", "last_words"})
 # The kinds of waiting each input answers (constants: a set literal in a call would be built at every input).
-_PICK_KINDS = frozenset({"night", "recognition", "defence_claim"})
-_NIGHT_KINDS = frozenset({"night"})
-_VOTE_KINDS = frozenset({"vote"})
-_PASS_KINDS = frozenset({"speeches", "last_words", "recognition", "defence_claim"})
-_DIRECTION_KINDS = frozenset({"direction"})
+_PICK_KINDS: Final = frozenset({"night", "recognition", "defence_claim"})
+_NIGHT_KINDS: Final = frozenset({"night"})
+_VOTE_KINDS: Final = frozenset({"vote"})
+_PASS_KINDS: Final = frozenset({"speeches", "last_words", "recognition", "defence_claim"})
+_DIRECTION_KINDS: Final = frozenset({"direction"})
 
 
 # --------------------------------------------------------------------------------------------------------

@@ -129,7 +129,7 @@ class Opened(Event):
 
 
 #: The waits whose seats and choices are secret: who wakes at night, who recognises whom, the D1 first card.
-SECRET_WAITS = frozenset({"night", "recognition", "first_identity"})
+SECRET_WAITS: Final = frozenset({"night", "recognition", "first_identity"})
 
 
 class Picked(Event):

@@ -10,7 +10,7 @@ from __future__ import annotations
 import functools
 from collections import Counter
 from collections.abc import Iterable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Final
 
 from controller.rules import clash, win
 from controller.rules.actions import Rejected
@@ -26,7 +26,7 @@ if TYPE_CHECKING:
 
 
 #: The abilities whose holders may be kept asleep (limited checks, one-time powers, 4.0/7.0 conditions).
-_LIMITED = frozenset({"check", "secret_kill"}) | clash.ABILITIES
+_LIMITED: Final = frozenset({"check", "secret_kill"}) | clash.ABILITIES
 
 
 def _spent(s: GameState, seat: int) -> bool:

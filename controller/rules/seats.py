@@ -13,9 +13,10 @@ from __future__ import annotations
 import functools
 from bisect import bisect_left, bisect_right
 from collections.abc import Iterable
+from typing import Final
 
-CLOCKWISE = 1
-COUNTER_CLOCKWISE = -1
+CLOCKWISE: Final = 1
+COUNTER_CLOCKWISE: Final = -1
 
 
 def right_hand_neighbour(seat: int, players: int) -> int:

@@ -18,7 +18,7 @@ so the journal's ``Opened.agenda`` holds them and folding needs nothing new.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Final
 
 from controller.rules import clash, win
 from controller.rules.events import Died, TieRound, VoteClosed
@@ -29,7 +29,7 @@ if TYPE_CHECKING:
     from controller.rules.engine import Tx
 
 #: The step name of one player's vote right after their defence (V4.8).
-TURN_VOTE = "vote.defence"
+TURN_VOTE: Final = "vote.defence"
 
 
 def direction(s: GameState) -> int:
@@ -40,6 +40,8 @@ def direction(s: GameState) -> int:
 def from_judge(s: GameState, seats: Any) -> tuple[int, ...]:
     """``seats`` in the day's order starting from the judge (between seat N and seat 1): forward is up the seat
     numbers from 1, reverse down them from N."""
+    if len(seats) < 2:  # most nights leave one dead or none
+        return tuple(seats)
     ordered = sorted(seats)
     if direction(s) != CLOCKWISE:
         ordered.reverse()
@@ -103,7 +105,11 @@ def close_turn(tx: Tx, hands: tuple[tuple[int, int | None], ...]) -> None:
     s = tx.s
     w = s.waiting
     assert w is not None
-    hand = next((t for v, t in hands if v in w.seats and t is not None and t in s.alive), None)
+    hand = None
+    for v, t in hands:  # the first living target of the voter's hands (a loop: no generator at every turn)
+        if v in w.seats and t is not None and t in s.alive:
+            hand = t
+            break
     nxt = tx.agenda[0]
     assert nxt[0] == "defence_turns", f"a defence vote is followed by the round's next turn, not {nxt!r}"
     if hand is not None:
@@ -117,12 +123,12 @@ def _count(tx: Tx, order: tuple[int, ...], hands: tuple[tuple[int, int], ...]) -
     for _, t in hands:
         if t in s.alive:
             counts[t] = counts.get(t, 0) + 1
-    tally = tuple((c, counts[c]) for c in defence_order(s) if c in counts)
+    tally = tuple([(c, counts[c]) for c in defence_order(s) if c in counts])
     if not tally:
         tx.emit(VoteClosed((), None, ()))
         return
-    top = max(n for _, n in tally)
-    tops = tuple(c for c, n in tally if n == top)
+    top = max([n for _, n in tally])
+    tops = tuple([c for c, n in tally if n == top])
     if len(tops) > 1:  # V4.8: a tie between two or more: nobody is voted out today
         tx.emit(VoteClosed(tally, None, tops))
         tx.emit(TieRound("v4.8", 1, tops, "nobody_out"))
