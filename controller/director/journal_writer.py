@@ -172,7 +172,10 @@ class ThreadedWriter:
             self._cond.notify_all()
         self._thread.join()
         if threading.get_ident() == self._home:
-            self.deliver()
+            try:  # the table may be stopping around it: what was written stays written whatever the telling does
+                self.deliver()
+            except Exception as exc:
+                log.warning("journal writer: telling the last writes at shutdown failed (%s); they are on disk", exc)
 
 
 class VirtualWriter:
