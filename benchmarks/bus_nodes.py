@@ -1,7 +1,9 @@
 """A bank of seat nodes on one serial line, for benchmarks on the real clock: the real firmware's ``Node`` (from
 firmware/lib) for each address, under CPython, on a pseudo-terminal that the table's bus master opens as its
 serial port. Every node sees every byte on the line (RS-485 is a party line) and answers only its own frames, as
-on the table. Nothing here is timed for wire speed: a pty moves bytes at once, so the master's pace is its own.
+on the table. Nothing here is timed for wire speed: a pty moves bytes at once, so the master's pace is its own;
+but an answer in a LISTEN slot goes out at its slot's time (the bank sleeps for it, and steps a node that wants to
+answer when it asks), so the master sleeps through its window as it would on the table.
 
     python benchmarks/bus_nodes.py FD SEATS     (started by benchmarks/bus_idle_cpu.py with the pty's master fd)
 """
@@ -32,10 +34,20 @@ class Line:
     def write(self, data: bytes) -> None:
         os.write(self.fd, data)
 
-    def write_after(self, delay_us: int, data: bytes) -> None:
-        """At once: one process answers for every node, in slot order, so answers cannot collide, and sleeping
-        for the slot here would hold up the nodes after it (on the table each node keeps its own time)."""
+    def write_after(self, delay_us: int, data: bytes, watch: tuple[int, int] | None = None) -> bool:
+        """At its slot, as on the table (one process answers for every node, each deciding after the one before
+        it has sent, so answers cannot collide). The master slot is not watched: the bank is stepped again
+        before any later round, and reads the master's frame then."""
+        if delay_us > 0:
+            time.sleep(delay_us / 1e6)
         os.write(self.fd, data)
+        return True
+
+    def us(self) -> int:
+        return time.monotonic_ns() // 1000
+
+    def since(self, then: int) -> int:
+        return self.us() - then
 
 
 class Part:
@@ -69,7 +81,8 @@ def main() -> int:
     now = lambda: int(time.monotonic() * 1000)  # noqa: E731
     nodes = [Node({"role": "seat", "address": a}, IO(line), now()) for a in range(1, seats + 1)]
     while True:
-        ready, _, _ = select.select([fd], [], [], 0.05)
+        wakes = [w for w in (node.wake_us() for node in nodes) if w is not None]
+        ready, _, _ = select.select([fd], [], [], min([0.05] + [w / 1e6 for w in wakes]))
         try:
             line.rx = os.read(fd, 4096) if ready else b""
         except OSError:
