@@ -72,10 +72,13 @@ async def one_run(seats: int, seconds: float) -> dict[str, float]:
             await asyncio.sleep(0.05)
         await asyncio.sleep(2.0)  # the speech's first screens have gone out
         poller = table._thread.native_id if table._thread is not None else None
-        c0, t0, f0 = cpu(), time.monotonic(), master.stats.frames_sent
+        st = master.stats
+        c0, t0, f0 = cpu(), time.monotonic(), st.frames_sent
+        w0, p0, x0, r0 = st.listens, st.poll_alls, st.timeouts, st.frames_received
         b0, l0 = thread_cpu(poller), time.thread_time()
         await asyncio.sleep(seconds)
-        c1, t1, f1 = cpu(), time.monotonic(), master.stats.frames_sent
+        c1, t1, f1 = cpu(), time.monotonic(), st.frames_sent
+        w1, p1, x1, r1 = st.listens, st.poll_alls, st.timeouts, st.frames_received
         b1, l1 = thread_cpu(poller), time.thread_time()
     finally:
         table.stop()
@@ -85,6 +88,8 @@ async def one_run(seats: int, seconds: float) -> dict[str, float]:
         nodes.wait()
     wall = t1 - t0
     return {"cpu_pct": 100.0 * (c1 - c0) / wall, "frames_per_s": (f1 - f0) / wall,
+            "listens_per_s": (w1 - w0) / wall, "poll_alls_per_s": (p1 - p0) / wall, "timeouts": x1 - x0,
+            "received_per_s": (r1 - r0) / wall,
             "bus_pct": 100.0 * (b1 - b0) / wall, "loop_pct": 100.0 * (l1 - l0) / wall}
 
 
@@ -97,8 +102,9 @@ def main() -> int:
     results = [asyncio.run(one_run(args.seats, args.seconds)) for _ in range(args.runs)]
     for i, r in enumerate(results, 1):
         print(f"run {i}: {args.seats} seats, {args.seconds:.0f} s of a speech: host CPU {r['cpu_pct']:.2f} % of a core, "
-              f"{r['frames_per_s']:.0f} frames/s sent (poll thread {r['bus_pct']:.2f} %, "
-              f"loop {r['loop_pct']:.2f} %)")
+              f"{r['frames_per_s']:.0f} frames/s sent ({r['listens_per_s']:.1f} LISTEN windows/s, "
+              f"{r['poll_alls_per_s']:.1f} POLL_ALL/s), {r['received_per_s']:.0f} frames/s received, "
+              f"{r['timeouts']:.0f} timeouts (poll thread {r['bus_pct']:.2f} %, loop {r['loop_pct']:.2f} %)")
     pcts = [r["cpu_pct"] for r in results]
     print(f"host CPU idling in a speech: min {min(pcts):.2f} %, median {statistics.median(pcts):.2f} % "
           f"(target < 1 %: {'met' if statistics.median(pcts) < 1.0 else 'MISSED'})")

@@ -258,6 +258,11 @@ class BusMaster:
         self.listen = listen
         self.gap_us = sb.listen_gap_us(baud)
         self._span: Span | None = None
+        #: After trouble on the line (a garbled frame, a timeout, a retransmit) windows are short until it has
+        #: been clean for this long: a node that lost the LISTEN frame waits for the next one to say anything.
+        self.noisy_for = 10.0
+        self._noisy_until = -1.0
+        self._trouble = 0
         self._listen_group: list[NodeState] = []
         self._listen_roll = -1
         #: A LISTEN window is open and the master sleeps in it: ``send`` wakes it (``transport.wake``).
@@ -475,7 +480,14 @@ class BusMaster:
         roll = nodes[self._listen_roll]
         group = [n for n in nodes if n is not roll] + [roll]
         acks = [(n.spec.address, n.last_event) for n in group if n.ack_due]
-        rounds = listen_rounds(len(group), self.slot_us, self.gap_us)
+        st = self.stats
+        trouble = st.corrupt_detected + st.timeouts + st.retransmits + st.collisions
+        now = self.transport.now()
+        if trouble != self._trouble:
+            self._trouble = trouble
+            self._noisy_until = now + self.noisy_for
+        span_us = sb.LISTEN_SPAN_US if now >= self._noisy_until else sb.LISTEN_NOISY_SPAN_US
+        rounds = listen_rounds(len(group), self.slot_us, self.gap_us, span_us)
         seq = self._next_seq()
         frame = sb.encode_frame(sb.BROADCAST, seq, sb.LISTEN, sb.encode_listen(
             self.slot_us, self.gap_us, rounds, roll.spec.address, [n.spec.address for n in group], acks))
@@ -620,6 +632,10 @@ class BusMaster:
         if reply is None:
             return
         if reply.mtype == sb.IDENTITY:
+            # It lost its session: it restarted (whatever its boot id), so the seat was dark for a moment.
+            node.status = "down"
+            self._topology += 1
+            self._link(node, False, f"{node.spec.name} restarted (its power was cut, or it was reset)")
             self._identify(node)
         elif reply.mtype in (sb.EVENTS, sb.AUTH):
             self._events(node, reply)

@@ -398,6 +398,7 @@ LISTEN_WATCH_FROM_US = 50  # a node waiting across a master slot listens from he
 LISTEN_WATCH_TO_US = 100  # ...to this long before the master slot ends: any byte in between is the host talking
 LISTEN_AIM_US = 300  # the host starts its frame this far into a master slot
 LISTEN_SPAN_US = 100000  # how long a LISTEN window lasts, about (a whole number of rounds)
+LISTEN_NOISY_SPAN_US = 10000  # ...on a line that garbled or lost a frame lately (a lost LISTEN costs its window)
 
 
 def listen_gap_us(baud):

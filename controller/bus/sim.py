@@ -90,11 +90,14 @@ class SimNode:
         self.later: list[tuple[float, bytes, tuple[float, float] | None]] = []
         #: After the last step: in how many seconds the node wants a step to answer in a LISTEN slot (None: none).
         self.wake: float | None = None
+        self.starts = 0
         self.start()
 
     def start(self) -> None:
+        self.starts += 1
         self.proc = subprocess.Popen(
-            [self.interpreter, str(SIMNODE), str(FIRMWARE_LIB), str(self.config_path), str(self.state_dir)],
+            [self.interpreter, str(SIMNODE), str(FIRMWARE_LIB), str(self.config_path), str(self.state_dir),
+             str(self.starts - 1)],
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             text=True,

@@ -3,7 +3,8 @@
 Used by the tests and by controller.bus.sim, under the unix ``micropython`` binary (or CPython). The driver on
 the other end owns the clock: every step says what time it is, so a simulated game never sleeps.
 
-    argv: FIRMWARE_LIB CONFIG_JSON STATE_DIR
+    argv: FIRMWARE_LIB CONFIG_JSON STATE_DIR [STARTS]   (STARTS: how many times this node was powered before, so a
+                             node powered again gets another boot id, as the real one's random id would be)
     in:  s NOW_MS RXHEX|- [NOW_US]  deliver bus bytes, then run Node.step(NOW_MS); NOW_US (default NOW_MS * 1000)
                              is the link's microsecond clock, which times LISTEN slots
          b NAME 1|0          press (1) or release (0) the button/key NAME (pins are active low)
@@ -53,7 +54,7 @@ if screen is not None:
 reader = machine.FakeMFRC522() if "nfc" in cfg else None
 if reader is not None:
     world.spi_devices[cfg["nfc"]["spi"]] = reader
-boots = [0]
+boots = [int(sys.argv[4]) if len(sys.argv) > 4 else 0]
 
 
 later = []  # (delay_us, bytes, watch) the node asked to send after a delay (its slots): the driver times them
