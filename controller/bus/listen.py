@@ -65,8 +65,9 @@ class Span:
 
     @property
     def roll_due(self) -> float:
-        """When the roll call's answer, in the last slot, must have arrived."""
-        return self.end - self.gap + self.margin
+        """When the roll call's answer, in the last slot, must have arrived: nobody talks in the last master slot,
+        so a late answer (a node that read the LISTEN late, a slow adapter) may still come in it."""
+        return self.end + self.margin
 
     def speak_at(self, now: float) -> float:
         """The earliest moment from ``now`` at which the master may talk: within a master slot, ``LISTEN_AIM_US``

@@ -195,6 +195,8 @@ class BusStats:
     events: int = 0
     poll_alls: int = 0
     listens: int = 0
+    #: Events that came in a LISTEN window (the rest came in POLL_ALL cycles or by name).
+    events_in_windows: int = 0
     collisions: int = 0
     latencies: list[float] = field(default_factory=list)
 
@@ -258,8 +260,8 @@ class BusMaster:
         self.listen = listen
         self.gap_us = sb.listen_gap_us(baud)
         self._span: Span | None = None
-        #: After trouble on the line (a garbled frame, a timeout, a retransmit) windows are short until it has
-        #: been clean for this long: a node that lost the LISTEN frame waits for the next one to say anything.
+        #: After trouble on the line (a garbled frame) windows are short until it has been clean for this long:
+        #: a node that lost the LISTEN frame to the noise waits for the next one to say anything.
         self.noisy_for = 10.0
         self._noisy_until = -1.0
         self._trouble = 0
@@ -481,7 +483,7 @@ class BusMaster:
         group = [n for n in nodes if n is not roll] + [roll]
         acks = [(n.spec.address, n.last_event) for n in group if n.ack_due]
         st = self.stats
-        trouble = st.corrupt_detected + st.timeouts + st.retransmits + st.collisions
+        trouble = st.corrupt_detected + st.collisions  # garbled frames: not a slow node or a late roll call
         now = self.transport.now()
         if trouble != self._trouble:
             self._trouble = trouble
@@ -499,7 +501,10 @@ class BusMaster:
         opened = max(self.transport.now(), before + len(frame) * 10 / self.baud)
         self.stats.frames_sent += 1
         self.stats.listens += 1
-        self._span = Span(seq, opened, self.slot_us / 1e6, self.gap_us / 1e6, rounds, group, roll, self.slot_margin)
+        # The roll call's answer may come late (a node that read the LISTEN late, an adapter that holds bytes):
+        # nobody else talks after the last round, so waiting for it costs nothing while it is on time.
+        late = max(self.slot_margin, self.reply_timeout)
+        self._span = Span(seq, opened, self.slot_us / 1e6, self.gap_us / 1e6, rounds, group, roll, late)
         with self._lock:
             self._waiting = True
 
@@ -517,7 +522,7 @@ class BusMaster:
             elif span.roll_heard() and now >= span.end - span.gap - span.slot:
                 deadline = now  # the roll call, in the last slot, was heard: nothing more can come
             else:
-                deadline = span.end
+                deadline = span.roll_due
             if deadline <= now:
                 self._close_span(span)
                 return
@@ -543,7 +548,9 @@ class BusMaster:
             self._heard(node)
             if reply.mtype == sb.EVENTS:
                 if reply.payload[:1] != b"\x00":  # news, not the roll call's empty answer: ack it soon
+                    before_events = self.stats.events
                     self._events(node, reply)
+                    self.stats.events_in_windows += self.stats.events - before_events
                     node.ack_due = True
                     span.must_speak = True
             elif reply.mtype == sb.NAK and reply.payload[:1] == bytes((sb.NAK_NOT_IDENTIFIED,)):
