@@ -4,6 +4,7 @@ under CPython, benchmarks/bus_nodes.py) on the other end. Target (issue: fast wh
 one core here while a speech runs, with the press target kept (the master still polls every node each cycle).
 
     .venv/bin/python benchmarks/bus_idle_cpu.py [--seats 16] [--seconds 120] [--runs 3] [--press-seconds 20]
+                                                [--no-listen]
 
 The game is set up so that the night passes by its deadlines (nobody acts) and day 1's first speech opens with a
 long window; the CPU of this process (director, loop, master thread; not the nodes' process) is measured over
@@ -58,7 +59,8 @@ def cpu() -> float:
     return r.ru_utime + r.ru_stime
 
 
-async def one_run(seats: int, seconds: float, press_seconds: float, press_every: float) -> dict[str, Any]:
+async def one_run(seats: int, seconds: float, press_seconds: float, press_every: float,
+                  listen: bool = True) -> dict[str, Any]:
     loop = asyncio.get_running_loop()
     master_fd, slave_fd = os.openpty()
     nodes = subprocess.Popen([sys.executable, str(NODES), str(master_fd), str(seats), str(press_every)],
@@ -66,7 +68,7 @@ async def one_run(seats: int, seconds: float, press_seconds: float, press_every:
     os.close(master_fd)
     port = os.ttyname(slave_fd)
     transport = SerialTransport.open(port, 1_000_000)
-    master = BusMaster(transport, [NodeSpec(address=a, seat=a) for a in range(1, seats + 1)])
+    master = BusMaster(transport, [NodeSpec(address=a, seat=a) for a in range(1, seats + 1)], listen=listen)
     table = BusTable(master, post=loop.call_soon_threadsafe)
     timings = Timings(night_action_s=0.5, recognition_s=0.5, answer_s=0.2, reveal_s=0.2,
                       speech_s=seconds + press_seconds + 30.0, last_words_s=0.5, first_identity_s=0.5)
@@ -132,9 +134,11 @@ def main() -> int:
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--press-seconds", type=float, default=20.0, help="then press for this long (0: no presses)")
     parser.add_argument("--press-every", type=float, default=0.25, help="seconds between presses, about")
+    parser.add_argument("--no-listen", action="store_true",
+                        help="poll with POLL_ALL cycles only, as before LISTEN (for comparison)")
     args = parser.parse_args()
-    results = [asyncio.run(one_run(args.seats, args.seconds, args.press_seconds, args.press_every))
-               for _ in range(args.runs)]
+    results = [asyncio.run(one_run(args.seats, args.seconds, args.press_seconds, args.press_every,
+                                   listen=not args.no_listen)) for _ in range(args.runs)]
     for i, r in enumerate(results, 1):
         print(f"run {i}: {args.seats} seats, {args.seconds:.0f} s of a speech: host CPU {r['cpu_pct']:.2f} % of a core, "
               f"{r['frames_per_s']:.0f} frames/s sent ({r['listens_per_s']:.1f} LISTEN windows/s, "

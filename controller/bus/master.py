@@ -260,6 +260,7 @@ class BusMaster:
         self.listen = listen
         self.gap_us = sb.listen_gap_us(baud)
         self._span: Span | None = None
+        self._cycle_start = 0.0
         #: After trouble on the line (a garbled frame) windows are short until it has been clean for this long:
         #: a node that lost the LISTEN frame to the noise waits for the next one to say anything.
         self.noisy_for = 10.0
@@ -338,6 +339,7 @@ class BusMaster:
         ``hold_until``: when nothing is queued to send, the POLL_ALL's window stays open until then (the end of
         the cycle) instead of closing at its last slot: a quiet table then wakes the host once a cycle, not twice
         (each wake-up has a cost of its own; on this project's test machine about 55 µs of CPU)."""
+        self._cycle_start = self.transport.now()
         while True:
             if self._span is None and self._may_listen():
                 for node in self._ordered:  # the nodes that are not up: asked by name once a window
@@ -611,19 +613,29 @@ class BusMaster:
         live = [n for n in self._ordered if n.status == "up" and n.outbox]
         if not live:
             return
-        slot_end = self.transport.now() + self.command_slot
+        now = self.transport.now()
+        slot_end = now + self.command_slot
+        # The rest of the cycle would be a silent pause: fill it with frames that end before the next poll.
+        cycle_end = self._cycle_start + self.min_cycle
         for node in live:  # the LED answers a press: it goes before any screen write
             if node.outbox and node.outbox[0][0] == sb.SET_LED:
                 self._command(node)
         sent = False
         while live:
             for node in list(live):
-                if sent and self.transport.now() >= slot_end:
+                now = self.transport.now()
+                if sent and now >= slot_end and (not node.outbox or now + self._exchange_time(node) > cycle_end):
                     return
                 if node.status != "up" or not node.outbox or not self._command(node):
                     live.remove(node)
                     continue
                 sent = True
+
+    def _exchange_time(self, node: NodeState) -> float:
+        """About how long the node's next command takes: its frame and the ACK on the wire, and a turnaround."""
+        with self._lock:
+            payload = len(node.outbox[0][1]) if node.outbox else 0
+        return (2 * sb.OVERHEAD + payload) * 10 / self.baud + 0.0005
 
     def pending_commands(self) -> int:
         """Commands queued for nodes that are up (what the next command slots will send)."""
