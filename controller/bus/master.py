@@ -261,11 +261,14 @@ class BusMaster:
         self.gap_us = sb.listen_gap_us(baud)
         self._span: Span | None = None
         self._cycle_start = 0.0
-        #: After trouble on the line (a garbled frame) windows are short until it has been clean for this long:
-        #: a node that lost the LISTEN frame to the noise waits for the next one to say anything.
+        #: Until the line has been clean for this long (no garbled frame, no roll call missed by a node that then
+        #: answers by name: it lost the LISTEN) windows are short, from the start too: a node that lost the
+        #: LISTEN frame to noise waits for the next one to say anything.
         self.noisy_for = 10.0
         self._noisy_until = -1.0
         self._trouble = 0
+        #: (address, SEQ of its LISTEN, heard): a roll call that missed its window, in case its answer comes late.
+        self._late = (0, 0, False)
         self._listen_group: list[NodeState] = []
         self._listen_roll = -1
         #: A LISTEN window is open and the master sleeps in it: ``send`` wakes it (``transport.wake``).
@@ -487,9 +490,9 @@ class BusMaster:
         st = self.stats
         trouble = st.corrupt_detected + st.collisions  # garbled frames: not a slow node or a late roll call
         now = self.transport.now()
-        if trouble != self._trouble:
+        if trouble != self._trouble or self._noisy_until < 0:
             self._trouble = trouble
-            self._noisy_until = now + self.noisy_for
+            self._noisy_until = max(self._noisy_until, now + self.noisy_for)
         span_us = sb.LISTEN_SPAN_US if now >= self._noisy_until else sb.LISTEN_NOISY_SPAN_US
         rounds = listen_rounds(len(group), self.slot_us, self.gap_us, span_us)
         seq = self._next_seq()
@@ -594,8 +597,13 @@ class BusMaster:
             # is noticed within one turn of roll calls, 16 windows, plus these exchanges).
             self.stats.timeouts += 1
             self._silent(roll)
+            self._late = (roll.spec.address, span.seq, False)
             while roll.status == "up" and roll.silent:
                 self._poll(roll)
+            if roll.status == "up" and not self._late[2]:
+                # It answers by name, and its roll call never came, not even late: it lost the LISTEN.
+                self._noisy_until = self.transport.now() + self.noisy_for
+            self._late = (0, 0, False)
 
     def abandon_span(self) -> None:
         """Forget the open LISTEN window without judging it (the simulator let the clock jump over it)."""
@@ -726,6 +734,8 @@ class BusMaster:
                 self.stats.frames_received += 1
                 if frame.addr == address and frame.seq == seq:
                     return frame
+                if (frame.addr, frame.seq) == self._late[:2]:
+                    self._late = (frame.addr, frame.seq, True)  # a roll call's answer, late
                 # A late answer to an earlier try: its content is repeated in a later reply, so drop it.
         self.decoder.idle()
         return None

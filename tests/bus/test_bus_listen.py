@@ -20,6 +20,7 @@ from controller.ports import Button, ButtonEvent, InputEvent, LinkEvent
 def table4():
     events: list[InputEvent] = []
     sim = start_sim_table(4)
+    sim.master.noisy_for = 0.0  # a clean line: long windows at once (see the test of a noisy one)
     sim.table.start(events.append)
     sim.table.run_for(0.2)
     assert all(n.status == "up" for n in sim.master.nodes.values())
@@ -95,6 +96,7 @@ def test_a_seat_that_goes_silent_is_reported_down_within_a_turn_of_roll_calls() 
     polled by name until it counts as down, within 16 windows at any table size."""
     events: list[InputEvent] = []
     with start_sim_table(4) as sim:
+        sim.master.noisy_for = 0.0
         sim.table.start(events.append)
         sim.table.run_for(0.2)
         cut_at = sim.bus.now()
@@ -123,6 +125,7 @@ def test_a_seat_that_rebooted_says_so_in_the_next_window_and_gets_its_led_back(
 def test_the_remotes_key_is_fetched_by_name_when_it_asks_in_its_slot() -> None:
     events: list[InputEvent] = []
     with start_sim_table(2, remote_key=bytes(range(16))) as sim:
+        sim.master.noisy_for = 0.0
         sim.table.start(events.append)
         sim.table.run_for(0.2)
         assert sim.master._listen_group, "the remote (firmware 0.4) takes part in the windows"
@@ -171,3 +174,25 @@ class _Port:
 
     def fileno(self) -> int:
         return self._fd
+
+
+def test_windows_are_short_until_the_line_has_been_clean_for_a_while() -> None:
+    """A node that loses the LISTEN frame to noise can say nothing until the next one: so at the start and on a line
+    that garbled a frame, windows are short (about 10 ms), and long again once the line has been clean for
+    ``noisy_for`` (a roll call missed by a node that then answers by name counts as a lost LISTEN too)."""
+    with start_sim_table(4) as sim:
+        master = sim.master
+        master.noisy_for = 1.0
+        sim.table.start(lambda event: None)
+
+        def windows_per_second(seconds: float) -> float:
+            listens, t0 = master.stats.listens, sim.bus.now()
+            sim.table.run_for(seconds)
+            return (master.stats.listens - listens) / (sim.bus.now() - t0)
+
+        assert windows_per_second(0.5) > 50, "at the start"
+        sim.table.run_for(0.6)
+        assert windows_per_second(1.0) < 12, "clean for a second"
+        master.stats.corrupt_detected += 1  # a garbled frame came
+        sim.table.run_for(0.15)
+        assert windows_per_second(0.5) > 50, "after a garbled frame"
