@@ -385,7 +385,9 @@ class SimBus:
         tick = self.quiet_tick if self._skipping else self.idle_tick
         due = self._now + (self.busy_tick if node.busy else tick)
         if node.wake is not None:
-            due = min(due, self._now + node.wake)
+            # (at least a little later when this step sent nothing: a node that keeps asking for a step now
+            # would hold the simulated clock still)
+            due = min(due, self._now + max(node.wake, 0.0 if later else 0.00005))
         self._tick_due[address] = due
         self._schedule(due, "tick", address)
 

@@ -286,6 +286,8 @@ class Node:
         span = self.span
         if span is None:
             return None
+        if self.decoder.pending():
+            return self.gap_ms * 1000 + 1000  # a partial frame: after the line has been quiet long enough to drop it
         elapsed = self.io.link.since(span.t0)
         target = self._span_target(span, elapsed)
         if target is None:
