@@ -76,13 +76,16 @@ async def one_run(seats: int, seconds: float, press_seconds: float, press_every:
     director = Director(table, NullVoice(loop.time, part_seconds=0.02), AsyncioScheduler(loop), config,
                         timings=timings, seed=1)
     try:
+        started = time.monotonic()
         director.start()
         deadline = time.monotonic() + 120
         while not (director.window is not None and director.window.kind == "speeches"):
             if time.monotonic() > deadline:
                 raise RuntimeError(f"no speech after 120 s (stage {director.stage})")
             await asyncio.sleep(0.05)
-        await asyncio.sleep(2.0)  # the speech's first screens have gone out
+        # The speech's first screens have gone out, and the master no longer distrusts the line as it does for
+        # its first ``noisy_for`` seconds (short LISTEN windows): the speech of a real evening comes much later.
+        await asyncio.sleep(max(2.0, started + master.noisy_for + 2.0 - time.monotonic()))
         poller = table._thread.native_id if table._thread is not None else None
         st = master.stats
         c0, t0, f0 = cpu(), time.monotonic(), st.frames_sent

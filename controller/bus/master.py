@@ -261,14 +261,12 @@ class BusMaster:
         self.gap_us = sb.listen_gap_us(baud)
         self._span: Span | None = None
         self._cycle_start = 0.0
-        #: Until the line has been clean for this long (no garbled frame, no roll call missed by a node that then
-        #: answers by name: it lost the LISTEN) windows are short, from the start too: a node that lost the
-        #: LISTEN frame to noise waits for the next one to say anything.
+        #: Until the line has been clean (no garbled frame) for this long, from the start too, windows are short:
+        #: a node that lost the LISTEN frame to noise can say nothing until the next one. (A roll call missed is
+        #: no sign of noise: a node that read the LISTEN late misses it too, and is polled by name.)
         self.noisy_for = 10.0
         self._noisy_until = -1.0
         self._trouble = 0
-        #: (address, SEQ of its LISTEN, heard): a roll call that missed its window, in case its answer comes late.
-        self._late = (0, 0, False)
         self._listen_group: list[NodeState] = []
         self._listen_roll = -1
         #: A LISTEN window is open and the master sleeps in it: ``send`` wakes it (``transport.wake``).
@@ -597,13 +595,8 @@ class BusMaster:
             # is noticed within one turn of roll calls, 16 windows, plus these exchanges).
             self.stats.timeouts += 1
             self._silent(roll)
-            self._late = (roll.spec.address, span.seq, False)
             while roll.status == "up" and roll.silent:
                 self._poll(roll)
-            if roll.status == "up" and not self._late[2]:
-                # It answers by name, and its roll call never came, not even late: it lost the LISTEN.
-                self._noisy_until = self.transport.now() + self.noisy_for
-            self._late = (0, 0, False)
 
     def abandon_span(self) -> None:
         """Forget the open LISTEN window without judging it (the simulator let the clock jump over it)."""
@@ -734,8 +727,6 @@ class BusMaster:
                 self.stats.frames_received += 1
                 if frame.addr == address and frame.seq == seq:
                     return frame
-                if (frame.addr, frame.seq) == self._late[:2]:
-                    self._late = (frame.addr, frame.seq, True)  # a roll call's answer, late
                 # A late answer to an earlier try: its content is repeated in a later reply, so drop it.
         self.decoder.idle()
         return None

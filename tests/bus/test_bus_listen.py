@@ -179,7 +179,7 @@ class _Port:
 def test_windows_are_short_until_the_line_has_been_clean_for_a_while() -> None:
     """A node that loses the LISTEN frame to noise can say nothing until the next one: so at the start and on a line
     that garbled a frame, windows are short (about 10 ms), and long again once the line has been clean for
-    ``noisy_for`` (a roll call missed by a node that then answers by name counts as a lost LISTEN too)."""
+    ``noisy_for``."""
     with start_sim_table(4) as sim:
         master = sim.master
         master.noisy_for = 1.0
