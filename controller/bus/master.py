@@ -494,15 +494,22 @@ class BusMaster:
         span_us = sb.LISTEN_SPAN_US if now >= self._noisy_until else sb.LISTEN_NOISY_SPAN_US
         rounds = listen_rounds(len(group), self.slot_us, self.gap_us, span_us)
         seq = self._next_seq()
+        addresses = [n.spec.address for n in group]
         frame = sb.encode_frame(sb.BROADCAST, seq, sb.LISTEN, sb.encode_listen(
-            self.slot_us, self.gap_us, rounds, roll.spec.address, [n.spec.address for n in group], acks))
+            self.slot_us, self.gap_us, rounds, roll.spec.address, addresses, acks))
+        # A node that lost the LISTEN to noise could say nothing for the whole window: a second copy follows
+        # at once, saying how long before its own end the window began (one more write, no more wake-ups).
+        behind = len(frame) * 10_000_000 // self.baud
+        copy = sb.encode_frame(sb.BROADCAST, seq, sb.LISTEN, sb.encode_listen(
+            self.slot_us, self.gap_us, rounds, roll.spec.address, addresses, acks, behind))
         for n in group:
             n.ack_due = False
         before = self.transport.now()
         self.transport.write(frame)
         # The host's write may return before the bytes are out (a serial port) or after (the simulator).
         opened = max(self.transport.now(), before + len(frame) * 10 / self.baud)
-        self.stats.frames_sent += 1
+        self.transport.write(copy)
+        self.stats.frames_sent += 2
         self.stats.listens += 1
         # The roll call's answer may come late (a node that read the LISTEN late, an adapter that holds bytes):
         # nobody else talks after the last round, so waiting for it costs nothing while it is on time.

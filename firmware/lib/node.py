@@ -26,8 +26,10 @@ class Span:
     """A LISTEN window as this node keeps it: when it began (the link's microseconds), where this node's slot is
     in each round, and the next round it may still answer in (one answer a round)."""
 
-    def __init__(self, t0, offset_us, slot_us, gap_us, round_us, rounds, roll, seq):
+    def __init__(self, t0, skew_us, offset_us, slot_us, gap_us, round_us, rounds, roll, seq, copy_us):
         self.t0 = t0
+        self.skew_us = skew_us  # the window began this long before t0 (read from the LISTEN's second copy)
+        self.copy_us = copy_us  # until then the LISTEN's second copy may still be arriving
         self.offset_us = offset_us
         self.slot_us = slot_us
         self.gap_us = gap_us
@@ -198,7 +200,7 @@ class Node:
     def _listen(self, frame):
         """LISTEN: take this node's ack and keep the window; the answers go out from ``step`` (_span_step)."""
         try:
-            slot_us, gap_us, rounds, roll, addresses, acks = sb.decode_listen(frame.payload)
+            slot_us, gap_us, rounds, roll, behind_us, addresses, acks = sb.decode_listen(frame.payload)
         except sb.FrameError:
             return
         index = addresses.find(bytes((self.address,)))
@@ -207,8 +209,13 @@ class Node:
         if self.identified and self.address in acks:
             self._ack_events(acks[self.address])
         round_us = len(addresses) * slot_us + gap_us
-        self.span = Span(self.io.link.us(), index * slot_us, slot_us, gap_us, round_us, rounds,
-                         roll == self.address, frame.seq)
+        copy_us = (sb.OVERHEAD + len(frame.payload)) * 10000000 // self.baud + sb.LISTEN_WATCH_FROM_US
+        self.span = Span(self.io.link.us(), behind_us, index * slot_us, slot_us, gap_us, round_us, rounds,
+                         roll == self.address, frame.seq, copy_us)
+
+    def _in_span(self, span):
+        """Microseconds since the window began."""
+        return self.io.link.since(span.t0) + span.skew_us
 
     def _span_target(self, span, elapsed):
         """(round, its slot's start in µs from the window's start) of this node's next answer, or None."""
@@ -251,7 +258,7 @@ class Node:
         if span is None or self.decoder.pending():
             return  # a partial frame is arriving: most likely the host, and the window is over
         link = self.io.link
-        elapsed = link.since(span.t0)
+        elapsed = self._in_span(span)
         if elapsed >= span.rounds * span.round_us:
             self.span = None
             return
@@ -262,7 +269,7 @@ class Node:
         if at - elapsed > span.round_us:
             return  # not yet (wake_us says when)
         reply = self._span_reply(span, now, at - elapsed)
-        elapsed = link.since(span.t0)  # building the answer took time: the slot may have begun meanwhile
+        elapsed = self._in_span(span)  # building the answer took time: the slot may have begun meanwhile
         target = self._span_target(span, elapsed)
         if target is None:
             return
@@ -288,7 +295,7 @@ class Node:
             return None
         if self.decoder.pending():
             return self.gap_ms * 1000 + 1000  # a partial frame: after the line has been quiet long enough to drop it
-        elapsed = self.io.link.since(span.t0)
+        elapsed = self._in_span(span)
         target = self._span_target(span, elapsed)
         if target is None:
             return None
@@ -297,7 +304,10 @@ class Node:
     def _handle(self, frame, now):
         if frame.from_node:
             return
-        self.span = None  # any frame from the host ends a LISTEN window
+        span = self.span
+        if span is not None and frame.mtype == sb.LISTEN and frame.seq == span.seq:
+            return  # the second copy of the LISTEN this node is answering in
+        self.span = None  # any other frame from the host ends a LISTEN window
         if frame.addr == sb.BROADCAST and frame.mtype == sb.LISTEN:
             self._listen(frame)
             return
@@ -403,8 +413,12 @@ class Node:
         for frame in frames:
             self.stats["frames"] += 1
             self._handle(frame, now)
-        if self.span is not None and self.decoder.crc_errors != self.stats["crc_errors"]:
-            self.span = None  # garbage in a window: a collision or the host; stop until the host speaks again
+        span = self.span
+        garbage = self.decoder.crc_errors != self.stats["crc_errors"]
+        # Garbage in a window (a collision, or the host's frame garbled; not the LISTEN's second copy garbled):
+        # stop until the host speaks again.
+        if span is not None and garbage and self._in_span(span) - span.skew_us > span.copy_us:
+            self.span = None
         self.stats["crc_errors"] = self.decoder.crc_errors
 
     def step(self, now_ms):

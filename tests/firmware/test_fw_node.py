@@ -296,10 +296,11 @@ SLOT, GAP = 250, 1000
 ROUND = 4 * SLOT + GAP  # four seats listed: 1, 2, 3, 4 (seat 3 has the third slot)
 
 
-def listen(node: SimNode, at_us: int, seq: int, rounds: int = 10, roll: int = 0, ack: int | None = None) -> bytes:
+def listen(node: SimNode, at_us: int, seq: int, rounds: int = 10, roll: int = 0, ack: int | None = None,
+           behind_us: int = 0) -> bytes:
     acks = [(3, ack)] if ack is not None else []
-    frame = sb.encode_frame(sb.BROADCAST, seq, sb.LISTEN, sb.encode_listen(SLOT, GAP, rounds, roll, b"\x01\x02\x03\x04", acks))
-    return node.step(at_us // 1000, frame, at_us)
+    payload = sb.encode_listen(SLOT, GAP, rounds, roll, b"\x01\x02\x03\x04", acks, behind_us)
+    return node.step(at_us // 1000, sb.encode_frame(sb.BROADCAST, seq, sb.LISTEN, payload), at_us)
 
 
 def test_a_press_goes_in_seat_3s_slot_of_the_next_round_and_again_each_round_until_the_host_talks(
@@ -351,3 +352,30 @@ def test_any_frame_from_the_host_ends_the_window(seat3: SimNode) -> None:
     seat3.button("prev", True)
     seat3.step(30, sb.encode_frame(4, 6, sb.SET_LED, b"\x01\x02\x03"), 31_200)  # to seat 4, in a master slot
     assert seat3.later == [] and seat3.wake is None
+
+
+def test_the_listens_second_copy_is_ignored_in_its_window_and_opens_it_for_a_seat_that_lost_the_first(
+    tmp_path: Path,
+) -> None:
+    seats = []
+    for name in ("a", "b"):
+        (tmp_path / name).mkdir()
+        cfg = tmp_path / name / "config.json"
+        cfg.write_text(json.dumps(node_config(3)))
+        seats.append(SimNode(find_micropython(), cfg, tmp_path / name))
+    try:
+        heard_both, lost_first = seats
+        for seat in seats:
+            identify(seat)
+            seat.button("ok", True)
+        t0 = 40_000
+        listen(heard_both, t0, 11)
+        [(first, _, _)] = heard_both.later  # its slot in round 0, 500 µs after the window began
+        listen(heard_both, t0 + 300, 11, behind_us=300)  # the copy, 300 µs later: the same window, nothing new
+        assert heard_both.later == []
+        listen(lost_first, t0 + 300, 11, behind_us=300)
+        [(delay, _, _)] = lost_first.later
+        assert first == pytest.approx(2 * SLOT / 1e6) and delay == pytest.approx((2 * SLOT - 300) / 1e6)
+    finally:
+        for seat in seats:
+            seat.kill()
