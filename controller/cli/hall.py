@@ -37,11 +37,8 @@ def register(sub: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(message)s")
-    path = args.config
-    if path is None and Path("tianhei.toml").exists():
-        path = Path("tianhei.toml")
     try:
-        config = load(path) if path is not None else load(None)
+        config = load(args.config)  # None: ./tianhei.toml if there is one, else the defaults
     except ConfigError as exc:
         return fail(str(exc))
     if args.action == "broker-files":

@@ -55,11 +55,8 @@ def register(sub: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     setup_logging(args.log_level)
-    path = args.config
-    if path is None and Path("tianhei.toml").exists():
-        path = Path("tianhei.toml")
     try:
-        config = load(path) if path is not None else load(None)
+        config = load(args.config)  # None: ./tianhei.toml if there is one, else the defaults
     except ConfigError as exc:
         return fail(str(exc))
     if args.lang is not None:  # the screens, the voice pack and the transcript speak it

@@ -5,7 +5,7 @@ uniformly random living non-killer, each day everyone votes for one uniformly ra
 executed. The police's checks change nothing, so the chance of every outcome depends only on how many of each
 role are alive, and a dynamic program over those counts with the variant's win table (V1.4, V2.9; checked after
 the dawn and after each execution, C8) gives it exactly. The same model checks the engine in
-tests/rules/test_uninformed_exact.py; tests/club checks that both agree.
+tests/rules/test_uninformed_exact.py.
 
 It exists for variants whose win table has only "all dead" rows and whose night has one kill and no other
 power that changes who lives (classic-1.0, standard-2.0); :func:`exact_shares` says None elsewhere.
@@ -41,6 +41,7 @@ class ExactModel:
         self._day = lru_cache(maxsize=None)(self._day_uncached)
 
     def winner(self, counts: Counts) -> str | None:
+        """V1.4 / V2.9 as ``controller/rules/win.py`` reads the table: both sides at once is a draw."""
         alive = dict(zip(self.roles, counts, strict=True))
         sides = set()
         for row in self.rows:
@@ -59,7 +60,7 @@ class ExactModel:
         pool = sum(counts[i] for i in victims)
         out: dict[tuple[str, int], float] = defaultdict(float)
         branches = [(counts[i] / pool, _minus(counts, i)) for i in victims] if pool else [(1.0, counts)]
-        for p, after in branches:
+        for p, after in branches:  # C8: the dawn, then the win check
             won = self.winner(after)
             if won:
                 out[(won, day + 1)] += p
@@ -75,7 +76,7 @@ class ExactModel:
             if not n:
                 continue
             after = _minus(counts, i)
-            won = self.winner(after)
+            won = self.winner(after)  # C8: after each execution
             if won:
                 out[(won, day)] += n / total
             else:

@@ -101,7 +101,9 @@ class EventBeats(DirectorBase):
                 role = "+".join(st.call or st.roles) if st else e.step.split(".", 1)[1]
                 self._beat_now("say", announce.sleep(role, self.config.variant.night_call))
             for seat in e.actors:
-                if self.state.phase == "night":
+                # Dark while the room's eyes are closed, also when this step ended the night (the state is
+                # already in the day, but dawn is not said yet: the role must not stay lit through "请闭眼").
+                if self.night_shown:
                     self._set(seat, v.Dark(), LED_OFF)
             return
         if e.result in ("nod", "shake", "none") and e.target is not None:
