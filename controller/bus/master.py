@@ -453,13 +453,7 @@ class BusMaster:
         garbled = self.decoder.crc_errors - before
         self.stats.corrupt_detected += garbled
         for node in rebooted:
-            # It lost its power (or was reset) since it was last heard: for that moment the seat was dark and a
-            # press may have gone, so it counts as a link lost and found again (the director pauses and carries
-            # on); a new session puts its screen and LED back.
-            node.status = "down"
-            self._topology += 1
-            self._link(node, False, f"{node.spec.name} restarted (its power was cut, or it was reset)")
-            self._identify(node)
+            self._restarted(node)
         for node in poll_me:  # its news (a card) is longer than a slot
             self._poll(node)
         if roll is not None and roll not in heard:
@@ -584,10 +578,7 @@ class BusMaster:
         self.decoder.idle()
         ended = self.transport.now() >= span.roll_due
         for node in span.rebooted:
-            node.status = "down"
-            self._topology += 1
-            self._link(node, False, f"{node.spec.name} restarted (its power was cut, or it was reset)")
-            self._identify(node)
+            self._restarted(node)
         for node in span.poll_me:  # its news is longer than a slot (a card; the remote's sealed answers)
             if node.status == "up":
                 self._poll(node)
@@ -659,11 +650,7 @@ class BusMaster:
         if reply is None:
             return
         if reply.mtype == sb.IDENTITY:
-            # It lost its session: it restarted (whatever its boot id), so the seat was dark for a moment.
-            node.status = "down"
-            self._topology += 1
-            self._link(node, False, f"{node.spec.name} restarted (its power was cut, or it was reset)")
-            self._identify(node)
+            self._restarted(node)
         elif reply.mtype in (sb.EVENTS, sb.AUTH):
             self._events(node, reply)
 
@@ -677,7 +664,7 @@ class BusMaster:
         if reply is None:
             return False
         if reply.mtype == sb.IDENTITY:  # rebooted since we last spoke: start its session again (restores it)
-            self._identify(node)
+            self._restarted(node)
             return False
         with self._lock:
             if node.outbox and node.outbox[0] == (mtype, payload):
@@ -759,6 +746,16 @@ class BusMaster:
     def _alert(self, message: str) -> None:
         log.warning(message)
         self.alerts.append(message)
+
+    def _restarted(self, node: NodeState) -> None:
+        """It lost its session (its power was cut, or it was reset) since it was last heard, however the master
+        learnt it: for that moment the seat was dark and a press may have gone, so it counts as a link lost and
+        found again (the director pauses and carries on); a new session puts its screen and LED back."""
+        if node.status == "up":
+            node.status = "down"
+            self._topology += 1
+            self._link(node, False, f"{node.spec.name} restarted (its power was cut, or it was reset)")
+        self._identify(node)
 
     def _identify(self, node: NodeState) -> bool:
         reply = self._exchange(node, sb.IDENTIFY, b"", tries=0 if node.status != "up" else None)
