@@ -196,3 +196,21 @@ def test_windows_are_short_until_the_line_has_been_clean_for_a_while() -> None:
         master.stats.corrupt_detected += 1  # a garbled frame came
         sim.table.run_for(0.15)
         assert windows_per_second(0.5) > 50, "after a garbled frame"
+
+
+def test_a_seat_that_restarted_and_first_hears_a_command_is_a_link_lost_and_found(
+    table4: tuple[SimTable, list[InputEvent]],
+) -> None:
+    """Its power was cut for a moment, and the LED colour for it is the first thing it hears: it answers with
+    IDENTITY (no session), and that is reported as a restart, so the director pauses (a press may have gone while
+    it was dark) and its LED comes back."""
+    sim, events = table4
+    master = sim.master
+    master.abandon_span()
+    sim.bus.power_cycle(1, off_for=0.0001)
+    sim.table.seats[1].set_led((9, 9, 9))
+    master.command_round()
+    links = [(e.up, "restarted" in e.reason) for e in events if isinstance(e, LinkEvent) and e.seat == 1]
+    assert links[-2:] == [(False, True), (True, False)]
+    sim.table.run_for(0.1)
+    assert sim.bus.nodes[1].led == (9, 9, 9)
