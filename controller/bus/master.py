@@ -489,20 +489,20 @@ class BusMaster:
         rounds = listen_rounds(len(group), self.slot_us, self.gap_us, span_us)
         seq = self._next_seq()
         addresses = [n.spec.address for n in group]
-        frame = sb.encode_frame(sb.BROADCAST, seq, sb.LISTEN, sb.encode_listen(
-            self.slot_us, self.gap_us, rounds, roll.spec.address, addresses, acks))
-        # A node that lost the LISTEN to noise could say nothing for the whole window: a second copy follows
-        # at once, saying how long before its own end the window began (one more write, no more wake-ups).
-        behind = len(frame) * 10_000_000 // self.baud
+        # A node that lost the LISTEN to noise could say nothing for the whole window: it goes out twice, back to
+        # back (one more write, no more wake-ups), and the window begins when the second ends, as the first says.
         copy = sb.encode_frame(sb.BROADCAST, seq, sb.LISTEN, sb.encode_listen(
-            self.slot_us, self.gap_us, rounds, roll.spec.address, addresses, acks, behind))
+            self.slot_us, self.gap_us, rounds, roll.spec.address, addresses, acks))
+        after = len(copy) * 10_000_000 // self.baud
+        frame = sb.encode_frame(sb.BROADCAST, seq, sb.LISTEN, sb.encode_listen(
+            self.slot_us, self.gap_us, rounds, roll.spec.address, addresses, acks, after))
         for n in group:
             n.ack_due = False
         before = self.transport.now()
         self.transport.write(frame)
-        # The host's write may return before the bytes are out (a serial port) or after (the simulator).
-        opened = max(self.transport.now(), before + len(frame) * 10 / self.baud)
         self.transport.write(copy)
+        # The host's write may return before the bytes are out (a serial port) or after (the simulator).
+        opened = max(self.transport.now(), before + (len(frame) + len(copy)) * 10 / self.baud)
         self.stats.frames_sent += 2
         self.stats.listens += 1
         # The roll call's answer may come late (a node that read the LISTEN late, an adapter that holds bytes):

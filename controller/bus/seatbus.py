@@ -392,8 +392,9 @@ def decode_poll_all(payload):
 # has. The host talks only in a master slot, and any frame from the host (or any byte heard in a master slot)
 # ends the window for every node: so the host sleeps in one read until an answer comes or the window is over,
 # and still gets a press within one round and a command out within one round. A node that lost the LISTEN to
-# noise could say nothing for a whole window, so the host sends it twice, back to back: the second copy (same
-# SEQ) says how long before its end the window began (``behind_us``), and a node already in that window ignores it.
+# noise could say nothing for a whole window, so the host sends it twice, back to back, with the same SEQ: the
+# window begins when the second copy ends, which the first says (``after_us``: the second's wire time), and a node
+# already in that window ignores the second.
 
 LISTEN_GAP_US = 1000  # the master slot at the end of each round (the host's timing, USB latency included)
 LISTEN_WATCH_FROM_US = 50  # a node waiting across a master slot listens from here...
@@ -408,13 +409,13 @@ def listen_gap_us(baud):
     return LISTEN_GAP_US + (20 * 1000000 + baud - 1) // baud
 
 
-def encode_listen(slot_us, gap_us, rounds, roll, addresses, acks, behind_us=0):
+def encode_listen(slot_us, gap_us, rounds, roll, addresses, acks, after_us=0):
     """``addresses`` in slot order; ``rounds`` (1..255) of len(addresses) slots and a master slot; ``roll``: the
     address that answers in the last round whatever it has (0: none); ``acks``: (address, ack) pairs;
-    ``behind_us``: the window began this long before this frame ended (the second copy of a LISTEN)."""
+    ``after_us``: the window begins this long after this frame ends (the first of a LISTEN's two copies)."""
     if not 1 <= rounds <= 255:
         raise FrameError(f"LISTEN of {rounds} rounds: 1..255")
-    out = struct.pack(">HHBBHB", slot_us, gap_us, rounds, roll, behind_us, len(addresses)) + bytes(addresses)
+    out = struct.pack(">HHBBHB", slot_us, gap_us, rounds, roll, after_us, len(addresses)) + bytes(addresses)
     for addr, ack in acks:
         out += struct.pack(">BH", addr, ack)
     if len(out) > MAX_PAYLOAD:
@@ -423,10 +424,10 @@ def encode_listen(slot_us, gap_us, rounds, roll, addresses, acks, behind_us=0):
 
 
 def decode_listen(payload):
-    """(slot_us, gap_us, rounds, roll, behind_us, addresses, {address: ack})."""
+    """(slot_us, gap_us, rounds, roll, after_us, addresses, {address: ack})."""
     if len(payload) < 9:
         raise FrameError(f"LISTEN payload of {len(payload)} bytes is too short")
-    slot_us, gap_us, rounds, roll, behind_us, n = struct.unpack(">HHBBHB", payload[:9])
+    slot_us, gap_us, rounds, roll, after_us, n = struct.unpack(">HHBBHB", payload[:9])
     if rounds < 1 or 9 + n > len(payload) or (len(payload) - 9 - n) % 3:
         raise FrameError(f"LISTEN payload of {len(payload)} bytes does not hold {n} addresses and whole acks")
     addresses = bytes(payload[9 : 9 + n])
@@ -434,7 +435,7 @@ def decode_listen(payload):
     for i in range(9 + n, len(payload), 3):
         addr, ack = struct.unpack(">BH", payload[i : i + 3])
         acks[addr] = ack
-    return slot_us, gap_us, rounds, roll, behind_us, addresses, acks
+    return slot_us, gap_us, rounds, roll, after_us, addresses, acks
 
 
 def encode_identity(fw_version, caps, reset_cause, role, boot, proto=PROTOCOL_VERSION):

@@ -242,6 +242,7 @@ class SimBus:
         self._off_until: dict[int, float] = {}
         self._next_cut = self._draw_cut()
         self._tick_due: dict[int, float] = {}
+        self._node_time: dict[int, float] = {}  # each node's clock at its last step
         for address in nodes:
             self._tick_due[address] = 0.0
             self._schedule(0.0, "tick", address)
@@ -332,7 +333,7 @@ class SimBus:
 
     def _handle(self, kind: str, address: int, data: bytes, when: float) -> None:
         """Deliver what was scheduled for ``when``; the clock may already be past it (the master was sending a
-        long frame meanwhile), and then it happens now."""
+        long frame, or two frames back to back, meanwhile): a node still steps at ``when``, its own time."""
         if kind == "host":
             self._rx.extend(data)
             return
@@ -357,37 +358,41 @@ class SimBus:
             # schedule, not the clock: a tick that comes due while the master is mid-frame is late, not stale
             # (dropping it left a pressed button unread until the node's next poll, and a short press was lost).
             return
-        self._step(address, node, data if kind == "rx" else b"")
+        self._step(address, node, data if kind == "rx" else b"", when)
 
-    def _step(self, address: int, node: SimNode, rx: bytes) -> None:
+    def _step(self, address: int, node: SimNode, rx: bytes, when: float) -> None:
+        """Step the node at ``when``, the time its frame arrived or its tick came due, even when the simulation
+        handles it later (the master sent two frames back to back meanwhile): the node keeps its own time."""
         self.counters.node_steps += 1
-        tx = node.step(round(self._now * 1000), rx, round(self._now * 1e6))
+        at = max(when, self._node_time.get(address, 0.0))
+        self._node_time[address] = at
+        tx = node.step(round(at * 1000), rx, round(at * 1e6))
         if tx:  # an answer to a frame for this node: the line is the node's once that frame ended
-            start = max(self._now + self.turnaround, self._line_free)
+            start = max(at + self.turnaround, self._line_free)
             end = start + self.wire_time(len(tx))
             self._on_air(start, end)
             self._line_free = max(self._line_free, end)
             for when, frame in self._faulty(end, tx):
                 self._schedule(when, "host", address, frame)
         later = node.later
-        if later and not rx and any(s < self._now <= e for s, e in self._master_air):
+        if later and not rx and any(s < at <= e for s, e in self._master_air):
             # The master's frame is arriving (its bytes are delivered at its end, this step came first): the node
             # would have seen them and held its answer, as a node with a partial frame in its decoder does.
             self.counters.yielded += len(later)
             later = []
         for delay, data, watch in later:
-            start = self._now + self.turnaround + delay
+            start = at + self.turnaround + delay
             if watch is None:
                 self._slot_answer(address, start, data)
             else:  # decided at the slot: silent if the master talked in the master slot before it
-                self._slot_watch[(start, address)] = (self._now + watch[0], self._now + watch[1])
+                self._slot_watch[(start, address)] = (at + watch[0], at + watch[1])
                 self._schedule(start, "slot", address, data)
         tick = self.quiet_tick if self._skipping else self.idle_tick
         due = self._now + (self.busy_tick if node.busy else tick)
         if node.wake is not None:
             # (at least a little later when this step sent nothing: a node that keeps asking for a step now
             # would hold the simulated clock still)
-            due = min(due, self._now + max(node.wake, 0.0 if later else 0.00005))
+            due = min(due, max(self._now, at + max(node.wake, 0.0 if later else 0.00005)))
         self._tick_due[address] = due
         self._schedule(due, "tick", address)
 

@@ -28,7 +28,7 @@ class Span:
 
     def __init__(self, t0, skew_us, offset_us, slot_us, gap_us, round_us, rounds, roll, seq, copy_us):
         self.t0 = t0
-        self.skew_us = skew_us  # the window began this long before t0 (read from the LISTEN's second copy)
+        self.skew_us = skew_us  # t0 is this long after the window began (negative: from the LISTEN's first copy)
         self.copy_us = copy_us  # until then the LISTEN's second copy may still be arriving
         self.offset_us = offset_us
         self.slot_us = slot_us
@@ -200,7 +200,7 @@ class Node:
     def _listen(self, frame):
         """LISTEN: take this node's ack and keep the window; the answers go out from ``step`` (_span_step)."""
         try:
-            slot_us, gap_us, rounds, roll, behind_us, addresses, acks = sb.decode_listen(frame.payload)
+            slot_us, gap_us, rounds, roll, after_us, addresses, acks = sb.decode_listen(frame.payload)
         except sb.FrameError:
             return
         index = addresses.find(bytes((self.address,)))
@@ -210,11 +210,11 @@ class Node:
             self._ack_events(acks[self.address])
         round_us = len(addresses) * slot_us + gap_us
         copy_us = (sb.OVERHEAD + len(frame.payload)) * 10000000 // self.baud + sb.LISTEN_WATCH_FROM_US
-        self.span = Span(self.io.link.us(), behind_us, index * slot_us, slot_us, gap_us, round_us, rounds,
+        self.span = Span(self.io.link.us(), -after_us, index * slot_us, slot_us, gap_us, round_us, rounds,
                          roll == self.address, frame.seq, copy_us)
 
     def _in_span(self, span):
-        """Microseconds since the window began."""
+        """Microseconds since the window began (negative while the LISTEN's second copy is on the line)."""
         return self.io.link.since(span.t0) + span.skew_us
 
     def _span_target(self, span, elapsed):

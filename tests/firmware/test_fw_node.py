@@ -297,9 +297,9 @@ ROUND = 4 * SLOT + GAP  # four seats listed: 1, 2, 3, 4 (seat 3 has the third sl
 
 
 def listen(node: SimNode, at_us: int, seq: int, rounds: int = 10, roll: int = 0, ack: int | None = None,
-           behind_us: int = 0) -> bytes:
+           after_us: int = 0) -> bytes:
     acks = [(3, ack)] if ack is not None else []
-    payload = sb.encode_listen(SLOT, GAP, rounds, roll, b"\x01\x02\x03\x04", acks, behind_us)
+    payload = sb.encode_listen(SLOT, GAP, rounds, roll, b"\x01\x02\x03\x04", acks, after_us)
     return node.step(at_us // 1000, sb.encode_frame(sb.BROADCAST, seq, sb.LISTEN, payload), at_us)
 
 
@@ -357,6 +357,8 @@ def test_any_frame_from_the_host_ends_the_window(seat3: SimNode) -> None:
 def test_the_listens_second_copy_is_ignored_in_its_window_and_opens_it_for_a_seat_that_lost_the_first(
     tmp_path: Path,
 ) -> None:
+    """The window begins when the second copy ends: the first says so (300 µs later); a seat that heard it takes no
+    notice of the second, a seat that lost it starts from the second. Both aim at the same moment."""
     seats = []
     for name in ("a", "b"):
         (tmp_path / name).mkdir()
@@ -369,13 +371,13 @@ def test_the_listens_second_copy_is_ignored_in_its_window_and_opens_it_for_a_sea
             identify(seat)
             seat.button("ok", True)
         t0 = 40_000
-        listen(heard_both, t0, 11)
-        [(first, _, _)] = heard_both.later  # its slot in round 0, 500 µs after the window began
-        listen(heard_both, t0 + 300, 11, behind_us=300)  # the copy, 300 µs later: the same window, nothing new
+        listen(heard_both, t0, 11, after_us=300)
+        [(first, _, _)] = heard_both.later  # its slot in round 0: 500 µs after the window begins
+        listen(heard_both, t0 + 300, 11)  # the second copy: the same window, nothing new
         assert heard_both.later == []
-        listen(lost_first, t0 + 300, 11, behind_us=300)
-        [(delay, _, _)] = lost_first.later
-        assert first == pytest.approx(2 * SLOT / 1e6) and delay == pytest.approx((2 * SLOT - 300) / 1e6)
+        listen(lost_first, t0 + 300, 11)
+        [(second, _, _)] = lost_first.later
+        assert first == pytest.approx((300 + 2 * SLOT) / 1e6) and second == pytest.approx(2 * SLOT / 1e6)
     finally:
         for seat in seats:
             seat.kill()
