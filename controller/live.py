@@ -389,9 +389,11 @@ async def run_live(config: Config, opts: LiveOptions) -> Director:
     elif hdmi is not None:
         tasks.append(asyncio.create_task(_keep_drawn(hdmi, done)))
     if hands and opts.autoplay:
-        from controller.sim.play import tap_in_turn
+        from controller.sim.play import tap_in_turn, untapped
 
-        tasks.append(asyncio.create_task(tap_in_turn(physical, hands, played)))
+        # a resumed game's deal is in the journal: the bots tap only the cards it does not have (none once dealt)
+        to_tap = untapped(hands, saved.replay.cards if saved is not None else None)
+        tasks.append(asyncio.create_task(tap_in_turn(physical, to_tap, played)))
     for task in tasks:  # a helper that fails (the window, the voice, the bots' cards) says so and stops the table
         task.add_done_callback(lambda t: _failed(t, done))
     resumed = saved is not None

@@ -13,54 +13,12 @@ from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from controller.bots import POLICIES, Policy
-from controller.rules.actions import Rejected
-from controller.rules.engine import new_game, pending, step
-from controller.rules.events import Event
+from controller.bots import POLICIES
+from controller.bots.play import MAX_INPUTS, play
+from controller.bots.stuck import StuckGame
 from controller.rules.setup import GameConfig
-from controller.rules.state import GameState
 
-#: No real game needs more inputs than this; reaching it means an engine or policy bug, not a long game.
-MAX_INPUTS = 100_000
-
-
-class StuckGame(RuntimeError):
-    """A game did not end: the engine and a policy disagree. Carries the state for the bug report."""
-
-    def __init__(self, message: str, state: GameState) -> None:
-        super().__init__(message)
-        self.state = state
-
-
-def play(config: GameConfig, policy: Policy, rng: random.Random, first: str | None = None,
-         record: Callable[[Event], None] | None = None) -> GameState:
-    """One complete game; returns the final state. ``record`` sees every event (None: keep none)."""
-    state, events = new_game(config, rng, first=first)
-    if record:
-        for e in events:
-            record(e)
-    observe = policy.observe if policy.observes else None
-    inputs = 0
-    while state.phase != "over":
-        p = pending(state)
-        if p is None:
-            raise StuckGame("the engine waits for nothing but the game is not over", state)
-        for action in policy.actions(state, p, rng):
-            try:
-                state, events = step(state, action, rng)
-            except Rejected as exc:
-                raise StuckGame(f"{policy.name} sent an illegal input {action!r}: {exc.message}", state) from None
-            if observe:
-                observe(state, events)
-            if record:
-                for e in events:
-                    record(e)
-            inputs += 1
-            if state.phase == "over" or state.waiting is None or state.waiting.step != p.step:
-                break
-        if inputs > MAX_INPUTS:
-            raise StuckGame(f"no end after {MAX_INPUTS} inputs", state)
-    return state
+__all__ = ["MAX_INPUTS", "StuckGame", "Summary", "play", "simulate"]
 
 
 @dataclass

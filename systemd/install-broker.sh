@@ -47,5 +47,6 @@ On each table, add to /etc/tianhei/tianhei.toml (and copy that room's secret fil
   club = "$club"
   room = "<the table's room id>"
   password_file = "/etc/tianhei/mqtt/secrets/room-<id>.secret"
-For the hall: [mqtt] with password_file = "/etc/tianhei/mqtt/secrets/hall.secret" and a [hall] section (docs/club.md).
+For the hall: [mqtt] with password_file = "/etc/tianhei/mqtt/secrets/hall.secret" and a [hall] section (docs/club.md);
+give [hall] an organiser_code to use the waiting list's buttons from a phone (without one they work only on this Pi).
 MSG

@@ -212,6 +212,13 @@ fi
 
 # --- udev and the service ----------------------------------------------------------------------------------------
 write_file udev /etc/udev/rules.d/99-tianhei.rules 0644 < "$src/systemd/99-tianhei.rules"
+if [ "$profile" = bus-16 ]; then  # the profile's serial port is the name the rule gives the adapter
+    port=$(sed -n 's/^port *= *"\([^"]*\)".*/\1/p' "$src/hardware/profiles/bus-16.toml")
+    case "$port" in
+        /dev/tianhei-bus) say udev "the USB RS-485 adapter appears as $port, the bus-16 profile's [bus] port" ;;
+        *) say udev "warning: the bus-16 profile's [bus] port is $port, not /dev/tianhei-bus (the udev rule's name)" ;;
+    esac
+fi
 system udev "udevadm control --reload-rules && udevadm trigger" sh -c "udevadm control --reload-rules && udevadm trigger || true"
 write_file units /etc/systemd/system/tianhei.service 0644 < "$src/systemd/tianhei.service"
 system units "systemctl daemon-reload" systemctl daemon-reload

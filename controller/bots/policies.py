@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Sequence
-from typing import Protocol
+from typing import Final, Protocol
 
 from controller.rules.actions import (
     Action,
@@ -36,7 +36,7 @@ from controller.rules.events import Acted, Event
 from controller.rules.state import GameState
 from controller.rules.turns import TURN_VOTE
 
-PASSIVE_KINDS = frozenset({"speeches", "last_words"})
+PASSIVE_KINDS: Final = frozenset({"speeches", "last_words"})
 
 
 class Policy(Protocol):
@@ -82,7 +82,8 @@ class UninformedPolicy:
                 return (GroupPick(choice(rng, targets) if targets else None),)
             return (GroupPick(choice(rng, p.choices)),)
         if kind == "vote":
-            target = choice(rng, _targets(p))
+            # The candidates without "abstain" (a V4.8 turn has none to leave out: no list to build at every turn).
+            target = choice(rng, p.choices if None not in p.choices else _targets(p))
             if p.step == TURN_VOTE:  # V4.8: one voter at a time; the day's one random target holds for all
                 day, kept = self.day_target
                 if day == state.day and kept is not None and kept in p.choices:

@@ -55,6 +55,11 @@ def run(args: argparse.Namespace) -> int:
     port = args.port or config.hall.http_port
     if not args.no_web:
         print(f"tianhei hall: the hall's page is at http://{host}:{port}/ (English: ?lang=en)", flush=True)
+        if config.hall.organiser_code:
+            print("tianhei hall: the organiser's buttons need the code: open the page with ?code=...", flush=True)
+        else:  # the safe default (docs/security.md): looking is for everyone, changing the list is not
+            print("tianhei hall: no [hall] organiser_code: the organiser's buttons work only in a browser on this "
+                  "machine; set one to use them from a phone", flush=True)
     print(f"tianhei hall: club {service.club!r}, broker {broker.host}:{broker.port} as {broker.username!r}",
           flush=True)
     async def main() -> None:

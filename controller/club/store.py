@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from controller.club.record import GameRecord
+from controller.private_file import make_private
 
 APPLICATION_ID = 0x54484342  # "THCB"
 
@@ -91,6 +92,7 @@ class ClubStore:
         self.path = Path(path)
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
+            make_private(self.path)  # member names and card UIDs: owner-only, whoever started the process
             self.db = sqlite3.connect(str(self.path), isolation_level=None, timeout=10.0)
             self.db.execute("PRAGMA foreign_keys=ON")
             app = self.db.execute("PRAGMA application_id").fetchone()[0]

@@ -392,7 +392,8 @@ def _bus(r: _Reader, data: Mapping[str, Any]) -> BusSpec:
     r.problems += unknown_keys(bus, ("port", "baud", "remote_address", "board"), "bus", r.file)
     port = r.str_(bus, "port", "bus.", "")
     if not port:
-        r.report("bus.port", "the seat bus needs a serial port", 'e.g. port = "/dev/ttyUSB0"')
+        r.report("bus.port", "the seat bus needs a serial port",
+                 'e.g. port = "/dev/tianhei-bus" (systemd/99-tianhei.rules names the USB RS-485 adapter so)')
     baud = r.int_(bus, "baud", "bus.", 250_000, 9600, 4_000_000) or 250_000
     remote = r.int_(bus, "remote_address", "bus.", None, 1, 31)
     board = r.str_(bus, "board", "bus.", "pico-seat")

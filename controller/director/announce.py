@@ -30,6 +30,7 @@ from controller.rules.state import GameState
 from controller.voice.prompts import (
     ROLE_PROMPTS,
     canonical_role,
+    ending,
     last_words,
     night_deaths,
     phrase,
@@ -86,8 +87,6 @@ def _call(role: str, call: str) -> str:
     return next((c for c, word in _CALL_WORD.items() if word in whats), call)
 
 
-_ENDINGS = {"killers": prompt("ending.killers_win"), "good": prompt("ending.good_win"),
-            "draw": prompt("ending.draw")}
 _TIE_STEPS = {
     ("club", 1): prompt("tie.tied_speak_again"), ("club", 2): prompt("tie.others_speak"),
     ("revote", 1): prompt("tie.revote"), ("top2", 1): prompt("tie.top_two_debate"),
@@ -147,7 +146,7 @@ def for_event(event: Event, after: GameState | None = None) -> list[str]:
     if isinstance(event, DirectionChosen):
         return [prompt("speech.clockwise") if event.direction > 0 else prompt("speech.counterclockwise")]
     if isinstance(event, GameEnded):
-        return [_ENDINGS.get(event.winner) or prompt("ending.game_over"), prompt("ending.game_over")]
+        return ending(event.winner, after.config.variant.id if after is not None else None)  # C4, in the seed's words
     return []
 
 

@@ -199,7 +199,8 @@ class InputWindows(DirectorBase):
         elif w.kind == "vote":
             for seat in s.alive:
                 if w.call is not None and w.window_open:
-                    self._set(seat, v.VoteCall(w.call[0], cd, seat in s.picks), LED_VOTE if seat in s.picks else LED_OFF)
+                    voted = seat in s.picks  # whom the hand counted for, which may be an earlier candidate
+                    self._set(seat, v.VoteCall(w.call[0], cd, voted, s.picks.get(seat)), LED_VOTE if voted else LED_OFF)
                 elif w.call is not None:
                     who = self.label(w.call[0])
                     self._set(seat, v.Message(v.L10n("投票", "Vote"), v.L10n(f"{who}号", f"Seat {who}")))

@@ -18,6 +18,8 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from controller.private_file import make_private
+
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS outbox (
@@ -64,6 +66,7 @@ class Outbox:
         self.clock = clock
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
+            make_private(self.path)  # the games' results before they are sent: owner only, whatever the umask
             self.db = sqlite3.connect(str(self.path), isolation_level=None, check_same_thread=False)
             self.db.execute("PRAGMA journal_mode=WAL")
             self.db.execute("PRAGMA synchronous=NORMAL")

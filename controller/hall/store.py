@@ -11,6 +11,8 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+from controller.private_file import make_private
+
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS seen (room TEXT NOT NULL, epoch TEXT NOT NULL, seq INTEGER NOT NULL, at REAL NOT NULL,
     PRIMARY KEY (room, epoch, seq));
@@ -33,6 +35,7 @@ class HallStore:
         self.path = Path(path)
         if str(path) != ":memory:":
             self.path.parent.mkdir(parents=True, exist_ok=True)
+            make_private(self.path)  # who played where and with what result: owner only, whatever the umask
         self.db = sqlite3.connect(str(path), isolation_level=None, check_same_thread=False)
         self.db.execute("PRAGMA journal_mode=WAL")
         # Commits are not synced one by one (a few milliseconds each on an SD card, hundreds a game): the hall

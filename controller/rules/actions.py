@@ -3,85 +3,121 @@ or rejects it with a :class:`Rejected` reason, changing nothing."""
 
 from __future__ import annotations
 
-from controller.rules.record import record
+from typing import Final
+
+from controller.rules.record import Record, dataclass_view
 
 Target = int | None
 
 
-@record
-class Pick:
+class Pick(Record):
     """A waking player points at ``target`` (None: "skip", where the step is optional). Also a defence claim
     (``target`` = own seat) in the ``defence_claim`` step."""
 
-    seat: int
-    target: Target
+    __match_args__ = ("seat", "target")
+    seat: Final[int]
+    target: Final[Target]
+
+    def __init__(self, seat: int, target: Target) -> None:
+        self.seat = seat
+        self.target = target
 
 
-@record
-class GroupPick:
+class GroupPick(Record):
     """The whole waking group's choice, entered at once: the judge's remote in "judge entry" mode, or a bot."""
 
-    target: Target
+    __match_args__ = ("target",)
+    target: Final[Target]
+
+    def __init__(self, target: Target) -> None:
+        self.target = target
 
 
-@record
-class Vote:
+class Vote(Record):
     """A raised hand for ``target`` (None: abstain). ``delay_s`` is how long after the call ended the hand went up
     (V2.6: the variant's window decides whether it counts)."""
 
-    seat: int
-    target: Target
-    delay_s: float = 0.0
+    __match_args__ = ("seat", "target", "delay_s")
+    seat: Final[int]
+    target: Final[Target]
+    delay_s: Final[float]
+
+    def __init__(self, seat: int, target: Target, delay_s: float = 0.0) -> None:
+        self.seat = seat
+        self.target = target
+        self.delay_s = delay_s
 
 
-@record
-class Ballot:
+class Ballot(Record):
     """A whole vote counted by the judge: (voter, target) pairs. Closes the vote."""
 
-    votes: tuple[tuple[int, Target], ...]
+    __match_args__ = ("votes",)
+    votes: Final[tuple[tuple[int, Target], ...]]
+
+    def __init__(self, votes: tuple[tuple[int, Target], ...]) -> None:
+        self.votes = votes
 
 
-@record
-class Pass:
+class Pass(Record):
     """"过": the seat ends its speech or last words, acknowledges a recognition, or declines a defence."""
 
-    seat: int
+    __match_args__ = ("seat",)
+    seat: Final[int]
+
+    def __init__(self, seat: int) -> None:
+        self.seat = seat
 
 
-@record
-class Timeout:
+class Timeout(Record):
     """The deadline of the current wait passed (C5): unfinished actions are forfeited, speeches end, the vote
     closes with the hands counted so far."""
 
+    __match_args__ = ()
 
-@record
-class ChooseDirection:
+
+class ChooseDirection(Record):
     """V2.4 ``speech.any_direction``: the judge's choice; True = clockwise."""
 
-    clockwise: bool
+    __match_args__ = ("clockwise",)
+    clockwise: Final[bool]
+
+    def __init__(self, clockwise: bool) -> None:
+        self.clockwise = clockwise
 
 
-@record
-class Surrender:
+class Surrender(Record):
     """V2.11: ``seat`` surrenders for its side."""
 
-    seat: int
+    __match_args__ = ("seat",)
+    seat: Final[int]
+
+    def __init__(self, seat: int) -> None:
+        self.seat = seat
 
 
-@record
-class Eject:
+class Eject(Record):
     """V2.11 §5.14/§5.15: the judge rules ``seat`` out of this game."""
 
-    seat: int
-    reason: str = ""
+    __match_args__ = ("seat", "reason")
+    seat: Final[int]
+    reason: Final[str]
+
+    def __init__(self, seat: int, reason: str = "") -> None:
+        self.seat = seat
+        self.reason = reason
 
 
-@record
-class Penalty:
+class Penalty(Record):
     """V2.11 §5.4: one penalty point for ``seat``."""
 
-    seat: int
+    __match_args__ = ("seat",)
+    seat: Final[int]
 
+    def __init__(self, seat: int) -> None:
+        self.seat = seat
+
+
+dataclass_view(Pick, GroupPick, Vote, Ballot, Pass, Timeout, ChooseDirection, Surrender, Eject, Penalty)
 
 Action = Pick | GroupPick | Vote | Ballot | Pass | Timeout | ChooseDirection | Surrender | Eject | Penalty
 

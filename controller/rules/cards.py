@@ -223,7 +223,7 @@ def resolve(s: GameState) -> tuple[tuple[tuple[int, str], ...], tuple[tuple[str,
             t = a.target
             needled.add(t)
             key = f"needles:{a.step}:{t}.{layer(s, t)}"
-            n = s.marks.get(key, 0) + 1
+            n = s.mark(key) + 1
             marks.append((key, n))
             if n >= 2:
                 deaths.setdefault(t, "needles")
@@ -313,7 +313,7 @@ def resolve_d2(s: GameState) -> tuple[tuple[tuple[int, str], ...], tuple[tuple[s
         if a.ability == "kill":
             if all(x == hugged for x in a.actors) or t in saved:
                 continue
-            if s.roles[t - 1] == "secret_police" and (s.marks.get(f"spent:{t}", 0) == 0 or t in shooters):
+            if s.roles[t - 1] == "secret_police" and (s.mark(f"spent:{t}") == 0 or t in shooters):
                 continue
             deaths.setdefault(t, "killed")
         elif a.ability == "secret_kill":

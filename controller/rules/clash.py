@@ -9,15 +9,17 @@ tests/rules/test_night_matrix.py lists the whole matrix.
 
 from __future__ import annotations
 
+from typing import Final
+
 from controller.rules.state import Act, GameState
 
 #: The abilities whose nights this module resolves.
-ABILITIES = frozenset({"hug", "shoot", "needle", "silence", "revive", "take", "late_kill"})
+ABILITIES: Final = frozenset({"hug", "shoot", "needle", "silence", "revive", "take", "late_kill"})
 #: Effects that change a player at dawn (the hug, the check, the revival and the take-along are not aimed at a
 #: player's fate the same way: see :func:`resolve`).
-_EFFECTS = frozenset({"kill", "late_kill", "shoot", "needle", "silence", "protect", "secret_kill"})
+_EFFECTS: Final = frozenset({"kill", "late_kill", "shoot", "needle", "silence", "protect", "secret_kill"})
 #: The killers' victims, whom the angel's revival brings back (V7.1 "the night's victim").
-_KILLS = frozenset({"kill", "late_kill"})
+_KILLS: Final = frozenset({"kill", "late_kill"})
 
 
 def hug(s: GameState) -> tuple[tuple[int, ...], int | None]:
@@ -34,18 +36,25 @@ def hugged(s: GameState) -> int | None:
 
 def empty_needles(s: GameState, seat: int) -> int:
     """V4.6: the empty needles ``seat`` has collected so far."""
-    return s.marks.get(f"empty_needles:{seat}", 0)
+    return s.mark(f"empty_needles:{seat}")
+
+
+#: seat -> its "silenced:N" mark's key, made once (the 4.0 day asks about every player's silence at every turn).
+_SILENCE_KEYS: dict[int, str] = {}
 
 
 def silenced(s: GameState, seat: int) -> bool:
     """V4.8 decision: a player the forest elder silenced last night gives no defence and no last words today,
     but votes."""
-    return s.marks.get(f"silenced:{seat}", 0) == s.day > 0
+    key = _SILENCE_KEYS.get(seat)
+    if key is None:
+        key = _SILENCE_KEYS[seat] = f"silenced:{seat}"
+    return s.mark(key) == s.day > 0
 
 
 def revived(s: GameState, seat: int) -> bool:
     """V7.1: has ``seat`` used the angel's one revival?"""
-    return s.marks.get(f"revived:{seat}", 0) > 0
+    return s.mark(f"revived:{seat}") > 0
 
 
 def learners(s: GameState, act: Act) -> tuple[int, ...]:
@@ -97,7 +106,7 @@ def resolve(s: GameState) -> tuple[tuple[tuple[int, str], ...], tuple[tuple[str,
         got = hits[seat]
         killed = any(g in _KILLS for g in got) and "protect" not in got and not revival
         if killed and s.roles[seat - 1] in secret_holders and (
-                s.marks.get(f"spent:{seat}", 0) == 0 or seat in spent_tonight):
+                s.mark(f"spent:{seat}") == 0 or seat in spent_tonight):
             killed = False
         lethal = [c for c, hit in (("killed", killed), ("shot", "shoot" in got)) if hit]
         needles = got.count("needle")

@@ -10,11 +10,10 @@ the dawn, checking the win conditions) until it waits for a person again; :func:
 
 from __future__ import annotations
 
-import functools
 import random
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from types import MappingProxyType
-from typing import Any, NamedTuple
+from typing import Any, Final
 
 from controller.rules import cards, day, night, win
 from controller.rules.actions import (
@@ -53,17 +52,18 @@ from controller.rules.events import (
     VoteClosed,
     Voted,
 )
+from controller.rules.record import Record, dataclass_view
 from controller.rules.setup import GameConfig
 from controller.rules.state import EMPTY, GameState, TieState, Waiting
 from controller.rules.variant import parse_variant
 
-SPEECH_KINDS = frozenset({"speeches", "last_words"})
+SPEECH_KINDS: Final = frozenset({"speeches", "last_words"})
 # The kinds of waiting each input answers (constants: a set literal in a call would be built at every input).
-_PICK_KINDS = frozenset({"night", "recognition", "defence_claim"})
-_NIGHT_KINDS = frozenset({"night"})
-_VOTE_KINDS = frozenset({"vote"})
-_PASS_KINDS = frozenset({"speeches", "last_words", "recognition", "defence_claim"})
-_DIRECTION_KINDS = frozenset({"direction"})
+_PICK_KINDS: Final = frozenset({"night", "recognition", "defence_claim"})
+_NIGHT_KINDS: Final = frozenset({"night"})
+_VOTE_KINDS: Final = frozenset({"vote"})
+_PASS_KINDS: Final = frozenset({"speeches", "last_words", "recognition", "defence_claim"})
+_DIRECTION_KINDS: Final = frozenset({"direction"})
 
 
 # --------------------------------------------------------------------------------------------------------
@@ -98,8 +98,8 @@ def _spoke(s: GameState, e: Spoke) -> None:
         s.waiting = None
 
 
-def _merged(marks: Mapping[str, int], changes: tuple[tuple[str, int], ...]) -> Mapping[str, int]:
-    merged = dict(marks)
+def _merged(marks: MappingProxyType[str, int], changes: tuple[tuple[str, int], ...]) -> MappingProxyType[str, int]:
+    merged = marks.copy()  # the underlying dict's own copy (dict(proxy) would go key by key)
     merged.update(changes)
     return MappingProxyType(merged)
 
@@ -127,7 +127,7 @@ def _picked(s: GameState, e: Picked | Voted) -> None:
 
 
 def _died(s: GameState, e: Died) -> None:
-    s.alive, s.dead = s.alive - {e.seat}, (*s.dead, (e.seat, e.cause))
+    s.alive, s.dead = s.alive.difference((e.seat,)), s.dead + ((e.seat, e.cause),)  # noqa: RUF005 (a concatenation, compiled)
 
 
 def _night_fell(s: GameState, e: NightFell) -> None:
@@ -265,8 +265,13 @@ def _run_agenda(tx: Tx) -> None:
         if not agenda:
             agenda.append(("night",) if s.phase == "day" else ("dawn",))
         task = agenda.pop(0)
-        if len(task) == 1:  # most tasks take no arguments: no slice to build
+        n = len(task)
+        if n == 1:  # most tasks take no arguments or one or two: no slice nor argument tuple to build
             tasks[task[0]](tx)
+        elif n == 2:
+            tasks[task[0]](tx, task[1])
+        elif n == 3:
+            tasks[task[0]](tx, task[1], task[2])
         else:
             tasks[task[0]](tx, *task[1:])
         s = tx.s
@@ -456,22 +461,45 @@ _HANDLERS: dict[type, Callable[[Tx, Any], None]] = {
 }
 
 
-class Pending(NamedTuple):
-    """What the engine waits for, as the director and the bots see it (a tuple: made at every step).
+class Pending(Record):
+    """What the engine waits for, as the director and the bots see it (made at every input: a record, which the
+    simulator's compiled rules build as a native object).
 
     ``seats``: who may act now (0 = the judge). ``choices``: legal targets (None = skip/abstain where allowed).
     ``picks``: for a group, the members' current picks (only ever shown to the members).
     """
 
-    kind: str
-    step: str
-    seats: tuple[int, ...]
-    choices: tuple[int | None, ...]
-    group: bool
-    role: str
-    ability: str
-    picks: Mapping[int, int | None]
-    agenda: tuple[Any, ...]
+    __match_args__ = ("kind", "step", "seats", "choices", "group", "role", "ability", "picks", "agenda")
+    kind: Final[str]
+    step: Final[str]
+    seats: Final[tuple[int, ...]]
+    choices: Final[tuple[int | None, ...]]
+    group: Final[bool]
+    role: Final[str]
+    ability: Final[str]
+    picks: Final[Mapping[int, int | None]]
+    agenda: Final[tuple[Any, ...]]
+
+    def __init__(self, kind: str, step: str, seats: tuple[int, ...], choices: tuple[int | None, ...], group: bool,
+                 role: str, ability: str, picks: Mapping[int, int | None], agenda: tuple[Any, ...]) -> None:
+        self.kind = kind
+        self.step = step
+        self.seats = seats
+        self.choices = choices
+        self.group = group
+        self.role = role
+        self.ability = ability
+        self.picks = picks
+        self.agenda = agenda
+
+    def _replace(self, **changes: Any) -> Pending:
+        """A copy with ``changes`` (what the named tuple it once was offered; the director's bots use it)."""
+        fields = dict(zip(self.__match_args__, self.values(), strict=True))
+        fields.update(changes)
+        return Pending(**fields)
+
+
+dataclass_view(Pending)
 
 
 def pending(state: GameState) -> Pending | None:
@@ -491,11 +519,7 @@ def pending(state: GameState) -> Pending | None:
         seats = tuple([x for x in w.seats if x in alive and x not in done])
     else:
         seats = w.seats
-    return _new_pending((w.kind, w.step, seats, w.choices, w.group, w.role, w.ability, state.picks, state.agenda))
-
-
-#: Pending from a tuple of its fields without the named tuple's Python-level __new__ (pending() runs at every input).
-_new_pending: Callable[[tuple[Any, ...]], Pending] = functools.partial(tuple.__new__, Pending)
+    return Pending(w.kind, w.step, seats, w.choices, w.group, w.role, w.ability, state.picks, state.agenda)
 
 
 def winner_now(state: GameState) -> tuple[str, str] | None:

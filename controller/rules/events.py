@@ -5,16 +5,14 @@ rebuilds the state from them. Events hold only JSON-friendly values (ints, strin
 
 from __future__ import annotations
 
-import dataclasses
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Final
 
-from controller.rules.record import record
+from controller.rules.record import Record, dataclass_view
 
 Target = int | None
 
 
-@record
-class Event:
+class Event(Record):
     type: ClassVar[str] = ""
     #: Whether the whole room may know all of this event before the game ends (the board, the voice, logs).
     public: ClassVar[bool] = True
@@ -25,51 +23,74 @@ class Event:
         return self if self.public else None
 
 
-@record
 class GameCreated(Event):
     """The set-up. ``variant`` is the variant's whole data, so a journal replays without the variant file."""
 
     type: ClassVar[str] = "game_created"
-    variant: Any
-    variant_source: str
-    players: int
-    options: tuple[tuple[str, Any], ...]
-    composition: tuple[tuple[str, int], ...]
-    history: tuple[int, ...]
-    quota: int
-    seed: int | None = None
-    talk: bool = True
+    __match_args__ = ("variant", "variant_source", "players", "options", "composition", "history", "quota",
+                      "seed", "talk")
+    variant: Final[Any]
+    variant_source: Final[str]
+    players: Final[int]
+    options: Final[tuple[tuple[str, Any], ...]]
+    composition: Final[tuple[tuple[str, int], ...]]
+    history: Final[tuple[int, ...]]
+    quota: Final[int]
+    seed: Final[int | None]
+    talk: Final[bool]
+
+    def __init__(self, variant: Any, variant_source: str, players: int, options: tuple[tuple[str, Any], ...],
+                 composition: tuple[tuple[str, int], ...], history: tuple[int, ...], quota: int,
+                 seed: int | None = None, talk: bool = True) -> None:
+        self.variant = variant
+        self.variant_source = variant_source
+        self.players = players
+        self.options = options
+        self.composition = composition
+        self.history = history
+        self.quota = quota
+        self.seed = seed
+        self.talk = talk
 
     def public_view(self) -> Event:
         """The set-up without its seed: with a digital deal the seed deals every card again, so it is as secret
         as the deal itself until the game is over."""
-        return dataclasses.replace(self, seed=None)
+        return GameCreated(self.variant, self.variant_source, self.players, self.options, self.composition,
+                           self.history, self.quota, None, self.talk)
 
 
-@record
 class Dealt(Event):
     """C1: ``roles[i]`` is the card of seat ``i + 1``. Secret."""
 
     type: ClassVar[str] = "dealt"
     public: ClassVar[bool] = False
-    roles: tuple[str, ...]
+    __match_args__ = ("roles",)
+    roles: Final[tuple[str, ...]]
+
+    def __init__(self, roles: tuple[str, ...]) -> None:
+        self.roles = roles
 
 
-@record
 class NightFell(Event):
     type: ClassVar[str] = "night_fell"
-    night: int
+    __match_args__ = ("night",)
+    night: Final[int]
+
+    def __init__(self, night: int) -> None:
+        self.night = night
 
 
-@record
 class DayBroke(Event):
     """A day begins without a night before it (``first = "day"``, V2.10's blind push needs no dawn)."""
 
     type: ClassVar[str] = "day_broke"
-    day: int
+    __match_args__ = ("day",)
+    day: Final[int]
+
+    def __init__(self, day: int) -> None:
+        self.day = day
 
 
-@record
 class Opened(Event):
     """The engine now waits for ``seats`` (0 = the judge) to act in ``step``. ``agenda`` is what follows.
 
@@ -80,151 +101,223 @@ class Opened(Event):
 
     type: ClassVar[str] = "opened"
     public: ClassVar[bool] = False
-    kind: str
-    step: str
-    seats: tuple[int, ...]
-    choices: tuple[Target, ...]
-    group: bool
-    agenda: tuple[Any, ...]
-    role: str = ""
-    ability: str = ""
+    __match_args__ = ("kind", "step", "seats", "choices", "group", "agenda", "role", "ability")
+    kind: Final[str]
+    step: Final[str]
+    seats: Final[tuple[int, ...]]
+    choices: Final[tuple[Target, ...]]
+    group: Final[bool]
+    agenda: Final[tuple[Any, ...]]
+    role: Final[str]
+    ability: Final[str]
+
+    def __init__(self, kind: str, step: str, seats: tuple[int, ...], choices: tuple[Target, ...], group: bool,
+                 agenda: tuple[Any, ...], role: str = "", ability: str = "") -> None:
+        self.kind = kind
+        self.step = step
+        self.seats = seats
+        self.choices = choices
+        self.group = group
+        self.agenda = agenda
+        self.role = role
+        self.ability = ability
 
     def public_view(self) -> Event:
         if self.kind in SECRET_WAITS:
-            return dataclasses.replace(self, seats=(), choices=(), group=False, agenda=())
+            return Opened(self.kind, self.step, (), (), False, (), self.role, self.ability)
         return self
 
 
 #: The waits whose seats and choices are secret: who wakes at night, who recognises whom, the D1 first card.
-SECRET_WAITS = frozenset({"night", "recognition", "first_identity"})
+SECRET_WAITS: Final = frozenset({"night", "recognition", "first_identity"})
 
 
-@record
 class Picked(Event):
     """A member of a waking group points at ``target`` (C6). Secret."""
 
     type: ClassVar[str] = "picked"
     public: ClassVar[bool] = False
-    seat: int
-    target: Target
+    __match_args__ = ("seat", "target")
+    seat: Final[int]
+    target: Final[Target]
+
+    def __init__(self, seat: int, target: Target) -> None:
+        self.seat = seat
+        self.target = target
 
 
-@record
 class Reasked(Event):
     """C6: the group is evenly split; its members are asked again."""
 
     type: ClassVar[str] = "reasked"
     public: ClassVar[bool] = False
-    step: str
+    __match_args__ = ("step",)
+    step: Final[str]
+
+    def __init__(self, step: str) -> None:
+        self.step = step
 
 
-@record
 class Acted(Event):
     """A night step is settled: ``target`` None means skipped or forfeited (``how`` says which). ``result`` is
     what the actors learn at once ("nod"/"shake" for a check). ``marks`` are ability bookkeeping changes."""
 
     type: ClassVar[str] = "acted"
     public: ClassVar[bool] = False
-    step: str
-    ability: str
-    actors: tuple[int, ...]
-    target: Target
-    how: str = "chosen"  # chosen | skipped | forfeited | judge
-    result: str = ""
-    marks: tuple[tuple[str, int], ...] = ()
+    __match_args__ = ("step", "ability", "actors", "target", "how", "result", "marks")
+    step: Final[str]
+    ability: Final[str]
+    actors: Final[tuple[int, ...]]
+    target: Final[Target]
+    how: Final[str]  # chosen | skipped | forfeited | judge
+    result: Final[str]
+    marks: Final[tuple[tuple[str, int], ...]]
+
+    def __init__(self, step: str, ability: str, actors: tuple[int, ...], target: Target, how: str = "chosen",
+                 result: str = "", marks: tuple[tuple[str, int], ...] = ()) -> None:
+        self.step = step
+        self.ability = ability
+        self.actors = actors
+        self.target = target
+        self.how = how
+        self.result = result
+        self.marks = marks
 
 
-@record
 class Dawn(Event):
     """C8: the night's effects, all at once. ``deaths`` are (seat, cause) in seat order. Not public: the room
     learns who died, not how (a kill, a shot, an empty needle), nor the abilities' bookkeeping (``marks``)."""
 
     type: ClassVar[str] = "dawn"
     public: ClassVar[bool] = False
-    night: int
-    deaths: tuple[tuple[int, str], ...]
-    marks: tuple[tuple[str, int], ...] = ()
+    __match_args__ = ("night", "deaths", "marks")
+    night: Final[int]
+    deaths: Final[tuple[tuple[int, str], ...]]
+    marks: Final[tuple[tuple[str, int], ...]]
+
+    def __init__(self, night: int, deaths: tuple[tuple[int, str], ...],
+                 marks: tuple[tuple[str, int], ...] = ()) -> None:
+        self.night = night
+        self.deaths = deaths
+        self.marks = marks
 
     def public_view(self) -> Event:
-        return dataclasses.replace(self, deaths=tuple((seat, "died") for seat, _ in self.deaths), marks=())
+        return Dawn(self.night, tuple([(seat, "died") for seat, _ in self.deaths]), ())
 
 
-@record
 class Spoke(Event):
     """``seat``'s speech (or last words, or defence) is over: they said "pass", or the timer ran out."""
 
     type: ClassVar[str] = "spoke"
-    seat: int
-    how: str = "pass"  # pass | timeout | skipped
+    __match_args__ = ("seat", "how")
+    seat: Final[int]
+    how: Final[str]  # pass | timeout | skipped
+
+    def __init__(self, seat: int, how: str = "pass") -> None:
+        self.seat = seat
+        self.how = how
 
 
-@record
 class DefenceClaimed(Event):
     type: ClassVar[str] = "defence_claimed"
-    seat: int
+    __match_args__ = ("seat",)
+    seat: Final[int]
+
+    def __init__(self, seat: int) -> None:
+        self.seat = seat
 
 
-@record
 class DirectionChosen(Event):
     """V2.4 ``speech.any_direction``: the judge's pick; +1 clockwise, -1 counter-clockwise."""
 
     type: ClassVar[str] = "direction_chosen"
-    direction: int
+    __match_args__ = ("direction",)
+    direction: Final[int]
+
+    def __init__(self, direction: int) -> None:
+        self.direction = direction
 
 
-@record
 class Voted(Event):
     """One hand for ``target`` (None: an explicit abstention)."""
 
     type: ClassVar[str] = "voted"
-    seat: int
-    target: Target
+    __match_args__ = ("seat", "target")
+    seat: Final[int]
+    target: Final[Target]
+
+    def __init__(self, seat: int, target: Target) -> None:
+        self.seat = seat
+        self.target = target
 
 
-@record
 class VoteClosed(Event):
     """The tally, and what it means: ``out`` is voted out; ``tied`` go to the tie procedure."""
 
     type: ClassVar[str] = "vote_closed"
-    tally: tuple[tuple[int, int], ...]
-    out: Target
-    tied: tuple[int, ...] = ()
+    __match_args__ = ("tally", "out", "tied")
+    tally: Final[tuple[tuple[int, int], ...]]
+    out: Final[Target]
+    tied: Final[tuple[int, ...]]
+
+    def __init__(self, tally: tuple[tuple[int, int], ...], out: Target, tied: tuple[int, ...] = ()) -> None:
+        self.tally = tally
+        self.out = out
+        self.tied = tied
 
 
-@record
 class TieRound(Event):
     """V2.7: a step of the variant's tie procedure. ``stage`` counts the rounds for this tied set."""
 
     type: ClassVar[str] = "tie_round"
-    procedure: str
-    stage: int
-    tied: tuple[int, ...]
-    outcome: str = "revote"  # revote | nobody_out | draw
+    __match_args__ = ("procedure", "stage", "tied", "outcome")
+    procedure: Final[str]
+    stage: Final[int]
+    tied: Final[tuple[int, ...]]
+    outcome: Final[str]  # revote | nobody_out | draw
+
+    def __init__(self, procedure: str, stage: int, tied: tuple[int, ...], outcome: str = "revote") -> None:
+        self.procedure = procedure
+        self.stage = stage
+        self.tied = tied
+        self.outcome = outcome
 
 
-@record
 class Died(Event):
     """A death by day: executed (vote), ejected (V2.11), surrendered."""
 
     type: ClassVar[str] = "died"
-    seat: int
-    cause: str
+    __match_args__ = ("seat", "cause")
+    seat: Final[int]
+    cause: Final[str]
+
+    def __init__(self, seat: int, cause: str) -> None:
+        self.seat = seat
+        self.cause = cause
 
 
-@record
 class Penalised(Event):
     """V2.11 §5.4: a penalty point."""
 
     type: ClassVar[str] = "penalised"
-    seat: int
-    total: int
+    __match_args__ = ("seat", "total")
+    seat: Final[int]
+    total: Final[int]
+
+    def __init__(self, seat: int, total: int) -> None:
+        self.seat = seat
+        self.total = total
 
 
-@record
 class GameEnded(Event):
     type: ClassVar[str] = "game_ended"
-    winner: str  # "good", "killers" or "draw"
-    reason: str
+    __match_args__ = ("winner", "reason")
+    winner: Final[str]  # "good", "killers" or "draw"
+    reason: Final[str]
+
+    def __init__(self, winner: str, reason: str) -> None:
+        self.winner = winner
+        self.reason = reason
 
 
 EVENT_TYPES: dict[str, type[Event]] = {
@@ -236,39 +329,51 @@ EVENT_TYPES: dict[str, type[Event]] = {
 
 # ---- the dual-card versions (D1-D3; controller/rules/cards.py) ---------------------------------------------------
 
-@record
 class HandsDealt(Event):
     """D1: ``hands[i]`` are the two cards of seat ``i + 1`` as dealt, before each player chooses the first
     identity. Secret."""
 
     type: ClassVar[str] = "hands_dealt"
     public: ClassVar[bool] = False
-    hands: tuple[tuple[str, ...], ...]
+    __match_args__ = ("hands",)
+    hands: Final[tuple[tuple[str, ...], ...]]
+
+    def __init__(self, hands: tuple[tuple[str, ...], ...]) -> None:
+        self.hands = hands
 
 
-@record
 class HandsSettled(Event):
     """D1/D3: each seat's cards in playing order, the first identity first (a police+killer hand already
     resolved). Secret; a ``Dealt`` with the first identities follows."""
 
     type: ClassVar[str] = "hands_settled"
     public: ClassVar[bool] = False
-    cards: tuple[tuple[str, ...], ...]
+    __match_args__ = ("cards",)
+    cards: Final[tuple[tuple[str, ...], ...]]
+
+    def __init__(self, cards: tuple[tuple[str, ...], ...]) -> None:
+        self.cards = cards
 
 
-@record
 class CardLost(Event):
     """D1: ``seat``'s current card died (``cause``); the second card takes over and the player plays on.
     ``shown`` is the lost card's role when the rules show it (D3: a player voted out shows the first identity),
     else ""."""
 
     type: ClassVar[str] = "card_lost"
-    seat: int
-    cause: str
-    shown: str = ""
+    __match_args__ = ("seat", "cause", "shown")
+    seat: Final[int]
+    cause: Final[str]
+    shown: Final[str]
+
+    def __init__(self, seat: int, cause: str, shown: str = "") -> None:
+        self.seat = seat
+        self.cause = cause
+        self.shown = shown
 
 
 EVENT_TYPES.update({cls.type: cls for cls in (HandsDealt, HandsSettled, CardLost)})
+dataclass_view(*EVENT_TYPES.values())
 
 
 def _to_plain(value: Any) -> Any:
@@ -290,8 +395,8 @@ def _to_tuples(value: Any) -> Any:
 def to_json(event: Event) -> dict[str, Any]:
     """A JSON-ready dict: ``{"type": ..., fields...}``."""
     out: dict[str, Any] = {"type": event.type}
-    for f in dataclasses.fields(event):
-        out[f.name] = _to_plain(getattr(event, f.name))
+    for name in event.__match_args__:
+        out[name] = _to_plain(getattr(event, name))
     return out
 
 
@@ -302,11 +407,11 @@ def from_json(data: dict[str, Any]) -> Event:
     if cls is None:
         raise ValueError(f"unknown event type {kind!r}")
     fields = {}
-    for f in dataclasses.fields(cls):
-        if f.name in data:
-            raw = data[f.name]
+    for name in cls.__match_args__:
+        if name in data:
+            raw = data[name]
             # The variant's raw data keeps its TOML shape (lists stay lists); everything else is tuples.
-            fields[f.name] = raw if f.name == "variant" else _to_tuples(raw)
+            fields[name] = raw if name == "variant" else _to_tuples(raw)
     try:
         return cls(**fields)
     except TypeError as exc:

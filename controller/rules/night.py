@@ -10,7 +10,7 @@ from __future__ import annotations
 import functools
 from collections import Counter
 from collections.abc import Iterable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Final
 
 from controller.rules import clash, win
 from controller.rules.actions import Rejected
@@ -26,18 +26,18 @@ if TYPE_CHECKING:
 
 
 #: The abilities whose holders may be kept asleep (limited checks, one-time powers, 4.0/7.0 conditions).
-_LIMITED = frozenset({"check", "secret_kill"}) | clash.ABILITIES
+_LIMITED: Final = frozenset({"check", "secret_kill"}) | clash.ABILITIES
 
 
 def _spent(s: GameState, seat: int) -> bool:
-    return s.marks.get(f"spent:{seat}", 0) > 0
+    return s.mark(f"spent:{seat}") > 0
 
 
 def _available(s: GameState, st: NightStep, actors: tuple[int, ...]) -> tuple[int, ...]:
     """The actors who may use the ability tonight (empty: the step is skipped and nobody wakes)."""
     if st.ability == "check":
         limit = int(s.config.options.get("checks", 0))
-        if limit and s.marks.get("checks_used", 0) >= limit:  # V2.10: limited checks
+        if limit and s.mark("checks_used") >= limit:  # V2.10: limited checks
             return ()
     elif st.ability == "secret_kill":  # V3.3: one use per game
         return tuple(a for a in actors if not _spent(s, a))
@@ -71,7 +71,9 @@ def legal_targets(s: GameState, st: NightStep, actors: tuple[int, ...]) -> tuple
         out = [x for x in out if s.roles[x - 1] not in st.spare_when_last]  # V5.4: only a day vote can
     if (st.ability == "kill" and s.config.options.get("first_victim.max_repeat")
             and s.night == first_kill_night(s.config)):
-        out = [x for x in out if not _repeat_victim(s, x)]
+        barred = _barred_first_victim(s)
+        if barred is not None:
+            out = [x for x in out if x != barred]
     if st.ability == "revive":  # V7.1: the angel does not know the victim; pointing at oneself means "revive"
         out = list(actors)
     choices: tuple[int | None, ...] = tuple(out)
@@ -104,12 +106,14 @@ def first_victim(events: Iterable[Event]) -> int | None:
     return None
 
 
-def _repeat_victim(s: GameState, seat: int) -> bool:
-    """V2.11: may ``seat`` not be tonight's first-night victim, given the previous games' first victims?"""
+def _barred_first_victim(s: GameState) -> int | None:
+    """V2.11: the seat that may not be tonight's first-night victim, since it was the first victim of each of the
+    last ``first_victim.max_repeat`` games; None when there is no such run."""
     limit = int(s.config.options.get("first_victim.max_repeat", 0))
     if not limit or len(s.config.history) < limit:
-        return False
-    return all(v == seat for v in s.config.history[-limit:])
+        return None
+    last = s.config.history[-limit:]
+    return last[0] if all(v == last[0] for v in last) else None
 
 
 def _result(s: GameState, st: NightStep, target: int | None) -> tuple[str, tuple[tuple[str, int], ...]]:
@@ -120,7 +124,7 @@ def _result(s: GameState, st: NightStep, target: int | None) -> tuple[str, tuple
         result = "nod" if s.spec(target).nod else "shake"
         if "hug" in s.config.variant.abilities and target == clash.hugged(s):
             result = "none"  # V4.3: no signal at all on the player the butterfly hugs
-        return result, (("checks_used", s.marks.get("checks_used", 0) + 1),)
+        return result, (("checks_used", s.mark("checks_used") + 1),)
     return "", ()
 
 

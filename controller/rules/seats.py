@@ -10,11 +10,13 @@ counter-clockwise, which with this convention is simply "down the seat numbers f
 
 from __future__ import annotations
 
+import functools
 from bisect import bisect_left, bisect_right
-from collections.abc import Collection, Iterable
+from collections.abc import Iterable
+from typing import Final
 
-CLOCKWISE = 1
-COUNTER_CLOCKWISE = -1
+CLOCKWISE: Final = 1
+COUNTER_CLOCKWISE: Final = -1
 
 
 def right_hand_neighbour(seat: int, players: int) -> int:
@@ -32,8 +34,17 @@ def walk(start: int, direction: int, players: int) -> list[int]:
     return [((start - 1 + direction * i) % players) + 1 for i in range(players)]
 
 
-def order_from(start: int, direction: int, players: int, among: Collection[int]) -> tuple[int, ...]:
-    """The seats of ``among`` in table order, beginning at ``start`` (or the first of ``among`` after it)."""
+def next_seat(seat: int, direction: int, players: int) -> int:
+    """The seat one step from ``seat`` in ``direction`` (CLOCKWISE or COUNTER_CLOCKWISE)."""
+    return (seat - 1 + direction) % players + 1
+
+
+@functools.lru_cache(maxsize=1024)
+def order_from(start: int, direction: int, players: int, among: frozenset[int]) -> tuple[int, ...]:
+    """The seats of ``among`` in table order, beginning at ``start`` (or the first of ``among`` after it).
+
+    Remembered (a pure function of hashable values): every vote and every V4.8 turn asks for the order of the same
+    living players, which change only with a death, and a frozenset keeps its hash once computed."""
     ordered = sorted(among)
     if direction < 0:  # down the seat numbers: start, start-1, ..., 1, N, ..., start+1
         i = bisect_right(ordered, start)

@@ -18,18 +18,18 @@ so the journal's ``Opened.agenda`` holds them and folding needs nothing new.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Final
 
 from controller.rules import clash, win
 from controller.rules.events import Died, TieRound, VoteClosed
-from controller.rules.seats import CLOCKWISE, COUNTER_CLOCKWISE, order_from, walk
+from controller.rules.seats import CLOCKWISE, COUNTER_CLOCKWISE, next_seat, order_from
 from controller.rules.state import GameState
 
 if TYPE_CHECKING:
     from controller.rules.engine import Tx
 
 #: The step name of one player's vote right after their defence (V4.8).
-TURN_VOTE = "vote.defence"
+TURN_VOTE: Final = "vote.defence"
 
 
 def direction(s: GameState) -> int:
@@ -38,9 +38,14 @@ def direction(s: GameState) -> int:
 
 
 def from_judge(s: GameState, seats: Any) -> tuple[int, ...]:
-    """``seats`` in the day's order starting from the judge (between seat N and seat 1)."""
-    d = direction(s)
-    return order_from(1 if d == CLOCKWISE else s.players, d, s.players, frozenset(seats))
+    """``seats`` in the day's order starting from the judge (between seat N and seat 1): forward is up the seat
+    numbers from 1, reverse down them from N."""
+    if len(seats) < 2:  # most nights leave one dead or none
+        return tuple(seats)
+    ordered = sorted(seats)
+    if direction(s) != CLOCKWISE:
+        ordered.reverse()
+    return tuple(ordered)
 
 
 def no_last_words(s: GameState, seat: int) -> bool:
@@ -50,6 +55,8 @@ def no_last_words(s: GameState, seat: int) -> bool:
 
 def last_words_order(s: GameState) -> tuple[int, ...]:
     """V4.7: the night's dead who give last words, in the day's order from the judge."""
+    if not s.night_dead:  # a quiet night (and every V4.8 turn asks)
+        return ()
     return tuple([x for x in from_judge(s, s.night_dead) if not no_last_words(s, x)])
 
 
@@ -67,7 +74,7 @@ def defence_order(s: GameState) -> tuple[int, ...]:
     d = direction(s)
     spoke = last_words_order(s)
     judge_side = 1 if d == CLOCKWISE else s.players
-    start = walk(spoke[-1], d, s.players)[1] if spoke else judge_side
+    start = next_seat(spoke[-1], d, s.players) if spoke else judge_side
     return order_from(start, d, s.players, s.alive)
 
 
@@ -98,7 +105,11 @@ def close_turn(tx: Tx, hands: tuple[tuple[int, int | None], ...]) -> None:
     s = tx.s
     w = s.waiting
     assert w is not None
-    hand = next((t for v, t in hands if v in w.seats and t is not None and t in s.alive), None)
+    hand = None
+    for v, t in hands:  # the first living target of the voter's hands (a loop: no generator at every turn)
+        if v in w.seats and t is not None and t in s.alive:
+            hand = t
+            break
     nxt = tx.agenda[0]
     assert nxt[0] == "defence_turns", f"a defence vote is followed by the round's next turn, not {nxt!r}"
     if hand is not None:
@@ -112,12 +123,12 @@ def _count(tx: Tx, order: tuple[int, ...], hands: tuple[tuple[int, int], ...]) -
     for _, t in hands:
         if t in s.alive:
             counts[t] = counts.get(t, 0) + 1
-    tally = tuple((c, counts[c]) for c in defence_order(s) if c in counts)
+    tally = tuple([(c, counts[c]) for c in defence_order(s) if c in counts])
     if not tally:
         tx.emit(VoteClosed((), None, ()))
         return
-    top = max(n for _, n in tally)
-    tops = tuple(c for c, n in tally if n == top)
+    top = max([n for _, n in tally])
+    tops = tuple([c for c, n in tally if n == top])
     if len(tops) > 1:  # V4.8: a tie between two or more: nobody is voted out today
         tx.emit(VoteClosed(tally, None, tops))
         tx.emit(TieRound("v4.8", 1, tops, "nobody_out"))

@@ -115,7 +115,10 @@ def _check_in(c: Canvas, view: v.CheckIn, lang: Lang, label: Label) -> None:
 
 @draws(v.TapCard)
 def _tap_card(c: Canvas, view: v.TapCard, lang: Lang, label: Label) -> None:
-    c.row(0, ui("seat", lang, n=label(view.seat)))
+    # The seat at the top right, where the role screen that follows the tap (and the dead screen) shows it: the
+    # number does not jump when the card is read, and it keeps off the left edge, where "3号" drawn at x=0
+    # looked cut off behind the panel's bezel.
+    c.row(0, "", ui("seat", lang, n=label(view.seat)))
     if view.digital:
         c.fit(ui("peek", lang), (0, TOP, W, H), (MEDIUM, SMALL))
         return
@@ -366,6 +369,9 @@ def _your_speech(c: Canvas, view: v.YourSpeech, lang: Lang, label: Label) -> Non
 
 @draws(v.VoteCall)
 def _vote_call(c: Canvas, view: v.VoteCall, lang: Lang, label: Label) -> None:
+    if view.voted and view.voted_for != view.candidate:
+        _vote_call_other(c, view, lang, label)
+        return
     _countdown_top(c, ui("vote_call", lang, n=label(view.candidate)), view.countdown, lang)
     right = W - 40 if view.voted else W
     c.ink(seat_word(view.candidate, lang, label), (0, TOP + 1, right, H - 4 - TOP), (BIG, MEDIUM))
@@ -374,6 +380,26 @@ def _vote_call(c: Canvas, view: v.VoteCall, lang: Lang, label: Label) -> None:
         c.centered(H - 3 - TOP, ui("vote_counted", lang), SMALL)
     else:
         c.centered(H - 3 - TOP, ui("vote_hint", lang), SMALL)
+
+
+def _vote_call_other(c: Canvas, view: v.VoteCall, lang: Lang, label: Label) -> None:
+    """The call for one candidate, seen by a seat whose one vote already went elsewhere (V2.5): the top line
+    says whom the room is calling now, the middle whom this seat's hand counted for, never the candidate
+    called big in the middle with a tick (which read as "your hand counted for this one")."""
+    who = label(view.candidate)
+    _countdown_top(c, (ui("vote_call_other", lang, n=who), ui("vote_call_other_short", lang, n=who)),
+                   view.countdown, lang)
+    middle = (0, TOP + 1, W, H - 4 - TOP)
+    if view.voted_for is None:  # a vote for nobody (V2.5 allows abstaining)
+        c.ink(ui("vote_yours_none", lang), middle, (MEDIUM, SMALL))
+    else:
+        said, mine = ui("vote_yours", lang), seat_word(view.voted_for, lang, label)
+        face = next((f for f in (BIG, MEDIUM) if SMALL.width(said) + 4 + f.width(mine) <= W), SMALL)
+        left = (W - SMALL.width(said) - 4 - face.width(mine)) // 2
+        c.text((max(0, left), (middle[1] + middle[3] - SMALL.line) // 2), said, SMALL)
+        start = max(0, left) + SMALL.width(said) + 4
+        c.ink(mine, (start, middle[1], min(W, start + face.width(mine)), middle[3]), (face, SMALL))
+    c.centered(H - 3 - TOP, ui("vote_yours_in", lang), SMALL)
 
 
 @draws(v.VoteFeedback)

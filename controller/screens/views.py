@@ -186,11 +186,16 @@ class YourSpeech(View):
 
 @dataclass(frozen=True, slots=True)
 class VoteCall(View):
-    """The vote window for one candidate (V2.5): hands up = OK within the window."""
+    """The vote window for one candidate (V2.5): hands up = OK within the window.
+
+    ``voted`` says this seat's one vote is in; ``voted_for`` names whom it counted for. A seat whose hand went
+    to an earlier candidate must not read the call for the next one as its own vote, so the screen tells the
+    two apart (``voted_for`` None with ``voted`` is a vote for nobody, V2.5's abstention)."""
 
     candidate: int
     countdown: Countdown
     voted: bool = False
+    voted_for: int | None = None
 
 
 class VoteResult(enum.Enum):

@@ -44,6 +44,17 @@ def card_labels(uids: Sequence[str]) -> list[tuple[str, str]]:
     return [(uid, str(i)) for i, uid in enumerate(uids, start=1)]
 
 
+def untapped(hands: dict[int, tuple[str, ...]], tapped: dict[int, tuple[str, ...]] | None
+             ) -> dict[int, tuple[str, ...]]:
+    """The cards the bots still have to lay on their readers. A game resumed after its deal has every card it was
+    dealt with in the journal (``Replay.cards``): tapping them again would only flash each seat's role on its
+    screen and write a line per card in the transcript. Cards are matched by UID, whoever tapped them (in D2 a
+    seat's two cards are dealt to its two places)."""
+    done = {uid for cards in (tapped or {}).values() for uid in cards}
+    left = {seat: tuple(uid for uid in cards if uid not in done) for seat, cards in hands.items()}
+    return {seat: cards for seat, cards in left.items() if cards}
+
+
 async def tap_in_turn(table: Any, hands: dict[int, tuple[str, ...]], people: set[int], start_s: float = 1.0,
                       every_s: float = 0.5) -> None:
     """The bots lay their cards on their readers one after another, as players do around a table; the seats

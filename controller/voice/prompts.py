@@ -156,6 +156,48 @@ def last_words(seat: int) -> list[str]:
     return phrase(seat_number(seat), prompt("lastwords.your_turn"))
 
 
+#: The judge's words for a side's win (C4), version by version, as each version's seed words it: the same win is
+#: 「警察一方获胜」 in 2.0 (004 §4) but 「好人胜利」 in 4.0 (000, 001) and 「警察平民勝」 in 7.0 (000). A variant not
+#: listed (a club's own file) says the generic 「杀手获胜」 / 「好人获胜」 / 「平局」. Keyed by variant id and the
+#: winning side of its win table ("good", "killers", "draw").
+_ENDING_GENERIC: Mapping[str, str] = {
+    "killers": prompt("ending.killers_win"), "good": prompt("ending.good_win"), "draw": prompt("ending.draw"),
+}
+ENDINGS: Mapping[str, Mapping[str, str]] = {
+    # 000, 001 v1.0: 杀手获胜；…好人便获得的胜利
+    "classic-1.0": _ENDING_GENERIC,
+    # 004 §4: 杀手一方全部死去，则警察一方获胜；警察一方全部死去，则杀手一方获胜；平民全部死去为平局
+    "standard-2.0": {**_ENDING_GENERIC, "good": prompt("ending.police_side_win"),
+                     "killers": prompt("ending.killer_side_win")},
+    # 000, 001 v3.0: 所有杀手死亡，则警察胜；…杀手胜
+    "v3.0": {**_ENDING_GENERIC, "good": prompt("ending.police_win"), "killers": prompt("ending.killers_win_brief")},
+    # 000, 001 v4.0: 则杀手获胜；好人胜利条件：所有杀手均死掉
+    "v4.0": _ENDING_GENERIC,
+    # 000 5.0 gives no words (只有全部的警察或殺手都死了，為輸); V5.5 names the police side and the killers' side
+    "v5.0-infernal": {**_ENDING_GENERIC, "good": prompt("ending.police_side_win"),
+                      "killers": prompt("ending.killer_side_win")},
+    # 001 5.0 §4: 杀手及卧底全死，为警察胜。警察及秘密警察全死，为杀手胜
+    "dual-card-5.0": {**_ENDING_GENERIC, "good": prompt("ending.police_win"),
+                      "killers": prompt("ending.killers_win_brief")},
+    # 000 6.0: 3個警察死，或者平民全部死殺手勝。三個殺手死，好人方勝
+    "dual-card-6.0": {**_ENDING_GENERIC, "good": prompt("ending.good_side_win"),
+                      "killers": prompt("ending.killers_win_brief")},
+    # 000 7.0: 當天使和警察全被殺或推完時，殺手勝，反之警察平民勝
+    "v7.0": {**_ENDING_GENERIC, "good": prompt("ending.police_civilians_win"),
+             "killers": prompt("ending.killers_win_brief")},
+    # 000 五种身份 (F3): 匪勝利 … 2匪都被殺，匪失敗，警方勝利
+    "five-identities": {**_ENDING_GENERIC, "good": prompt("ending.police_camp_win"),
+                        "killers": prompt("ending.bandits_win")},
+}
+
+
+def ending(winner: str | None, variant: str | None = None) -> list[str]:
+    """The end of a game (C4): the winner in the words of the variant's seed, then "game over, show your
+    cards". A side no table names (or no winner) is just the game over."""
+    words = ENDINGS.get(variant or "", _ENDING_GENERIC).get(winner or "")
+    return [words, prompt("ending.game_over")] if words else [prompt("ending.game_over")]
+
+
 def numbers_in_catalogue() -> list[str]:
     """Every seat and count ID the helpers can produce (for the pack checks)."""
     return [f"seat.{n}" for n in range(1, MAX_SEAT + 1)] + [f"number.{n}" for n in range(MAX_COUNT + 1)]

@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from controller.screens import views as v
+from controller.voice.prompts import ENDINGS
 from tests.director.helpers import ScriptedTable, play, session
 
 GAMES = [
@@ -43,7 +44,7 @@ def test_a_whole_game_ends_with_a_result_and_every_screen_reveals_its_own_role(v
     said = s.voice.prompts_said()
     assert said[0] == "setup.look_at_card"
     assert said.count("night.falls") == r["nights"]
-    assert "ending.game_over" in said
+    assert said[-2:] == [ENDINGS[variant][r["winner"]], "ending.game_over"]  # C4, in the words of the seed
     # C4: the end reveals each seat's own role on its own screen
     for seat in range(1, players + 1):
         view = s.director.ui[seat].drawn

@@ -68,8 +68,9 @@ def test_the_nights_are_told_only_after_the_ending_with_the_police_answer() -> N
     entries = s.transcript.entries
     first_told = next(i for i, e in enumerate(entries) if e.kind == "told")
     assert all(e.kind == "told" for e in entries[first_told:])
-    assert entries[first_told - 1].text.startswith(load_voice_pack("zh-CN").clip("ending.killers_win").text) or \
-        entries[first_told - 1].text.startswith(load_voice_pack("zh-CN").clip("ending.good_win").text)
+    # C4 in 004 §4's words for 2.0: 「警察一方获胜」 / 「杀手一方获胜」
+    assert entries[first_told - 1].text.startswith(load_voice_pack("zh-CN").clip("ending.killer_side_win").text) or \
+        entries[first_told - 1].text.startswith(load_voice_pack("zh-CN").clip("ending.police_side_win").text)
     told = [e.text for e in entries[first_told:]]
     assert told[1] == "第1夜"
     check = next(e for e in s.director.events if isinstance(e, Acted) and e.ability == "check")

@@ -13,6 +13,10 @@ from controller.hall.web import create_app
 from tests.hall.conftest import hall
 from tests.hall.test_service import envelope
 
+#: The hall's own machine (its TV's browser), and a phone elsewhere on the club network.
+HALL_PC = ("127.0.0.1", 50000)
+PHONE = ("192.168.8.30", 51000)
+
 
 def test_the_page_is_chinese_by_default_and_english_on_request_and_fetches_nothing_from_outside():
     with TestClient(create_app(hall())) as web:
@@ -23,7 +27,7 @@ def test_the_page_is_chinese_by_default_and_english_on_request_and_fetches_nothi
 
 def test_the_organiser_adds_a_member_who_then_waits_and_a_bad_name_gets_its_reason():
     h = hall()
-    with TestClient(create_app(h)) as web:
+    with TestClient(create_app(h), client=HALL_PC) as web:
         assert web.post("/waiting", json={"name": "Ada"}).json() == {"ok": True}
         again = web.post("/waiting", json={"name": "Ada"})
         assert again.status_code == 400 and again.json()["error"] == "Ada is already waiting"
@@ -34,10 +38,60 @@ def test_the_organiser_adds_a_member_who_then_waits_and_a_bad_name_gets_its_reas
 
 def test_with_an_organisers_code_the_list_changes_only_with_it():
     h = hall()
-    with TestClient(create_app(h, organiser_code="4321")) as web:
-        assert web.post("/waiting", json={"name": "Ada"}).status_code == 403
+    with TestClient(create_app(h, organiser_code="4321"), client=PHONE) as web:
+        refused = web.post("/waiting", json={"name": "Ada"})
+        assert refused.status_code == 403 and refused.json()["why"] == "organiser_code_needed"
         assert web.post("/waiting", json={"name": "Ada", "code": "4321"}).status_code == 200
         assert web.get("/state").status_code == 200  # looking needs no code
+    with TestClient(create_app(h, organiser_code="4321"), client=HALL_PC) as web:  # the code binds the hall too
+        assert web.request("DELETE", "/waiting/Ada", json={}).status_code == 403
+
+
+def test_without_a_code_a_phone_on_the_club_network_cannot_touch_the_list_and_is_told_why():
+    """The default is safe: the page is for everyone to look at; with no [hall] organiser_code, the organiser's
+    buttons work on the hall's own machine only, and anyone else reads how to turn them on."""
+    h = hall([RoomConfig("3", 12, "entry")])
+    with TestClient(create_app(h), client=HALL_PC) as hall_pc:
+        for name in "ABCDEF":
+            assert hall_pc.post("/waiting", json={"name": name}).status_code == 200
+    with TestClient(create_app(h), client=PHONE) as phone:
+        (p,) = phone.get("/state").json()["proposals"]
+        for call in (lambda: phone.post("/waiting", json={"name": "Mallory"}),
+                     lambda: phone.request("DELETE", "/waiting/A", json={}),
+                     lambda: phone.post("/send", json={"key": p["key"]})):
+            r = call()
+            assert r.status_code == 403 and r.json()["why"] == "organiser_code_unset"
+            assert "organiser_code" in r.json()["error"] and "tianhei.toml" in r.json()["error"]
+        assert [w["name"] for w in phone.get("/state").json()["waiting"]] == list("ABCDEF")  # nothing changed
+
+
+def test_a_phone_guessing_the_code_is_locked_out_for_a_minute_then_may_try_again():
+    now = [0.0]
+    h = hall()
+    with TestClient(create_app(h, organiser_code="4321", clock=lambda: now[0]), client=PHONE) as web:
+        for guess in ("0000", "1111", "2222", "3333", "4444"):
+            assert web.post("/waiting", json={"name": "Ada", "code": guess}).json()["why"] == "organiser_code_needed"
+        locked = web.post("/waiting", json={"name": "Ada", "code": "4321"})  # even the right one, while locked
+        assert locked.status_code == 403 and locked.json()["why"] == "organiser_locked"
+        now[0] = 61.0
+        assert web.post("/waiting", json={"name": "Ada", "code": "4321"}).status_code == 200
+        assert [w["name"] for w in web.get("/state").json()["waiting"]] == ["Ada"]
+
+
+def test_a_code_in_any_script_or_type_is_an_answer_not_a_crash():
+    with TestClient(create_app(hall(), organiser_code="组织者"), client=PHONE) as web:
+        for code in ("１２３", 1234, None, ["4321"]):  # four: a fifth wrong one would lock the phone out
+            assert web.post("/waiting", json={"name": "Ada", "code": code}).status_code == 403
+        assert web.post("/waiting", json={"name": "Ada", "code": "组织者"}).status_code == 200
+
+
+def test_the_page_says_every_refusal_in_both_languages():
+    from controller.hall.web import PAGE
+
+    page = PAGE.read_text(encoding="utf-8")
+    for why in ("organiser_code_unset", "organiser_code_needed", "organiser_locked"):
+        assert page.count(f"{why}: ") == 2, why  # zh and en
+    assert "T[data.why]" in page
 
 
 def test_the_web_socket_sends_the_hall_at_once_and_again_when_a_room_changes():
@@ -51,9 +105,17 @@ def test_the_web_socket_sends_the_hall_at_once_and_again_when_a_room_changes():
 
 def test_sending_a_proposal_from_the_page():
     h = hall([RoomConfig("3", 12, "entry")])
-    with TestClient(create_app(h)) as web:
+    with TestClient(create_app(h), client=HALL_PC) as web:
         for name in "ABCDEF":
             web.post("/waiting", json={"name": name})
         (p,) = web.get("/state").json()["proposals"]
         assert web.post("/send", json={"key": p["key"]}).json() == {"ok": True, "room": "3", "members": list("ABCDEF")}
         assert web.post("/send", json={"key": p["key"]}).status_code == 400
+
+
+def test_the_hall_pi_opening_its_page_at_its_club_network_address_is_its_own_machine():
+    from controller.hall.web import on_this_machine
+
+    assert on_this_machine("192.168.8.2", "192.168.8.2")  # the browser on the hall's Pi, page at its own address
+    assert on_this_machine("::1") and on_this_machine("127.0.0.2") and on_this_machine("::ffff:127.0.0.1")
+    assert not on_this_machine("192.168.8.30", "192.168.8.2") and not on_this_machine("testclient")

@@ -58,7 +58,8 @@ d2_views = st.one_of(
     st.builds(v.NightChoice, st.sampled_from(["kill", "check", "save", "hug", "secret_kill"]),
               st.one_of(st.none(), places), st.builds(v.Countdown, st.floats(0, 60), st.just(30.0)),
               st.lists(st.tuples(places, st.one_of(st.none(), places)), max_size=4).map(tuple), st.booleans()),
-    st.builds(v.VoteCall, places, st.builds(v.Countdown, st.floats(0, 2), st.just(2.0)), st.booleans()),
+    st.builds(v.VoteCall, places, st.builds(v.Countdown, st.floats(0, 2), st.just(2.0)), st.booleans(),
+              st.one_of(st.none(), places)),
     st.builds(v.VoteFeedback, st.sampled_from(list(v.VoteResult)), places),
     st.builds(v.Tally, st.lists(st.tuples(places, st.integers(0, 40)), max_size=40, unique_by=lambda t: t[0])
               .map(tuple), st.one_of(st.none(), places), st.lists(places, max_size=6, unique=True).map(tuple)),

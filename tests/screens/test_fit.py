@@ -33,7 +33,7 @@ any_seat_view = st.one_of(
     st.builds(v.Dead, seats),
     st.builds(v.Speaking, seats, countdowns, st.booleans()),
     st.builds(v.YourSpeech, countdowns, st.booleans(), st.booleans()),
-    st.builds(v.VoteCall, seats, countdowns, st.booleans()),
+    st.builds(v.VoteCall, seats, countdowns, st.booleans(), st.one_of(st.none(), seats)),
     st.builds(v.VoteFeedback, st.sampled_from(list(v.VoteResult)), seats),
     st.builds(v.Tally, st.lists(st.tuples(seats, st.integers(0, 20)), max_size=20, unique_by=lambda t: t[0])
               .map(tuple), st.one_of(st.none(), seats), st.lists(seats, max_size=6, unique=True).map(tuple)),

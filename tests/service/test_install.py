@@ -107,3 +107,21 @@ def test_systemd_accepts_the_unit(tmp_path: Path) -> None:
                             text=True, timeout=60)
     complaints = [line for line in (result.stdout + result.stderr).splitlines() if "tianhei.service" in line]
     assert result.returncode == 0 and complaints == [], result.stdout + result.stderr
+
+
+def test_the_bus_16_table_opens_the_port_the_udev_rule_names(tmp_path: Path) -> None:
+    """The udev rule names the USB RS-485 adapter /dev/tianhei-bus; the bus-16 profile the installed config names
+    must open that name, not /dev/ttyUSB0 (which another USB serial device may take first)."""
+    from controller.config.profile import load_profile
+
+    scratch = tmp_path / "root"
+    assert install("--root", str(scratch), "--profile", "bus-16").returncode == 0
+    rules = (scratch / "etc" / "udev" / "rules.d" / "99-tianhei.rules").read_text()
+    links = {line.split('SYMLINK+="')[1].split('"')[0] for line in rules.splitlines()
+             if 'SYMLINK+="' in line and not line.startswith("#")}
+    config = (scratch / "etc" / "tianhei" / "tianhei.toml").read_text()
+    assert 'hardware = "bus-16"' in config
+    profile = load_profile("bus-16")
+    assert profile.bus is not None and links == {profile.bus.port.removeprefix("/dev/")}
+    dry = install("--dry-run", "--root", str(tmp_path / "dry"), "--profile", "bus-16").stdout
+    assert "the USB RS-485 adapter appears as /dev/tianhei-bus" in dry and "warning" not in dry

@@ -1,0 +1,54 @@
+"""One complete game played by a policy against the engine: the simulator's inner loop (``tianhei simulate``,
+the balance lab, the club's bot tables in the tests).
+
+A module of its own so that mypyc compiles it with the rules and the bots (controller/compiled_rules.py): the loop
+runs a dozen times a game, and compiled, its calls into the engine and the policy cost no Python frame.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+
+from controller.bots.policies import Policy
+from controller.bots.stuck import StuckGame
+from controller.rules.actions import Rejected
+from controller.rules.engine import new_game, pending, step
+from controller.rules.events import Event
+from controller.rules.setup import GameConfig
+from controller.rules.state import GameState
+
+#: No real game needs more inputs than this; reaching it means an engine or policy bug, not a long game.
+MAX_INPUTS = 100_000
+
+
+def play(config: GameConfig, policy: Policy, rng: random.Random, first: str | None = None,
+         record: Callable[[Event], None] | None = None) -> GameState:
+    """One complete game; returns the final state. ``record`` sees every event (None: keep none)."""
+    state, events = new_game(config, rng, first=first)
+    if record is not None:
+        for e in events:
+            record(e)
+    observes = policy.observes
+    inputs = 0
+    while state.phase != "over":
+        p = pending(state)
+        if p is None:
+            raise StuckGame("the engine waits for nothing but the game is not over", state)
+        for action in policy.actions(state, p, rng):
+            try:
+                state, events = step(state, action, rng)
+            except Rejected as exc:
+                raise StuckGame(f"{policy.name} sent an illegal input {action!r}: {exc.message}", state) from None
+            if observes:
+                policy.observe(state, events)
+            if record is not None:
+                for e in events:
+                    record(e)
+            inputs += 1
+            waiting = state.waiting
+            if state.phase == "over" or waiting is None or waiting.step != p.step:
+                break
+        if inputs > MAX_INPUTS:
+            raise StuckGame(f"no end after {MAX_INPUTS} inputs", state)
+    return state

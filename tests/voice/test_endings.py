@@ -1,0 +1,67 @@
+"""The end of a game in each version's own words (C4): the seed wins where it words the result.
+
+Found at a club table: standard-2.0 ended with 「好人获胜」 where seed 004 §4 has the judge say 「警察一方获胜」.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from controller.director import announce
+from controller.rules.events import GameEnded
+from controller.rules.variant import load_variant
+from controller.voice.packs import load_voice_pack
+from controller.voice.prompts import ENDINGS, ending
+from tests.rules.table import Game
+
+VARIANTS = sorted((Path(announce.__file__).resolve().parents[1] / "variants").glob("*.toml"))
+
+
+def _said(pack: str, ids: list[str]) -> str:
+    p = load_voice_pack(pack)
+    return "".join(p.clip(i).text for i in ids)
+
+
+def test_standard_2_0_ends_in_the_words_of_seed_004() -> None:
+    """004 §4: 杀手一方全部死去，则警察一方获胜；警察一方全部死去，则杀手一方获胜；平民全部死去为平局."""
+    assert _said("zh-CN", ending("good", "standard-2.0")) == "警察一方获胜。游戏结束，请亮出身份牌。"
+    assert _said("zh-CN", ending("killers", "standard-2.0")).startswith("杀手一方获胜。")
+    assert _said("zh-CN", ending("draw", "standard-2.0")).startswith("平局。")
+    assert _said("en", ending("good", "standard-2.0")).startswith("The police side wins.")
+
+
+@pytest.mark.parametrize(("variant", "good", "killers"), [
+    ("classic-1.0", "好人获胜。", "杀手获胜。"),  # 000, 001 v1.0
+    ("v3.0", "警察胜。", "杀手胜。"),  # 000, 001 v3.0
+    ("v4.0", "好人获胜。", "杀手获胜。"),  # 000, 001 v4.0
+    ("dual-card-5.0", "警察胜。", "杀手胜。"),  # 001 5.0 §4
+    ("dual-card-6.0", "好人方胜。", "杀手胜。"),  # 000 6.0
+    ("v7.0", "警察平民胜。", "杀手胜。"),  # 000 7.0
+    ("five-identities", "警方胜利。", "匪胜利。"),  # 000 five identities (F3)
+])
+def test_each_version_ends_in_its_seeds_words(variant: str, good: str, killers: str) -> None:
+    assert _said("zh-CN", ending("good", variant)[:1]) == good
+    assert _said("zh-CN", ending("killers", variant)[:1]) == killers
+
+
+@pytest.mark.parametrize("path", VARIANTS, ids=lambda p: p.stem)
+def test_every_shipped_variant_has_words_for_every_side_its_win_tables_name(path: Path) -> None:
+    v = load_variant(str(path))
+    assert v.id in ENDINGS, f"{v.id}: say in ENDINGS how its seed words the win"
+    sides = {row.side for rows in v.win_tables.values() for row in rows}
+    assert sides <= set(ENDINGS[v.id])
+
+
+def test_a_clubs_own_variant_says_the_generic_words_and_an_ending_without_a_side_is_only_game_over() -> None:
+    assert ending("good", "our-club-2.0") == ["ending.good_win", "ending.game_over"]
+    assert ending(None, "standard-2.0") == ["ending.game_over"]
+
+
+def test_the_director_announces_the_end_through_the_variants_words() -> None:
+    g = Game("standard-2.0", "K K P P C C C C C C")
+    assert announce.for_event(GameEnded("good", "all_dead"), g.state)[0] == "ending.police_side_win"
+    assert announce.for_event(GameEnded("killers", "all_dead"), g.state)[0] == "ending.killer_side_win"
+    g4 = Game("classic-1.0", "K K C C C C C C C C")
+    assert announce.for_event(GameEnded("good", "all_dead"), g4.state)[0] == "ending.good_win"
