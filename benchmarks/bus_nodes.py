@@ -1,21 +1,31 @@
 """A bank of seat nodes on one serial line, for benchmarks on the real clock: the real firmware's ``Node`` (from
 firmware/lib) for each address, under CPython, on a pseudo-terminal that the table's bus master opens as its
 serial port. Every node sees every byte on the line (RS-485 is a party line) and answers only its own frames, as
-on the table. Nothing here is timed for wire speed: a pty moves bytes at once, so the master's pace is its own.
+on the table. Nothing here is timed for wire speed: a pty moves bytes at once, so the master's pace is its own;
+but an answer in a LISTEN slot goes out at its slot's time (the bank sleeps for it, and steps a node that wants to
+answer when it asks), so the master sleeps through its window as it would on the table.
 
-    python benchmarks/bus_nodes.py FD SEATS     (started by benchmarks/bus_idle_cpu.py with the pty's master fd)
+    python benchmarks/bus_nodes.py FD SEATS [PRESS_EVERY]   (started by benchmarks/bus_idle_cpu.py with the pty's
+                                                          master fd)
+
+With PRESS_EVERY (seconds), once the bank gets SIGUSR1 a finger presses PREV on one seat after another, at random
+moments about PRESS_EVERY apart (and lets go 60 ms later), and each press is printed as ``press SEAT MONOTONIC``
+on stdout: the benchmark times the press to the master on the same clock.
 """
 
 from __future__ import annotations
 
 import os
+import random
 import select
+import signal
 import sys
 import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "firmware" / "lib"))
 
+import seatbus as sb
 from node import Node
 
 
@@ -32,10 +42,20 @@ class Line:
     def write(self, data: bytes) -> None:
         os.write(self.fd, data)
 
-    def write_after(self, delay_us: int, data: bytes) -> None:
-        """At once: one process answers for every node, in slot order, so answers cannot collide, and sleeping
-        for the slot here would hold up the nodes after it (on the table each node keeps its own time)."""
+    def write_after(self, delay_us: int, data: bytes, watch: tuple[int, int] | None = None) -> bool:
+        """At its slot, as on the table (one process answers for every node, each deciding after the one before
+        it has sent, so answers cannot collide). The master slot is not watched: the bank is stepped again
+        before any later round, and reads the master's frame then."""
+        if delay_us > 0:
+            time.sleep(delay_us / 1e6)
         os.write(self.fd, data)
+        return True
+
+    def us(self) -> int:
+        return time.monotonic_ns() // 1000
+
+    def since(self, then: int) -> int:
+        return self.us() - then
 
 
 class Part:
@@ -63,18 +83,57 @@ class IO:
     def reset(self) -> None: ...
 
 
+class Finger:
+    """Presses PREV on one seat after another once started (SIGUSR1), at random moments ``every`` apart."""
+
+    def __init__(self, nodes: list[Node], every: float) -> None:
+        self.nodes = nodes
+        self.every = every
+        self.rng = random.Random(17)
+        self.started = False
+        self.next_at = float("inf")
+        self.releases: list[tuple[float, Node]] = []
+        self.turn = 0
+
+    def start(self, *_: object) -> None:
+        if not self.started and self.every > 0:
+            self.started = True
+            self.next_at = time.monotonic() + self.rng.uniform(0.5, 1.5) * self.every
+
+    def due_in(self) -> float:
+        soonest = min([self.next_at, *(at for at, _ in self.releases)])
+        return max(0.0, soonest - time.monotonic())
+
+    def act(self, now_ms: int) -> None:
+        t = time.monotonic()
+        for at, node in [r for r in self.releases if r[0] <= t]:
+            self.releases.remove((at, node))
+            node._queue(sb.EV_RELEASE, now_ms, bytes((sb.BTN_PREV,)))
+        if t >= self.next_at:
+            node = self.nodes[self.turn % len(self.nodes)]
+            self.turn += 1
+            node._queue(sb.EV_PRESS, now_ms, bytes((sb.BTN_PREV,)))
+            print(f"press {node.address} {t:.6f}", flush=True)
+            self.releases.append((t + 0.06, node))
+            self.next_at = t + self.rng.uniform(0.5, 1.5) * self.every
+
+
 def main() -> int:
     fd, seats = int(sys.argv[1]), int(sys.argv[2])
     line = Line(fd)
     now = lambda: int(time.monotonic() * 1000)  # noqa: E731
     nodes = [Node({"role": "seat", "address": a}, IO(line), now()) for a in range(1, seats + 1)]
+    finger = Finger(nodes, float(sys.argv[3]) if len(sys.argv) > 3 else 0.0)
+    signal.signal(signal.SIGUSR1, finger.start)
     while True:
-        ready, _, _ = select.select([fd], [], [], 0.05)
+        wakes = [w / 1e6 for w in (node.wake_us() for node in nodes) if w is not None]
+        ready, _, _ = select.select([fd], [], [], min([0.05, finger.due_in(), *wakes]))
         try:
             line.rx = os.read(fd, 4096) if ready else b""
         except OSError:
             return 0  # the master closed its end
         t = now()
+        finger.act(t)
         for node in nodes:
             node.step(t)
         line.rx = b""

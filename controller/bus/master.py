@@ -13,6 +13,7 @@ was lost, or arrived late) is never applied twice and an unacknowledged one is s
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import os
 import select
@@ -35,6 +36,7 @@ from controller.ports import (
 
 from . import seatbus as sb
 from .auth_counter import CounterStore
+from .listen import Span, listen_rounds
 
 log = logging.getLogger(__name__)
 
@@ -83,6 +85,23 @@ class SerialTransport:
             self._fd: int | None = fileno() if fileno is not None else None
         except Exception:  # a pyserial URL handler (loop://) has no descriptor
             self._fd = None
+        #: A pipe that ``wake`` writes to, read by ``read`` alongside the port: another thread queued a command
+        #: while the master sleeps through a LISTEN window.
+        self._wake_r = self._wake_w = -1
+        if self._fd is not None:
+            self._wake_r, self._wake_w = os.pipe()
+            os.set_blocking(self._wake_r, False)
+            os.set_blocking(self._wake_w, False)
+
+    @property
+    def can_wake(self) -> bool:
+        return self._wake_w >= 0
+
+    def wake(self) -> None:
+        """Make a ``read`` that is waiting (or the next one) return at once (from any thread)."""
+        if self._wake_w >= 0:
+            with contextlib.suppress(BlockingIOError):  # the pipe is full of wake-ups already
+                os.write(self._wake_w, b"!")
 
     @classmethod
     def open(cls, url: str, baud: int) -> SerialTransport:
@@ -101,9 +120,14 @@ class SerialTransport:
 
     def read(self, timeout: float) -> bytes:
         if self._fd is not None:
-            ready, _, _ = select.select((self._fd,), (), (), max(0.0, timeout))
+            ready, _, _ = select.select((self._fd, self._wake_r), (), (), max(0.0, timeout))
             if not ready:
                 return b""
+            if self._wake_r in ready:
+                with contextlib.suppress(BlockingIOError):
+                    os.read(self._wake_r, 64)
+                if self._fd not in ready:
+                    return b""
             try:
                 return os.read(self._fd, 4096)
             except BlockingIOError:
@@ -170,6 +194,9 @@ class BusStats:
     auth_rejected: int = 0
     events: int = 0
     poll_alls: int = 0
+    listens: int = 0
+    #: Events that came in a LISTEN window (the rest came in POLL_ALL cycles or by name).
+    events_in_windows: int = 0
     collisions: int = 0
     latencies: list[float] = field(default_factory=list)
 
@@ -196,6 +223,7 @@ class BusMaster:
         poll_all: bool = True,
         slot_margin: float = 0.0005,
         roll_every: int = 4,
+        listen: bool = True,
     ) -> None:
         self.transport = transport
         self.nodes = {spec.address: NodeState(spec) for spec in nodes}
@@ -228,6 +256,24 @@ class BusMaster:
         self._split_cache: tuple[list[NodeState], list[NodeState]] = ([], [])
         #: Every how many cycles one seat (in turn) is called by name in the POLL_ALL, to hear that it is there.
         self.roll_every = roll_every
+        #: While nothing is queued, listen to the whole table in long LISTEN windows (False: POLL_ALL cycles).
+        self.listen = listen
+        self.gap_us = sb.listen_gap_us(baud)
+        self._span: Span | None = None
+        self._cycle_start = 0.0
+        #: Until the line has been clean (no garbled frame) for this long, from the start too, windows are short:
+        #: a node that lost the LISTEN frame to noise can say nothing until the next one. (A roll call missed is
+        #: no sign of noise: a node that read the LISTEN late misses it too, and is polled by name.)
+        self.noisy_for = 10.0
+        self._noisy_until = -1.0
+        self._trouble = 0
+        self._listen_group: list[NodeState] = []
+        self._listen_roll = -1
+        #: A LISTEN window is open and the master sleeps in it: ``send`` wakes it (``transport.wake``).
+        self._waiting = False
+        wake = getattr(transport, "wake", None)
+        self._wake: Callable[[], None] | None = wake if callable(wake) and getattr(
+            transport, "can_wake", True) else None
         #: Called after each command the node took, with its address, type and the time (benchmarks, traces).
         self.on_command: Callable[[int, int, float], None] | None = None
         self.decoder = sb.Decoder()
@@ -247,24 +293,41 @@ class BusMaster:
                 node.led = (payload[0], payload[1], payload[2])
                 node.outbox = deque(item for item in node.outbox if item[0] != sb.SET_LED)
                 node.outbox.appendleft((mtype, payload))
-                return
-            node.outbox.append((mtype, payload))
+            else:
+                node.outbox.append((mtype, payload))
+            waiting = self._waiting
+        if waiting and self._wake is not None:
+            self._wake()
 
     # --- the poll cycle ---------------------------------------------------------------------------------------
     # A cycle is a poll round (every node asked for its events, nothing else on the wire) and then a command
     # slot of at most ``command_slot`` seconds (LED colours first, then screen writes, one frame per node in
     # turn). Polls never wait behind screen traffic, so a press reaches the host within one cycle however many
     # screens are changing; a large screen change goes out over a few cycles instead of in one long burst.
+    #
+    # While nothing is queued and every node that is up can take it, a cycle is one LISTEN window instead
+    # (listen.py): about 100 ms in which every node with news answers in its slot of the next round and the
+    # master sleeps in one read; it ends early, at a master slot, when the master has something to say.
     def cycle(self) -> None:
-        """One poll round, then one command slot; padded to ``min_cycle`` (reading strays meanwhile)."""
+        """One LISTEN window (see above); else one poll round, then one command slot, padded to ``min_cycle``
+        (reading strays meanwhile)."""
         start = self.transport.now()
+        if self._span is not None or self._may_listen():
+            self.poll_round()
+            self.command_round()
+            return
         self.poll_round(hold_until=start + self.min_cycle)
         self.command_round()
         self.idle_until(start + self.min_cycle)
 
     def idle_until(self, when: float) -> None:
         """Keep the line quiet until ``when``: nothing is due to us, so whatever arrives is stray; read it to keep
-        time honest."""
+        time honest. In an open LISTEN window, go on listening in it instead."""
+        if self._span is not None:
+            self._listen(self._span, when)
+            return
+        if self._may_listen():
+            return  # the next window is the pause
         rest = when - self.transport.now()
         while rest > 0:
             self.transport.read(rest)
@@ -277,6 +340,24 @@ class BusMaster:
         ``hold_until``: when nothing is queued to send, the POLL_ALL's window stays open until then (the end of
         the cycle) instead of closing at its last slot: a quiet table then wakes the host once a cycle, not twice
         (each wake-up has a cost of its own; on this project's test machine about 55 µs of CPU)."""
+        self._cycle_start = self.transport.now()
+        while True:
+            if self._span is None and self._may_listen():
+                for node in self._ordered:  # the nodes that are not up: asked by name once a window
+                    if node.status != "up":
+                        self._poll(node)
+                if self._may_listen():
+                    self._open_span()
+            span = self._span
+            if span is None:
+                break
+            self._listen(span, hold_until)
+            if self._span is not None:
+                return  # held open (``hold_until``)
+            if not any(n.ack_due for n in span.group):
+                return  # closed to send commands: they go first
+            # Closed for news (a press): others may have pressed in the same moment and missed their slot in
+            # this round, so the poll comes before the commands (a new window, or a POLL_ALL).
         group, others = self._split()
         if group:
             if hold_until is not None and self._queued():
@@ -300,6 +381,10 @@ class BusMaster:
                 and self.supports(n.spec.address, sb.CAP_POLL_ALL)
             ]
             self._split_cache = (group, [n for n in self._ordered if n not in group])
+            up = [n for n in self._ordered if n.status == "up"]
+            self._listen_group = (
+                up if self.listen and up and all(self.supports(n.spec.address, sb.CAP_LISTEN) for n in up) else []
+            )
             self._split_key = key
             self._by_address = {n.spec.address: n for n in group}
             # the POLL_ALL's own wire time (its longest: every address and an ack each), then every slot
@@ -368,13 +453,7 @@ class BusMaster:
         garbled = self.decoder.crc_errors - before
         self.stats.corrupt_detected += garbled
         for node in rebooted:
-            # It lost its power (or was reset) since it was last heard: for that moment the seat was dark and a
-            # press may have gone, so it counts as a link lost and found again (the director pauses and carries
-            # on); a new session puts its screen and LED back.
-            node.status = "down"
-            self._topology += 1
-            self._link(node, False, f"{node.spec.name} restarted (its power was cut, or it was reset)")
-            self._identify(node)
+            self._restarted(node)
         for node in poll_me:  # its news (a card) is longer than a slot
             self._poll(node)
         if roll is not None and roll not in heard:
@@ -388,24 +467,174 @@ class BusMaster:
                 if node.status == "up":
                     self._poll(node)
 
+    # --- LISTEN windows ------------------------------------------------------------------------------------
+    def _may_listen(self) -> bool:
+        self._split()
+        return bool(self._listen_group) and not self._queued()
+
+    def _open_span(self) -> None:
+        """Send a LISTEN to every node that is up (the next one in turn called by roll, in the last slot)."""
+        nodes = self._listen_group
+        self._listen_roll = (self._listen_roll + 1) % len(nodes)
+        roll = nodes[self._listen_roll]
+        group = [n for n in nodes if n is not roll] + [roll]
+        acks = [(n.spec.address, n.last_event) for n in group if n.ack_due]
+        st = self.stats
+        trouble = st.corrupt_detected + st.collisions  # garbled frames: not a slow node or a late roll call
+        now = self.transport.now()
+        if trouble != self._trouble or self._noisy_until < 0:
+            self._trouble = trouble
+            self._noisy_until = max(self._noisy_until, now + self.noisy_for)
+        span_us = sb.LISTEN_SPAN_US if now >= self._noisy_until else sb.LISTEN_NOISY_SPAN_US
+        rounds = listen_rounds(len(group), self.slot_us, self.gap_us, span_us)
+        seq = self._next_seq()
+        addresses = [n.spec.address for n in group]
+        # A node that lost the LISTEN to noise could say nothing for the whole window: it goes out twice, back to
+        # back (one more write, no more wake-ups), and the window begins when the second ends, as the first says.
+        copy = sb.encode_frame(sb.BROADCAST, seq, sb.LISTEN, sb.encode_listen(
+            self.slot_us, self.gap_us, rounds, roll.spec.address, addresses, acks))
+        after = len(copy) * 10_000_000 // self.baud
+        frame = sb.encode_frame(sb.BROADCAST, seq, sb.LISTEN, sb.encode_listen(
+            self.slot_us, self.gap_us, rounds, roll.spec.address, addresses, acks, after))
+        for n in group:
+            n.ack_due = False
+        before = self.transport.now()
+        self.transport.write(frame)
+        self.transport.write(copy)
+        # The host's write may return before the bytes are out (a serial port) or after (the simulator).
+        opened = max(self.transport.now(), before + (len(frame) + len(copy)) * 10 / self.baud)
+        self.stats.frames_sent += 2
+        self.stats.listens += 1
+        # The roll call's answer may come late (a node that read the LISTEN late, an adapter that holds bytes):
+        # nobody else talks after the last round, so waiting for it costs nothing while it is on time.
+        late = max(self.slot_margin, self.reply_timeout)
+        self._span = Span(seq, opened, self.slot_us / 1e6, self.gap_us / 1e6, rounds, group, roll, late)
+        with self._lock:
+            self._waiting = True
+
+    def _listen(self, span: Span, hold_until: float | None = None) -> None:
+        """Sleep in the window until a node answers, the window ends, or the master has something to say (then
+        until the next master slot, where the window is closed and the caller talks). Returns at
+        ``hold_until`` with the window still open (the simulator runs the director's timers meanwhile)."""
+        transport = self.transport
+        can_wake = self._wake is not None
+        while True:
+            now = transport.now()
+            speak = span.must_speak or self._queued()
+            if speak:
+                deadline = span.speak_at(now)
+            elif span.roll_heard() and now >= span.end - span.gap - span.slot:
+                deadline = now  # the roll call, in the last slot, was heard: nothing more can come
+            else:
+                deadline = span.roll_due
+            if deadline <= now:
+                self._close_span(span)
+                return
+            wait_until = deadline
+            if not can_wake and not speak:
+                wait_until = min(wait_until, now + span.round)  # nobody can wake us: look at the queue each round
+            if hold_until is not None and hold_until < wait_until:
+                if hold_until <= now:
+                    return
+                wait_until = hold_until
+            data = transport.read(wait_until - now)
+            if data:
+                self._listen_heard(span, data)
+
+    def _listen_heard(self, span: Span, data: bytes) -> None:
+        before = self.decoder.crc_errors
+        for reply in self.decoder.feed(data):
+            node = span.by_address.get(reply.addr)
+            if not reply.from_node or reply.seq != span.seq or node is None:
+                continue
+            self.stats.frames_received += 1
+            span.heard.add(node.spec.address)
+            self._heard(node)
+            if reply.mtype == sb.EVENTS:
+                if reply.payload[:1] != b"\x00":  # news, not the roll call's empty answer: ack it soon
+                    before_events = self.stats.events
+                    self._events(node, reply)
+                    self.stats.events_in_windows += self.stats.events - before_events
+                    node.ack_due = True
+                    span.must_speak = True
+            elif reply.mtype == sb.NAK and reply.payload[:1] == bytes((sb.NAK_NOT_IDENTIFIED,)):
+                span.rebooted.append(node)
+                span.must_speak = True
+            elif reply.mtype == sb.NAK and reply.payload[:1] == bytes((sb.NAK_POLL_ME,)):
+                span.poll_me.append(node)
+                span.must_speak = True
+        garbled = self.decoder.crc_errors - before
+        if garbled:
+            span.garbled += garbled
+            self.stats.corrupt_detected += garbled
+            span.must_speak = True
+
+    def _close_span(self, span: Span) -> None:
+        """At a master slot (or the window's end): the nodes fall silent when the master talks, so now it handles
+        what was heard, by name where needed, as after a POLL_ALL."""
+        with self._lock:
+            self._waiting = False
+        self._span = None
+        self.decoder.idle()
+        ended = self.transport.now() >= span.roll_due
+        for node in span.rebooted:
+            self._restarted(node)
+        for node in span.poll_me:  # its news is longer than a slot (a card; the remote's sealed answers)
+            if node.status == "up":
+                self._poll(node)
+        if span.garbled:
+            self.stats.collisions += 1
+            for node in span.group:
+                if node.status == "up" and node not in span.poll_me:
+                    self._poll(node)
+        roll = span.roll
+        if ended and roll is not None and not span.roll_heard() and roll.status == "up":
+            # Silent at its roll call: ask it by name now, until it answers or counts as down (a pulled cable
+            # is noticed within one turn of roll calls, 16 windows, plus these exchanges).
+            self.stats.timeouts += 1
+            self._silent(roll)
+            while roll.status == "up" and roll.silent:
+                self._poll(roll)
+
+    def abandon_span(self) -> None:
+        """Forget the open LISTEN window without judging it (the simulator let the clock jump over it)."""
+        if self._span is not None:
+            with self._lock:
+                self._waiting = False
+            self._span = None
+            self.decoder.idle()
+
     def command_round(self) -> None:
-        """Send queued commands for at most ``command_slot`` seconds (at least one frame if any is queued)."""
+        """Send queued commands for at most ``command_slot`` seconds (at least one frame if any is queued); never
+        inside an open LISTEN window (the master talks only at its master slots, where the window closes)."""
+        if self._span is not None:
+            return
         live = [n for n in self._ordered if n.status == "up" and n.outbox]
         if not live:
             return
-        slot_end = self.transport.now() + self.command_slot
+        now = self.transport.now()
+        slot_end = now + self.command_slot
+        # The rest of the cycle would be a silent pause: fill it with frames that end before the next poll.
+        cycle_end = self._cycle_start + self.min_cycle
         for node in live:  # the LED answers a press: it goes before any screen write
             if node.outbox and node.outbox[0][0] == sb.SET_LED:
                 self._command(node)
         sent = False
         while live:
             for node in list(live):
-                if sent and self.transport.now() >= slot_end:
+                now = self.transport.now()
+                if sent and now >= slot_end and (not node.outbox or now + self._exchange_time(node) > cycle_end):
                     return
                 if node.status != "up" or not node.outbox or not self._command(node):
                     live.remove(node)
                     continue
                 sent = True
+
+    def _exchange_time(self, node: NodeState) -> float:
+        """About how long the node's next command takes: its frame and the ACK on the wire, and a turnaround."""
+        with self._lock:
+            payload = len(node.outbox[0][1]) if node.outbox else 0
+        return (2 * sb.OVERHEAD + payload) * 10 / self.baud + 0.0005
 
     def pending_commands(self) -> int:
         """Commands queued for nodes that are up (what the next command slots will send)."""
@@ -421,7 +650,7 @@ class BusMaster:
         if reply is None:
             return
         if reply.mtype == sb.IDENTITY:
-            self._identify(node)
+            self._restarted(node)
         elif reply.mtype in (sb.EVENTS, sb.AUTH):
             self._events(node, reply)
 
@@ -435,7 +664,7 @@ class BusMaster:
         if reply is None:
             return False
         if reply.mtype == sb.IDENTITY:  # rebooted since we last spoke: start its session again (restores it)
-            self._identify(node)
+            self._restarted(node)
             return False
         with self._lock:
             if node.outbox and node.outbox[0] == (mtype, payload):
@@ -517,6 +746,16 @@ class BusMaster:
     def _alert(self, message: str) -> None:
         log.warning(message)
         self.alerts.append(message)
+
+    def _restarted(self, node: NodeState) -> None:
+        """It lost its session (its power was cut, or it was reset) since it was last heard, however the master
+        learnt it: for that moment the seat was dark and a press may have gone, so it counts as a link lost and
+        found again (the director pauses and carries on); a new session puts its screen and LED back."""
+        if node.status == "up":
+            node.status = "down"
+            self._topology += 1
+            self._link(node, False, f"{node.spec.name} restarted (its power was cut, or it was reset)")
+        self._identify(node)
 
     def _identify(self, node: NodeState) -> bool:
         reply = self._exchange(node, sb.IDENTIFY, b"", tries=0 if node.status != "up" else None)

@@ -43,6 +43,7 @@ MAX_ADDRESS = 126
 IDENTIFY = 0x01  # empty; the node answers IDENTITY and (re)starts its session
 POLL = 0x02  # u16 ack: every event with seq <= ack has been applied by the host
 POLL_ALL = 0x03  # to BROADCAST: slot_us u16 | roll u8 | n u8 | n addresses | (addr, ack u16)... (encode_poll_all)
+LISTEN = 0x04  # to BROADCAST: a long window of rounds of slots (encode_listen)
 SET_LED = 0x10  # r g b
 DISPLAY = 0x11  # page col data... : write data at (page, col) in SSD1306 horizontal order
 DISPLAY_CMD = 0x12  # raw SSD1306 command bytes (contrast, on/off), never addressing commands
@@ -56,7 +57,7 @@ ACK = 0x83  # a command frame with this SEQ was applied (or had been already)
 NAK = 0x84  # code u8: the command was refused
 AUTH = 0x85  # authenticated reply of a remote: counter u32 | inner type u8 | inner payload | mac 8
 
-HOST_TYPES = (IDENTIFY, POLL, POLL_ALL, SET_LED, DISPLAY, DISPLAY_CMD, RESET, DISPLAY_RLE)
+HOST_TYPES = (IDENTIFY, POLL, POLL_ALL, LISTEN, SET_LED, DISPLAY, DISPLAY_CMD, RESET, DISPLAY_RLE)
 NODE_TYPES = (IDENTITY, EVENTS, ACK, NAK, AUTH)
 COMMAND_TYPES = (SET_LED, DISPLAY, DISPLAY_CMD, RESET, DISPLAY_RLE)
 
@@ -65,6 +66,7 @@ PAYLOAD_LIMITS = {
     IDENTIFY: (0, 0),
     POLL: (2, 2),
     POLL_ALL: (4, MAX_PAYLOAD),
+    LISTEN: (9, MAX_PAYLOAD),
     SET_LED: (3, 3),
     DISPLAY: (3, 130),
     DISPLAY_CMD: (1, 32),
@@ -95,6 +97,7 @@ CAP_AUTH = 0x0020  # replies are sealed with AUTH (remote)
 CAP_WATCHDOG = 0x0040
 CAP_DISPLAY_RLE = 0x0080  # understands DISPLAY_RLE (firmware 0.3)
 CAP_POLL_ALL = 0x0100  # answers POLL_ALL in its slot (firmware 0.3)
+CAP_LISTEN = 0x0200  # answers in its slot of any round of a LISTEN (firmware 0.4)
 
 ROLE_SEAT = 1
 ROLE_REMOTE = 2
@@ -210,7 +213,7 @@ def _header_ok(length, addr_byte, mtype):
     addr = addr_byte & 0x7F
     if addr == 0:
         return False
-    if mtype == POLL_ALL:
+    if mtype in (POLL_ALL, LISTEN):
         return addr == BROADCAST  # it is for every node or it is not a frame
     return not (addr == BROADCAST and (from_node or mtype != IDENTIFY))
 
@@ -378,6 +381,61 @@ def decode_poll_all(payload):
         addr, ack = struct.unpack(">BH", payload[i : i + 3])
         acks[addr] = ack
     return slot_us, roll, addresses, acks
+
+
+# --- LISTEN: the whole table listened to for a long window ---------------------------------------------------
+# POLL_ALL still wakes the host about a hundred times a second while nobody touches anything, and on a small
+# computer every wake-up costs CPU of its own. LISTEN opens a window of ``rounds`` rounds: each round is the
+# listed nodes' slots, ``slot_us`` each, then a master slot of ``gap_us``, all counted from when the node read the
+# LISTEN. A node with news (or a node that rebooted) answers in its own slot of the next round it can reach, and
+# again each round until the host says something; the node named ``roll`` answers in the last round whatever it
+# has. The host talks only in a master slot, and any frame from the host (or any byte heard in a master slot)
+# ends the window for every node: so the host sleeps in one read until an answer comes or the window is over,
+# and still gets a press within one round and a command out within one round. A node that lost the LISTEN to
+# noise could say nothing for a whole window, so the host sends it twice, back to back, with the same SEQ: the
+# window begins when the second copy ends, which the first says (``after_us``: the second's wire time), and a node
+# already in that window ignores the second.
+
+LISTEN_GAP_US = 1000  # the master slot at the end of each round (the host's timing, USB latency included)
+LISTEN_WATCH_FROM_US = 50  # a node waiting across a master slot listens from here...
+LISTEN_WATCH_TO_US = 100  # ...to this long before the master slot ends: any byte in between is the host talking
+LISTEN_AIM_US = 300  # the host starts its frame this far into a master slot
+LISTEN_SPAN_US = 100000  # how long a LISTEN window lasts, about (a whole number of rounds)
+LISTEN_NOISY_SPAN_US = 10000  # ...on a line that garbled or lost a frame lately (a lost LISTEN costs its window)
+
+
+def listen_gap_us(baud):
+    """The master slot at ``baud``: LISTEN_GAP_US, and room for the host's first two bytes at slow speeds."""
+    return LISTEN_GAP_US + (20 * 1000000 + baud - 1) // baud
+
+
+def encode_listen(slot_us, gap_us, rounds, roll, addresses, acks, after_us=0):
+    """``addresses`` in slot order; ``rounds`` (1..255) of len(addresses) slots and a master slot; ``roll``: the
+    address that answers in the last round whatever it has (0: none); ``acks``: (address, ack) pairs;
+    ``after_us``: the window begins this long after this frame ends (the first of a LISTEN's two copies)."""
+    if not 1 <= rounds <= 255:
+        raise FrameError(f"LISTEN of {rounds} rounds: 1..255")
+    out = struct.pack(">HHBBHB", slot_us, gap_us, rounds, roll, after_us, len(addresses)) + bytes(addresses)
+    for addr, ack in acks:
+        out += struct.pack(">BH", addr, ack)
+    if len(out) > MAX_PAYLOAD:
+        raise FrameError(f"LISTEN for {len(addresses)} nodes and {len(acks)} acks does not fit in one frame")
+    return out
+
+
+def decode_listen(payload):
+    """(slot_us, gap_us, rounds, roll, after_us, addresses, {address: ack})."""
+    if len(payload) < 9:
+        raise FrameError(f"LISTEN payload of {len(payload)} bytes is too short")
+    slot_us, gap_us, rounds, roll, after_us, n = struct.unpack(">HHBBHB", payload[:9])
+    if rounds < 1 or 9 + n > len(payload) or (len(payload) - 9 - n) % 3:
+        raise FrameError(f"LISTEN payload of {len(payload)} bytes does not hold {n} addresses and whole acks")
+    addresses = bytes(payload[9 : 9 + n])
+    acks = {}
+    for i in range(9 + n, len(payload), 3):
+        addr, ack = struct.unpack(">BH", payload[i : i + 3])
+        acks[addr] = ack
+    return slot_us, gap_us, rounds, roll, after_us, addresses, acks
 
 
 def encode_identity(fw_version, caps, reset_cause, role, boot, proto=PROTOCOL_VERSION):

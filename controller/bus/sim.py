@@ -7,8 +7,9 @@ the node it is addressed to, and can corrupt, drop and delay frames in both dire
 Nothing sleeps: reading with a timeout advances the simulated clock to the next thing that happens.
 
 Simplifications, on purpose: a frame is delivered only to the node it names (the others would ignore it), and
-collisions are not modelled (the master never talks while it waits for a reply; a reply delayed past the
-master's timeout could collide with the next frame on a real bus, here it simply arrives late).
+only answers in slots (POLL_ALL, LISTEN) are checked for collisions, with each other and with the master's frames
+(elsewhere the master never talks while it waits for a reply; a reply delayed past the master's timeout could
+collide with the next frame on a real bus, here it simply arrives late).
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -83,13 +85,19 @@ class SimNode:
         self.led = (0, 0, 0)
         self.boot = 0
         self.errors: list[str] = []
-        #: What the last step asked to send later, as (delay in seconds, bytes): its POLL_ALL slot.
-        self.later: list[tuple[float, bytes]] = []
+        #: What the last step asked to send later, as (delay in seconds, bytes, watch): its POLL_ALL or LISTEN
+        #: slot; ``watch`` (from, to) in seconds after the step: if the master talks then, the node stays silent.
+        self.later: list[tuple[float, bytes, tuple[float, float] | None]] = []
+        #: After the last step: in how many seconds the node wants a step to answer in a LISTEN slot (None: none).
+        self.wake: float | None = None
+        self.starts = 0
         self.start()
 
     def start(self) -> None:
+        self.starts += 1
         self.proc = subprocess.Popen(
-            [self.interpreter, str(SIMNODE), str(FIRMWARE_LIB), str(self.config_path), str(self.state_dir)],
+            [self.interpreter, str(SIMNODE), str(FIRMWARE_LIB), str(self.config_path), str(self.state_dir),
+             str(self.starts - 1)],
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             text=True,
@@ -117,18 +125,21 @@ class SimNode:
                 return out
             out.append(reply)
 
-    def step(self, now_ms: int, rx: bytes = b"") -> bytes:
+    def step(self, now_ms: int, rx: bytes = b"", now_us: int | None = None) -> bytes:
         tx = b""
         self.later = []
-        for line in self._ask(f"s {now_ms} {rx.hex() if rx else '-'}"):
+        clock = "" if now_us is None else f" {now_us}"
+        for line in self._ask(f"s {now_ms} {rx.hex() if rx else '-'}{clock}"):
             kind, _, rest = line.partition(" ")
             if kind == "t":
                 tx += bytes.fromhex(rest)
             elif kind == "w":
-                delay, data = rest.split()
-                self.later.append((int(delay) / 1e6, bytes.fromhex(data)))
+                delay, data, *watch = rest.split()
+                span = (int(watch[0]) / 1e6, int(watch[1]) / 1e6) if watch else None
+                self.later.append((int(delay) / 1e6, bytes.fromhex(data), span))
             elif kind == "k":
-                busy, r, g, b, boot, held = rest.split()
+                busy, r, g, b, boot, held, wake = rest.split()
+                self.wake = None if wake == "-1" else int(wake) / 1e6
                 self.busy = busy == "1"
                 self.held = held == "1"
                 self.led = (int(r), int(g), int(b))
@@ -183,6 +194,10 @@ class SimCounters:
     power_cycles: int = 0
     node_steps: int = 0
     collisions: int = 0
+    #: Frames of the master that overlapped an answer in a slot (never, if the master keeps to its slots).
+    master_collisions: int = 0
+    #: Answers a node held back because the master talked in the master slot before them.
+    yielded: int = 0
 
 
 class SimBus:
@@ -211,12 +226,23 @@ class SimBus:
         self._now = 0.0
         self._line_free = 0.0
         self._air: list[tuple[float, float]] = []  # recent and coming transmissions (start, end)
+        self._slot_air: list[tuple[float, float]] = []  # of them, the answers in slots
+        self._master_air: list[tuple[float, float]] = []  # the master's recent frames (start, end)
+        self._slot_watch: dict[tuple[float, int], tuple[float, float] | None] = {}
+        #: A skip over a quiet stretch stops up to this long before its end, and the master polls from there: so
+        #: an input after a quiet stretch finds the master anywhere in its LISTEN window, as on the table.
+        self.lead_in = 0.0
+        self._lead_rng = random.Random(f"lead-in:{self.faults.seed}")
+        self._awake_until = 0.0
+        #: Called when a skip begins (the master forgets its open LISTEN window: nobody listened to it).
+        self.on_skip: Callable[[], None] | None = None
         self._queue: list[tuple[float, int, str, int, bytes]] = []
         self._order = itertools.count()
         self._rx = bytearray()
         self._off_until: dict[int, float] = {}
         self._next_cut = self._draw_cut()
         self._tick_due: dict[int, float] = {}
+        self._node_time: dict[int, float] = {}  # each node's clock at its last step
         for address in nodes:
             self._tick_due[address] = 0.0
             self._schedule(0.0, "tick", address)
@@ -229,6 +255,10 @@ class SimBus:
         start = max(self._now, self._line_free)
         end = start + self.wire_time(len(data))
         self._line_free = end
+        if any(s < end and start < e for s, e in self._slot_air):
+            self.counters.master_collisions += 1  # the master talked over an answer in its slot
+            data = bytes(b ^ 0x5A for b in data)
+        self._master_air = [(s, e) for s, e in self._master_air if e > self._now - 0.05] + [(start, end)]
         self._on_air(start, end)
         self._now = end  # the master waits for its own frame to leave (RS-485: DE drops after the last bit)
         address = data[2] & 0x7F if len(data) > 2 else 0
@@ -256,6 +286,20 @@ class SimBus:
         horizon = self._now - 0.05
         self._air = [(s, e) for s, e in self._air if e > horizon]
         self._air.append((start, end))
+
+    def _slot_answer(self, address: int, start: float, data: bytes) -> None:
+        """A node's answer in its slot: it starts at its slot whatever the line does; if another transmission
+        overlaps it, the bytes collide (garbage the CRC throws away), which is what the slots are there to
+        prevent."""
+        end = start + self.wire_time(len(data))
+        if any(s < end and start < e for s, e in self._air):
+            self.counters.collisions += 1
+            data = bytes(b ^ 0x5A for b in data)
+        self._on_air(start, end)
+        self._slot_air = [(s, e) for s, e in self._slot_air if e > self._now - 0.05] + [(start, end)]
+        self._line_free = max(self._line_free, end)
+        for when, frame in self._faulty(end, data):
+            self._schedule(when, "host", address, frame)
 
     def wire_time(self, nbytes: int) -> float:
         return nbytes * 10 / self.baud
@@ -289,9 +333,17 @@ class SimBus:
 
     def _handle(self, kind: str, address: int, data: bytes, when: float) -> None:
         """Deliver what was scheduled for ``when``; the clock may already be past it (the master was sending a
-        long frame meanwhile), and then it happens now."""
+        long frame, or two frames back to back, meanwhile): a node still steps at ``when``, its own time."""
         if kind == "host":
             self._rx.extend(data)
+            return
+        if kind == "slot":
+            watch = self._slot_watch.pop((when, address), None)
+            if watch is not None and any(watch[0] <= t <= watch[1] for t, _ in self._master_air):
+                self.counters.yielded += 1  # the node heard the master in its slot: the window is over
+                return
+            if address not in self._off_until and self.nodes[address].proc is not None:
+                self._slot_answer(address, when, data)
             return
         node = self.nodes.get(address)
         if node is None:
@@ -306,30 +358,41 @@ class SimBus:
             # schedule, not the clock: a tick that comes due while the master is mid-frame is late, not stale
             # (dropping it left a pressed button unread until the node's next poll, and a short press was lost).
             return
-        self._step(address, node, data if kind == "rx" else b"")
+        self._step(address, node, data if kind == "rx" else b"", when)
 
-    def _step(self, address: int, node: SimNode, rx: bytes) -> None:
+    def _step(self, address: int, node: SimNode, rx: bytes, when: float) -> None:
+        """Step the node at ``when``, the time its frame arrived or its tick came due, even when the simulation
+        handles it later (the master sent two frames back to back meanwhile): the node keeps its own time."""
         self.counters.node_steps += 1
-        tx = node.step(round(self._now * 1000), rx)
-        sends: list[tuple[float | None, bytes]] = [(None, tx)] if tx else []
-        sends += node.later
-        for delay, data in sends:
-            if delay is None:  # an answer to a frame for this node: the line is the node's once that frame ended
-                start = max(self._now + self.turnaround, self._line_free)
-            else:
-                # A slotted answer starts at its slot whatever the line does: if another transmission overlaps it,
-                # the bytes collide (garbage the CRC throws away), which is what the slots are there to prevent.
-                start = self._now + self.turnaround + delay
-            end = start + self.wire_time(len(data))
-            if delay is not None and any(s < end and start < e for s, e in self._air):
-                self.counters.collisions += 1
-                data = bytes(b ^ 0x5A for b in data)
+        at = max(when, self._node_time.get(address, 0.0))
+        self._node_time[address] = at
+        tx = node.step(round(at * 1000), rx, round(at * 1e6))
+        if tx:  # an answer to a frame for this node: the line is the node's once that frame ended
+            start = max(at + self.turnaround, self._line_free)
+            end = start + self.wire_time(len(tx))
             self._on_air(start, end)
             self._line_free = max(self._line_free, end)
-            for when, frame in self._faulty(end, data):
+            for when, frame in self._faulty(end, tx):
                 self._schedule(when, "host", address, frame)
+        later = node.later
+        if later and not rx and any(s < at <= e for s, e in self._master_air):
+            # The master's frame is arriving (its bytes are delivered at its end, this step came first): the node
+            # would have seen them and held its answer, as a node with a partial frame in its decoder does.
+            self.counters.yielded += len(later)
+            later = []
+        for delay, data, watch in later:
+            start = at + self.turnaround + delay
+            if watch is None:
+                self._slot_answer(address, start, data)
+            else:  # decided at the slot: silent if the master talked in the master slot before it
+                self._slot_watch[(start, address)] = (at + watch[0], at + watch[1])
+                self._schedule(start, "slot", address, data)
         tick = self.quiet_tick if self._skipping else self.idle_tick
         due = self._now + (self.busy_tick if node.busy else tick)
+        if node.wake is not None:
+            # (at least a little later when this step sent nothing: a node that keeps asking for a step now
+            # would hold the simulated clock still)
+            due = min(due, max(self._now, at + max(node.wake, 0.0 if later else 0.00005)))
         self._tick_due[address] = due
         self._schedule(due, "tick", address)
 
@@ -338,7 +401,7 @@ class SimBus:
         """Nothing can reach the master before some input changes: every node is powered and idle (no debounce
         or echo running, no event waiting for its acknowledgement, no card waiting to be read) and no frame is
         on its way (a delayed one counts as on its way)."""
-        if self._off_until or self._rx:
+        if self._off_until or self._rx or self._now < self._awake_until:
             return False
         if any(node.busy or node.held for node in self.nodes.values()):
             return False
@@ -353,7 +416,15 @@ class SimBus:
         """Let the clock run to ``when`` with nothing on the line, the nodes stepping their idle loop once per
         ``quiet_tick``: what a quiet table does between two inputs, without the thousands of empty polls a real
         master would make meanwhile (each one a round trip to a ``micropython`` process). Only call it when
-        :meth:`quiet` is true and nothing will press a button before ``when``."""
+        :meth:`quiet` is true and nothing will press a button before ``when``.
+
+        With ``lead_in`` the skip stops a random part of it before ``when`` and the table is not quiet until
+        ``when``: the master polls (opens a LISTEN window) before the input comes, as it would have."""
+        if self.on_skip is not None:
+            self.on_skip()
+        if self.lead_in > 0:
+            self._awake_until = when
+            when = max(self._now, when - self._lead_rng.uniform(0.0, self.lead_in))
         self._skipping = True
         try:
             self._retick(self.quiet_tick)
@@ -498,5 +569,9 @@ def start_sim_table(
     master = BusMaster(bus, specs, reply_timeout=timeout, baud=baud)
     if min_cycle is not None:
         master.min_cycle = min_cycle
+    bus.on_skip = master.abandon_span
+    # A LISTEN window and a round more: a press after a quiet stretch lands anywhere in the window it comes in.
+    rounds = (seats + (remote_key is not None)) * master.slot_us + master.gap_us
+    bus.lead_in = sb.LISTEN_SPAN_US / 1e6 + rounds / 1e6
     table = BusTable(master, threaded=False)
     return SimTable(table, bus, workdir)

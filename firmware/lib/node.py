@@ -12,14 +12,32 @@ only means they are sent again; the host drops repeats by their sequence number.
 
 import seatbus as sb
 
-FIRMWARE_VERSION = (0, 3, 0)  # 0.2: seat bus protocol 2 (CRC-32); 0.3: DISPLAY_RLE, POLL_ALL, eager debouncing, AUTH
-# counters reserved in blocks (remote)
+FIRMWARE_VERSION = (0, 4, 0)  # 0.2: seat bus protocol 2 (CRC-32); 0.3: DISPLAY_RLE, POLL_ALL, eager debouncing, AUTH
+# counters reserved in blocks (remote); 0.4: LISTEN
 QUEUE_MAX = 32
 ECHO_RGB = (40, 40, 40)
 
 
 def _elapsed(now, then):
     return now - then
+
+
+class Span:
+    """A LISTEN window as this node keeps it: when it began (the link's microseconds), where this node's slot is
+    in each round, and the next round it may still answer in (one answer a round)."""
+
+    def __init__(self, t0, skew_us, offset_us, slot_us, gap_us, round_us, rounds, roll, seq, copy_us):
+        self.t0 = t0
+        self.skew_us = skew_us  # t0 is this long after the window began (negative: from the LISTEN's first copy)
+        self.copy_us = copy_us  # until then the LISTEN's second copy may still be arriving
+        self.offset_us = offset_us
+        self.slot_us = slot_us
+        self.gap_us = gap_us
+        self.round_us = round_us
+        self.rounds = rounds
+        self.roll = roll
+        self.seq = seq
+        self.next_round = 0
 
 
 class Node:
@@ -58,6 +76,7 @@ class Node:
         self.gap_ms = cfg.get("frame_gap_ms", 5)
         self.baud = cfg.get("uart", {}).get("baud", 1000000)
         self.last_rx = now_ms
+        self.span = None  # the LISTEN window this node is answering in (Span), if any
         self.pending_reset = False
         self.caps = self._caps()
         self.stats = {"frames": 0, "crc_errors": 0, "replies": 0}
@@ -67,7 +86,8 @@ class Node:
 
     def _caps(self):
         io = self.io
-        caps = sb.CAP_BUTTONS | sb.CAP_POLL_ALL if self.role == sb.ROLE_SEAT else (sb.CAP_KEYS5 | sb.CAP_AUTH)
+        caps = sb.CAP_LISTEN
+        caps |= sb.CAP_BUTTONS | sb.CAP_POLL_ALL if self.role == sb.ROLE_SEAT else (sb.CAP_KEYS5 | sb.CAP_AUTH)
         if io.led is not None:
             caps |= sb.CAP_LED
         if io.screen is not None:
@@ -130,12 +150,13 @@ class Node:
     def _identity(self):
         return sb.encode_identity(FIRMWARE_VERSION, self.caps, self.reset_cause, self.role, self.boot)
 
-    def _events_payload(self, now, budget=None):
+    def _events_payload(self, now, budget=None, later_ms=0):
+        """As many queued events as fit in ``budget`` bytes, their ages as they will be ``later_ms`` from now."""
         if budget is None:
             budget = sb.MAX_PAYLOAD - 1 - (5 + sb.MAC_LEN if self.key else 0)
         out = []
         for seq, kind, at, data in self.queue:
-            ev = sb.encode_event(seq, kind, _elapsed(now, at), data)
+            ev = sb.encode_event(seq, kind, _elapsed(now, at) + later_ms, data)
             if len(ev) > budget:
                 break
             budget -= len(ev)
@@ -175,8 +196,120 @@ class Node:
         self.io.link.write_after(index * slot_us, reply)
         self.stats["replies"] += 1
 
+    # --- LISTEN ---------------------------------------------------------------------------------------------
+    def _listen(self, frame):
+        """LISTEN: take this node's ack and keep the window; the answers go out from ``step`` (_span_step)."""
+        try:
+            slot_us, gap_us, rounds, roll, after_us, addresses, acks = sb.decode_listen(frame.payload)
+        except sb.FrameError:
+            return
+        index = addresses.find(bytes((self.address,)))
+        if index < 0:
+            return
+        if self.identified and self.address in acks:
+            self._ack_events(acks[self.address])
+        round_us = len(addresses) * slot_us + gap_us
+        copy_us = (sb.OVERHEAD + len(frame.payload)) * 10000000 // self.baud + sb.LISTEN_WATCH_FROM_US
+        self.span = Span(self.io.link.us(), -after_us, index * slot_us, slot_us, gap_us, round_us, rounds,
+                         roll == self.address, frame.seq, copy_us)
+
+    def _in_span(self, span):
+        """Microseconds since the window began (negative while the LISTEN's second copy is on the line)."""
+        return self.io.link.since(span.t0) + span.skew_us
+
+    def _span_target(self, span, elapsed):
+        """(round, its slot's start in µs from the window's start) of this node's next answer, or None."""
+        if not self.identified:
+            if span.next_round:
+                return None  # it said once in this window that it has no session: the host will come
+            want = "now"
+        elif self.queue:
+            want = "now"
+        elif span.roll:
+            want = "last"
+        else:
+            return None
+        need = elapsed - span.offset_us  # a slot is still ours if it has not begun
+        r = 0 if need <= 0 else (need + span.round_us - 1) // span.round_us
+        if want == "last":
+            r = max(r, span.rounds - 1)
+        r = max(r, span.next_round)
+        if r >= span.rounds:
+            return None
+        return r, r * span.round_us + span.offset_us
+
+    def _span_reply(self, span, now, later_us):
+        if not self.identified:  # rebooted: say so, and the host starts a session (restoring screen and LED)
+            return sb.encode_frame(self.address, span.seq, sb.NAK, bytes((sb.NAK_NOT_IDENTIFIED,)), True)
+        if self.key is None:
+            fits = (span.slot_us - sb.POLL_ALL_GUARD_US) * self.baud // 10000000 - sb.OVERHEAD - 1
+            payload = self._events_payload(now, fits, later_us // 1000)
+            if payload[0] or not self.queue:
+                return sb.encode_frame(self.address, span.seq, sb.EVENTS, payload, True)
+        # A card's UID longer than a slot, or the remote (its answers are sealed, longer than a slot): the host
+        # polls it by name in the next master slot.
+        return sb.encode_frame(self.address, span.seq, sb.NAK, bytes((sb.NAK_POLL_ME,)), True)
+
+    def _span_step(self, now):
+        """Answer in this node's slot of the LISTEN window when it has news (or is called by roll, in the last
+        round), once the slot is less than a round away; the wait for it crosses at most one master slot, and
+        bytes heard in that master slot (the host talking) end the window instead."""
+        span = self.span
+        if span is None or self.decoder.pending():
+            return  # a partial frame is arriving: most likely the host, and the window is over
+        link = self.io.link
+        elapsed = self._in_span(span)
+        if elapsed >= span.rounds * span.round_us:
+            self.span = None
+            return
+        target = self._span_target(span, elapsed)
+        if target is None:
+            return
+        r, at = target
+        if at - elapsed > span.round_us:
+            return  # not yet (wake_us says when)
+        reply = self._span_reply(span, now, at - elapsed)
+        elapsed = self._in_span(span)  # building the answer took time: the slot may have begun meanwhile
+        target = self._span_target(span, elapsed)
+        if target is None:
+            return
+        if target[0] != r:
+            r, at = target
+            reply = self._span_reply(span, now, at - elapsed)
+        delay = at - elapsed
+        watch = None
+        gap_start = r * span.round_us - span.gap_us  # the master slot just before round r
+        watch_to = gap_start + span.gap_us - sb.LISTEN_WATCH_TO_US
+        if r > 0 and watch_to > elapsed:
+            watch = (max(0, gap_start + sb.LISTEN_WATCH_FROM_US - elapsed), watch_to - elapsed)
+        span.next_round = r + 1
+        self.stats["replies"] += 1
+        if link.write_after(delay, reply, watch) is False:
+            self.span = None  # the host spoke in its slot: the window is over
+
+    def wake_us(self):
+        """Microseconds until this node wants a step to answer in a LISTEN slot (None: nothing planned). The
+        Pico's loop steps all the time; a simulator steps a node only when something happens, so it asks."""
+        span = self.span
+        if span is None:
+            return None
+        if self.decoder.pending():
+            return self.gap_ms * 1000 + 1000  # a partial frame: after the line has been quiet long enough to drop it
+        elapsed = self._in_span(span)
+        target = self._span_target(span, elapsed)
+        if target is None:
+            return None
+        return max(0, target[1] - span.round_us - elapsed)
+
     def _handle(self, frame, now):
         if frame.from_node:
+            return
+        span = self.span
+        if span is not None and frame.mtype == sb.LISTEN and frame.seq == span.seq:
+            return  # the second copy of the LISTEN this node is answering in
+        self.span = None  # any other frame from the host ends a LISTEN window
+        if frame.addr == sb.BROADCAST and frame.mtype == sb.LISTEN:
+            self._listen(frame)
             return
         if frame.addr == sb.BROADCAST and frame.mtype == sb.POLL_ALL:
             self._poll_all(frame, now)
@@ -280,6 +413,12 @@ class Node:
         for frame in frames:
             self.stats["frames"] += 1
             self._handle(frame, now)
+        span = self.span
+        garbage = self.decoder.crc_errors != self.stats["crc_errors"]
+        # Garbage in a window (a collision, or the host's frame garbled; not the LISTEN's second copy garbled):
+        # stop until the host speaks again.
+        if span is not None and garbage and self._in_span(span) - span.skew_us > span.copy_us:
+            self.span = None
         self.stats["crc_errors"] = self.decoder.crc_errors
 
     def step(self, now_ms):
@@ -290,6 +429,7 @@ class Node:
         self._echo(now_ms)
         self._reader(now_ms)
         self._bus(now_ms)
+        self._span_step(now_ms)
         if self.pending_reset:
             self.pending_reset = False
             self.io.reset()

@@ -11,13 +11,16 @@ class RS485:
     def __init__(self, uart, de=None):
         self.uart = uart
         self.de = de
+        self.held = b""  # bytes read while waiting for a slot, handed out by the next read()
         if de is not None:
             de.value(0)
 
     def read(self):
+        data = self.held
+        self.held = b""
         if self.uart.any():
-            return self.uart.read()
-        return None
+            data += self.uart.read()
+        return data or None
 
     def write(self, data):
         if self.de is not None:
@@ -27,9 +30,34 @@ class RS485:
         if self.de is not None:
             self.de.value(0)
 
-    def write_after(self, delay_us, data):
-        """Write ``data`` ``delay_us`` from now: a POLL_ALL answer in its time slot. The node only answers when it
-        has news, so blocking for the slot (at most a few ms, for the last seat) is rare and short."""
-        if delay_us > 0:
-            time.sleep_us(delay_us)
+    def us(self):
+        """A microsecond timestamp (it wraps: compare with ``since``)."""
+        return time.ticks_us()
+
+    def since(self, then):
+        return time.ticks_diff(time.ticks_us(), then)
+
+    def write_after(self, delay_us, data, watch=None):
+        """Write ``data`` ``delay_us`` from now: an answer in a POLL_ALL or LISTEN slot. The node only answers when
+        it has news and a slot is near (at most one round away, a few ms), so blocking for it is rare and short.
+
+        ``watch`` (from_us, to_us): a master slot the wait crosses. Bytes that arrive in it are the host talking,
+        which ends the LISTEN window: then nothing is sent and the answer is False (the bytes are kept for
+        ``read``)."""
+        start = time.ticks_us()
+        if watch is not None:
+            self._sleep_until(start, watch[0])
+            if self.uart.any():
+                self.held += self.uart.read()  # other nodes' answers, before the master slot
+            self._sleep_until(start, watch[1])
+            if self.uart.any():
+                return False
+        self._sleep_until(start, delay_us)
         self.write(data)
+        return True
+
+    @staticmethod
+    def _sleep_until(start, offset_us):
+        left = offset_us - time.ticks_diff(time.ticks_us(), start)
+        if left > 0:
+            time.sleep_us(left)

@@ -289,3 +289,95 @@ def test_a_press_shorter_than_the_bounce_time_is_still_released(seat3: SimNode) 
     seat3.step(31)
     kinds = [kind for _, kind, _, _ in poll(seat3, 32, 2)]
     assert kinds == [sb.EV_PRESS, sb.EV_RELEASE]
+
+
+# --- LISTEN: answers in slots of rounds, timed on the node's microsecond clock --------------------------------
+SLOT, GAP = 250, 1000
+ROUND = 4 * SLOT + GAP  # four seats listed: 1, 2, 3, 4 (seat 3 has the third slot)
+
+
+def listen(node: SimNode, at_us: int, seq: int, rounds: int = 10, roll: int = 0, ack: int | None = None,
+           after_us: int = 0) -> bytes:
+    acks = [(3, ack)] if ack is not None else []
+    payload = sb.encode_listen(SLOT, GAP, rounds, roll, b"\x01\x02\x03\x04", acks, after_us)
+    return node.step(at_us // 1000, sb.encode_frame(sb.BROADCAST, seq, sb.LISTEN, payload), at_us)
+
+
+def test_a_press_goes_in_seat_3s_slot_of_the_next_round_and_again_each_round_until_the_host_talks(
+    seat3: SimNode,
+) -> None:
+    identify(seat3)
+    t0 = 10_000
+    assert listen(seat3, t0, 7) == b"" and seat3.later == [] and seat3.wake is None, "nothing to say: silent"
+    seat3.button("ok", True)
+    seat3.step(11, b"", t0 + 1000)  # round 0's slot (at 500 µs) has begun: the next is round 1's
+    [(delay, frame, watch)] = seat3.later
+    assert delay == pytest.approx((ROUND + 2 * SLOT - 1000) / 1e6)
+    assert watch == pytest.approx((0.00005, 0.0009)), "it listens across round 0's master slot for the host"
+    [answer] = frames(frame)
+    assert (answer.mtype, answer.seq) == (sb.EVENTS, 7)
+    assert [(kind, data) for _, kind, _, data in sb.decode_events(answer.payload)] == [(sb.EV_PRESS, bytes([sb.BTN_OK]))]
+    seat3.step(12, b"", t0 + ROUND + 2 * SLOT + 100)  # not acked yet: again in round 2
+    [(delay, _, _)] = seat3.later
+    assert delay == pytest.approx((ROUND - 100) / 1e6)
+    listen(seat3, t0 + 3 * ROUND - GAP + 300, 8, ack=1)  # the host talks in a master slot: a new window, acked
+    assert seat3.later == [] and seat3.wake is None
+
+
+def test_the_seat_called_by_roll_answers_in_the_last_round_and_not_before(seat3: SimNode) -> None:
+    identify(seat3)
+    t0 = 50_000
+    listen(seat3, t0, 9, rounds=5, roll=3)
+    assert seat3.later == [] and seat3.wake == pytest.approx((3 * ROUND + 2 * SLOT) / 1e6)
+    seat3.step(56, b"", t0 + 3 * ROUND + 2 * SLOT)
+    [(delay, frame, watch)] = seat3.later
+    assert delay == pytest.approx(ROUND / 1e6) and watch is not None
+    [answer] = frames(frame)
+    assert (answer.mtype, answer.seq, answer.payload) == (sb.EVENTS, 9, b"\x00")
+
+
+def test_a_rebooted_seat_says_in_its_first_slot_that_it_has_no_session(seat3: SimNode) -> None:
+    listen(seat3, 20_000, 4)
+    [(delay, frame, watch)] = seat3.later
+    assert delay == pytest.approx(2 * SLOT / 1e6) and watch is None
+    [answer] = frames(frame)
+    assert (answer.mtype, answer.payload) == (sb.NAK, bytes([sb.NAK_NOT_IDENTIFIED]))
+    seat3.step(21, b"", 20_000 + ROUND)
+    assert seat3.later == [], "once a window: the host identifies it at its next master slot"
+
+
+def test_any_frame_from_the_host_ends_the_window(seat3: SimNode) -> None:
+    identify(seat3)
+    listen(seat3, 30_000, 5)
+    seat3.button("prev", True)
+    seat3.step(30, sb.encode_frame(4, 6, sb.SET_LED, b"\x01\x02\x03"), 31_200)  # to seat 4, in a master slot
+    assert seat3.later == [] and seat3.wake is None
+
+
+def test_the_listens_second_copy_is_ignored_in_its_window_and_opens_it_for_a_seat_that_lost_the_first(
+    tmp_path: Path,
+) -> None:
+    """The window begins when the second copy ends: the first says so (300 µs later); a seat that heard it takes no
+    notice of the second, a seat that lost it starts from the second. Both aim at the same moment."""
+    seats = []
+    for name in ("a", "b"):
+        (tmp_path / name).mkdir()
+        cfg = tmp_path / name / "config.json"
+        cfg.write_text(json.dumps(node_config(3)))
+        seats.append(SimNode(find_micropython(), cfg, tmp_path / name))
+    try:
+        heard_both, lost_first = seats
+        for seat in seats:
+            identify(seat)
+            seat.button("ok", True)
+        t0 = 40_000
+        listen(heard_both, t0, 11, after_us=300)
+        [(first, _, _)] = heard_both.later  # its slot in round 0: 500 µs after the window begins
+        listen(heard_both, t0 + 300, 11)  # the second copy: the same window, nothing new
+        assert heard_both.later == []
+        listen(lost_first, t0 + 300, 11)
+        [(second, _, _)] = lost_first.later
+        assert first == pytest.approx((300 + 2 * SLOT) / 1e6) and second == pytest.approx(2 * SLOT / 1e6)
+    finally:
+        for seat in seats:
+            seat.kill()

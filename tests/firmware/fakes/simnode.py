@@ -3,8 +3,10 @@
 Used by the tests and by controller.bus.sim, under the unix ``micropython`` binary (or CPython). The driver on
 the other end owns the clock: every step says what time it is, so a simulated game never sleeps.
 
-    argv: FIRMWARE_LIB CONFIG_JSON STATE_DIR
-    in:  s NOW_MS RXHEX|-   deliver bus bytes, then run Node.step(NOW_MS)
+    argv: FIRMWARE_LIB CONFIG_JSON STATE_DIR [STARTS]   (STARTS: how many times this node was powered before, so a
+                             node powered again gets another boot id, as the real one's random id would be)
+    in:  s NOW_MS RXHEX|- [NOW_US]  deliver bus bytes, then run Node.step(NOW_MS); NOW_US (default NOW_MS * 1000)
+                             is the link's microsecond clock, which times LISTEN slots
          b NAME 1|0          press (1) or release (0) the button/key NAME (pins are active low)
          c UIDHEX|-          put a card on the reader, or take it away
          f N                 make the reader's next N RF exchanges fail
@@ -14,10 +16,13 @@ the other end owns the clock: every step says what time it is, so a simulated ga
          n                   the card reader's counters
          q                   quit
     out: t TXHEX             bytes the node put on the bus during the step (DE was high for each write)
-         w DELAY_US TXHEX    bytes the node sends DELAY_US after the step (its POLL_ALL slot)
-         k BUSY R G B BOOT HELD  after every step: needs stepping soon? LED duties as 0..255, boot id, and
+         w DELAY_US TXHEX [FROM_US TO_US]  bytes the node sends DELAY_US after the step (its POLL_ALL or LISTEN
+                             slot); with FROM/TO only if nothing arrives between those times after the step
+                             (a master slot the wait crosses: the host talking there ends the LISTEN window)
+         k BUSY R G B BOOT HELD WAKE  after every step: needs stepping soon? LED duties as 0..255, boot id,
                              whether the node holds news the master has not acknowledged (queued events, or a
-                             card on the reader that the node has not reported yet)
+                             card on the reader that the node has not reported yet), and in how many µs it
+                             wants a step to answer in a LISTEN slot (-1: none)
          r RAMHEX            display RAM (after d)
          n EXCHANGES BADCRC HALTED  RF exchanges so far, frames the card ignored for a bad CRC, card halted (after n)
          e MESSAGE           an error (bad command, DE low while transmitting)
@@ -49,16 +54,24 @@ if screen is not None:
 reader = machine.FakeMFRC522() if "nfc" in cfg else None
 if reader is not None:
     world.spi_devices[cfg["nfc"]["spi"]] = reader
-boots = [0]
+boots = [int(sys.argv[4]) if len(sys.argv) > 4 else 0]
 
 
-later = []  # (delay_us, bytes) the node asked to send after a delay (POLL_ALL slots): the driver times them
+later = []  # (delay_us, bytes, watch) the node asked to send after a delay (its slots): the driver times them
+clock_us = [0]  # the link's microsecond clock, set by every step
+
+
+def write_after(delay_us, data, watch=None):
+    later.append((delay_us, bytes(data), watch))
+    return None  # the driver decides whether the master slot stayed quiet
 
 
 def start(now):
     io = board.build(cfg)
     io.link.uart.de_pin = cfg["uart"].get("de")
-    io.link.write_after = lambda delay_us, data: later.append((delay_us, bytes(data)))
+    io.link.write_after = write_after
+    io.link.us = lambda: clock_us[0]
+    io.link.since = lambda then: clock_us[0] - then
     counter = None
     if cfg["role"] == "remote":
         from authcounter import Reservation
@@ -97,12 +110,13 @@ while True:
     if op == "s":
         now = int(parts[1])
         world.now_ms = now
+        clock_us[0] = int(parts[3]) if len(parts) > 3 else now * 1000
         if hung and world.wdt is not None and world.wdt.bitten(now):
             hung = False  # the watchdog resets the board: it boots again and says why
             world.reset_cause = machine.WDT_RESET
             io, node = start(now)
         if hung:
-            out.write("k 0 " + led255() + " " + str(node.boot) + " 0\n.\n")
+            out.write("k 0 " + led255() + " " + str(node.boot) + " 0 -1\n.\n")
             if hasattr(out, "flush"):
                 out.flush()
             continue
@@ -123,11 +137,14 @@ while True:
                 out.write("e DE was low while the node transmitted\n")
             io.link.uart.de_during_write = []
             out.write("t " + hexlify(tx).decode() + "\n")
-        for delay_us, data in later:
-            out.write("w " + str(delay_us) + " " + hexlify(data).decode() + "\n")
+        for delay_us, data, watch in later:
+            span = "" if watch is None else " " + str(watch[0]) + " " + str(watch[1])
+            out.write("w " + str(delay_us) + " " + hexlify(data).decode() + span + "\n")
         later.clear()
         held = bool(node.queue) or (reader is not None and reader.card != node.card)
-        out.write(f"k {1 if node.busy() else 0} {led255()} {node.boot} {1 if held else 0}\n")
+        wake = node.wake_us()
+        wake = -1 if wake is None else wake
+        out.write(f"k {1 if node.busy() else 0} {led255()} {node.boot} {1 if held else 0} {wake}\n")
     elif op == "b":
         world.pins[names[parts[1]]] = 0 if parts[2] == "1" else 1
     elif op == "c":

@@ -1,0 +1,216 @@
+"""LISTEN windows: an idle table is listened to in long windows instead of polled a hundred times a second, and a
+press, a command, a reboot or a pulled cable are still handled within a round or a turn of roll calls. Real
+firmware nodes (micropython processes) on the simulated bus, whose clock the master reads."""
+
+from __future__ import annotations
+
+import os
+import time
+import tty
+
+import pytest
+
+from controller.bus import seatbus as sb
+from controller.bus.master import SerialTransport
+from controller.bus.sim import SimTable, start_sim_table
+from controller.ports import Button, ButtonEvent, InputEvent, LinkEvent
+
+
+@pytest.fixture
+def table4():
+    events: list[InputEvent] = []
+    sim = start_sim_table(4)
+    sim.master.noisy_for = 0.0  # a clean line: long windows at once (see the test of a noisy one)
+    sim.table.start(events.append)
+    sim.table.run_for(0.2)
+    assert all(n.status == "up" for n in sim.master.nodes.values())
+    yield sim, events
+    sim.close()
+
+
+def presses(events: list[InputEvent]) -> list[ButtonEvent]:
+    return [e for e in events if isinstance(e, ButtonEvent)]
+
+
+def round_s(sim: SimTable) -> float:
+    m = sim.master
+    return (len(m.nodes) * m.slot_us + m.gap_us) / 1e6
+
+
+def test_an_idle_table_is_one_listen_window_a_tenth_of_a_second(table4: tuple[SimTable, list[InputEvent]]) -> None:
+    sim, _ = table4
+    stats = sim.master.stats
+    sent, listens, polls, t0 = stats.frames_sent, stats.listens, stats.poll_alls, sim.bus.now()
+    sim.table.run_for(2.0)
+    seconds = sim.bus.now() - t0
+    assert stats.poll_alls == polls, "nothing queued: no POLL_ALL cycle"
+    assert 9 <= (stats.listens - listens) / seconds <= 11
+    assert stats.frames_sent - sent == 2 * (stats.listens - listens), "a LISTEN and its copy; nobody polled by name"
+    assert stats.timeouts == 0 and sim.bus.counters.collisions == 0
+
+
+@pytest.mark.parametrize("phase", [0.0, 0.0013, 0.0049, 0.021, 0.0503, 0.077, 0.0991])
+def test_a_press_while_the_table_listens_reaches_the_master_within_a_round(
+    table4: tuple[SimTable, list[InputEvent]], phase: float
+) -> None:
+    """Seat 3 presses OK at any moment of a window (the master is asleep in it): the press is in the master's
+    hands within one round and its slot, about 2 ms at 4 seats, whatever the moment."""
+    sim, _ = table4
+    master = sim.master
+    arrived: list[tuple[float, InputEvent]] = []
+    master.sink = lambda event: arrived.append((sim.bus.now(), event))
+    sim.table.run_for(0.15)
+    master.poll_round(hold_until=sim.bus.now() + 0.001)  # a window is open, the master asleep in it
+    span = master._span
+    assert span is not None
+    master.poll_round(hold_until=span.opened + phase)
+    assert master._span is span, "still in the same window"
+    pressed_at = sim.bus.now()
+    sim.press(3, Button.OK)
+    while not arrived:
+        master.cycle()
+    at, event = arrived[0]
+    assert isinstance(event, ButtonEvent) and (event.seat, event.pressed) == (3, True)
+    assert at - pressed_at <= round_s(sim) + master.slot_us / 1e6 + 0.0005
+
+
+def test_a_command_queued_in_a_window_goes_out_at_the_next_master_slot(
+    table4: tuple[SimTable, list[InputEvent]],
+) -> None:
+    sim, _ = table4
+    master = sim.master
+    sent: list[tuple[int, int, float]] = []
+    master.on_command = lambda address, mtype, when: sent.append((address, mtype, when))
+    master.poll_round(hold_until=sim.bus.now() + 0.0331)  # asleep in a window
+    queued_at = sim.bus.now()
+    sim.table.seats[2].set_led((255, 0, 0))
+    master.cycle()
+    assert sent and sent[0][:2] == (2, sb.SET_LED)
+    assert sent[0][2] - queued_at <= round_s(sim) + 0.001
+    assert sim.bus.nodes[2].led == (255, 0, 0)
+    assert sim.bus.counters.master_collisions == 0
+
+
+def test_a_seat_that_goes_silent_is_reported_down_within_a_turn_of_roll_calls() -> None:
+    """A pulled cable: the seat stops answering; it is noticed at its roll call (one node a window, in turn) and
+    polled by name until it counts as down, within 16 windows at any table size."""
+    events: list[InputEvent] = []
+    with start_sim_table(4) as sim:
+        sim.master.noisy_for = 0.0
+        sim.table.start(events.append)
+        sim.table.run_for(0.2)
+        cut_at = sim.bus.now()
+        sim.bus.power_cycle(2, off_for=30.0)
+        sim.table.run_for(2.0)
+        down = [e for e in events if isinstance(e, LinkEvent) and e.seat == 2 and not e.up]
+        assert down and down[0].at - cut_at <= 4 * 0.11 + 0.2
+        listens = sim.master.stats.listens
+        sim.table.run_for(1.0)
+        assert sim.master.stats.listens - listens >= 8, "the others are still listened to in windows"
+
+
+def test_a_seat_that_rebooted_says_so_in_the_next_window_and_gets_its_led_back(
+    table4: tuple[SimTable, list[InputEvent]],
+) -> None:
+    sim, events = table4
+    sim.table.seats[1].set_led((0, 0, 255))
+    sim.table.run_for(0.2)
+    sim.bus.power_cycle(1, off_for=0.01)
+    sim.table.run_for(0.4)
+    links = [e for e in events if isinstance(e, LinkEvent) and e.seat == 1]
+    assert [e.up for e in links][-2:] == [False, True] and "restarted" in links[-2].reason
+    assert sim.bus.nodes[1].led == (0, 0, 255)
+
+
+def test_the_remotes_key_is_fetched_by_name_when_it_asks_in_its_slot() -> None:
+    events: list[InputEvent] = []
+    with start_sim_table(2, remote_key=bytes(range(16))) as sim:
+        sim.master.noisy_for = 0.0
+        sim.table.start(events.append)
+        sim.table.run_for(0.2)
+        assert sim.master._listen_group, "the remote (firmware 0.4) takes part in the windows"
+        sim.key(100, "center")
+        sim.table.run_for(0.1)
+        assert [type(e).__name__ for e in events if not isinstance(e, LinkEvent)] == ["RemoteKeyEvent"]
+
+
+def test_a_table_with_an_older_seat_keeps_the_poll_all_cycle(table4: tuple[SimTable, list[InputEvent]]) -> None:
+    sim, events = table4
+    master = sim.master
+    ident = master.nodes[4].identity
+    assert ident is not None
+    ident["caps"] = int(ident["caps"]) & ~sb.CAP_LISTEN  # type: ignore[call-overload]  # firmware 0.3
+    master._topology += 1
+    master.abandon_span()
+    listens, polls = master.stats.listens, master.stats.poll_alls
+    sim.table.run_for(0.3)
+    assert master.stats.listens == listens and master.stats.poll_alls - polls >= 25
+    sim.click(4, Button.NEXT)
+    sim.table.run_for(0.1)
+    assert [(e.seat, e.pressed) for e in presses(events)] == [(4, True), (4, False)]
+
+
+def test_a_command_queued_from_another_thread_wakes_the_masters_read() -> None:
+    """On the table the master's thread sleeps in select() for a whole window; ``send`` on the director's thread
+    wakes it through a pipe, so the command waits for a master slot, not for the window's end."""
+    ours, theirs = os.openpty()
+    tty.setraw(theirs)
+    try:
+        transport = SerialTransport(_Port(theirs))
+        transport.wake()
+        began = time.monotonic()
+        assert transport.read(5.0) == b""
+        assert time.monotonic() - began < 1.0
+        os.write(ours, b"\x7e")
+        assert transport.read(5.0) == b"\x7e"
+    finally:
+        os.close(ours)
+        os.close(theirs)
+
+
+class _Port:
+    def __init__(self, fd: int) -> None:
+        self._fd = fd
+
+    def fileno(self) -> int:
+        return self._fd
+
+
+def test_windows_are_short_until_the_line_has_been_clean_for_a_while() -> None:
+    """A node that loses the LISTEN frame to noise can say nothing until the next one: so at the start and on a line
+    that garbled a frame, windows are short (about 10 ms), and long again once the line has been clean for
+    ``noisy_for``."""
+    with start_sim_table(4) as sim:
+        master = sim.master
+        master.noisy_for = 1.0
+        sim.table.start(lambda event: None)
+
+        def windows_per_second(seconds: float) -> float:
+            listens, t0 = master.stats.listens, sim.bus.now()
+            sim.table.run_for(seconds)
+            return (master.stats.listens - listens) / (sim.bus.now() - t0)
+
+        assert windows_per_second(0.5) > 50, "at the start"
+        sim.table.run_for(0.6)
+        assert windows_per_second(1.0) < 12, "clean for a second"
+        master.stats.corrupt_detected += 1  # a garbled frame came
+        sim.table.run_for(0.15)
+        assert windows_per_second(0.5) > 50, "after a garbled frame"
+
+
+def test_a_seat_that_restarted_and_first_hears_a_command_is_a_link_lost_and_found(
+    table4: tuple[SimTable, list[InputEvent]],
+) -> None:
+    """Its power was cut for a moment, and the LED colour for it is the first thing it hears: it answers with
+    IDENTITY (no session), and that is reported as a restart, so the director pauses (a press may have gone while
+    it was dark) and its LED comes back."""
+    sim, events = table4
+    master = sim.master
+    master.abandon_span()
+    sim.bus.power_cycle(1, off_for=0.0001)
+    sim.table.seats[1].set_led((9, 9, 9))
+    master.command_round()
+    links = [(e.up, "restarted" in e.reason) for e in events if isinstance(e, LinkEvent) and e.seat == 1]
+    assert links[-2:] == [(False, True), (True, False)]
+    sim.table.run_for(0.1)
+    assert sim.bus.nodes[1].led == (9, 9, 9)
