@@ -228,6 +228,7 @@ UI: dict[str, tuple[str, str]] = {
     "why_no_team": ("{n}号没有同伴阵营，不能投降（V2.11）", "Seat {n} has no side to surrender for (V2.11)"),
     "why_no_surrender": ("本版本不允许投降（V2.11）", "This version allows no surrender (V2.11)"),
     "why_dead": ("{n}号已出局", "Seat {n} is out"),
+    "why_wait_ended": ("这一轮刚刚结束", "That turn has just ended"),
     "why_unknown_seat": ("没有{n}号", "There is no seat {n}"),
     "why_not_now": ("现在不能这样做", "Not possible now"),
     "why_game_over": ("游戏已结束", "The game is over"),

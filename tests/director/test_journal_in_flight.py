@@ -140,7 +140,7 @@ def test_a_press_after_an_input_that_ended_the_wait_is_too_late_for_it(tmp_path)
     assert d.inflight and d.inflight[-1].ends_wait
     t.point(1, 6)
     shown = t.screen(1)
-    assert isinstance(shown, v.Message) and "just ended" in str(shown.body)
+    assert isinstance(shown, v.Message) and "has just ended" in str(shown.body)
     d.end_timer()  # the judge's command acts on the game as the room sees it: the kill takes effect first
     assert not d.inflight and d.window is None
     t.until_window("night", "check")
