@@ -27,7 +27,7 @@ def public_facts(state: GameState | None, events: Sequence[Event], *, window: An
     if state.config.variant.live == "both":  # D2: the numbers below are card places (board/words.py writes 7-1)
         facts["numbering"] = "seat_and_card"
     if over or state.over:
-        facts.update(gesture="over", winner=state.winner or "draw",
+        facts.update(gesture="over", winner=state.winner or "draw", variant=state.config.variant.id,
                      roles={str(i): r for i, r in enumerate(state.roles, start=1)})
         return facts
     if paused:

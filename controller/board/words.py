@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from controller.screens.numbering import Label, plain, seat_and_card
-from controller.screens.strings import Lang, role_name, side_name, ui
+from controller.screens.strings import Lang, role_name, ui, winner_name
 
 #: Words for the judge's gestures (004 §3.10, §3.13), Chinese first.
 GESTURES: dict[str, tuple[str, str]] = {
@@ -113,7 +113,8 @@ def board_lines(public: Mapping[str, object], lang: Lang | str = Lang.ZH) -> lis
             lines.append(Line(ui("tally_out", lang, n=_as(label, public["out"])), Size.SMALL, Tone.TEXT))
     if "winner" in public:
         winner = str(public["winner"])
-        said = ui("draw", lang) if winner == "draw" else ui("winner", lang, side=side_name(winner, lang))
+        side = winner_name(winner, lang, str(public.get("variant", "")))  # in the version's own words
+        said = ui("draw", lang) if winner == "draw" else ui("winner", lang, side=side)
         lines.append(Line(said, Size.BIG, Tone.ACCENT))
         roles = public.get("roles")
         if isinstance(roles, Mapping):

@@ -145,7 +145,7 @@ class EventBeats(DirectorBase):
         for seat in self.ui:
             side = self.state.side_of(seat)
             won = None if winner == "draw" else side == winner
-            self._set(seat, v.GameOver(winner, self.state.role_of(seat), won), LED_OFF)
+            self._set(seat, v.GameOver(winner, self.state.role_of(seat), won, self.config.variant.id), LED_OFF)
         self.story_cursor = 0
         self._remote_status()  # the whole story, UP/DOWN scroll it
         self._note("table", f"game over: {winner} ({self.state.end_reason})")

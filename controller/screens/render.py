@@ -23,7 +23,7 @@ from controller.screens import views as v
 from controller.screens.canvas import Canvas, H, ScreenOverflow, W, wrap
 from controller.screens.fonts import BIG, HUGE, MEDIUM, SMALL
 from controller.screens.numbering import Label, labels, plain
-from controller.screens.strings import Lang, action_name, card_name, role_name, side_name, ui
+from controller.screens.strings import Lang, action_name, card_name, role_name, ui, winner_name
 
 log = logging.getLogger(__name__)
 
@@ -472,7 +472,7 @@ def _game_over(c: Canvas, view: v.GameOver, lang: Lang, label: Label) -> None:
     if view.winner == "draw":
         head = ui("draw", lang)
     else:
-        head = ui("winner", lang, side=side_name(view.winner, lang))
+        head = ui("winner", lang, side=winner_name(view.winner, lang, view.variant))
     mine = f"{ui('your_role_was', lang)} {role_name(view.role, lang)}"
     if view.won is not None:
         mine += "\n" + ui("you_won" if view.won else "you_lost", lang)

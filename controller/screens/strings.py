@@ -377,6 +377,27 @@ def side_name(side: str, lang: Lang) -> str:
     return _lookup(SIDES, side, lang)
 
 
+#: The winning side in each version's own words, where its seed has them (the same words as the voice's ending,
+#: ``ENDINGS`` in controller/voice/prompts.py); any other version and side: :data:`SIDES`.
+VARIANT_SIDES: dict[str, dict[str, tuple[str, str]]] = {
+    "standard-2.0": {"good": ("警察一方", "Police side"), "killers": ("杀手一方", "Killers' side")},  # 004 §4
+    "v5.0-infernal": {"good": ("警察一方", "Police side"), "killers": ("杀手一方", "Killers' side")},  # V5.5
+    "v3.0": {"good": ("警察", "Police")},  # 000, 001 v3.0: 警察胜
+    "dual-card-5.0": {"good": ("警察", "Police")},  # 001 5.0 §4: 为警察胜
+    "dual-card-6.0": {"good": ("好人方", "Good side")},  # 000 6.0: 好人方胜
+    "v7.0": {"good": ("警察平民", "Police and civilians")},  # 000 7.0: 警察平民胜
+    "five-identities": {"good": ("警方", "Police side"), "killers": ("匪", "Bandits")},  # 000 F3: 警方胜利, 匪胜利
+}
+
+
+def winner_name(side: str, lang: Lang, variant: str = "") -> str:
+    """The winning side as the version played names it (see :data:`VARIANT_SIDES`)."""
+    words = VARIANT_SIDES.get(variant, {}).get(side)
+    if words is not None:
+        return _pick(words, lang)
+    return side_name(side, lang)
+
+
 def known(table: str, key: str) -> bool:
     """Whether ``key`` has words in ``table`` (``"role"``, ``"action"`` or ``"side"``)."""
     norm = key.strip().lower().replace("-", "_").replace(" ", "_")

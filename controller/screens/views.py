@@ -237,11 +237,13 @@ class Message(View):
 
 @dataclass(frozen=True, slots=True)
 class GameOver(View):
-    """The end (C4): the winner, this seat's role revealed, won or lost (None: a draw)."""
+    """The end (C4): the winner, this seat's role revealed, won or lost (None: a draw). ``variant``: the version
+    played, whose seed names the winning side in its own words (as the voice's ending does)."""
 
     winner: str
     role: str
     won: bool | None = None
+    variant: str = ""
 
 
 # --- the judge's remote --------------------------------------------------------------------------------------

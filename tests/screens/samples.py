@@ -85,6 +85,9 @@ SAMPLES: dict[str, v.View] = {
     "game_over_won": v.GameOver("good", "police", won=True),
     "game_over_lost": v.GameOver("killers", "civilian", won=False),
     "game_over_draw": v.GameOver("draw", LONG_ROLE_EN, won=None),
+    "game_over_won_2_0": v.GameOver("good", "police", won=True, variant="standard-2.0"),  # 004 §4: 警察一方获胜
+    "game_over_lost_2_0": v.GameOver("killers", "civilian", won=False, variant="standard-2.0"),
+    "game_over_won_5_identities": v.GameOver("killers", "killer", won=True, variant="five-identities"),
     # the judge's remote
     "judge_seats": v.JudgeSeats(tuple(
         v.JudgeSeat(s, r, alive=s not in (2, 6), note=v.L10n("杀→5", "kill→5") if r == "killer" else "")
