@@ -71,11 +71,11 @@ def test_the_broker_killed_in_the_middle_of_an_evening_loses_and_doubles_nothing
         evenings = [asyncio.create_task(sim.evening(4)) for _, _, sim in tables]
         await until(lambda: service.store.count("results") >= 1, 60)
         mosquitto.kill()  # kill -9: whatever it had not saved is gone
-        await asyncio.sleep(0.5)
+        await until(lambda: not service.connected and not any(p.connected for _, p, _ in tables))  # outage seen
         mosquitto.start()
         await until(lambda: service.store.count("results") >= 3, 60)
         mosquitto.kill()
-        await asyncio.sleep(0.3)
+        await until(lambda: not service.connected and not any(p.connected for _, p, _ in tables))
         mosquitto.start()
         played = [g for e in await asyncio.gather(*evenings) for g in e]
         await until(lambda: all(o.counts()["unacked"] == 0 for o, _, _ in tables), 60)

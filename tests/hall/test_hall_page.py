@@ -26,7 +26,7 @@ from controller.hall.simroom import SimulatedRoom
 from controller.hall.store import HallStore
 from controller.voice.null_voice import NullVoice
 from controller.voice.packs import load_voice_pack
-from tests.hall.conftest import CLUB
+from tests.hall.conftest import CLUB, until
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 DRIVER = shutil.which("chromedriver") or "/usr/bin/chromedriver"
@@ -54,8 +54,8 @@ class ClubInAThread:
         pw = self.broker.files.passwords
         hall = asyncio.create_task(serve(self.service, BrokerAddress("127.0.0.1", self.broker.port, "hall", pw["hall"]),
                                          self.stop, host="127.0.0.1", port=self.port))
-        while not self.service.connected:
-            await asyncio.sleep(0.05)
+        # The real hall on a real broker (what the page test is about): wait, bounded, for its connection.
+        await until(lambda: self.service is not None and self.service.connected)
         tasks = []
         for room, variant, speed in (("1", "standard-2.0", 25.0), ("2", "classic-1.0", 60.0)):
             outbox = Outbox(self.root / f"{room}.sqlite")

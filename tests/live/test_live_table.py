@@ -143,6 +143,8 @@ def test_one_person_plays_seat_3_with_cards_while_bots_tap_theirs(tmp_path, monk
         table = seen[0].table
 
         async def tapped(seat):
+            # run_live plays on the real asyncio loop (no virtual clock to advance): yield to it in short turns
+            # until the bot's tap is in; wait_for below bounds the wait.
             while not any(isinstance(e, CardEvent) and e.seat == seat for e in table.inputs):
                 await asyncio.sleep(0.05)
 
