@@ -31,7 +31,7 @@ from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from director_latency import ThreadedSimTable, TimedSeat
+from director_latency import ThreadedSimTable, TimedSeat, pct
 
 from controller.director.clock import AsyncioScheduler
 from controller.director.director import Director
@@ -77,11 +77,6 @@ def status(key: str) -> float:
         if line.startswith(key + ":"):
             return int(line.split()[1]) / 1024
     return float("nan")
-
-
-def pct(xs: list[float], q: float) -> float:
-    xs = sorted(xs)
-    return xs[min(len(xs) - 1, round(q * (len(xs) - 1)))]
 
 
 def child(mode: str, seconds: float, judges: int, public: int) -> dict[str, Any]:

@@ -26,6 +26,7 @@ import asyncio
 import statistics
 import threading
 import time
+from collections.abc import Callable
 from typing import Any
 
 from PIL import Image
@@ -63,11 +64,13 @@ class TimedSeat(SimSeat):
 
 
 class ThreadedSimTable(SimTable):
-    """The sim table as a hardware adapter: inputs noticed on another thread are handed to the loop."""
+    """The sim table as a hardware adapter: inputs noticed on another thread are handed to the loop. ``seat``:
+    the seat that times what it is shown (the other latency benchmarks bring their own)."""
 
-    def __init__(self, players: int, loop: asyncio.AbstractEventLoop) -> None:
+    def __init__(self, players: int, loop: asyncio.AbstractEventLoop,
+                 seat: Callable[[int], SimSeat] = lambda n: TimedSeat(n)) -> None:
         super().__init__(players, loop.time)
-        self._seats = {n: TimedSeat(n) for n in range(1, players + 1)}
+        self._seats = {n: seat(n) for n in range(1, players + 1)}
         self.loop = loop
 
     def start(self, sink: Sink) -> None:
@@ -75,6 +78,7 @@ class ThreadedSimTable(SimTable):
 
 
 def pct(xs: list[float], q: float) -> float:
+    """The nearest-rank percentile (what every latency benchmark here prints)."""
     xs = sorted(xs)
     return xs[min(len(xs) - 1, round(q * (len(xs) - 1)))]
 

@@ -42,12 +42,15 @@ from controller.director.director import Director, Window
 from controller.director.journal import SqliteJournal
 from controller.director.seat_output import LED_VOTE
 from controller.director.timing import Timings
-from controller.ports import RGB, Button, Sink
+from controller.ports import RGB, Button
 from controller.rules.setup import configure
 from controller.rules.variant import load_variant
 from controller.screens import views as v
-from controller.sim.table import SimSeat, SimTable
+from controller.sim.table import SimSeat
 from controller.voice.null_voice import NullVoice
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from director_latency import ThreadedSimTable, pct
 
 SHIM = r"""
 #define _GNU_SOURCE
@@ -144,23 +147,6 @@ class TimedSeat(SimSeat):
             self.lit.set()
 
 
-class ThreadedSimTable(SimTable):
-    """The sim table as a hardware adapter: inputs noticed on another thread are handed to the loop."""
-
-    def __init__(self, players: int, loop: asyncio.AbstractEventLoop) -> None:
-        super().__init__(players, loop.time)
-        self._seats = {n: TimedSeat(n) for n in range(1, players + 1)}
-        self.loop = loop
-
-    def start(self, sink: Sink) -> None:
-        super().start(lambda event: self.loop.call_soon_threadsafe(sink, event))
-
-
-def pct(xs: list[float], q: float) -> float:
-    xs = sorted(xs)
-    return xs[min(len(xs) - 1, round(q * (len(xs) - 1)))]
-
-
 def report(name: str, ms: list[float]) -> None:
     print(f"  {name:30} n={len(ms):4}  p50 {statistics.median(ms):6.2f} ms  p99 {pct(ms, 0.99):6.2f} ms  "
           f"max {max(ms):6.2f} ms")
@@ -173,7 +159,7 @@ class Game:
         self.args = args
         self.rng = rng
         self.loop = asyncio.new_event_loop()
-        self.table = ThreadedSimTable(args.players, self.loop)
+        self.table = ThreadedSimTable(args.players, self.loop, TimedSeat)
         clock = AsyncioScheduler(self.loop)
         config = configure(load_variant("standard-2.0"), args.players, {"vote.window_s": 30.0})
         voice = NullVoice(clock.now, part_seconds=0.002)
