@@ -357,15 +357,32 @@ def poll_all_slot_us(baud):
     return (POLL_ALL_SLOT_BYTES * 10 * 1000000 + baud - 1) // baud + POLL_ALL_GUARD_US
 
 
-def encode_poll_all(slot_us, roll, addresses, acks):
-    """``addresses`` in slot order; ``roll``: the address that must answer (0: none); ``acks``: (address, ack)
-    pairs."""
-    out = struct.pack(">HBB", slot_us, roll, len(addresses)) + bytes(addresses)
+def _with_slots(name, head, addresses, acks):
+    """A slotted poll's payload (POLL_ALL, LISTEN): ``head`` (which ends with the count of addresses), the
+    addresses in slot order, then (address, ack) pairs; it must fit in one frame."""
+    out = head + bytes(addresses)
     for addr, ack in acks:
         out += struct.pack(">BH", addr, ack)
     if len(out) > MAX_PAYLOAD:
-        raise FrameError(f"POLL_ALL for {len(addresses)} nodes and {len(acks)} acks does not fit in one frame")
+        raise FrameError(f"{name} for {len(addresses)} nodes and {len(acks)} acks does not fit in one frame")
     return out
+
+
+def _slots_of(name, payload, start, n, ok=True):
+    """(addresses, {address: ack}) of a slotted poll's payload whose head is ``start`` bytes long."""
+    if not ok or start + n > len(payload) or (len(payload) - start - n) % 3:
+        raise FrameError(f"{name} payload of {len(payload)} bytes does not hold {n} addresses and whole acks")
+    acks = {}
+    for i in range(start + n, len(payload), 3):
+        addr, ack = struct.unpack(">BH", payload[i : i + 3])
+        acks[addr] = ack
+    return bytes(payload[start : start + n]), acks
+
+
+def encode_poll_all(slot_us, roll, addresses, acks):
+    """``addresses`` in slot order; ``roll``: the address that must answer (0: none); ``acks``: (address, ack)
+    pairs."""
+    return _with_slots("POLL_ALL", struct.pack(">HBB", slot_us, roll, len(addresses)), addresses, acks)
 
 
 def decode_poll_all(payload):
@@ -373,13 +390,7 @@ def decode_poll_all(payload):
     if len(payload) < 4:
         raise FrameError(f"POLL_ALL payload of {len(payload)} bytes is too short")
     slot_us, roll, n = struct.unpack(">HBB", payload[:4])
-    if 4 + n > len(payload) or (len(payload) - 4 - n) % 3:
-        raise FrameError(f"POLL_ALL payload of {len(payload)} bytes does not hold {n} addresses and whole acks")
-    addresses = bytes(payload[4 : 4 + n])
-    acks = {}
-    for i in range(4 + n, len(payload), 3):
-        addr, ack = struct.unpack(">BH", payload[i : i + 3])
-        acks[addr] = ack
+    addresses, acks = _slots_of("POLL_ALL", payload, 4, n)
     return slot_us, roll, addresses, acks
 
 
@@ -415,12 +426,8 @@ def encode_listen(slot_us, gap_us, rounds, roll, addresses, acks, after_us=0):
     ``after_us``: the window begins this long after this frame ends (the first of a LISTEN's two copies)."""
     if not 1 <= rounds <= 255:
         raise FrameError(f"LISTEN of {rounds} rounds: 1..255")
-    out = struct.pack(">HHBBHB", slot_us, gap_us, rounds, roll, after_us, len(addresses)) + bytes(addresses)
-    for addr, ack in acks:
-        out += struct.pack(">BH", addr, ack)
-    if len(out) > MAX_PAYLOAD:
-        raise FrameError(f"LISTEN for {len(addresses)} nodes and {len(acks)} acks does not fit in one frame")
-    return out
+    head = struct.pack(">HHBBHB", slot_us, gap_us, rounds, roll, after_us, len(addresses))
+    return _with_slots("LISTEN", head, addresses, acks)
 
 
 def decode_listen(payload):
@@ -428,13 +435,7 @@ def decode_listen(payload):
     if len(payload) < 9:
         raise FrameError(f"LISTEN payload of {len(payload)} bytes is too short")
     slot_us, gap_us, rounds, roll, after_us, n = struct.unpack(">HHBBHB", payload[:9])
-    if rounds < 1 or 9 + n > len(payload) or (len(payload) - 9 - n) % 3:
-        raise FrameError(f"LISTEN payload of {len(payload)} bytes does not hold {n} addresses and whole acks")
-    addresses = bytes(payload[9 : 9 + n])
-    acks = {}
-    for i in range(9 + n, len(payload), 3):
-        addr, ack = struct.unpack(">BH", payload[i : i + 3])
-        acks[addr] = ack
+    addresses, acks = _slots_of("LISTEN", payload, 9, n, ok=rounds >= 1)
     return slot_us, gap_us, rounds, roll, after_us, addresses, acks
 
 
