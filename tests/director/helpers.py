@@ -89,6 +89,16 @@ class ScriptedTable:
             self.table.click(seat, Button.OK)
         return presses
 
+    def first_night(self, kill: int, check: int) -> None:
+        """Night 1 of a killers-and-police table: every killer points at ``kill`` (C6: they agree), then every
+        police officer at ``check`` (V2.2); returns once the check is in."""
+        self.until_window("night", "kill")
+        for seat in self.seats_of("killer"):
+            self.point(seat, kill)
+        self.until_window("night", "check")
+        for seat in self.seats_of("police"):
+            self.point(seat, check)
+
     def ok(self, *seats: int) -> None:
         for seat in seats:
             self.table.click(seat, Button.OK)

@@ -75,12 +75,7 @@ def test_a_scripted_first_night_is_announced_in_order():
     t = ScriptedTable("standard-2.0", "K K P P C C C C")
     assert t.said() == ["setup.tap_card"]
     t.deal()
-    t.until_window("night", "kill")
-    t.point(1, 5)
-    t.point(2, 5)
-    t.until_window("night", "check")
-    t.point(3, 1)
-    t.point(4, 1)
+    t.first_night(kill=5, check=1)
     t.until_window("speeches")
     said = t.said()
     night = said[said.index("night.falls"):]

@@ -46,12 +46,7 @@ def slow_vote(tmp_path: Path) -> tuple[ScriptedTable, Path, VirtualWriter]:
     """Night 1 on the slow card (killers 1 and 2 kill 5, police 3 and 4 check 1), the speeches, the first call."""
     t, path, writer = slow_table(tmp_path)
     t.deal()
-    t.until_window("night", "kill")
-    t.point(1, 5)
-    t.point(2, 5)
-    t.until_window("night", "check")
-    t.point(3, 1)
-    t.point(4, 1)
+    t.first_night(kill=5, check=1)
     t.talk()
     t.until_window("vote", open_=True)
     return t, path, writer

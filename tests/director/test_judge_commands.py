@@ -24,12 +24,7 @@ def first_day(lang: str = "en", **kw: object) -> ScriptedTable:
     """Night 1: the killers kill 8, the police check 5; the day begins."""
     t = ScriptedTable("standard-2.0", CARDS, lang=lang, **kw)  # type: ignore[arg-type]
     t.deal()
-    t.until_window("night", "kill")
-    t.point(1, 8)
-    t.point(2, 8)
-    t.until_window("night", "check")
-    t.point(3, 5)
-    t.point(4, 5)
+    t.first_night(kill=8, check=5)
     return t
 
 
@@ -185,12 +180,7 @@ def test_the_judge_chooses_the_direction_of_the_speeches():
     """V2.4 ``speech.any_direction``: the judge chooses; the room hears which way."""
     t = ScriptedTable("standard-2.0", CARDS, {"speech.any_direction": True})
     t.deal()
-    t.until_window("night", "kill")
-    t.point(1, 8)
-    t.point(2, 8)
-    t.until_window("night", "check")
-    t.point(3, 5)
-    t.point(4, 5)
+    t.first_night(kill=8, check=5)
     t.talk()
     t.until_window("direction")
     assert "direction" in t.director.menu_rows

@@ -72,12 +72,7 @@ def test_every_command_screen_is_in_the_tables_language_and_fits(lang: str) -> N
     t = ScriptedTable("standard-2.0", "K K P P C C C C", lang=lang)
     shown = watch_remote(t.director)
     t.deal()
-    t.until_window("night", "kill")
-    t.point(1, 8)
-    t.point(2, 8)
-    t.until_window("night", "check")
-    t.point(3, 5)
-    t.point(4, 5)
+    t.first_night(kill=8, check=5)
     t.until_wait()
     for name in ("extend", "penalty", "surrender", "eject", "undo", "pause", "resume", "end_timer"):
         if name != "resume":

@@ -16,12 +16,7 @@ def first_day(kill: int = 5, check: int = 1) -> ScriptedTable:
     """Night 1 played: killers 1 and 2 kill ``kill``, police 3 and 4 check ``check``."""
     t = ScriptedTable("standard-2.0", CARDS)
     t.deal()
-    t.until_window("night", "kill")
-    t.point(1, kill)
-    t.point(2, kill)
-    t.until_window("night", "check")
-    t.point(3, check)
-    t.point(4, check)
+    t.first_night(kill, check)
     return t
 
 

@@ -30,12 +30,7 @@ def offered(t: ScriptedTable) -> list[str]:
 def first_day() -> ScriptedTable:
     t = ScriptedTable("standard-2.0", CARDS)
     t.deal()
-    t.until_window("night", "kill")
-    t.point(1, 5)
-    t.point(2, 5)
-    t.until_window("night", "check")
-    t.point(3, 1)
-    t.point(4, 1)
+    t.first_night(kill=5, check=1)
     return t
 
 
