@@ -13,7 +13,7 @@ import os
 
 import pytest
 
-from tests.director.power_cut import Setup, record, resume
+from tests.director.power_cut import Recording, Setup, record, resume
 
 EXHAUSTIVE = os.environ.get("TIANHEI_EXHAUSTIVE") == "1"
 
@@ -31,15 +31,21 @@ def commits_to_try(n: int) -> list[int]:
     return sorted({1, 2, n} | set(range(1, n + 1, max(1, n // 5))))
 
 
-@pytest.mark.slow
-@pytest.mark.parametrize("setup", GAMES, ids=lambda g: f"{g[0]}-{g[1]}p{'-cards' if g[3] else ''}")
-def test_a_power_cut_after_any_commit_ends_with_the_uninterrupted_games_events(tmp_path, setup):
-    rec = record(setup, 1, tmp_path)
+def every_cut_resumes_the_same_game(rec: Recording) -> None:
+    """Cut the recorded game after each commit tried, resume it, and play it out: the events must be the
+    uninterrupted game's."""
     assert rec.commits > 100
     for k in commits_to_try(rec.commits):
         events, note = resume(rec, k)
         assert note is None, f"after commit {k}: {note}"
         assert events == rec.events, f"the game cut after commit {k} of {rec.commits} ended otherwise"
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("setup", GAMES, ids=lambda g: f"{g[0]}-{g[1]}p{'-cards' if g[3] else ''}")
+def test_a_power_cut_after_any_commit_ends_with_the_uninterrupted_games_events(tmp_path, setup):
+    rec = record(setup, 1, tmp_path)
+    every_cut_resumes_the_same_game(rec)
 
 
 @pytest.mark.slow
@@ -50,11 +56,7 @@ def test_on_a_slow_card_a_power_cut_after_any_group_commit_ends_with_the_uninter
     after a commit loses the inputs still in flight, which the room had not learned; the resumed game is the
     same game."""
     rec = record(setup, 1, tmp_path, card_s=0.010)
-    assert rec.commits > 100
-    for k in commits_to_try(rec.commits):
-        events, note = resume(rec, k)
-        assert note is None, f"after commit {k}: {note}"
-        assert events == rec.events, f"the game cut after commit {k} of {rec.commits} ended otherwise"
+    every_cut_resumes_the_same_game(rec)
 
 
 @pytest.mark.slow
