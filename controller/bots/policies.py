@@ -58,8 +58,25 @@ def _targets(p: Pending) -> list[int]:
 def _team(state: GameState, p: Pending) -> tuple[str, ...]:
     """The roles awake in a night step (V5.4: a boss and the undercover guest wake with the killers, though the
     judge calls only "killers")."""
-    st = state.config.variant.night_steps.get(p.step)
-    return st.team if st is not None else tuple(p.role.split("+"))
+    teams = state.config.variant.step_teams
+    return teams[p.step] if p.step in teams else tuple(p.role.split("+"))
+
+
+def _among(seats: tuple[int | None, ...], seat: int) -> bool:
+    """``seat in seats``, as a loop over native ints (compiled, ``in`` on a tuple boxes the int and compares
+    objects one by one)."""
+    for x in seats:  # noqa: SIM110 (a generator expression builds an object per call)
+        if x is not None and x == seat:
+            return True
+    return False
+
+
+def _has_none(choices: tuple[int | None, ...]) -> bool:
+    """``None in choices``, by identity (``in`` compares every int with None through the generic protocol)."""
+    for c in choices:  # noqa: SIM110 (a generator expression builds an object per call)
+        if c is None:
+            return True
+    return False
 
 
 class UninformedPolicy:
@@ -72,21 +89,24 @@ class UninformedPolicy:
 
     def actions(self, state: GameState, p: Pending, rng: random.Random) -> Sequence[Action]:
         kind = p.kind
+        choices = p.choices
         if kind == "night":
             if p.ability == "kill":
                 actors, partners, roles = p.seats, _team(state, p), state.roles
-                targets = [c for c in p.choices if c is not None and c not in actors
-                           and roles[c - 1] not in partners]
-                if not targets and None not in p.choices:  # V5.4: nobody but partners and the spared is left
+                targets: list[int] = []
+                for c in choices:
+                    if c is not None and not _among(actors, c) and roles[c - 1] not in partners:
+                        targets.append(c)
+                if not targets and not _has_none(choices):  # V5.4: nobody but partners and the spared is left
                     targets = _targets(p)
                 return (GroupPick(choice(rng, targets) if targets else None),)
-            return (GroupPick(choice(rng, p.choices)),)
+            return (GroupPick(choice(rng, choices)),)
         if kind == "vote":
             # The candidates without "abstain" (a V4.8 turn has none to leave out: no list to build at every turn).
-            target = choice(rng, p.choices if None not in p.choices else _targets(p))
+            target = choice(rng, choices if not _has_none(choices) else _targets(p))
             if p.step == TURN_VOTE:  # V4.8: one voter at a time; the day's one random target holds for all
                 day, kept = self.day_target
-                if day == state.day and kept is not None and kept in p.choices:
+                if day == state.day and kept is not None and _among(choices, kept):
                     target = kept
                 self.day_target = (state.day, target)
             return (Ballot(tuple([(v, target) for v in p.seats])),)

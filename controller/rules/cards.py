@@ -24,7 +24,7 @@ from __future__ import annotations
 import random
 from collections import Counter
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Final
 
 from controller.rules.actions import Rejected
 from controller.rules.draws import choice, shuffle
@@ -36,9 +36,9 @@ if TYPE_CHECKING:
     from controller.rules.setup import GameConfig
 
 #: D3's night abilities, resolved here at dawn (night.resolve_dawn hands such a night over).
-ABILITIES = frozenset({"dual_needle", "dual_shot"})
+ABILITIES: Final = frozenset({"dual_needle", "dual_shot"})
 #: The wait for the players' choice of their first identity.
-FIRST_IDENTITY = "first_identity"
+FIRST_IDENTITY: Final = "first_identity"
 
 
 def base(card: str) -> str:

@@ -11,18 +11,24 @@ as they are. Either way a seed gives the same games.
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
-from typing import Any, TypeVar
+from collections.abc import Callable, Sequence
+from typing import Any, Final, TypeVar
 
 T = TypeVar("T")
+
+#: The generator class and its C method, held as constants: compiled, ``rng.getrandbits(k)`` looks the method up
+#: by name on the instance at every draw, and ``random.Random`` is a module attribute looked up by name.
+_RANDOM: Final = random.Random
+_GETRANDBITS: Final[Callable[[random.Random, int], int]] = random.Random.getrandbits
 
 
 def _below(rng: random.Random, n: int) -> int:
     """``Random._randbelow_with_getrandbits(n)``: a uniform int in [0, n), n > 0."""
     k = n.bit_length()
-    r: int = rng.getrandbits(k)
+    getrandbits = _GETRANDBITS
+    r = getrandbits(rng, k)
     while r >= n:
-        r = rng.getrandbits(k)
+        r = getrandbits(rng, k)
     return r
 
 
@@ -53,19 +59,19 @@ def _matches() -> bool:
 
 
 #: Whether :func:`choice` and :func:`shuffle` may draw themselves (the replica matches ``random``).
-EXACT = _matches()
+EXACT: Final = _matches()
 
 
 def choice(rng: random.Random, seq: Sequence[T]) -> T:
     """``rng.choice(seq)``."""
-    if EXACT and type(rng) is random.Random:
+    if EXACT and type(rng) is _RANDOM:
         return _choice(rng, seq)
     return rng.choice(seq)
 
 
 def shuffle(rng: random.Random, x: list[Any]) -> None:
     """``rng.shuffle(x)``."""
-    if EXACT and type(rng) is random.Random:
+    if EXACT and type(rng) is _RANDOM:
         _shuffle(rng, x)
     else:
         rng.shuffle(x)

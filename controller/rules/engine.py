@@ -15,7 +15,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from types import MappingProxyType
 from typing import Any, Final
 
-from controller.rules import cards, day, night, win
+from controller.rules import cards, day, night, turns, win
 from controller.rules.actions import (
     Action,
     Ballot,
@@ -173,7 +173,7 @@ def _ended(s: GameState, e: GameEnded) -> None:
     s.phase, s.winner, s.end_reason, s.waiting = "over", e.winner, e.reason, None
 
 
-_APPLY: dict[type, Callable[[GameState, Any], None]] = {
+_APPLY: Final[dict[type, Callable[[GameState, Any], None]]] = {
     Dealt: _dealt,
     NightFell: _night_fell,
     DayBroke: _day_broke,
@@ -235,7 +235,23 @@ class Tx:
 
     def emit(self, event: Event) -> None:
         self.events.append(event)
-        _APPLY[type(event)](self.s, event)
+        # The frequent events by the identity of their class, each a direct call (compiled, a pointer
+        # comparison): a lookup in _APPLY is a Python-level call through the apply function's wrapper.
+        s = self.s
+        if type(event) is VoteClosed:
+            _vote_closed(s, event)
+        elif type(event) is Acted:
+            _acted(s, event)
+        elif type(event) is NightFell:
+            _night_fell(s, event)
+        elif type(event) is Dawn:
+            _dawn(s, event)
+        elif type(event) is Died:
+            _died(s, event)
+        elif type(event) is Opened:
+            _opened(s, event)
+        else:
+            _APPLY[type(event)](s, event)
 
     def open(self, kind: str, step: str, seats: Sequence[int], choices: Sequence[int | None] = (),
              group: bool = False, role: str = "", ability: str = "") -> None:
@@ -244,8 +260,18 @@ class Tx:
         _opened(self.s, event)  # emit() inlined: one of every night step and every vote
 
     def push(self, *tasks: Any) -> None:
-        """Run ``tasks`` next, before the rest of the agenda."""
-        self.agenda[0:0] = tasks
+        """Run ``tasks`` next, before the rest of the agenda. (Called with a ``*`` at the call site, this is a
+        Python-level call in the compiled rules; ``push_all`` takes the tasks as one tuple.)"""
+        self.push_all(tasks)
+
+    def push_all(self, tasks: tuple[Any, ...]) -> None:
+        """Run ``tasks`` next, before the rest of the agenda: one insert per task (compiled, a slice
+        assignment costs a slice object and the generic sequence protocol)."""
+        agenda = self.agenda
+        i = len(tasks)
+        while i:
+            i -= 1
+            agenda.insert(0, tasks[i])
 
     def end(self, winner: str, reason: str) -> None:
         self.emit(GameEnded(winner, reason))
@@ -258,26 +284,56 @@ class Tx:
 
 def _run_agenda(tx: Tx) -> None:
     """Run the script on until the engine waits for someone or the game is over."""
-    tasks = _TASKS
     s = tx.s
     while s.waiting is None and s.phase != "over":
         agenda = tx.agenda
         if not agenda:
             agenda.append(("night",) if s.phase == "day" else ("dawn",))
-        task = agenda.pop(0)
-        n = len(task)
-        if n == 1:  # most tasks take no arguments or one or two: no slice nor argument tuple to build
-            tasks[task[0]](tx)
-        elif n == 2:
-            tasks[task[0]](tx, task[1])
-        elif n == 3:
-            tasks[task[0]](tx, task[1], task[2])
-        else:
-            tasks[task[0]](tx, *task[1:])
+        task: tuple[Any, ...] = agenda.pop(0)
+        _run_task(tx, task)
         s = tx.s
 
 
-_TASKS: dict[str, Callable[..., None]] = {}
+def _run_task(tx: Tx, task: tuple[Any, ...]) -> None:
+    """Run one task. The frequent ones by name, each a direct call (compiled, a call through _TASKS is a
+    Python-level call that parses its arguments); test_engine_dispatch checks that each name still means the
+    function called here. The rest, and any task a rule module adds, through _TASKS."""
+    name = task[0]
+    if name == "night_step":
+        night.task_night_step(tx, task[1])
+    elif name == "defence_turns":
+        turns.task_defence_turns(tx, task[1], task[2])
+    elif name == "turn_vote":
+        turns.task_turn_vote(tx, task[1])
+    elif name == "speak_among":
+        day.task_speak_among(tx, task[1], task[2])
+    elif name == "night":
+        night.task_night(tx)
+    elif name == "dawn":
+        night.task_dawn(tx)
+    elif name == "vote":
+        day.task_vote(tx)
+    elif name == "execute":
+        day.task_execute(tx, task[1])
+    else:
+        fn = _TASKS[name]
+        n = len(task)
+        if n == 1:  # most tasks take no arguments or one or two: no slice nor argument tuple to build
+            fn(tx)
+        elif n == 2:
+            fn(tx, task[1])
+        elif n == 3:
+            fn(tx, task[1], task[2])
+        else:
+            fn(tx, *task[1:])
+
+
+#: The task functions called directly by :func:`_run_task`, by name (what the test compares with _TASKS).
+DIRECT_TASKS: Final = ("night_step", "defence_turns", "turn_vote", "speak_among", "night", "dawn", "vote",
+                       "execute")
+
+
+_TASKS: Final[dict[str, Callable[..., None]]] = {}
 _TASKS.update(night.TASKS)
 _TASKS.update(day.TASKS)
 _TASKS.update(cards.TASKS)
@@ -296,7 +352,7 @@ def new_game(config: GameConfig, rng: random.Random | None = None, *, seed: int 
         rng = random.Random(seed)
     variant = config.variant
     created = GameCreated(
-        variant=dict(variant.data), variant_source=variant.source, players=config.players,
+        variant=config.variant_data, variant_source=variant.source, players=config.players,
         options=config.sorted_options, composition=config.composition,
         history=config.history, quota=config.quota, seed=seed, talk=config.talk,
     )
@@ -334,10 +390,20 @@ def step(state: GameState, action: Action, rng: random.Random | None = None) -> 
     if state.phase == "over":
         raise Rejected("game_over", "the game is over")
     tx = Tx(state, rng)
-    handler = _HANDLERS.get(type(action))
-    if handler is None:
-        raise Rejected("unknown_input", f"unknown input {action!r}")
-    handler(tx, action)
+    # The bots' inputs by the identity of their class, each a direct call (see Tx.emit); the rest by _HANDLERS.
+    if type(action) is GroupPick:
+        _on_group_pick(tx, action)
+    elif type(action) is Ballot:
+        _on_ballot(tx, action)
+    elif type(action) is Pass:
+        _on_pass(tx, action)
+    elif type(action) is Timeout:
+        _on_timeout(tx, action)
+    else:
+        handler = _HANDLERS.get(type(action))
+        if handler is None:
+            raise Rejected("unknown_input", f"unknown input {action!r}")
+        handler(tx, action)
     if tx.s.phase != "over":
         _run_agenda(tx)
     return tx.s, tx.events
@@ -454,7 +520,7 @@ def _on_penalty(tx: Tx, a: Penalty) -> None:
     tx.emit(Penalised(a.seat, tx.s.penalties.get(a.seat, 0) + 1))
 
 
-_HANDLERS: dict[type, Callable[[Tx, Any], None]] = {
+_HANDLERS: Final[dict[type, Callable[[Tx, Any], None]]] = {
     Pick: _on_pick, GroupPick: _on_group_pick, Vote: _on_vote, Ballot: _on_ballot, Pass: _on_pass,
     Timeout: _on_timeout, ChooseDirection: _on_direction, Surrender: _on_surrender, Eject: _on_eject,
     Penalty: _on_penalty,
@@ -507,19 +573,32 @@ def pending(state: GameState) -> Pending | None:
     w = state.waiting
     if w is None:
         return None
-    if w.kind == "night":  # most of what a game waits for: the step's seats as opened
+    kind = w.kind
+    if kind == "night":  # most of what a game waits for: the step's seats as opened
         seats: tuple[int, ...] = w.seats
-    elif w.kind in SPEECH_KINDS:
+    elif kind == "vote" or kind == "recognition":
+        seats = _not_done(w.seats, state.alive, state.picks)
+    elif kind in SPEECH_KINDS:
         seats = state.queue[:1]
-    elif w.kind == cards.FIRST_IDENTITY:
+    elif kind == cards.FIRST_IDENTITY:
         seats = tuple(x for x in w.seats if x not in state.picks)
-    elif w.kind in ("vote", "defence_claim", "recognition"):
-        done = state.picks if w.kind != "defence_claim" else {**dict.fromkeys(state.defence), **state.picks}
-        alive = state.alive
-        seats = tuple([x for x in w.seats if x in alive and x not in done])
+    elif kind == "defence_claim":
+        seats = _not_done(w.seats, state.alive, {**dict.fromkeys(state.defence), **state.picks})
     else:
         seats = w.seats
     return Pending(w.kind, w.step, seats, w.choices, w.group, w.role, w.ability, state.picks, state.agenda)
+
+
+def _not_done(seats: tuple[int, ...], alive: frozenset[int], done: Mapping[int, object]) -> tuple[int, ...]:
+    """The living ``seats`` not in ``done``, in order; ``seats`` itself when that is all of them (a vote just
+    opened: no new tuple at every input)."""
+    if not done:
+        for x in seats:
+            if x not in alive:
+                break
+        else:
+            return seats
+    return tuple([x for x in seats if x in alive and x not in done])
 
 
 def winner_now(state: GameState) -> tuple[str, str] | None:

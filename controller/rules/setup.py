@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
+from typing import Any
 
 from controller.rules.options import OPTIONS, OptionValue
 from controller.rules.variant import Variant, VariantError, WinRow, _suggest
@@ -42,8 +43,13 @@ class GameConfig:
     #: ``opt(key)``: the option's value, or its default when the game leaves it unset; a KeyError for a key no
     #: option has. A bound dict lookup (no Python call): the engine asks at every night and day.
     opt: Callable[[str], OptionValue] = field(init=False, repr=False, compare=False)
+    #: The variant's whole data as game_created records it (a plain dict copy of ``variant.data``), made once
+    #: and shared by every game of this configuration: copying it was a tenth of a simulated game's set-up.
+    #: Never changed (an event's values are not).
+    variant_data: dict[str, Any] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
+        object.__setattr__(self, "variant_data", dict(self.variant.data))
         tables = self.variant.win_tables
         name = str(self.options.get("win", "default"))
         object.__setattr__(self, "win_rows", tables[name] if name in tables else next(iter(tables.values())))

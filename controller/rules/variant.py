@@ -150,8 +150,13 @@ class Variant:
     abilities: frozenset[str] = field(init=False, repr=False, compare=False)
     #: V7.1: role -> the night step with which it takes someone along (derived once: every death by day asks).
     take_steps: Mapping[str, NightStep] = field(init=False, repr=False, compare=False)
+    #: Night step id -> the roles awake in it (``NightStep.team``), derived once: the bots ask at every night
+    #: step. A dict, not a read-only map, so that compiled code reads it with native dict operations; never
+    #: changed after the variant is made.
+    step_teams: dict[str, tuple[str, ...]] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
+        object.__setattr__(self, "step_teams", {st.id: st.team for st in self.night})
         object.__setattr__(self, "abilities", frozenset(st.ability for st in self.night))
         takes: dict[str, NightStep] = {}
         for st in self.night:
