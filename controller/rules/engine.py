@@ -98,16 +98,22 @@ def _spoke(s: GameState, e: Spoke) -> None:
         s.waiting = None
 
 
+#: Held as constants: compiled, a module global or a method is otherwise looked up by name at every use.
+_PROXY: Final = MappingProxyType
+_DIFFERENCE: Final = frozenset.difference
+
+
 def _merged(marks: MappingProxyType[str, int], changes: tuple[tuple[str, int], ...]) -> MappingProxyType[str, int]:
     merged = marks.copy()  # the underlying dict's own copy (dict(proxy) would go key by key)
-    merged.update(changes)
-    return MappingProxyType(merged)
+    for key, value in changes:  # compiled, native stores (dict.update takes pairs through the generic protocol)
+        merged[key] = value
+    return _PROXY(merged)
 
 
 def _acted(s: GameState, e: Acted) -> None:
     if e.marks:
         s.marks = _merged(s.marks, e.marks)
-    s.acts = (*s.acts, e)
+    s.acts = s.acts + (e,)  # noqa: RUF005 (compiled, one concatenation; unpacking builds a list first)
     s.waiting, s.picks = None, EMPTY
 
 
@@ -116,7 +122,7 @@ def _dawn(s: GameState, e: Dawn) -> None:
     if e.marks:
         s.marks = _merged(s.marks, e.marks)
     s.phase, s.day, s.waiting = "day", s.day + 1, None
-    s.alive, s.dead, s.night_dead = s.alive.difference(dead_seats), s.dead + e.deaths, dead_seats
+    s.alive, s.dead, s.night_dead = _DIFFERENCE(s.alive, dead_seats), s.dead + e.deaths, dead_seats
     s.speech_order, s.direction, s.defence, s.tie = (), 0, (), None
 
 
@@ -127,7 +133,7 @@ def _picked(s: GameState, e: Picked | Voted) -> None:
 
 
 def _died(s: GameState, e: Died) -> None:
-    s.alive, s.dead = s.alive.difference((e.seat,)), s.dead + ((e.seat, e.cause),)  # noqa: RUF005 (a concatenation, compiled)
+    s.alive, s.dead = _DIFFERENCE(s.alive, (e.seat,)), s.dead + ((e.seat, e.cause),)  # noqa: RUF005 (a concatenation, compiled)
 
 
 def _night_fell(s: GameState, e: NightFell) -> None:
@@ -149,7 +155,8 @@ def _tie(s: GameState, e: TieRound) -> None:
 
 
 def _dealt(s: GameState, e: Dealt) -> None:
-    s.roles, s.alive = e.roles, frozenset(range(1, len(e.roles) + 1))
+    seats = s.config.all_seats
+    s.roles, s.alive = e.roles, seats if len(seats) == len(e.roles) else frozenset(range(1, len(e.roles) + 1))
 
 
 def _day_broke(s: GameState, e: DayBroke) -> None:
@@ -250,6 +257,8 @@ class Tx:
             _died(s, event)
         elif type(event) is Opened:
             _opened(s, event)
+        elif type(event) is Dealt:
+            _dealt(s, event)
         else:
             _APPLY[type(event)](s, event)
 
@@ -298,7 +307,7 @@ def _run_task(tx: Tx, task: tuple[Any, ...]) -> None:
     """Run one task. The frequent ones by name, each a direct call (compiled, a call through _TASKS is a
     Python-level call that parses its arguments); test_engine_dispatch checks that each name still means the
     function called here. The rest, and any task a rule module adds, through _TASKS."""
-    name = task[0]
+    name: str = task[0]  # a str, so that each test below is a compiled string comparison
     if name == "night_step":
         night.task_night_step(tx, task[1])
     elif name == "defence_turns":

@@ -47,9 +47,12 @@ class GameConfig:
     #: and shared by every game of this configuration: copying it was a tenth of a simulated game's set-up.
     #: Never changed (an event's values are not).
     variant_data: dict[str, Any] = field(init=False, repr=False, compare=False)
+    #: Every seat, 1..players (who is alive when the cards are dealt), made once: every deal asks.
+    all_seats: frozenset[int] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "variant_data", dict(self.variant.data))
+        object.__setattr__(self, "all_seats", frozenset(range(1, self.players + 1)))
         tables = self.variant.win_tables
         name = str(self.options.get("win", "default"))
         object.__setattr__(self, "win_rows", tables[name] if name in tables else next(iter(tables.values())))

@@ -12,8 +12,9 @@ from controller.rules.record import Record, dataclass_view
 from controller.rules.setup import GameConfig
 from controller.rules.variant import RoleSpec
 
-EMPTY: Mapping[Any, Any] = MappingProxyType({})
-NO_MARKS: MappingProxyType[str, int] = MappingProxyType({})
+#: Constants (Final): compiled code reads them directly, not by name from the module at every use.
+EMPTY: Final[Mapping[Any, Any]] = MappingProxyType({})
+NO_MARKS: Final[MappingProxyType[str, int]] = MappingProxyType({})
 
 #: The fields of a :class:`GameState`, in order.
 FIELDS = ("config", "roles", "alive", "phase", "night", "day", "waiting", "agenda", "picks", "reasked", "queue",
