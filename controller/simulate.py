@@ -14,7 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from controller.bots import POLICIES
-from controller.bots.play import MAX_INPUTS, play
+from controller.bots.play import MAX_INPUTS, play, play_many
 from controller.bots.stuck import StuckGame
 from controller.rules.setup import GameConfig
 
@@ -72,15 +72,17 @@ def simulate(config: GameConfig, policy: str, games: int, seed: int, first: str 
     factory = POLICIES[policy]
     started = time.perf_counter()
     step = max(1, min(100, games // 200))
-    for i in range(games):
-        if progress is not None and i and i % step == 0:
+    wins: dict[str, int] = {}
+    done = 0
+    while done < games:  # the games in chunks between two progress reports, each chunk played by compiled code
+        if progress is not None and done:
             progress(step)
-        final = play(config, factory(), rng, first)
-        if final.winner == "draw":
-            summary.draws += 1
-        else:
-            summary.wins[final.winner or "none"] += 1
-        summary.days_total += final.day
+        chunk = min(step, games - done)
+        draws, days = play_many(config, factory, rng, chunk, first, wins)
+        summary.draws += draws
+        summary.days_total += days
+        done += chunk
+    summary.wins.update(wins)
     summary.seconds = time.perf_counter() - started
     if progress is not None:
         progress(games - (games - 1) // step * step)

@@ -55,6 +55,24 @@ def play(config: GameConfig, policy: Policy, rng: random.Random, first: str | No
     return state
 
 
+def play_many(config: GameConfig, factory: Callable[[], Policy], rng: random.Random, games: int,
+              first: str | None, wins: dict[str, int]) -> tuple[int, int]:
+    """``games`` games one after another from ``rng``, each with a new ``factory()`` policy: the simulator's
+    loop, compiled with the game's. Adds each win to ``wins`` by side ("none" for a game without a winner);
+    returns (draws, the days the games lasted in all)."""
+    draws = days = 0
+    for _ in range(games):
+        final = play(config, factory(), rng, first)
+        winner = final.winner
+        if winner == "draw":
+            draws += 1
+        else:
+            side = winner or "none"
+            wins[side] = wins.get(side, 0) + 1
+        days += final.day
+    return draws, days
+
+
 def _actions(policy: Policy, state: GameState, p: Pending, rng: random.Random) -> Sequence[Action]:
     """``policy.actions(...)``; the uninformed bots (the simulator's own) called as the compiled class they are,
     not through a method looked up by name (a Python-level call at every input)."""

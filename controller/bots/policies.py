@@ -79,6 +79,17 @@ def _has_none(choices: tuple[int | None, ...]) -> bool:
     return False
 
 
+def _candidates(p: Pending) -> tuple[int | None, ...] | list[int]:
+    """The vote's candidates without "abstain", in order: ``choices`` itself when it has no None, the tuple
+    without its last item when that is the only None (a vote's abstention comes last), else a new list."""
+    choices = p.choices
+    n = len(choices)
+    for i in range(n):
+        if choices[i] is None:
+            return choices[:-1] if i == n - 1 else _targets(p)
+    return choices
+
+
 class UninformedPolicy:
     name = "uninformed"
     observes = False
@@ -86,16 +97,30 @@ class UninformedPolicy:
     def __init__(self) -> None:
         #: (day, seat): the day's target when the votes come one at a time (V4.8).
         self.day_target: tuple[int, int | None] = (0, None)
+        #: The game's roles and a step's id, and for each seat whether it holds a role of the step's team: the
+        #: same at every night of a game, so worked out once a game (see :meth:`_partners`).
+        self.partner_of: tuple[tuple[str, ...], str, tuple[bool, ...]] = ((), "", ())
+
+    def _partners(self, state: GameState, p: Pending) -> tuple[bool, ...]:
+        """For each seat (index 0 unused), whether its role wakes with ``p``'s step (a partner, never a kill
+        target): kept for the game's roles and the step, so a policy kept for another game works it out anew."""
+        roles, step, partner = self.partner_of
+        if roles is not state.roles or step != p.step:
+            team = _team(state, p)
+            roles, step = state.roles, p.step
+            partner = (False, *[role in team for role in roles])
+            self.partner_of = (roles, step, partner)
+        return partner
 
     def actions(self, state: GameState, p: Pending, rng: random.Random) -> Sequence[Action]:
         kind = p.kind
         choices = p.choices
         if kind == "night":
             if p.ability == "kill":
-                actors, partners, roles = p.seats, _team(state, p), state.roles
+                actors, partner = p.seats, self._partners(state, p)
                 targets: list[int] = []
                 for c in choices:
-                    if c is not None and not _among(actors, c) and roles[c - 1] not in partners:
+                    if c is not None and not _among(actors, c) and not partner[c]:
                         targets.append(c)
                 if not targets and not _has_none(choices):  # V5.4: nobody but partners and the spared is left
                     targets = _targets(p)
@@ -103,7 +128,7 @@ class UninformedPolicy:
             return (GroupPick(choice(rng, choices)),)
         if kind == "vote":
             # The candidates without "abstain" (a V4.8 turn has none to leave out: no list to build at every turn).
-            target = choice(rng, choices if not _has_none(choices) else _targets(p))
+            target = choice(rng, _candidates(p))
             if p.step == TURN_VOTE:  # V4.8: one voter at a time; the day's one random target holds for all
                 day, kept = self.day_target
                 if day == state.day and kept is not None and _among(choices, kept):

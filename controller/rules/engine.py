@@ -101,6 +101,9 @@ def _spoke(s: GameState, e: Spoke) -> None:
 #: Held as constants: compiled, a module global or a method is otherwise looked up by name at every use.
 _PROXY: Final = MappingProxyType
 _DIFFERENCE: Final = frozenset.difference
+#: {seat} for every seat a table may have (the D2 places included), made once: a death by day takes one out of
+#: ``alive`` with a set difference, without building the one-seat set each time.
+_ONE_SEAT: Final = tuple([frozenset((seat,)) for seat in range(65)])
 
 
 def _merged(marks: MappingProxyType[str, int], changes: tuple[tuple[str, int], ...]) -> MappingProxyType[str, int]:
@@ -122,7 +125,9 @@ def _dawn(s: GameState, e: Dawn) -> None:
     if e.marks:
         s.marks = _merged(s.marks, e.marks)
     s.phase, s.day, s.waiting = "day", s.day + 1, None
-    s.alive, s.dead, s.night_dead = _DIFFERENCE(s.alive, dead_seats), s.dead + e.deaths, dead_seats
+    # A quiet night keeps the same set of the living (a frozenset: shared, never changed).
+    s.alive = _DIFFERENCE(s.alive, dead_seats) if dead_seats else s.alive
+    s.dead, s.night_dead = s.dead + e.deaths, dead_seats
     s.speech_order, s.direction, s.defence, s.tie = (), 0, (), None
 
 
@@ -133,7 +138,9 @@ def _picked(s: GameState, e: Picked | Voted) -> None:
 
 
 def _died(s: GameState, e: Died) -> None:
-    s.alive, s.dead = _DIFFERENCE(s.alive, (e.seat,)), s.dead + ((e.seat, e.cause),)  # noqa: RUF005 (a concatenation, compiled)
+    seat = e.seat
+    s.alive = s.alive - _ONE_SEAT[seat] if 0 < seat < len(_ONE_SEAT) else _DIFFERENCE(s.alive, (seat,))
+    s.dead = s.dead + ((seat, e.cause),)  # noqa: RUF005 (a concatenation, compiled)
 
 
 def _night_fell(s: GameState, e: NightFell) -> None:
@@ -374,7 +381,7 @@ def new_game(config: GameConfig, rng: random.Random | None = None, *, seed: int 
         _run_agenda(tx)
         return tx.s, tx.events
     if roles is None:
-        deck = config.deck()
+        deck = list(config.cards)
         shuffle(rng, deck)
         dealt = tuple(deck)
     else:

@@ -49,10 +49,13 @@ class GameConfig:
     variant_data: dict[str, Any] = field(init=False, repr=False, compare=False)
     #: Every seat, 1..players (who is alive when the cards are dealt), made once: every deal asks.
     all_seats: frozenset[int] = field(init=False, repr=False, compare=False)
+    #: The role cards in their canonical order (what :meth:`deck` returns as a new list), made once.
+    cards: tuple[str, ...] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "variant_data", dict(self.variant.data))
         object.__setattr__(self, "all_seats", frozenset(range(1, self.players + 1)))
+        object.__setattr__(self, "cards", tuple([role for role, n in self.composition for _ in range(n)]))
         tables = self.variant.win_tables
         name = str(self.options.get("win", "default"))
         object.__setattr__(self, "win_rows", tables[name] if name in tables else next(iter(tables.values())))
@@ -70,7 +73,7 @@ class GameConfig:
 
     def deck(self) -> list[str]:
         """The role cards, one per player, in a canonical order (the deal shuffles them)."""
-        return [role for role, n in self.composition for _ in range(n)]
+        return list(self.cards)
 
 
 def parse_roles_override(text: str) -> dict[str, int]:
