@@ -5,11 +5,14 @@ from __future__ import annotations
 
 from typing import Final
 
+from mypy_extensions import mypyc_attr
+
 from controller.rules.record import Record, dataclass_view
 
 Target = int | None
 
 
+@mypyc_attr(acyclic=True)
 class Pick(Record):
     """A waking player points at ``target`` (None: "skip", where the step is optional). Also a defence claim
     (``target`` = own seat) in the ``defence_claim`` step."""
@@ -23,6 +26,7 @@ class Pick(Record):
         self.target = target
 
 
+@mypyc_attr(acyclic=True)
 class GroupPick(Record):
     """The whole waking group's choice, entered at once: the judge's remote in "judge entry" mode, or a bot."""
 
@@ -33,6 +37,7 @@ class GroupPick(Record):
         self.target = target
 
 
+@mypyc_attr(acyclic=True)
 class Vote(Record):
     """A raised hand for ``target`` (None: abstain). ``delay_s`` is how long after the call ended the hand went up
     (V2.6: the variant's window decides whether it counts)."""
@@ -48,6 +53,7 @@ class Vote(Record):
         self.delay_s = delay_s
 
 
+@mypyc_attr(acyclic=True)
 class Ballot(Record):
     """A whole vote counted by the judge: (voter, target) pairs. Closes the vote."""
 
@@ -58,6 +64,7 @@ class Ballot(Record):
         self.votes = votes
 
 
+@mypyc_attr(acyclic=True)
 class Pass(Record):
     """"过": the seat ends its speech or last words, acknowledges a recognition, or declines a defence."""
 
@@ -68,6 +75,7 @@ class Pass(Record):
         self.seat = seat
 
 
+@mypyc_attr(acyclic=True)
 class Timeout(Record):
     """The deadline of the current wait passed (C5): unfinished actions are forfeited, speeches end, the vote
     closes with the hands counted so far."""
@@ -75,6 +83,7 @@ class Timeout(Record):
     __match_args__ = ()
 
 
+@mypyc_attr(acyclic=True)
 class ChooseDirection(Record):
     """V2.4 ``speech.any_direction``: the judge's choice; True = clockwise."""
 
@@ -85,6 +94,7 @@ class ChooseDirection(Record):
         self.clockwise = clockwise
 
 
+@mypyc_attr(acyclic=True)
 class Surrender(Record):
     """V2.11: ``seat`` surrenders for its side."""
 
@@ -95,6 +105,7 @@ class Surrender(Record):
         self.seat = seat
 
 
+@mypyc_attr(acyclic=True)
 class Eject(Record):
     """V2.11 §5.14/§5.15: the judge rules ``seat`` out of this game."""
 
@@ -107,6 +118,7 @@ class Eject(Record):
         self.reason = reason
 
 
+@mypyc_attr(acyclic=True)
 class Penalty(Record):
     """V2.11 §5.4: one penalty point for ``seat``."""
 

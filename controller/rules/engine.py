@@ -15,6 +15,8 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from types import MappingProxyType
 from typing import Any, Final
 
+from mypy_extensions import mypyc_attr
+
 from controller.rules import cards, day, night, turns, win
 from controller.rules.actions import (
     Action,
@@ -235,6 +237,8 @@ def fold(events: Iterable[Event]) -> GameState:
 # The transaction: one input's worth of events, applied as they are made.
 # --------------------------------------------------------------------------------------------------------
 
+# Acyclic, and the one freed kept for the next input (see GameState).
+@mypyc_attr(acyclic=True, free_list_len=1)
 class Tx:
     """Collects the events of one input and keeps the state they lead to. The rule modules (night, day, win)
     work on a Tx; ``agenda`` is the script still to run in this phase (tasks are tuples)."""
@@ -543,6 +547,7 @@ _HANDLERS: Final[dict[type, Callable[[Tx, Any], None]]] = {
 }
 
 
+@mypyc_attr(acyclic=True, free_list_len=1)
 class Pending(Record):
     """What the engine waits for, as the director and the bots see it (made at every input: a record, which the
     simulator's compiled rules build as a native object).

@@ -7,11 +7,14 @@ from __future__ import annotations
 
 from typing import Any, ClassVar, Final
 
+from mypy_extensions import mypyc_attr
+
 from controller.rules.record import Record, dataclass_view
 
 Target = int | None
 
 
+@mypyc_attr(acyclic=True)
 class Event(Record):
     type: ClassVar[str] = ""
     #: Whether the whole room may know all of this event before the game ends (the board, the voice, logs).
@@ -23,6 +26,7 @@ class Event(Record):
         return self if self.public else None
 
 
+@mypyc_attr(acyclic=True)
 class GameCreated(Event):
     """The set-up. ``variant`` is the variant's whole data, so a journal replays without the variant file."""
 
@@ -59,6 +63,7 @@ class GameCreated(Event):
                            self.history, self.quota, None, self.talk)
 
 
+@mypyc_attr(acyclic=True)
 class Dealt(Event):
     """C1: ``roles[i]`` is the card of seat ``i + 1``. Secret."""
 
@@ -71,6 +76,7 @@ class Dealt(Event):
         self.roles = roles
 
 
+@mypyc_attr(acyclic=True)
 class NightFell(Event):
     type: ClassVar[str] = "night_fell"
     __match_args__ = ("night",)
@@ -80,6 +86,7 @@ class NightFell(Event):
         self.night = night
 
 
+@mypyc_attr(acyclic=True)
 class DayBroke(Event):
     """A day begins without a night before it (``first = "day"``, V2.10's blind push needs no dawn)."""
 
@@ -91,6 +98,7 @@ class DayBroke(Event):
         self.day = day
 
 
+@mypyc_attr(acyclic=True)
 class Opened(Event):
     """The engine now waits for ``seats`` (0 = the judge) to act in ``step``. ``agenda`` is what follows.
 
@@ -132,6 +140,7 @@ class Opened(Event):
 SECRET_WAITS: Final = frozenset({"night", "recognition", "first_identity"})
 
 
+@mypyc_attr(acyclic=True)
 class Picked(Event):
     """A member of a waking group points at ``target`` (C6). Secret."""
 
@@ -146,6 +155,7 @@ class Picked(Event):
         self.target = target
 
 
+@mypyc_attr(acyclic=True)
 class Reasked(Event):
     """C6: the group is evenly split; its members are asked again."""
 
@@ -158,6 +168,7 @@ class Reasked(Event):
         self.step = step
 
 
+@mypyc_attr(acyclic=True)
 class Acted(Event):
     """A night step is settled: ``target`` None means skipped or forfeited (``how`` says which). ``result`` is
     what the actors learn at once ("nod"/"shake" for a check). ``marks`` are ability bookkeeping changes."""
@@ -184,6 +195,7 @@ class Acted(Event):
         self.marks = marks
 
 
+@mypyc_attr(acyclic=True)
 class Dawn(Event):
     """C8: the night's effects, all at once. ``deaths`` are (seat, cause) in seat order. Not public: the room
     learns who died, not how (a kill, a shot, an empty needle), nor the abilities' bookkeeping (``marks``)."""
@@ -205,6 +217,7 @@ class Dawn(Event):
         return Dawn(self.night, tuple([(seat, "died") for seat, _ in self.deaths]), ())
 
 
+@mypyc_attr(acyclic=True)
 class Spoke(Event):
     """``seat``'s speech (or last words, or defence) is over: they said "pass", or the timer ran out."""
 
@@ -218,6 +231,7 @@ class Spoke(Event):
         self.how = how
 
 
+@mypyc_attr(acyclic=True)
 class DefenceClaimed(Event):
     type: ClassVar[str] = "defence_claimed"
     __match_args__ = ("seat",)
@@ -227,6 +241,7 @@ class DefenceClaimed(Event):
         self.seat = seat
 
 
+@mypyc_attr(acyclic=True)
 class DirectionChosen(Event):
     """V2.4 ``speech.any_direction``: the judge's pick; +1 clockwise, -1 counter-clockwise."""
 
@@ -238,6 +253,7 @@ class DirectionChosen(Event):
         self.direction = direction
 
 
+@mypyc_attr(acyclic=True)
 class Voted(Event):
     """One hand for ``target`` (None: an explicit abstention)."""
 
@@ -251,6 +267,7 @@ class Voted(Event):
         self.target = target
 
 
+@mypyc_attr(acyclic=True)
 class VoteClosed(Event):
     """The tally, and what it means: ``out`` is voted out; ``tied`` go to the tie procedure."""
 
@@ -266,6 +283,7 @@ class VoteClosed(Event):
         self.tied = tied
 
 
+@mypyc_attr(acyclic=True)
 class TieRound(Event):
     """V2.7: a step of the variant's tie procedure. ``stage`` counts the rounds for this tied set."""
 
@@ -283,6 +301,7 @@ class TieRound(Event):
         self.outcome = outcome
 
 
+@mypyc_attr(acyclic=True)
 class Died(Event):
     """A death by day: executed (vote), ejected (V2.11), surrendered."""
 
@@ -296,6 +315,7 @@ class Died(Event):
         self.cause = cause
 
 
+@mypyc_attr(acyclic=True)
 class Penalised(Event):
     """V2.11 §5.4: a penalty point."""
 
@@ -309,6 +329,7 @@ class Penalised(Event):
         self.total = total
 
 
+@mypyc_attr(acyclic=True)
 class GameEnded(Event):
     type: ClassVar[str] = "game_ended"
     __match_args__ = ("winner", "reason")
@@ -329,6 +350,7 @@ EVENT_TYPES: dict[str, type[Event]] = {
 
 # ---- the dual-card versions (D1-D3; controller/rules/cards.py) ---------------------------------------------------
 
+@mypyc_attr(acyclic=True)
 class HandsDealt(Event):
     """D1: ``hands[i]`` are the two cards of seat ``i + 1`` as dealt, before each player chooses the first
     identity. Secret."""
@@ -342,6 +364,7 @@ class HandsDealt(Event):
         self.hands = hands
 
 
+@mypyc_attr(acyclic=True)
 class HandsSettled(Event):
     """D1/D3: each seat's cards in playing order, the first identity first (a police+killer hand already
     resolved). Secret; a ``Dealt`` with the first identities follows."""
@@ -355,6 +378,7 @@ class HandsSettled(Event):
         self.cards = cards
 
 
+@mypyc_attr(acyclic=True)
 class CardLost(Event):
     """D1: ``seat``'s current card died (``cause``); the second card takes over and the player plays on.
     ``shown`` is the lost card's role when the rules show it (D3: a player voted out shows the first identity),

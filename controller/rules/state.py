@@ -7,6 +7,8 @@ from collections.abc import Mapping
 from types import MappingProxyType
 from typing import Any, Final
 
+from mypy_extensions import mypyc_attr
+
 from controller.rules.events import Acted, Opened
 from controller.rules.record import Record, dataclass_view
 from controller.rules.setup import GameConfig
@@ -31,6 +33,7 @@ Act = Acted
 Waiting = Opened
 
 
+@mypyc_attr(acyclic=True)
 class TieState(Record):
     """V2.7: the tie procedure under way (which stage, among whom)."""
 
@@ -48,6 +51,9 @@ class TieState(Record):
 dataclass_view(TieState)
 
 
+# Acyclic like the records (record.py); compiled, the one state freed at each step is kept for the next draft
+# (free_list_len) instead of going back to the allocator.
+@mypyc_attr(acyclic=True, free_list_len=1)
 class GameState:
     """One moment of a game. Never changed once the engine has handed it out: :func:`engine.step` copies the
     state it is given once (:meth:`draft`), applies the input's events to that copy field by field, and returns
