@@ -26,7 +26,7 @@ class Pick(Record):
         self.target = target
 
 
-@mypyc_attr(acyclic=True)
+@mypyc_attr(acyclic=True, free_list_len=1)  # one is freed at almost every input: kept for the next
 class GroupPick(Record):
     """The whole waking group's choice, entered at once: the judge's remote in "judge entry" mode, or a bot."""
 
@@ -53,7 +53,7 @@ class Vote(Record):
         self.delay_s = delay_s
 
 
-@mypyc_attr(acyclic=True)
+@mypyc_attr(acyclic=True, free_list_len=1)  # one is freed at almost every input: kept for the next
 class Ballot(Record):
     """A whole vote counted by the judge: (voter, target) pairs. Closes the vote."""
 

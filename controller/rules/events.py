@@ -76,7 +76,7 @@ class Dealt(Event):
         self.roles = roles
 
 
-@mypyc_attr(acyclic=True)
+@mypyc_attr(acyclic=True, free_list_len=1)  # one is freed at almost every input: kept for the next
 class NightFell(Event):
     type: ClassVar[str] = "night_fell"
     __match_args__ = ("night",)
@@ -98,7 +98,7 @@ class DayBroke(Event):
         self.day = day
 
 
-@mypyc_attr(acyclic=True)
+@mypyc_attr(acyclic=True, free_list_len=1)  # one is freed at almost every input: kept for the next
 class Opened(Event):
     """The engine now waits for ``seats`` (0 = the judge) to act in ``step``. ``agenda`` is what follows.
 
@@ -168,7 +168,7 @@ class Reasked(Event):
         self.step = step
 
 
-@mypyc_attr(acyclic=True)
+@mypyc_attr(acyclic=True, free_list_len=1)  # one is freed at almost every input: kept for the next
 class Acted(Event):
     """A night step is settled: ``target`` None means skipped or forfeited (``how`` says which). ``result`` is
     what the actors learn at once ("nod"/"shake" for a check). ``marks`` are ability bookkeeping changes."""
@@ -195,7 +195,7 @@ class Acted(Event):
         self.marks = marks
 
 
-@mypyc_attr(acyclic=True)
+@mypyc_attr(acyclic=True, free_list_len=1)  # one is freed at almost every input: kept for the next
 class Dawn(Event):
     """C8: the night's effects, all at once. ``deaths`` are (seat, cause) in seat order. Not public: the room
     learns who died, not how (a kill, a shot, an empty needle), nor the abilities' bookkeeping (``marks``)."""
@@ -267,7 +267,7 @@ class Voted(Event):
         self.target = target
 
 
-@mypyc_attr(acyclic=True)
+@mypyc_attr(acyclic=True, free_list_len=1)  # one is freed at almost every input: kept for the next
 class VoteClosed(Event):
     """The tally, and what it means: ``out`` is voted out; ``tied`` go to the tie procedure."""
 
@@ -301,7 +301,7 @@ class TieRound(Event):
         self.outcome = outcome
 
 
-@mypyc_attr(acyclic=True)
+@mypyc_attr(acyclic=True, free_list_len=1)  # one is freed at almost every input: kept for the next
 class Died(Event):
     """A death by day: executed (vote), ejected (V2.11), surrendered."""
 
