@@ -102,7 +102,6 @@ def _spoke(s: GameState, e: Spoke) -> None:
 
 #: Held as constants: compiled, a module global or a method is otherwise looked up by name at every use.
 _PROXY: Final = MappingProxyType
-_DIFFERENCE: Final = frozenset.difference
 #: {seat} for every seat a table may have (the D2 places included), made once: a death by day takes one out of
 #: ``alive`` with a set difference, without building the one-seat set each time.
 _ONE_SEAT: Final = tuple([frozenset((seat,)) for seat in range(65)])
@@ -127,8 +126,12 @@ def _dawn(s: GameState, e: Dawn) -> None:
     if e.marks:
         s.marks = _merged(s.marks, e.marks)
     s.phase, s.day, s.waiting = "day", s.day + 1, None
-    # A quiet night keeps the same set of the living (a frozenset: shared, never changed).
-    s.alive = _DIFFERENCE(s.alive, dead_seats) if dead_seats else s.alive
+    # A quiet night keeps the same set of the living (a frozenset: shared, never changed); compiled, the set
+    # operator costs a fraction of frozenset.difference with a tuple.
+    if len(dead_seats) == 1 and 0 < dead_seats[0] < len(_ONE_SEAT):
+        s.alive = s.alive - _ONE_SEAT[dead_seats[0]]
+    elif dead_seats:
+        s.alive = s.alive - frozenset(dead_seats)
     s.dead, s.night_dead = s.dead + e.deaths, dead_seats
     s.speech_order, s.direction, s.defence, s.tie = (), 0, (), None
 
@@ -141,7 +144,7 @@ def _picked(s: GameState, e: Picked | Voted) -> None:
 
 def _died(s: GameState, e: Died) -> None:
     seat = e.seat
-    s.alive = s.alive - _ONE_SEAT[seat] if 0 < seat < len(_ONE_SEAT) else _DIFFERENCE(s.alive, (seat,))
+    s.alive = s.alive - (_ONE_SEAT[seat] if 0 < seat < len(_ONE_SEAT) else frozenset((seat,)))
     s.dead = s.dead + ((seat, e.cause),)  # noqa: RUF005 (a concatenation, compiled)
 
 
