@@ -10,7 +10,14 @@ from typing import TYPE_CHECKING, Any, Final
 from controller.rules import turns, win
 from controller.rules.actions import Rejected
 from controller.rules.events import DefenceClaimed, Died, Spoke, TieRound, VoteClosed, Voted
-from controller.rules.seats import COUNTER_CLOCKWISE, left_hand_neighbour, order_from, right_hand_neighbour
+from controller.rules.seats import (
+    COUNTER_CLOCKWISE,
+    left_hand_neighbour,
+    next_seat,
+    order_from,
+    right_hand_neighbour,
+    start_index,
+)
 from controller.rules.setup import GameConfig
 from controller.rules.state import GameState
 
@@ -18,31 +25,41 @@ if TYPE_CHECKING:
     from controller.rules.engine import Tx
 
 
-class _DayTasks:
-    """The day's tasks worked out for one configuration (never changed once made: safe to read from any thread)."""
+class _DayRules:
+    """What the day asks of one configuration at every dawn and every vote, worked out once from its options
+    (compiled, an option is a Python-level call and a comparison of untyped values; these are native fields).
+    Never changed once made: safe to read from any thread."""
 
-    __slots__ = ("config", "tasks")
+    __slots__ = ("config", "reverse", "tasks", "top2")
 
-    def __init__(self, config: GameConfig, tasks: tuple[Any, ...]) -> None:
+    def __init__(self, config: GameConfig) -> None:
         self.config = config
-        self.tasks = tasks
+        defence = bool(config.opt("defence.suspects") and "defence.suspects" in config.options)
+        #: The day's tasks (day_agenda).
+        self.tasks: tuple[Any, ...] = _day_tasks(config.variant.day_script, defence, config.talk)
+        #: V2.5 ``vote.reverse``: the calls go from the last speaker backwards.
+        self.reverse: bool = config.opt("vote") == "reverse"
+        #: V2.7 ``tie.top2``: every first vote has two rounds.
+        self.top2: bool = config.opt("tie") == "top2"
 
 
-#: The configuration the day's tasks were last worked out for: every dawn of every game of a simulation asks with
-#: the same configuration object, and comparing it is cheaper than looking up the options and a cache.
-_last_day_tasks: Final[list[_DayTasks | None]] = [None]
+#: The rules of the configuration the day last asked about: every game of a simulation (and every day of a table's
+#: game) asks with the same configuration object, and comparing it is cheaper than any lookup.
+_last_rules: Final[list[_DayRules | None]] = [None]
+
+
+def _rules(config: GameConfig) -> _DayRules:
+    last = _last_rules[0]
+    if last is not None and last.config is config:
+        return last
+    rules = _DayRules(config)
+    _last_rules[0] = rules
+    return rules
 
 
 def day_agenda(s: GameState) -> list[Any]:
     """The variant's day script as tasks, then the next night."""
-    config = s.config
-    last = _last_day_tasks[0]
-    if last is not None and last.config is config:
-        return list(last.tasks)
-    defence = bool(config.opt("defence.suspects") and "defence.suspects" in config.options)
-    tasks = _day_tasks(config.variant.day_script, defence, config.talk)
-    _last_day_tasks[0] = _DayTasks(config, tasks)
-    return list(tasks)
+    return list(_rules(s.config).tasks)
 
 
 #: The day's steps that only wait for talk: a table of bots that never talk (``talk`` off) leaves them out.
@@ -87,31 +104,46 @@ def _victim(s: GameState) -> int | None:
     return night_dead[0]
 
 
-def speech_order(s: GameState) -> tuple[int, ...]:
-    """V2.4: from the right-hand neighbour of the night's victim, counter-clockwise; with
-    ``speech.any_direction`` from either neighbour in the judge's direction. Decision: no victim -> seat 1."""
+def _speech_start(s: GameState) -> tuple[int, int]:
+    """Where the speeches begin and which way they go (V2.4, see speech_order)."""
     victim = _victim(s)
     direction = s.direction or COUNTER_CLOCKWISE
     if victim is None:
-        start = 1
-    elif direction == COUNTER_CLOCKWISE:
-        start = right_hand_neighbour(victim, s.players)
-    else:
-        start = left_hand_neighbour(victim, s.players)
+        return 1, direction
+    if direction == COUNTER_CLOCKWISE:
+        return right_hand_neighbour(victim, s.players), direction
+    return left_hand_neighbour(victim, s.players), direction
+
+
+def speech_order(s: GameState) -> tuple[int, ...]:
+    """V2.4: from the right-hand neighbour of the night's victim, counter-clockwise; with
+    ``speech.any_direction`` from either neighbour in the judge's direction. Decision: no victim -> seat 1."""
+    start, direction = _speech_start(s)
     return order_from(start, direction, s.players, s.alive)
 
 
+def _vote_start(s: GameState) -> tuple[int, int]:
+    """Where the calls of a vote begin and which way they go, when they go round the living players (every case but
+    ``vote.reverse`` after speeches, see vote_order); (0, 0) otherwise."""
+    if _rules(s.config).reverse:
+        if s.speech_order:
+            return 0, 0
+        # Nobody spoke (a bots' table): the speeches' order backwards, which is the walk the other way round the
+        # table from the seat before the speeches' start.
+        start, direction = _speech_start(s)
+        return next_seat(start, -direction, s.players), -direction
+    victim = _victim(s)
+    return (1 if victim is None else right_hand_neighbour(victim, s.players)), COUNTER_CLOCKWISE
+
+
 def vote_order(s: GameState) -> tuple[int, ...]:
-    """V2.5: ``vote.reverse`` calls from the last speaker backwards; ``vote.from_victim`` from the victim's
-    right-hand neighbour (counter-clockwise)."""
-    if s.config.opt("vote") == "reverse":
-        if not s.speech_order:  # nobody spoke (a bots' table): the order the speeches would have had
-            return speech_order(s)[::-1]
+    """V2.5: ``vote.reverse`` calls from the last speaker backwards (when nobody spoke, the order the speeches would
+    have had, backwards); ``vote.from_victim`` from the victim's right-hand neighbour (counter-clockwise)."""
+    start, direction = _vote_start(s)
+    if direction == 0:
         alive = s.alive
         return tuple([x for x in reversed(s.speech_order) if x in alive])
-    victim = _victim(s)
-    start = 1 if victim is None else right_hand_neighbour(victim, s.players)
-    return order_from(start, COUNTER_CLOCKWISE, s.players, s.alive)
+    return order_from(start, direction, s.players, s.alive)
 
 
 # ---- last words ------------------------------------------------------------------------------------------
@@ -182,7 +214,15 @@ def task_defence_speeches(tx: Tx) -> None:
 
 def task_vote(tx: Tx) -> None:
     s = tx.s
-    tx.open("vote", "vote", tuple(sorted(s.alive)), (*vote_order(s), None))
+    living = sorted(s.alive)
+    start, direction = _vote_start(s)
+    if direction == 0:
+        choices: list[int | None] = [*vote_order(s), None]
+    else:  # the calls go round the living players: a rotation of the seats already sorted
+        ordered = living if direction > 0 else living[::-1]
+        i = start_index(ordered, start, direction)
+        choices = [*ordered[i:], *ordered[:i], None]
+    tx.open("vote", "vote", tuple(living), choices)
 
 
 def task_revote(tx: Tx, candidates: tuple[int, ...]) -> None:
@@ -312,14 +352,14 @@ def ballot(tx: Tx, votes: tuple[tuple[int, int | None], ...]) -> None:
         _check_hands(s, votes)
         _close(tx, (*sorted(s.picks.items()), *votes))
         return
-    counts = _counted(votes, s.alive, w.choices)
+    counts = _counted(votes, s.alive, w.choices, w.step != turns.TURN_VOTE)  # a V4.8 turn's one hand: no count
     if counts is None:  # a hand the quick checks do not vouch for: the detailed checks say what is wrong, if anything
         _check_hands(s, votes)
     _close(tx, votes, counts)
 
 
 def _counted(votes: tuple[tuple[Any, ...], ...], alive: frozenset[int], choices: tuple[int | None, ...],
-             ) -> dict[Any, int] | None:
+             count: bool) -> dict[Any, int] | None:
     """The hands of a ballot per living candidate, when cheap checks show every hand is valid (the voters in seat
     order, so each once, and alive; the target a candidate), else None.
 
@@ -342,11 +382,11 @@ def _counted(votes: tuple[tuple[Any, ...], ...], alive: frozenset[int], choices:
         if run == 0 or t is not target:
             if t not in choices:
                 return None
-            if run and target is not None and target in alive:  # a candidate ejected during the vote gets no hands
+            if count and run and target is not None and target in alive:  # an ejected candidate gets no hands
                 counts[target] = counts.get(target, 0) + run
             target, run = t, 0
         run += 1
-    if run and target is not None and target in alive:
+    if count and run and target is not None and target in alive:
         counts[target] = counts.get(target, 0) + run
     return counts
 
@@ -388,26 +428,32 @@ def _close(tx: Tx, hands: tuple[tuple[int, int | None], ...], counts: dict[Any, 
         for v, t in hands:
             if t is not None and v in alive and t in alive:
                 counts[t] = counts.get(t, 0) + 1
-    # The tally in the candidates' order, its top count and who has it, in one pass (no intermediate tuples).
-    choices: tuple[Any, ...] = w.choices  # objects: compiled, no unboxing and boxing again of every candidate
-    tally_list: list[tuple[Any, int]] = []
-    tops_list: list[Any] = []
-    top = 0
-    for c in choices if counts else ():
-        if c in counts:
-            n = counts[c]
-            tally_list.append((c, n))
-            if n > top:
-                top = n
-                tops_list = [c]
-            elif n == top:
-                tops_list.append(c)
-    if not tally_list:  # V2.5 decision: if nobody votes, nobody is out
+    if not counts:  # V2.5 decision: if nobody votes, nobody is out
         tx.emit(VoteClosed((), None, ()))
         return
+    # The tally in the candidates' order, its top count and who has it, in one pass (no intermediate tuples). Every
+    # hand counted was checked against the candidates, so the one candidate with hands needs no search.
+    tally_list: list[tuple[Any, int]] = []
+    tops_list: list[Any] = []
+    if len(counts) == 1:
+        for c, n in counts.items():
+            tally_list.append((c, n))
+            tops_list.append(c)
+    else:
+        choices: tuple[Any, ...] = w.choices  # objects: compiled, no unboxing and boxing again of every candidate
+        top = 0
+        for c in choices:
+            if c in counts:
+                n = counts[c]
+                tally_list.append((c, n))
+                if n > top:
+                    top = n
+                    tops_list = [c]
+                elif n == top:
+                    tops_list.append(c)
     tally: tuple[tuple[int, int], ...] = tuple(tally_list)
     tops: tuple[int, ...] = tuple(tops_list)
-    if w.step == "vote" and s.config.opt("tie") == "top2":  # (the option's default is not top2)
+    if w.step == "vote" and _rules(s.config).top2:
         _top2_first_round(tx, tally, tops)
         return
     if len(tops_list) == 1:

@@ -58,29 +58,32 @@ _last_order: Final[list[_Order]] = [_Order(0, 0, 0, frozenset(), ())]
 
 
 def order_from(start: int, direction: int, players: int, among: frozenset[int]) -> tuple[int, ...]:
-    """The seats of ``among`` (seats of 1..``players``) in table order, beginning at ``start`` (or the first of
-    ``among`` after it) and moving ``direction``."""
+    """The seats of ``among`` in table order, beginning at ``start`` (or the first of ``among`` after it) and moving
+    ``direction``."""
     last = _last_order[0]
     if last.among is among and last.start == start and last.direction == direction and last.players == players:
         return last.seats
-    seats: list[int] = []
-    if direction < 0:  # down the seat numbers: start, start-1, ..., 1, N, ..., start+1
-        for seat in range(start, 0, -1):
-            if seat in among:
-                seats.append(seat)
-        for seat in range(players, start, -1):
-            if seat in among:
-                seats.append(seat)
-    else:  # up the seat numbers: start, start+1, ..., N, 1, ..., start-1
-        for seat in range(start, players + 1):
-            if seat in among:
-                seats.append(seat)
-        for seat in range(1, start):
-            if seat in among:
-                seats.append(seat)
-    order = tuple(seats)
+    ordered = sorted(among)
+    if direction < 0:
+        ordered.reverse()
+    i = start_index(ordered, start, direction)
+    order = (*ordered[i:], *ordered[:i])
     _last_order[0] = _Order(start, direction, players, among, order)
     return order
+
+
+def start_index(ordered: list[int], start: int, direction: int) -> int:
+    """Where the order from ``start`` begins in ``ordered`` (seats up the seat numbers when ``direction`` is
+    CLOCKWISE, down them when COUNTER_CLOCKWISE): at the first seat at or after ``start`` in that direction, so
+    that ``ordered[i:] + ordered[:i]`` is the order."""
+    i, n = 0, len(ordered)
+    if direction < 0:  # down the seat numbers: start, start-1, ..., 1, N, ..., start+1
+        while i < n and ordered[i] > start:
+            i += 1
+    else:  # up the seat numbers: start, start+1, ..., N, 1, ..., start-1
+        while i < n and ordered[i] < start:
+            i += 1
+    return i
 
 
 def in_seat_order(seats: Iterable[int]) -> tuple[int, ...]:
