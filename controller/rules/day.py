@@ -380,7 +380,7 @@ def _counted(votes: tuple[tuple[Any, ...], ...], alive: frozenset[int], choices:
         previous = seat
         t = hand[1]
         if run == 0 or t is not target:
-            if t not in choices:
+            if not _is_candidate(t, choices):
                 return None
             if count and run and target is not None and target in alive:  # an ejected candidate gets no hands
                 counts[target] = counts.get(target, 0) + run
@@ -389,6 +389,15 @@ def _counted(votes: tuple[tuple[Any, ...], ...], alive: frozenset[int], choices:
     if count and run and target is not None and target in alive:
         counts[target] = counts.get(target, 0) + run
     return counts
+
+
+def _is_candidate(target: Any, choices: tuple[Any, ...]) -> bool:
+    """``target in choices``, trying identity first: seat numbers are shared small int objects, so a comparison of
+    pointers finds a candidate without a rich comparison of each one before it."""
+    for c in choices:
+        if c is target:
+            return True
+    return target in choices
 
 
 def _check_hands(s: GameState, votes: tuple[tuple[int, int | None], ...]) -> None:
@@ -433,14 +442,16 @@ def _close(tx: Tx, hands: tuple[tuple[int, int | None], ...], counts: dict[Any, 
         return
     # The tally in the candidates' order, its top count and who has it, in one pass (no intermediate tuples). Every
     # hand counted was checked against the candidates, so the one candidate with hands needs no search.
-    tally_list: list[tuple[Any, int]] = []
-    tops_list: list[Any] = []
+    tally: tuple[tuple[int, int], ...] = ()
+    tops: tuple[int, ...] = ()
+    first: Any = None  # the first of the top candidates (an object: compiled, no unboxing and boxing again)
     if len(counts) == 1:
         for c, n in counts.items():
-            tally_list.append((c, n))
-            tops_list.append(c)
+            tally, tops, first = ((c, n),), (c,), c
     else:
-        choices: tuple[Any, ...] = w.choices  # objects: compiled, no unboxing and boxing again of every candidate
+        tally_list: list[tuple[Any, int]] = []
+        tops_list: list[Any] = []
+        choices: tuple[Any, ...] = w.choices  # objects, as above
         top = 0
         for c in choices:
             if c in counts:
@@ -451,13 +462,15 @@ def _close(tx: Tx, hands: tuple[tuple[int, int | None], ...], counts: dict[Any, 
                     tops_list = [c]
                 elif n == top:
                     tops_list.append(c)
-    tally: tuple[tuple[int, int], ...] = tuple(tally_list)
-    tops: tuple[int, ...] = tuple(tops_list)
+        if not tally_list:  # (hands for no candidate: none are counted, but keep the rule's answer)
+            tx.emit(VoteClosed((), None, ()))
+            return
+        tally, tops, first = tuple(tally_list), tuple(tops_list), tops_list[0]
     if w.step == "vote" and _rules(s.config).top2:
         _top2_first_round(tx, tally, tops)
         return
-    if len(tops_list) == 1:
-        out = tops_list[0]
+    if len(tops) == 1:
+        out = first
         tx.emit(VoteClosed(tally, out, ()))
         tx.agenda.insert(0, ("execute", out))  # Tx.push without its argument tuple
         return
