@@ -4,7 +4,6 @@ public vote with its order (V2.5), follow-votes (V2.6), ties (V2.7), executions 
 
 from __future__ import annotations
 
-import functools
 from typing import TYPE_CHECKING, Any, Final
 
 from controller.rules import turns, win
@@ -62,13 +61,17 @@ def day_agenda(s: GameState) -> list[Any]:
     return list(_rules(s.config).tasks)
 
 
+def day_tasks(config: GameConfig) -> tuple[Any, ...]:
+    """The same tasks as a tuple, for a caller that copies them anyway (``agenda[:] = day_tasks(config)``)."""
+    return _rules(config).tasks
+
+
 #: The day's steps that only wait for talk: a table of bots that never talk (``talk`` off) leaves them out.
 _TALK_ONLY: Final = frozenset({"last_words", "speeches", "defence"})
 
 
-@functools.lru_cache(maxsize=64)
 def _day_tasks(script: tuple[str, ...], defence: bool, talk: bool) -> tuple[Any, ...]:
-    """Worked out once per script (every dawn asks for it)."""
+    """Worked out once per configuration (_DayRules): every dawn asks for it."""
     tasks: list[Any] = []
     for name in script:
         if not talk and name in _TALK_ONLY:
