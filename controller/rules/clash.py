@@ -36,10 +36,11 @@ def hugged(s: GameState) -> int | None:
 
 #: The seats a table can have (the largest role table is far below this); a seat beyond it still works, slower.
 _SEATS: Final = 64
-#: Each seat's mark keys, made once: the 4.0 day asks about a player's silence at every turn, and every dawn of
-#: a needle or a silence writes one.
+#: Each seat's mark keys, made once: the 4.0 day asks about a player's silence at every turn, every dawn of a
+#: needle or a silence writes one, and every 7.0 night asks whether the angel has revived.
 _SILENCE_KEYS: Final = tuple([f"silenced:{seat}" for seat in range(_SEATS + 1)])
 _NEEDLE_KEYS: Final = tuple([f"empty_needles:{seat}" for seat in range(_SEATS + 1)])
+_REVIVED_KEYS: Final = tuple([f"revived:{seat}" for seat in range(_SEATS + 1)])
 
 
 def _silence_key(seat: int) -> str:
@@ -65,7 +66,7 @@ def silenced(s: GameState, seat: int) -> bool:
 
 def revived(s: GameState, seat: int) -> bool:
     """V7.1: has ``seat`` used the angel's one revival?"""
-    return s.mark(f"revived:{seat}") > 0
+    return s.mark(_REVIVED_KEYS[seat] if 0 <= seat <= _SEATS else f"revived:{seat}") > 0
 
 
 def learners(s: GameState, act: Act) -> tuple[int, ...]:
@@ -80,21 +81,24 @@ def _hits(s: GameState) -> dict[int, list[str]]:
     """V4.4: every effect aimed directly at the hugged player is void; every effect on the butterfly also hits
     the hugged. V7.1: a role ``immune`` to an ability is untouched by it (nobody is told)."""
     butterfly, held = hug(s)
+    immune = s.config.variant.immune_roles
     hits: dict[int, list[str]] = {}
     for a in s.acts:
         t = a.target
         ability = a.ability
         if t is None or t == held or ability not in _EFFECTS:
             continue
-        _hit(s, hits, t, ability)
+        _hit(s, hits, t, ability, immune)
         if held is not None and t in butterfly:
-            _hit(s, hits, held, ability)
+            _hit(s, hits, held, ability, immune)
     return hits
 
 
-def _hit(s: GameState, hits: dict[int, list[str]], seat: int, ability: str) -> None:
-    """``ability`` reaches ``seat`` unless its role is immune to it (V7.1)."""
-    if ability in s.config.variant.roles[s.roles[seat - 1]].immune:
+def _hit(s: GameState, hits: dict[int, list[str]], seat: int, ability: str, immune: frozenset[str]) -> None:
+    """``ability`` reaches ``seat`` unless its role is immune to it (V7.1; ``immune``: the roles immune to
+    anything, none in most versions)."""
+    role = s.roles[seat - 1]
+    if role in immune and ability in s.config.variant.roles[role].immune:
         return
     got = hits.get(seat)
     if got is None:
@@ -134,7 +138,10 @@ def resolve(s: GameState) -> tuple[tuple[tuple[int, str], ...], tuple[tuple[str,
     secret_holders = s.config.variant.secret_roles
     deaths: dict[int, str] = {}
     marks: list[tuple[str, int]] = []
-    for seat in sorted(hits):
+    seats = list(hits)
+    if len(seats) > 1:
+        seats.sort()
+    for seat in seats:
         attacked = shot = protected = secret_kill = silence = False
         needles = 0
         for g in hits[seat]:
@@ -173,10 +180,12 @@ def resolve(s: GameState) -> tuple[tuple[tuple[int, str], ...], tuple[tuple[str,
             deaths[seat] = lethal[0]
         if silence:
             marks.append((_silence_key(seat), s.day + 1))
+    in_order = True  # the deaths so far came in seat order; a take-along may add one out of it
     for a in s.acts:
-        if a.ability == "take" and a.target is not None:
-            deaths.setdefault(a.target, "taken_along")
-    return tuple(sorted(deaths.items())), tuple(marks)
+        if a.ability == "take" and a.target is not None and a.target not in deaths:
+            deaths[a.target] = "taken_along"
+            in_order = False
+    return tuple(deaths.items()) if in_order else tuple(sorted(deaths.items())), tuple(marks)
 
 
 def _no_save_from_shot(s: GameState) -> bool:

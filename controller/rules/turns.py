@@ -33,6 +33,15 @@ if TYPE_CHECKING:
 #: The step name of one player's vote right after their defence (V4.8).
 TURN_VOTE: Final = "vote.defence"
 
+#: The seats a table can have (the largest role table is far below this); a seat beyond it still works, slower.
+_SEATS: Final = 64
+#: Each seat's tasks of a defence turn and the tally of its one hand, made once rather than at every turn (they
+#: are values: a task tuple or an event may share them). Typed loosely on purpose: compiled, an item typed as a
+#: fixed-length tuple would be unpacked when read and packed again into a new tuple when stored.
+_SPEAK_TASKS: Final[tuple[Any, ...]] = tuple([("speak_among", (seat,), "defence") for seat in range(_SEATS + 1)])
+_VOTE_TASKS: Final[tuple[Any, ...]] = tuple([("turn_vote", seat) for seat in range(_SEATS + 1)])
+_ONE_HAND: Final[tuple[tuple[tuple[int, int], ...], ...]] = tuple([((seat, 1),) for seat in range(_SEATS + 1)])
+
 
 def direction(s: GameState) -> int:
     """V4.7: forward (clockwise) on odd days, reverse on even days."""
@@ -148,9 +157,9 @@ def task_defence_turns(tx: Tx, order: tuple[int, ...], hands: tuple[tuple[int, i
     _LAST_TURN[0] = (rest, alive)
     agenda = tx.agenda  # Tx.push without its *args call: the tasks go first, in this order
     agenda.insert(0, ("defence_turns", rest, hands))
-    agenda.insert(0, ("turn_vote", seat))
+    agenda.insert(0, _VOTE_TASKS[seat] if seat <= _SEATS else ("turn_vote", seat))
     if not clash.silenced(s, seat):
-        agenda.insert(0, ("speak_among", (seat,), "defence"))
+        agenda.insert(0, _SPEAK_TASKS[seat] if seat <= _SEATS else ("speak_among", (seat,), "defence"))
 
 
 def task_turn_vote(tx: Tx, seat: int) -> None:
@@ -176,7 +185,7 @@ def close_turn(tx: Tx, hands: tuple[tuple[int, int | None], ...]) -> None:
     assert nxt[0] == "defence_turns", f"a defence vote is followed by the round's next turn, not {nxt!r}"
     if hand is not None:
         agenda[0] = ("defence_turns", nxt[1], nxt[2] + ((voter, hand),))
-        tx.emit(VoteClosed(((hand, 1),), None, ()))
+        tx.emit(VoteClosed(_ONE_HAND[hand] if 0 <= hand <= _SEATS else ((hand, 1),), None, ()))
     else:
         tx.emit(VoteClosed((), None, ()))
 
