@@ -136,7 +136,8 @@ def resolve(s: GameState) -> tuple[tuple[tuple[int, str], ...], tuple[tuple[str,
             revival = True
             break
     secret_holders = s.config.variant.secret_roles
-    deaths: dict[int, str] = {}
+    deaths: list[tuple[int, str]] = []  # in seat order, as the loop below goes
+    dying: set[int] = set()
     marks: list[tuple[str, int]] = []
     seats = list(hits)
     if len(seats) > 1:
@@ -177,15 +178,19 @@ def resolve(s: GameState) -> tuple[tuple[tuple[int, str], ...], tuple[tuple[str,
         if secret_kill and s.spec(seat).nod:
             lethal.append("secret_police")
         if lethal:
-            deaths[seat] = lethal[0]
+            deaths.append((seat, lethal[0]))
+            dying.add(seat)
         if silence:
             marks.append((_silence_key(seat), s.day + 1))
-    in_order = True  # the deaths so far came in seat order; a take-along may add one out of it
+    taken = False
     for a in s.acts:
-        if a.ability == "take" and a.target is not None and a.target not in deaths:
-            deaths[a.target] = "taken_along"
-            in_order = False
-    return tuple(deaths.items()) if in_order else tuple(sorted(deaths.items())), tuple(marks)
+        if a.ability == "take" and a.target is not None and a.target not in dying:
+            deaths.append((a.target, "taken_along"))
+            dying.add(a.target)
+            taken = True
+    if taken:  # the one death that may come out of seat order
+        deaths.sort()
+    return tuple(deaths), tuple(marks)
 
 
 def _no_save_from_shot(s: GameState) -> bool:

@@ -38,7 +38,8 @@ _SEATS: Final = 64
 #: Each seat's tasks of a defence turn and the tally of its one hand, made once rather than at every turn (they
 #: are values: a task tuple or an event may share them). Typed loosely on purpose: compiled, an item typed as a
 #: fixed-length tuple would be unpacked when read and packed again into a new tuple when stored.
-_SPEAK_TASKS: Final[tuple[Any, ...]] = tuple([("speak_among", (seat,), "defence") for seat in range(_SEATS + 1)])
+_ALONE: Final[tuple[tuple[int, ...], ...]] = tuple([(seat,) for seat in range(_SEATS + 1)])
+_SPEAK_TASKS: Final[tuple[Any, ...]] = tuple([("speak_among", _ALONE[seat], "defence") for seat in range(_SEATS + 1)])
 _VOTE_TASKS: Final[tuple[Any, ...]] = tuple([("turn_vote", seat) for seat in range(_SEATS + 1)])
 _ONE_HAND: Final[tuple[tuple[tuple[int, int], ...], ...]] = tuple([((seat, 1),) for seat in range(_SEATS + 1)])
 
@@ -165,7 +166,7 @@ def task_defence_turns(tx: Tx, order: tuple[int, ...], hands: tuple[tuple[int, i
 def task_turn_vote(tx: Tx, seat: int) -> None:
     s = tx.s
     if seat in s.alive:
-        tx.open("vote", TURN_VOTE, (seat,), defence_order(s))
+        tx.open("vote", TURN_VOTE, _ALONE[seat] if seat <= _SEATS else (seat,), defence_order(s))
 
 
 def close_turn(tx: Tx, hands: tuple[tuple[int, int | None], ...]) -> None:
