@@ -77,24 +77,27 @@ def learners(s: GameState, act: Act) -> tuple[int, ...]:
     return tuple(sorted(seeing.union(act.actors)))
 
 
-def _hits(s: GameState) -> dict[int, list[str]]:
+def _hits(s: GameState) -> tuple[dict[int, list[str]], list[int]]:
     """V4.4: every effect aimed directly at the hugged player is void; every effect on the butterfly also hits
-    the hugged. V7.1: a role ``immune`` to an ability is untouched by it (nobody is told)."""
+    the hugged. V7.1: a role ``immune`` to an ability is untouched by it (nobody is told). Returns what hit
+    each player and the players hit, in the order first hit."""
     butterfly, held = hug(s)
     immune = s.config.variant.immune_roles
     hits: dict[int, list[str]] = {}
+    seats: list[int] = []
     for a in s.acts:
         t = a.target
         ability = a.ability
         if t is None or t == held or ability not in _EFFECTS:
             continue
-        _hit(s, hits, t, ability, immune)
+        _hit(s, hits, seats, t, ability, immune)
         if held is not None and t in butterfly:
-            _hit(s, hits, held, ability, immune)
-    return hits
+            _hit(s, hits, seats, held, ability, immune)
+    return hits, seats
 
 
-def _hit(s: GameState, hits: dict[int, list[str]], seat: int, ability: str, immune: frozenset[str]) -> None:
+def _hit(s: GameState, hits: dict[int, list[str]], seats: list[int], seat: int, ability: str,
+         immune: frozenset[str]) -> None:
     """``ability`` reaches ``seat`` unless its role is immune to it (V7.1; ``immune``: the roles immune to
     anything, none in most versions)."""
     role = s.roles[seat - 1]
@@ -103,6 +106,7 @@ def _hit(s: GameState, hits: dict[int, list[str]], seat: int, ability: str, immu
     got = hits.get(seat)
     if got is None:
         hits[seat] = [ability]
+        seats.append(seat)
     else:
         got.append(ability)
 
@@ -129,7 +133,7 @@ def resolve(s: GameState) -> tuple[tuple[tuple[int, str], ...], tuple[tuple[str,
     (Loops rather than any(...) and comprehensions, and what hit a player sorted out in one pass: every dawn of
     these versions runs this, and the take-along step asks it again.)
     """
-    hits = _hits(s)
+    hits, seats = _hits(s)
     revival = False
     for a in s.acts:
         if a.ability == "revive" and a.target is not None:
@@ -137,9 +141,7 @@ def resolve(s: GameState) -> tuple[tuple[tuple[int, str], ...], tuple[tuple[str,
             break
     secret_holders = s.config.variant.secret_roles
     deaths: list[tuple[int, str]] = []  # in seat order, as the loop below goes
-    dying: set[int] = set()
     marks: list[tuple[str, int]] = []
-    seats = list(hits)
     if len(seats) > 1:
         seats.sort()
     for seat in seats:
@@ -179,18 +181,23 @@ def resolve(s: GameState) -> tuple[tuple[tuple[int, str], ...], tuple[tuple[str,
             lethal.append("secret_police")
         if lethal:
             deaths.append((seat, lethal[0]))
-            dying.add(seat)
         if silence:
             marks.append((_silence_key(seat), s.day + 1))
     taken = False
     for a in s.acts:
-        if a.ability == "take" and a.target is not None and a.target not in dying:
+        if a.ability == "take" and a.target is not None and not _among(deaths, a.target):
             deaths.append((a.target, "taken_along"))
-            dying.add(a.target)
             taken = True
     if taken:  # the one death that may come out of seat order
         deaths.sort()
     return tuple(deaths), tuple(marks)
+
+
+def _among(deaths: list[tuple[int, str]], seat: int) -> bool:
+    for dead, _ in deaths:  # noqa: SIM110 (a loop: no generator object; the night's deaths are a few)
+        if dead == seat:
+            return True
+    return False
 
 
 def _no_save_from_shot(s: GameState) -> bool:

@@ -273,7 +273,7 @@ def die_with_take_along(tx: Tx, seat: int, cause: str) -> bool:
         tx.emit(Died(taken, "taken_along"))
     result = win.check(tx.s)
     if result:
-        tx.end(*result)
+        tx.end(result[0], result[1])  # not *result: a generic call with an argument tuple
         return True
     return False
 
