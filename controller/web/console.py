@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 from controller.config.settings import ConsoleSection as ConsoleSettings
 from controller.web.access import Access
 from controller.web.adapters import ConsoleBoard, ConsoleRemote, ConsoleTable
+from controller.web.certificate import Certificate
 from controller.web.views import judge_view, public_view
 
 if TYPE_CHECKING:
@@ -44,8 +45,10 @@ def lan_address() -> str:
 
 class Console:
     def __init__(self, settings: ConsoleSettings, loop: asyncio.AbstractEventLoop, *, lang: str = "zh",
-                 access: Access | None = None) -> None:
+                 access: Access | None = None, certificate: Certificate | None = None) -> None:
         self.settings = settings
+        #: The certificate served (HTTPS), or None for plain HTTP (``[console] tls = false``).
+        self.certificate = certificate
         self.loop = loop
         self.lang = lang
         self.access = access or Access(code_ttl_s=settings.code_ttl_s, session_ttl_s=settings.session_ttl_s,
@@ -107,16 +110,28 @@ class Console:
             host = self.settings.host
             if host in ("0.0.0.0", "::", ""):
                 host = lan_address()
-            self._url = f"http://{host}:{self.port}/"
+            if ":" in host:
+                host = f"[{host}]"
+            self._url = f"{self.scheme}://{host}:{self.port}/"
         return self._url
+
+    @property
+    def scheme(self) -> str:
+        return "https" if self.certificate is not None else "http"
 
     def code(self) -> str | None:
         return self.access.code(self.loop.time())
 
     def pairing(self) -> dict[str, object] | None:
-        """What the board shows while a phone may pair: the code and the address (drawn as a QR code too)."""
+        """What the board shows while a phone may pair: the code and the address (drawn as a QR code too), and the
+        start of the certificate's fingerprint, which the judge compares with the one the phone shows."""
         code = self.code()
-        return None if code is None else {"code": code, "url": self.url}
+        if code is None:
+            return None
+        shown: dict[str, object] = {"code": code, "url": self.url}
+        if self.certificate is not None:
+            shown["fingerprint"] = self.certificate.short
+        return shown
 
     def banner(self) -> str | None:
         """The handheld's bottom line: the code while a phone may pair; for a few seconds after one paired, that it
@@ -132,6 +147,10 @@ class Console:
         """Called once the server listens: the first code goes on the board and the log."""
         code = self.code()
         log.info("judge's console at %s%s", self.url, f" (pairing code {code})" if code else "")
+        if self.certificate is not None:
+            log.info("judge's console certificate%s %s, SHA-256 fingerprint %s (the phone warns once: compare "
+                     "this with the fingerprint it shows, then accept)", " made now:" if self.certificate.made
+                     else ":", self.certificate.cert, self.certificate.fingerprint)
 
     def _access_changed(self) -> None:
         phones = len(self.access.sessions(self.loop.time()))
