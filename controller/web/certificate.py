@@ -65,7 +65,7 @@ def fingerprint_of(pem: bytes) -> str:
     """The SHA-256 fingerprint of the first certificate in ``pem`` (raises ValueError if there is none)."""
     found = _PEM_CERT.search(pem)
     if found is None:
-        raise ValueError("no PEM certificate")
+        raise ValueError("not a PEM certificate")
     try:
         der = base64.b64decode(b"".join(found.group(1).split()), validate=True)
     except binascii.Error:
@@ -115,7 +115,7 @@ def check_pair(cert: Path, key: Path) -> list[tuple[str, str, str]]:
         try:
             fingerprint_of(cert_bytes)
         except ValueError as exc:
-            problems.append(("cert", f"{cert}: {exc}, not a certificate",
+            problems.append(("cert", f"{cert}: {exc}",
                              "give a PEM file that starts with -----BEGIN CERTIFICATE-----"))
     if isinstance(key_bytes, str):
         problems.append(("key", f"{key}: {key_bytes}", "give the path of the certificate's private key (PEM)"))

@@ -77,7 +77,7 @@ class LiveTable:
     def __init__(self, tmp: Path, *, players: int = 8, phones: int = 1, night_action_s: float = 5, seed: int = 3,
                  autoplay: str | None = "heuristic", think_s: tuple[float, float] = (0.05, 0.2),
                  lang: str = "zh-CN", code_ttl_s: float = 300, checkin: bool = False, port: int = 0,
-                 tls: bool = True) -> None:
+                 tls: bool = True, console: str = "") -> None:
         cfg = tmp / "tianhei.toml"
         cfg.write_text(
             f'[table]\nlanguage = "{lang}"\n[game]\nplayers = {players}\nseed = {seed}\n'
@@ -85,7 +85,7 @@ class LiveTable:
             f"[timers]\ndeal_s = 0.5\nnight_action_s = {night_action_s}\nspeech_s = 1.5\nlast_words_s = 1.5\ndefence_s = 1.5\n"
             f"warning_s = 1\nvote_window_s = 0.4\nanswer_s = 0.3\ntally_s = 0.3\n"
             f'[console]\nhost = "127.0.0.1"\nport = {port}\nphones = {phones}\ncode_ttl_s = {code_ttl_s}\n'
-            f"revoke_hold_s = 0.3\n" + ("" if tls else "tls = false\n"))
+            f"revoke_hold_s = 0.3\n" + ("" if tls else "tls = false\n") + console)
         self.config = load(cfg)
         self.autoplay = autoplay
         #: Seats check in and the judge starts the game (``tianhei table --checkin``) instead of an immediate deal.
