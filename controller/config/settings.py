@@ -413,8 +413,8 @@ def _check_console_tls(c: _Checker, console: dict[str, Any]) -> None:
     if "tls" in console and not isinstance(console["tls"], bool):
         c.report("console.tls", f"{console.pop('tls')!r} is not true or false",
                  "tls = true (HTTPS, the default) or tls = false (plain HTTP)")
-    for key in ("cert", "key"):
-        c.typed(console, "console", key, str, f'{key} = "/etc/tianhei/console-{key}.pem"')
+    for name in ("cert", "key"):
+        c.typed(console, "console", name, str, f'{name} = "/etc/tianhei/console-{name}.pem"')
     cert, key = console.get("cert"), console.get("key")
     if cert is None and key is None:
         return
@@ -427,7 +427,7 @@ def _check_console_tls(c: _Checker, console: dict[str, Any]) -> None:
         console.pop("cert", None)
         console.pop("key", None)
         c.report(f"console.{missing}", f"console.{'key' if missing == 'cert' else 'cert'} is given without "
-                 f"console.{missing}", f"give both cert and key, or neither (the table then makes its own)")
+                 f"console.{missing}", "give both cert and key, or neither (the table then makes its own)")
         return
     from controller.web.certificate import check_pair
 
