@@ -237,3 +237,28 @@ def own(folder: Path, hosts: Iterable[str] = ()) -> Certificate:
         raise CertificateError(f"the judge's console cannot serve HTTPS: {problems[0][1]} ({problems[0][2]})")
     return Certificate(cert, key, fingerprint_of(pem), made)
 
+
+
+def where(tls: bool, cert: str | None, key: str | None, journal: str | Path) -> tuple[Path, Path, bool] | None:
+    """The files the console serves: ``(cert, key, own)``, ``own`` when they are the table's own (beside the
+    journal, made the first time); None for plain HTTP (``tls = false``)."""
+    if not tls:
+        return None
+    if cert and key:
+        return Path(cert), Path(key), False
+    folder = Path(journal).parent
+    return folder / CERT_NAME, folder / KEY_NAME, True
+
+
+def describe(tls: bool, cert: str | None, key: str | None, journal: str | Path) -> str:
+    """One line for ``tianhei config check``: how the console is served and the fingerprint a judge compares."""
+    found = where(tls, cert, key, journal)
+    if found is None:
+        return "plain HTTP (tls = false): the Wi-Fi can read the judge's view and the session"
+    cert_path, _, own_pair = found
+    whose = "the table's own certificate" if own_pair else "the club's certificate"
+    try:
+        fp = fingerprint_of(cert_path.read_bytes())
+    except (OSError, ValueError):
+        return f"HTTPS, {whose} {cert_path} (made at the first start)" if own_pair else f"HTTPS, {whose} {cert_path}"
+    return f"HTTPS, {whose} {cert_path}, SHA-256 fingerprint {fp}"

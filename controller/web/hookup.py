@@ -4,7 +4,6 @@ console is switched on, so a table without it imports none of the web stack)."""
 from __future__ import annotations
 
 import asyncio
-from pathlib import Path
 from typing import TYPE_CHECKING
 from urllib.parse import urlsplit
 
@@ -40,11 +39,13 @@ def certificate_for(config: Config) -> certificate.Certificate | None:
     """The certificate the console serves: None with ``tls = false``; the club's own ``cert`` and ``key``; else
     the table's own beside the journal (made the first time), naming every address the table may be reached at."""
     settings: ConsoleSettings = config.console
-    if not settings.tls:
+    found = certificate.where(settings.tls, settings.cert, settings.key, config.journal.path)
+    if found is None:
         return None
-    if settings.cert and settings.key:
-        return certificate.load(Path(settings.cert), Path(settings.key))
+    cert, key, own = found
+    if not own:
+        return certificate.load(cert, key)
     hosts = [settings.host, lan_address()]
     if settings.url:
         hosts.append(urlsplit(settings.url).hostname or "")
-    return certificate.own(Path(config.journal.path).parent, hosts)
+    return certificate.own(cert.parent, hosts)

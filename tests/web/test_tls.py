@@ -230,3 +230,33 @@ def test_the_config_check_and_the_table_say_a_bad_certificate_in_one_line(tmp_pa
         said = done.stdout + done.stderr
         assert done.returncode in (1, 2) and "Traceback" not in said, said
         assert "console.cert" in said and "club.pem: no such file" in said, said
+
+
+# ---- where the judge reads the fingerprint ---------------------------------------------------------------------
+
+
+def test_the_board_shows_the_start_of_the_fingerprint_beside_the_code():
+    from controller.board.words import board_lines
+
+    facts = {"gesture": "deal", "pairing": {"code": "482913", "url": "https://192.168.1.20:8080/",
+                                            "fingerprint": "67:D7:10:12:D0:D1:51:EE"}}
+    assert [line.text for line in board_lines(facts, "zh")[-2:]] == [
+        "法官手机配对码 482913  https://192.168.1.20:8080/", "证书指纹 SHA-256 67:D7:10:12:D0:D1:51:EE …"]
+    assert board_lines(facts, "en")[-1].text == "Certificate SHA-256 67:D7:10:12:D0:D1:51:EE …"
+
+
+def test_config_check_names_the_certificate_and_its_fingerprint(tmp_path):
+    cfg = tmp_path / "tianhei.toml"
+    cfg.write_text(f'[journal]\npath = "{tmp_path / "j.sqlite"}"\n[console]\nenabled = true\n')
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+
+    def check() -> str:
+        done = subprocess.run([sys.executable, "-m", "controller.cli", "config", "check", str(cfg)],
+                              capture_output=True, text=True, env=env, cwd=tmp_path, timeout=120)
+        assert done.returncode == 0, done.stderr
+        return done.stdout.splitlines()[-1]
+
+    assert check() == (f"  judge's console: on, HTTPS, the table's own certificate {tmp_path / CERT_NAME} "
+                       "(made at the first start)")
+    own = certificate.own(tmp_path)  # the table's first start
+    assert check().endswith(f"SHA-256 fingerprint {own.fingerprint}")
