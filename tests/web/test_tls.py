@@ -260,3 +260,17 @@ def test_config_check_names_the_certificate_and_its_fingerprint(tmp_path):
                        "(made at the first start)")
     own = certificate.own(tmp_path)  # the table's first start
     assert check().endswith(f"SHA-256 fingerprint {own.fingerprint}")
+
+
+def test_the_service_without_openssl_says_so_in_one_line(tmp_path):
+    """``tianhei serve`` on a machine without the openssl command: one line with the fixes, not a crash."""
+    cfg = tmp_path / "tianhei.toml"
+    cfg.write_text(f'[journal]\npath = "{tmp_path / "j.sqlite"}"\n[console]\nenabled = true\nport = 0\n')
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "PATH": str(tmp_path / "nothing"), "SDL_AUDIODRIVER": "dummy"}
+    done = subprocess.run([sys.executable, "-m", "controller.cli", "serve", "--config", str(cfg), "--autoplay",
+                           "heuristic", "--games", "1"], capture_output=True, text=True, env=env, cwd=tmp_path,
+                          timeout=120)
+    assert done.returncode == 2 and "Traceback" not in done.stderr and "crash" not in done.stderr, done.stderr
+    assert done.stderr.strip().splitlines()[-1] == (
+        "tianhei: the judge's console needs the openssl command to make its certificate (sudo apt install "
+        "openssl), or give [console] cert and key, or set tls = false")
