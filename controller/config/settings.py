@@ -415,6 +415,13 @@ def _check_console_tls(c: _Checker, console: dict[str, Any]) -> None:
                  "tls = true (HTTPS, the default) or tls = false (plain HTTP)")
     for name in ("cert", "key"):
         c.typed(console, "console", name, str, f'{name} = "/etc/tianhei/console-{name}.pem"')
+    scheme = "https" if console.get("tls", True) else "http"
+    url = console.get("url")
+    if isinstance(url, str) and not url.startswith(f"{scheme}://"):
+        console.pop("url")
+        c.report("console.url", f"{url!r} does not start with {scheme}:// (the console serves "
+                 f"{'HTTPS' if scheme == 'https' else 'plain HTTP, tls = false'})",
+                 f'write it like url = "{scheme}://tianhei.local:8080/"')
     cert, key = console.get("cert"), console.get("key")
     if cert is None and key is None:
         return

@@ -200,6 +200,10 @@ def test_bad_certificate_settings_are_one_line_each_naming_the_key_and_the_fix(t
         f'tls = false\ncert = "{cert}"\nkey = "{key}"\n': ("console.cert", "tls = false", "remove"),
         'tls = "yes"\n': ("console.tls", "is not true or false", "tls = false (plain HTTP)"),
         "cert = 5\nkey = 6\n": ("console.cert", "wrong type", 'cert = "/etc/tianhei/console-cert.pem"'),
+        'url = "http://tianhei.local:8080/"\n': ("console.url", "does not start with https://",
+                                                 'url = "https://tianhei.local:8080/"'),
+        'tls = false\nurl = "https://tianhei.local:8080/"\n': ("console.url", "does not start with http://",
+                                                             "plain HTTP, tls = false"),
     }
     for section, (where, message, fix) in cases.items():
         lines = problems_of(tmp_path, section)
