@@ -141,6 +141,11 @@ def test_the_judge_pairs_pauses_ejects_undoes_and_watches_the_game_to_its_end(tm
         judge.shot(tmp_path, "pair")
         browser.find_element(By.CSS_SELECTOR, "#form button").click()
         judge.until(lambda: browser.current_url.endswith("/judge"), why="paired")
+        # over HTTPS with the table's own certificate: the session cookie only ever travels encrypted, and the
+        # page's live view (its only source of updates) is a wss:// socket
+        assert browser.execute_script("return location.protocol") == "https:"
+        [cookie] = browser.get_cookies()
+        assert cookie["name"] == "tianhei_judge" and cookie["secure"] and cookie["httpOnly"]
         # check-in: eight seats press OK; the console shows who joined and the deck; the judge starts the game
         judge.until(lambda: judge.text("#headline") == "签到", why="the check-in page")
         t.check_in(*range(1, 9))
