@@ -17,6 +17,7 @@ import base64
 import binascii
 import hashlib
 import ipaddress
+import logging
 import os
 import re
 import shutil
@@ -29,6 +30,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from controller.private_file import make_private
+
+log = logging.getLogger(__name__)
 
 #: The files the table makes beside its journal when the club brings no certificate of its own.
 CERT_NAME = "console-cert.pem"
@@ -221,6 +224,8 @@ def own(folder: Path, hosts: Iterable[str] = ()) -> Certificate:
                 for f in (cert, key):
                     if f.exists():
                         f.rename(f.with_name(f.name + aside))
+                log.warning("the judge's console's certificate could not be used (%s): set aside as *%s, a new "
+                            "one is made; phones will warn once more", problems[0][1], aside)
         if not cert.exists():
             _make(folder, hosts)
             made = True

@@ -137,11 +137,12 @@ def test_the_certificate_names_the_tables_addresses(tmp_path):
     assert "0.0.0.0" not in text and "bad" not in text
 
 
-def test_a_lost_or_damaged_own_certificate_is_set_aside_and_made_again(tmp_path):
+def test_a_lost_or_damaged_own_certificate_is_set_aside_and_made_again(tmp_path, caplog):
     first = certificate.own(tmp_path)
     (tmp_path / KEY_NAME).write_text("not a key\n")  # a damaged card
     second = certificate.own(tmp_path)
     assert second.made and second.fingerprint != first.fingerprint
+    assert "not a PEM private key): set aside as *.unusable-" in caplog.text and "warn once more" in caplog.text
     aside = sorted(p.name for p in tmp_path.glob("console-*.unusable-*"))
     assert len(aside) == 2 and any(n.startswith(KEY_NAME) for n in aside)  # kept, never deleted
     (tmp_path / KEY_NAME).unlink()
