@@ -279,3 +279,49 @@ def test_the_service_without_openssl_says_so_in_one_line(tmp_path):
     assert done.stderr.strip().splitlines()[-1] == (
         "tianhei: the judge's console needs the openssl command to make its certificate (sudo apt install "
         "openssl), or give [console] cert and key, or set tls = false")
+
+
+def test_the_handheld_shows_the_code_and_the_fingerprint_in_turn(monkeypatch):
+    """Over HTTPS, while a phone may pair, the remote's bottom line turns between the code and the first eight pairs
+    of the fingerprint (116 of its 128 pixels); once the phone is paired, neither."""
+    import asyncio
+
+    from PIL import Image
+
+    from controller.config.settings import ConsoleSection
+    from controller.sim.table import SimTable
+    from controller.web.adapters import with_banner
+    from controller.web.console import BANNER_TURN_S, Console
+
+    loop = asyncio.new_event_loop()  # its clock is the test's: the turns are run as their time comes
+    now = [1.0]
+    monkeypatch.setattr(loop, "time", lambda: now[0])
+    try:
+        fp = ":".join(f"{b:02X}" for b in range(0xA0, 0xC0))
+        console = Console(ConsoleSection(enabled=True), loop,
+                          certificate=certificate.Certificate(Path("c.pem"), Path("k.pem"), fp))
+        sim = SimTable(8, lambda: now[0])
+        console.wrap(sim)
+        screen = Image.new("1", (128, 64))
+        assert console.remote is not None and sim.remote is not None
+        console.remote.display(screen)
+        console.open()
+        code = console.code()
+
+        def handheld_says(text: str) -> bool:
+            return sim.remote.image.tobytes() == with_banner(screen, text).tobytes()
+
+        assert handheld_says(f"手机配对 {code}")
+        now[0] += BANNER_TURN_S
+        loop.run_until_complete(asyncio.sleep(0))
+        assert handheld_says("A0:A1:A2:A3:A4:A5:A6:A7")
+        now[0] += BANNER_TURN_S
+        loop.run_until_complete(asyncio.sleep(0))
+        assert handheld_says(f"手机配对 {code}")
+        console.access.pair(code or "", "10.0.0.5", "judge's phone", now[0])
+        now[0] += BANNER_TURN_S
+        loop.run_until_complete(asyncio.sleep(0))
+        assert handheld_says("手机已配对") and console._turn_timer is None  # the turns stop with the code
+        console.close()
+    finally:
+        loop.close()
