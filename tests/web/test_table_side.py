@@ -117,3 +117,27 @@ def test_a_port_in_use_is_one_clear_line():
         port = taken.getsockname()[1]
         with pytest.raises(OSError, match=rf"cannot listen on 127.0.0.1:{port}: .*change \[console\] port"):
             listen("127.0.0.1", port)
+
+
+def test_tianhei_serve_with_the_consoles_port_taken_says_so_in_one_line(tmp_path):
+    """The installed table (systemd runs ``tianhei serve``): a console port another program holds is the one line
+    `tianhei table` gives too, and a failed start (systemd restarts it and logs that line), not a traceback."""
+    import os
+    import socket
+    import subprocess
+    import sys
+
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        cfg = tmp_path / "tianhei.toml"
+        cfg.write_text(f'[journal]\npath = "{tmp_path / "journal.sqlite"}"\n'
+                       f'[console]\nenabled = true\nhost = "127.0.0.1"\nport = {port}\ntls = false\n')
+        done = subprocess.run([sys.executable, "-m", "controller.cli", "serve", "--config", str(cfg)],
+                              capture_output=True, text=True, timeout=120,
+                              env={k: v for k, v in os.environ.items() if k != "NOTIFY_SOCKET"})
+    assert done.returncode == 1, done.stderr
+    assert "Traceback" not in done.stderr
+    assert f"tianhei serve: the judge's console cannot listen on 127.0.0.1:{port}" in done.stderr
+    assert "change [console] port" in done.stderr
