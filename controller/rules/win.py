@@ -7,7 +7,9 @@ Decision (V3.6, V4.9): when the conditions of both sides hold at the same moment
 from __future__ import annotations
 
 from collections.abc import Set as AbstractSet
+from typing import Final
 
+from controller.rules.setup import GameConfig
 from controller.rules.state import GameState
 from controller.rules.variant import WinRow
 
@@ -34,29 +36,95 @@ def _any_in(roles: tuple[str, ...], present: AbstractSet[str]) -> bool:
     return any(r in present for r in roles)
 
 
-def check(s: GameState) -> tuple[str, str] | None:
-    config = s.config
-    roles = s.roles
-    living: dict[str, int] = {}
-    if s.cards:  # D1/D3: every card not yet dead counts, the second cards too
-        from controller.rules.cards import living_cards
+class _Row:
+    """One row of the win table with the seats of one deal holding its roles (worked out once a deal: the
+    single-card games never change a seat's card, and every death asks)."""
 
-        living = living_cards(s)
-        present: AbstractSet[str] = living.keys()
-    elif config.win_counts:
-        for seat in s.alive:
-            r = roles[seat - 1]
-            living[r] = living.get(r, 0) + 1
-        present = living.keys()
-    else:  # "all dead" conditions only: which roles live is enough
-        present = {roles[seat - 1] for seat in s.alive}
+    def __init__(self, row: WinRow, dealt: bool, roles: tuple[str, ...]) -> None:
+        self.row = row
+        self.all_dead = row.when == "all_dead"
+        owners = row.roles
+        #: (a row naming a role twice counts its players twice: :func:`_holds` does that)
+        self.at_least_others = row.when == "at_least_others" and len(set(owners)) == len(owners)
+        self.dealt = dealt
+        self.holders = tuple([seat for seat, role in enumerate(roles, start=1) if role in owners])
+
+
+class _Deal:
+    def __init__(self, config: GameConfig, roles: tuple[str, ...]) -> None:
+        self.config = config
+        self.roles = roles
+        self.rows = [_Row(row, dealt, roles) for row, dealt in config.win_checks]
+
+
+class _Last:
+    """The deal checked last (one a game; the simulator plays its games one after the other)."""
+
+    def __init__(self) -> None:
+        self.deal: _Deal | None = None
+
+
+_LAST: Final = _Last()
+
+
+def _deal(s: GameState) -> _Deal:
+    d = _LAST.deal
+    if d is not None and d.roles is s.roles and d.config is s.config:
+        return d
+    d = _LAST.deal = _Deal(s.config, s.roles)
+    return d
+
+
+def check(s: GameState) -> tuple[str, str] | None:
+    if s.cards:  # D1/D3: every card not yet dead counts, the second cards too
+        return _check_cards(s)
+    alive = s.alive
+    living: dict[str, int] | None = None
     hits: list[WinRow] = []
-    for row, dealt in config.win_checks:
-        if row.when == "all_dead":  # V1.4, V2.9: every player of these roles is out (roles never dealt: never)
+    for r in _deal(s).rows:
+        if r.all_dead:  # V1.4, V2.9: every player of these roles is out (roles never dealt: never)
+            if r.dealt:
+                for seat in r.holders:
+                    if seat in alive:
+                        break
+                else:
+                    hits.append(r.row)
+        elif r.at_least_others:  # F3: bandits >= all others
+            mine = 0
+            for seat in r.holders:
+                if seat in alive:
+                    mine += 1
+            if mine > 0 and mine >= len(alive) - mine:
+                hits.append(r.row)
+        else:
+            if living is None:
+                living = {}
+                roles = s.roles
+                for seat in alive:
+                    role = roles[seat - 1]
+                    living[role] = living.get(role, 0) + 1
+            if _holds(s, r.row, living):
+                hits.append(r.row)
+    return _outcome(hits)
+
+
+def _check_cards(s: GameState) -> tuple[str, str] | None:
+    from controller.rules.cards import living_cards
+
+    living = living_cards(s)
+    present: AbstractSet[str] = living.keys()
+    hits: list[WinRow] = []
+    for row, dealt in s.config.win_checks:
+        if row.when == "all_dead":
             if dealt and not _any_in(row.roles, present):
                 hits.append(row)
         elif _holds(s, row, living):
             hits.append(row)
+    return _outcome(hits)
+
+
+def _outcome(hits: list[WinRow]) -> tuple[str, str] | None:
+    """Decision (V3.6, V4.9): both sides' conditions at once is a draw."""
     if not hits:  # the common case: nobody has won yet
         return None
     sides = {row.side for row in hits}
