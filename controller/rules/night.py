@@ -132,7 +132,7 @@ def _result(s: GameState, g: _GamePlan, sp: _StepPlan,
     if target is None or not sp.check:
         return "", ()
     # V2.2: a nod for a killer, a shake for anyone else; F2: the informant too
-    result = "nod" if g.nod[target] else "shake"
+    result = "nod" if s.roles[target - 1] in g.plan.nod_roles else "shake"
     if g.plan.hug and target == clash.hugged(s):
         result = "none"  # V4.3: no signal at all on the player the butterfly hugs
     return result, (("checks_used", s.mark("checks_used") + 1),)
@@ -186,6 +186,8 @@ class _ConfigPlan:
         self.protect = "protect" in variant.abilities
         self.secret = "secret_kill" in variant.abilities
         self.secret_roles = variant.secret_roles
+        #: The roles on which a check answers with a nod (V2.2; F2, V5.3: as the variant says).
+        self.nod_roles = frozenset(name for name, spec in variant.roles.items() if spec.nod)
         barred = _barred_first_victim(config)
         self.barred = barred if barred is not None else 0
 
@@ -193,13 +195,12 @@ class _ConfigPlan:
 class _GameStep:
     """One night step of one deal: the step's plan and the seats dealt its cards."""
 
-    def __init__(self, plan: _StepPlan, roles: tuple[str, ...]) -> None:
-        owners = plan.st.roles
+    def __init__(self, plan: _StepPlan, seats_of: dict[str, list[int]], players: int) -> None:
         self.plan = plan
         #: The seats dealt one of the step's cards, the dead too, in seat order.
-        self.holders = tuple([seat for seat, role in enumerate(roles, start=1) if role in owners])
+        self.holders = _seats_holding(seats_of, plan.st.roles)
         #: By seat (index 0 unused): is the seat one of ``holders``? (Who is awake, without a tuple search.)
-        mask = [False] * (len(roles) + 1)
+        mask = [False] * (players + 1)
         for seat in self.holders:
             mask[seat] = True
         self.mask = mask
@@ -213,20 +214,24 @@ class _GamePlan:
         self.plan = plan
         self.config = plan.config
         self.roles = roles
-        specs = plan.config.variant.roles
         self.steps: dict[str, _GameStep] = {}
-        #: By seat (index 0 unused): does a check on the seat answer with a nod (V2.2, F2)?
-        self.nod = [False, *[specs[r].nod if r in specs else False for r in roles]]
+        #: role -> the seats dealt it, in seat order (one pass over the deal; each step's holders come from it).
+        seats_of: dict[str, list[int]] = {}
+        for seat, role in enumerate(roles, start=1):
+            if role in seats_of:
+                seats_of[role].append(seat)
+            else:
+                seats_of[role] = [seat]
+        self.seats_of = seats_of
         #: The living seats in order for the last ``alive`` asked (it changes only with a death; a night asks
         #: at every step).
         self.alive: frozenset[int] | None = None
         self.living: tuple[int, ...] = ()
 
     def step(self, step_id: str) -> _GameStep:
-        steps = self.steps
-        if step_id in steps:
-            return steps[step_id]
-        gs = steps[step_id] = _GameStep(self.plan.steps[step_id], self.roles)
+        gs = self.steps.get(step_id)
+        if gs is None:
+            gs = self.steps[step_id] = _GameStep(self.plan.steps[step_id], self.seats_of, len(self.roles))
         return gs
 
     def living_of(self, alive: frozenset[int]) -> tuple[int, ...]:
@@ -234,6 +239,17 @@ class _GamePlan:
             self.alive = alive
             self.living = tuple(sorted(alive))
         return self.living
+
+
+def _seats_holding(seats_of: dict[str, list[int]], owners: tuple[str, ...]) -> tuple[int, ...]:
+    """The seats dealt one of ``owners``' cards, in seat order."""
+    if len(owners) == 1:
+        return tuple(seats_of.get(owners[0], ()))
+    seats: list[int] = []
+    for role in dict.fromkeys(owners):
+        seats.extend(seats_of.get(role, ()))
+    seats.sort()
+    return tuple(seats)
 
 
 class _Cache:
@@ -558,7 +574,7 @@ def _resolve(s: GameState, plan: _ConfigPlan) -> tuple[tuple[tuple[int, str], ..
             if secret_holders and s.roles[t - 1] in secret_holders and (not _spent(s, t) or t in spent_tonight):
                 continue
             _add_death(deaths, t, "killed")
-        elif a.ability == "secret_kill" and _game(s).nod[t]:
+        elif a.ability == "secret_kill" and s.roles[t - 1] in plan.nod_roles:
             _add_death(deaths, t, "secret_police")
     if len(deaths) > 1:
         deaths.sort()

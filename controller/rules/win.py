@@ -40,21 +40,32 @@ class _Row:
     """One row of the win table with the seats of one deal holding its roles (worked out once a deal: the
     single-card games never change a seat's card, and every death asks)."""
 
-    def __init__(self, row: WinRow, dealt: bool, roles: tuple[str, ...]) -> None:
+    def __init__(self, row: WinRow, dealt: bool, seats_of: dict[str, list[int]]) -> None:
         self.row = row
         self.all_dead = row.when == "all_dead"
         owners = row.roles
         #: (a row naming a role twice counts its players twice: :func:`_holds` does that)
         self.at_least_others = row.when == "at_least_others" and len(set(owners)) == len(owners)
         self.dealt = dealt
-        self.holders = tuple([seat for seat, role in enumerate(roles, start=1) if role in owners])
+        holders: list[int] = []
+        for role in dict.fromkeys(owners):
+            holders.extend(seats_of.get(role, ()))
+        holders.sort()
+        #: The seats dealt one of the row's roles, in seat order.
+        self.holders = tuple(holders)
 
 
 class _Deal:
     def __init__(self, config: GameConfig, roles: tuple[str, ...]) -> None:
         self.config = config
         self.roles = roles
-        self.rows = [_Row(row, dealt, roles) for row, dealt in config.win_checks]
+        seats_of: dict[str, list[int]] = {}
+        for seat, role in enumerate(roles, start=1):
+            if role in seats_of:
+                seats_of[role].append(seat)
+            else:
+                seats_of[role] = [seat]
+        self.rows = [_Row(row, dealt, seats_of) for row, dealt in config.win_checks]
 
 
 class _Last:
