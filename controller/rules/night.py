@@ -198,7 +198,7 @@ class _GameStep:
     def __init__(self, plan: _StepPlan, seats_of: dict[str, list[int]], players: int) -> None:
         self.plan = plan
         #: The seats dealt one of the step's cards, the dead too, in seat order.
-        self.holders = _seats_holding(seats_of, plan.st.roles)
+        self.holders = win.seats_holding(seats_of, plan.st.roles)
         #: By seat (index 0 unused): is the seat one of ``holders``? (Who is awake, without a tuple search.)
         mask = [False] * (players + 1)
         for seat in self.holders:
@@ -210,18 +210,12 @@ class _GamePlan:
     """One deal of one configuration (the roles never change in a single-card game; a D1 card that turns up
     is a new ``roles`` tuple, hence a new plan)."""
 
-    def __init__(self, plan: _ConfigPlan, roles: tuple[str, ...]) -> None:
+    def __init__(self, plan: _ConfigPlan, roles: tuple[str, ...], seats_of: dict[str, list[int]]) -> None:
         self.plan = plan
         self.config = plan.config
         self.roles = roles
         self.steps: dict[str, _GameStep] = {}
-        #: role -> the seats dealt it, in seat order (one pass over the deal; each step's holders come from it).
-        seats_of: dict[str, list[int]] = {}
-        for seat, role in enumerate(roles, start=1):
-            if role in seats_of:
-                seats_of[role].append(seat)
-            else:
-                seats_of[role] = [seat]
+        #: role -> the seats dealt it (the win checks' pass over the same deal).
         self.seats_of = seats_of
         #: The living seats in order for the last ``alive`` asked (it changes only with a death; a night asks
         #: at every step).
@@ -239,17 +233,6 @@ class _GamePlan:
             self.alive = alive
             self.living = tuple(sorted(alive))
         return self.living
-
-
-def _seats_holding(seats_of: dict[str, list[int]], owners: tuple[str, ...]) -> tuple[int, ...]:
-    """The seats dealt one of ``owners``' cards, in seat order."""
-    if len(owners) == 1:
-        return tuple(seats_of.get(owners[0], ()))
-    seats: list[int] = []
-    for role in dict.fromkeys(owners):
-        seats.extend(seats_of.get(role, ()))
-    seats.sort()
-    return tuple(seats)
 
 
 class _Cache:
@@ -282,7 +265,7 @@ def _game(s: GameState) -> _GamePlan:
     g = _CACHE.game
     if g is not None and g.roles is s.roles and g.config is s.config:
         return g
-    g = _CACHE.game = _GamePlan(_config_plan(s.config), s.roles)
+    g = _CACHE.game = _GamePlan(_config_plan(s.config), s.roles, win.seats_by_role(s))
     return g
 
 

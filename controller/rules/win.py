@@ -37,42 +37,73 @@ def _any_in(roles: tuple[str, ...], present: AbstractSet[str]) -> bool:
 
 
 class _Row:
-    """One row of the win table with the seats of one deal holding its roles (worked out once a deal: the
-    single-card games never change a seat's card, and every death asks)."""
+    """One row of a configuration's win table, its predicate read once."""
 
-    def __init__(self, row: WinRow, dealt: bool, seats_of: dict[str, list[int]]) -> None:
-        self.row = row
-        self.all_dead = row.when == "all_dead"
+    def __init__(self, row: WinRow, dealt: bool) -> None:
         owners = row.roles
+        self.row = row
+        self.roles = owners
+        self.all_dead = row.when == "all_dead"
         #: (a row naming a role twice counts its players twice: :func:`_holds` does that)
         self.at_least_others = row.when == "at_least_others" and len(set(owners)) == len(owners)
         self.dealt = dealt
-        holders: list[int] = []
-        for role in dict.fromkeys(owners):
-            holders.extend(seats_of.get(role, ()))
-        holders.sort()
-        #: The seats dealt one of the row's roles, in seat order.
-        self.holders = tuple(holders)
+
+
+class _Rows:
+    """The win table of one configuration (kept while its deals are checked)."""
+
+    def __init__(self, config: GameConfig) -> None:
+        self.config = config
+        self.rows = [_Row(row, dealt) for row, dealt in config.win_checks]
 
 
 class _Deal:
-    def __init__(self, config: GameConfig, roles: tuple[str, ...]) -> None:
-        self.config = config
+    """One deal: the seats holding each role, and each win row's seats (worked out once a deal: the single-card
+    games never change a seat's card, and every death asks)."""
+
+    def __init__(self, rows: _Rows, roles: tuple[str, ...]) -> None:
+        self.config = rows.config
         self.roles = roles
+        self.rows = rows.rows
         seats_of: dict[str, list[int]] = {}
         for seat, role in enumerate(roles, start=1):
-            if role in seats_of:
-                seats_of[role].append(seat)
-            else:
+            seats = seats_of.get(role)
+            if seats is None:
                 seats_of[role] = [seat]
-        self.rows = [_Row(row, dealt, seats_of) for row, dealt in config.win_checks]
+            else:
+                seats.append(seat)
+        #: role -> the seats dealt it, in seat order (never changed once made: the lists are shared).
+        self.seats_of = seats_of
+        #: By row: the seats dealt one of its roles, in seat order.
+        self.holders = [seats_holding(seats_of, r.roles) for r in self.rows]
+
+
+def seats_holding(seats_of: dict[str, list[int]], owners: tuple[str, ...]) -> list[int]:
+    """The seats dealt one of ``owners``' roles, in seat order, from :func:`seats_by_role` (do not change it)."""
+    if len(owners) == 1:
+        return seats_of.get(owners[0]) or []
+    merged: list[int] = []
+    for role in owners:
+        seats = seats_of.get(role)
+        if seats is not None:
+            merged.extend(seats)
+    merged.sort()
+    seats = []
+    last = 0
+    for seat in merged:  # a role named twice
+        if seat != last:
+            seats.append(seat)
+            last = seat
+    return seats
 
 
 class _Last:
-    """The deal checked last (one a game; the simulator plays its games one after the other)."""
+    """The deal checked last (one a game; the simulator plays its games one after the other) and the win
+    table it was checked against."""
 
     def __init__(self) -> None:
         self.deal: _Deal | None = None
+        self.rows: _Rows | None = None
 
 
 _LAST: Final = _Last()
@@ -80,10 +111,20 @@ _LAST: Final = _Last()
 
 def _deal(s: GameState) -> _Deal:
     d = _LAST.deal
-    if d is not None and d.roles is s.roles and d.config is s.config:
+    config = s.config
+    if d is not None and d.roles is s.roles and d.config is config:
         return d
-    d = _LAST.deal = _Deal(s.config, s.roles)
+    rows = _LAST.rows
+    if rows is None or rows.config is not config:
+        rows = _LAST.rows = _Rows(config)
+    d = _LAST.deal = _Deal(rows, s.roles)
     return d
+
+
+def seats_by_role(s: GameState) -> dict[str, list[int]]:
+    """role -> the seats dealt it, in seat order, for ``s``'s deal (the night's steps find their seats here
+    too). Shared: do not change it."""
+    return _deal(s).seats_of
 
 
 def check(s: GameState) -> tuple[str, str] | None:
@@ -92,17 +133,21 @@ def check(s: GameState) -> tuple[str, str] | None:
     alive = s.alive
     living: dict[str, int] | None = None
     hits: list[WinRow] = []
-    for r in _deal(s).rows:
+    d = _deal(s)
+    holders = d.holders
+    i = -1
+    for r in d.rows:
+        i += 1
         if r.all_dead:  # V1.4, V2.9: every player of these roles is out (roles never dealt: never)
             if r.dealt:
-                for seat in r.holders:
+                for seat in holders[i]:
                     if seat in alive:
                         break
                 else:
                     hits.append(r.row)
         elif r.at_least_others:  # F3: bandits >= all others
             mine = 0
-            for seat in r.holders:
+            for seat in holders[i]:
                 if seat in alive:
                     mine += 1
             if mine > 0 and mine >= len(alive) - mine:
