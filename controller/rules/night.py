@@ -24,8 +24,9 @@ if TYPE_CHECKING:
     from controller.rules.engine import Tx
 
 
-#: The abilities whose holders may be kept asleep (limited checks, one-time powers, 4.0/7.0 conditions).
-_LIMITED: Final = frozenset({"check", "secret_kill"}) | clash.ABILITIES
+#: The abilities whose holders may be kept asleep (one-time powers, V7.1 conditions; also the check when the
+#: checks are limited, V2.10): see :func:`_available`.
+_LIMITED: Final = frozenset({"secret_kill", "revive", "take", "late_kill"})
 
 
 def _spent(s: GameState, seat: int) -> bool:
@@ -85,7 +86,7 @@ def _targets(s: GameState, g: _GamePlan, gs: _GameStep, actors: tuple[int, ...],
         barred = g.plan.barred
         if barred:
             out = [x for x in out if x != barred]
-    if sp.ability == "revive":  # V7.1: the angel does not know the victim; pointing at oneself means "revive"
+    if sp.revive:  # V7.1: the angel does not know the victim; pointing at oneself means "revive"
         out = actors
     if st.optional:
         return (*out, None)
@@ -155,7 +156,8 @@ class _StepPlan:
         self.label = "+".join(st.call or st.roles)
         #: D3 copies, V5.4 guests and late steps: who wakes depends on more than the cards (see _wakers).
         self.conditional = bool(st.copy or st.guests or st.when_all_dead)
-        self.limited = st.ability in _LIMITED
+        self.limited = st.ability in _LIMITED or (st.ability == "check" and bool(int(options.get("checks", 0))))
+        self.revive = st.ability == "revive"
         self.check = st.ability == "check"
         #: Every living player may be chosen (C2 "living"; V2.12 killers who may kill themselves).
         self.all_living = st.targets == "living" or (
@@ -230,8 +232,10 @@ class _GamePlan:
 
     def living_of(self, alive: frozenset[int]) -> tuple[int, ...]:
         if alive is not self.alive:
+            # players only leave: the last living in order, less the dead, is usually the answer (no sort)
+            living = [seat for seat in self.living if seat in alive]
+            self.living = tuple(living) if len(living) == len(alive) else tuple(sorted(alive))
             self.alive = alive
-            self.living = tuple(sorted(alive))
         return self.living
 
 

@@ -66,12 +66,13 @@ class _Deal:
         self.roles = roles
         self.rows = rows.rows
         seats_of: dict[str, list[int]] = {}
-        for seat, role in enumerate(roles, start=1):
+        for i in range(len(roles)):  # (a range: compiled to a plain loop, where enumerate is an object)
+            role = roles[i]
             seats = seats_of.get(role)
             if seats is None:
-                seats_of[role] = [seat]
+                seats_of[role] = [i + 1]
             else:
-                seats.append(seat)
+                seats.append(i + 1)
         #: role -> the seats dealt it, in seat order (never changed once made: the lists are shared).
         self.seats_of = seats_of
         #: By row: the seats dealt one of its roles, in seat order.
