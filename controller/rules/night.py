@@ -219,10 +219,9 @@ class _GamePlan:
         self.steps: dict[str, _GameStep] = {}
         #: role -> the seats dealt it (the win checks' pass over the same deal).
         self.seats_of = seats_of
-        #: The living seats in order for the last ``alive`` asked (it changes only with a death; a night asks
-        #: at every step).
-        self.alive: frozenset[int] | None = None
-        self.living: tuple[int, ...] = ()
+        #: The last ``alive`` asked and its seats in order (it changes only with a death; a night asks at every
+        #: step). One pair, replaced whole, so a reader never sees the one without the other.
+        self.last_living: tuple[frozenset[int] | None, tuple[int, ...]] = (None, ())
 
     def step(self, step_id: str) -> _GameStep:
         gs = self.steps.get(step_id)
@@ -231,12 +230,11 @@ class _GamePlan:
         return gs
 
     def living_of(self, alive: frozenset[int]) -> tuple[int, ...]:
-        if alive is not self.alive:
-            # players only leave: the last living in order, less the dead, is usually the answer (no sort)
-            living = [seat for seat in self.living if seat in alive]
-            self.living = tuple(living) if len(living) == len(alive) else tuple(sorted(alive))
-            self.alive = alive
-        return self.living
+        last_alive, living = self.last_living
+        if last_alive is not alive:
+            living = tuple(sorted(alive))
+            self.last_living = (alive, living)
+        return living
 
 
 class _Cache:
@@ -542,9 +540,11 @@ def _resolve(s: GameState, plan: _ConfigPlan) -> tuple[tuple[tuple[int, str], ..
     # (seat, cause) in the order decided; a seat's first cause stands. Every dawn of every game comes here:
     # a list searched by hand, not a dict sorted afterwards, since a night has one or two deaths.
     deaths: list[tuple[int, str]] = []
-    protected: set[int | None] = set()
-    spent_tonight: set[int] = set()
+    protected: set[int | None] | None = None
+    spent_tonight: set[int] | None = None
     if plan.protect or plan.secret:
+        protected = set()
+        spent_tonight = set()
         for a in acts:  # one pass for both
             if a.ability == "protect":
                 protected.add(a.target)
@@ -556,9 +556,10 @@ def _resolve(s: GameState, plan: _ConfigPlan) -> tuple[tuple[tuple[int, str], ..
         if t is None:
             continue
         if a.ability == "kill":
-            if protected and t in protected:
+            if protected is not None and t in protected:
                 continue
-            if secret_holders and s.roles[t - 1] in secret_holders and (not _spent(s, t) or t in spent_tonight):
+            if spent_tonight is not None and s.roles[t - 1] in secret_holders and (
+                    not _spent(s, t) or t in spent_tonight):
                 continue
             _add_death(deaths, t, "killed")
         elif a.ability == "secret_kill" and s.roles[t - 1] in plan.nod_roles:
