@@ -73,6 +73,8 @@ def _targets(s: GameState, g: _GamePlan, gs: _GameStep, actors: tuple[int, ...],
     st = sp.st
     living = g.living_of(s.alive)
     if sp.all_living:  # C2 "living"; V2.12: killers may kill themselves or each other, by majority only
+        if sp.plain_living:  # most 4.0 steps: the living, or nobody
+            return g.living_or_none(living) if st.optional else living
         out: tuple[int, ...] | list[int] = living
     elif holders_awake:  # others, eyes_closed: the living who are not awake in this step
         mask = gs.mask
@@ -164,6 +166,9 @@ class _StepPlan:
             st.targets == "eyes_closed" and st.ability == "kill" and bool(options.get("killers.selfkill")))
         #: V2.11: the kill of the first kill night may not hit the seat of the last games' run of first victims.
         self.bars_first_victim = st.ability == "kill" and bool(options.get("first_victim.max_repeat"))
+        #: The choices are every living player as they are (and None when optional): nothing is left out.
+        self.plain_living = (self.all_living and not st.spare_when_last and not self.bars_first_victim
+                             and not self.revive)
 
 
 class _ConfigPlan:
@@ -219,9 +224,11 @@ class _GamePlan:
         self.steps: dict[str, _GameStep] = {}
         #: role -> the seats dealt it (the win checks' pass over the same deal).
         self.seats_of = seats_of
-        #: The last ``alive`` asked and its seats in order (it changes only with a death; a night asks at every
-        #: step). One pair, replaced whole, so a reader never sees the one without the other.
-        self.last_living: tuple[frozenset[int] | None, tuple[int, ...]] = (None, ())
+        #: The last ``alive`` asked, its seats in order and those with None (a step that may be skipped): it
+        #: changes only with a death, and a night asks at every step. Replaced whole, so a reader never sees
+        #: one without the others.
+        self.last_living: tuple[frozenset[int] | None, tuple[int, ...], tuple[int | None, ...] | None] = (
+            None, (), None)
 
     def step(self, step_id: str) -> _GameStep:
         gs = self.steps.get(step_id)
@@ -230,11 +237,22 @@ class _GamePlan:
         return gs
 
     def living_of(self, alive: frozenset[int]) -> tuple[int, ...]:
-        last_alive, living = self.last_living
-        if last_alive is not alive:
-            living = tuple(sorted(alive))
-            self.last_living = (alive, living)
+        last = self.last_living
+        if last[0] is alive:
+            return last[1]
+        living = tuple(sorted(alive))
+        self.last_living = (alive, living, None)
         return living
+
+    def living_or_none(self, living: tuple[int, ...]) -> tuple[int | None, ...]:
+        """``living`` (just returned by :meth:`living_of`) and None: an optional step's choices."""
+        last = self.last_living
+        if last[1] is living and last[2] is not None:
+            return last[2]
+        choices = (*living, None)
+        if last[1] is living:
+            self.last_living = (last[0], living, choices)
+        return choices
 
 
 class _Cache:
