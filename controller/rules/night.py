@@ -430,9 +430,20 @@ def pick(tx: Tx, seat: int, target: int | None) -> None:
 def group_pick(tx: Tx, target: int | None) -> None:
     """The judge enters the group's choice at once (judge entry mode), or a bot speaks for the group."""
     s = tx.s
-    if s.waiting is None or target not in s.waiting.choices or (target is not None and target not in s.alive):
+    w = s.waiting
+    if w is None or not _offered(s, w.choices, target) or (target is not None and target not in s.alive):
         _check_target(s, target)
     _settle(tx, target, "judge" if target is not None else "skipped")
+
+
+def _offered(s: GameState, choices: tuple[int | None, ...], target: int | None) -> bool:
+    """``target in choices``. A step open to every living player offers the night's living seats themselves
+    (:meth:`_GamePlan.living_of`): then a look-up in their set, not a search of the tuple."""
+    if target is not None:
+        alive, living, or_none = _game(s).last_living
+        if alive is not None and (choices is living or choices is or_none):
+            return target in alive
+    return target in choices
 
 
 def deadline(tx: Tx) -> None:
