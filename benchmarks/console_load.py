@@ -1,11 +1,12 @@
 """What the judge's console costs the table: memory, the event loop, and a press's way to the seat's screen.
 
-    .venv/bin/python benchmarks/console_load.py [--runs 3] [--seconds 10] [--judges 3] [--public 0]
+    .venv/bin/python benchmarks/console_load.py [--runs 3] [--seconds 10] [--judges 3] [--public 0] [--plain]
 
 Each run is a fresh controller process (the figures are its own), once as the table alone ("table") and once with
 the console serving ``--judges`` paired phones and ``--public`` public pages on real web sockets ("console"). The
 phones are a separate process (as they are separate devices), connected before the game starts and reading every
-message. The director runs on the asyncio loop in the main thread, as on the Pi; a second thread plays the
+message. The console serves HTTPS with a certificate the table made for itself, as it does by default (``--plain``:
+plain HTTP, ``[console] tls = false``, to see what TLS costs). The director runs on the asyncio loop in the main thread, as on the Pi; a second thread plays the
 hardware as benchmarks/director_latency.py does: during the first night's kill (a 12-seat standard-2.0 game) a
 killer presses ▶ about 20 times a second for ``--seconds``, and each press is timed to its seat's screen command.
 
@@ -42,15 +43,16 @@ from controller.rules.variant import load_variant
 from controller.voice.null_voice import NullVoice
 
 PHONES = r"""
-import contextlib, json, sys, threading
+import contextlib, json, ssl, sys, threading
 from websockets.sync.client import connect
-port, tokens, public = int(sys.argv[1]), json.loads(sys.argv[2]), int(sys.argv[3])
-base = f"ws://127.0.0.1:{port}"
-origin = f"http://127.0.0.1:{port}"
+port, tokens, public, cert = int(sys.argv[1]), json.loads(sys.argv[2]), int(sys.argv[3]), sys.argv[4]
+tls = {"ssl": ssl.create_default_context(cafile=cert)} if cert else {}
+base = f"{'wss' if cert else 'ws'}://127.0.0.1:{port}"
+origin = f"{'https' if cert else 'http'}://127.0.0.1:{port}"
 opened = contextlib.ExitStack()
-sockets = [opened.enter_context(connect(f"{base}/ws/judge?lang=zh", origin=origin, proxy=None,
+sockets = [opened.enter_context(connect(f"{base}/ws/judge?lang=zh", origin=origin, proxy=None, **tls,
                                         additional_headers={"cookie": f"tianhei_judge={t}"})) for t in tokens]
-sockets += [opened.enter_context(connect(f"{base}/ws/public?lang=zh", origin=origin, proxy=None))
+sockets += [opened.enter_context(connect(f"{base}/ws/public?lang=zh", origin=origin, proxy=None, **tls))
             for _ in range(public)]
 got = [0] * len(sockets)
 def read(i, s):
@@ -79,7 +81,7 @@ def status(key: str) -> float:
     return float("nan")
 
 
-def child(mode: str, seconds: float, judges: int, public: int) -> dict[str, Any]:
+def child(mode: str, seconds: float, judges: int, public: int, plain: bool) -> dict[str, Any]:
     players = 12
     loop = asyncio.new_event_loop()
     asyncio.set_event_loop(loop)
@@ -88,11 +90,16 @@ def child(mode: str, seconds: float, judges: int, public: int) -> dict[str, Any]
     table: Any = hardware
     board = console = server = phones = None
     if mode == "console":
+        import tempfile
+
         from controller.config.settings import ConsoleSection
+        from controller.web.certificate import own
         from controller.web.console import Console
         from controller.web.server import ConsoleServer
 
-        console = Console(ConsoleSection(enabled=True, host="127.0.0.1", port=0, phones=max(1, judges)), loop)
+        tls = None if plain else own(Path(tempfile.mkdtemp(prefix="tianhei-bench-")))
+        console = Console(ConsoleSection(enabled=True, host="127.0.0.1", port=0, phones=max(1, judges)), loop,
+                          certificate=tls)
         table = console.wrap(hardware)
         board = console.board_for(None)
         server = ConsoleServer(console)
@@ -101,7 +108,8 @@ def child(mode: str, seconds: float, judges: int, public: int) -> dict[str, Any]
         for i in range(judges):
             paired: Any = console.access.pair(console.code() or "", f"10.0.0.{i + 1}", "bench", loop.time())
             tokens.append(paired.token)
-        phones = subprocess.Popen([sys.executable, "-c", PHONES, str(console.port), json.dumps(tokens), str(public)],
+        phones = subprocess.Popen([sys.executable, "-c", PHONES, str(console.port), json.dumps(tokens), str(public),
+                                   str(tls.cert) if tls else ""],
                                   stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
         assert phones.stdout is not None
         ready = loop.run_until_complete(loop.run_in_executor(None, phones.stdout.readline))  # the loop serves
@@ -178,20 +186,23 @@ def main() -> None:
     ap.add_argument("--seconds", type=float, default=10.0)
     ap.add_argument("--judges", type=int, default=3)
     ap.add_argument("--public", type=int, default=0)
+    ap.add_argument("--plain", action="store_true", help="the console over plain HTTP (tls = false)")
     ap.add_argument("--mode", choices=("table", "console"), help=argparse.SUPPRESS)
     args = ap.parse_args()
     if args.mode:
-        print(json.dumps(child(args.mode, args.seconds, args.judges, args.public)))
+        print(json.dumps(child(args.mode, args.seconds, args.judges, args.public, args.plain)))
         return
     results: dict[str, list[dict[str, Any]]] = {"table": [], "console": []}
     for _ in range(args.runs):
         for mode in results:
             out = subprocess.run([sys.executable, __file__, "--mode", mode, "--seconds", str(args.seconds),
-                                  "--judges", str(args.judges), "--public", str(args.public)],
+                                  "--judges", str(args.judges), "--public", str(args.public)]
+                                 + (["--plain"] if args.plain else []),
                                  capture_output=True, text=True, check=True, env={**os.environ})
             results[mode].append(json.loads(out.stdout.strip().splitlines()[-1]))
     print(f"12-seat table on the real clock, {args.seconds:g} s of ▶ presses (~20/s) in the first night, "
-          f"{args.runs} runs; console: {args.judges} judge phone(s) + {args.public} public page(s) on web sockets")
+          f"{args.runs} runs; console: {args.judges} judge phone(s) + {args.public} public page(s) on web sockets, "
+          f"{'plain HTTP' if args.plain else 'HTTPS (wss)'}")
     rows = [("resident memory (MiB)", "rss", "{:.1f}"), ("peak memory (MiB)", "hwm", "{:.1f}"),
             ("CPU, % of one core", "cpu_share", "{:.2f}"), ("loop lateness p99 (ms)", "lag_p99", "{:.2f}"),
             ("press -> screen p50 (ms)", "p50", "{:.3f}"), ("press -> screen p99 (ms)", "p99", "{:.3f}")]

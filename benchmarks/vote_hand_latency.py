@@ -174,7 +174,10 @@ class Game:
             assert isinstance(seat, TimedSeat)
             seat.director = self.director
         self.vote = threading.Event()
-        self.voted: set[int] = set()
+        #: The vote calls seen open, and those whose hands are raised (the windows themselves, kept alive: an id()
+        #: of a finished window can come back for a new one).
+        self.called: list[Window] = []
+        self.raised: list[Window] = []
         self.window: Window | None = None
         self.director.listeners.append(self.on_window)
         self.led_ms: list[float] = []
@@ -182,8 +185,8 @@ class Game:
         self.refused = 0
 
     def on_window(self, d: Director, w: Window) -> None:
-        if w.kind == "vote" and w.window_open and id(w) not in self.voted and w.step != "turn_vote":
-            self.voted.add(id(w))
+        if w.kind == "vote" and w.window_open and w.step != "turn_vote" and not any(w is c for c in self.called):
+            self.called.append(w)
             self.window = w
             self.vote.set()
 
@@ -227,7 +230,10 @@ class Game:
                 if self.vote.wait(0.02):
                     self.vote.clear()
                     time.sleep(0.02)
+                    call = self.window  # taken before the hands: a revote can open once they are all counted
                     self.hands()
+                    if call is not None:
+                        self.raised.append(call)
                     time.sleep(0.02)
                 if d.stage == "play":  # the judge ends every wait but a vote whose hands are not raised yet
                     self.loop.call_soon_threadsafe(self.end_wait)
@@ -235,8 +241,12 @@ class Game:
             self.loop.call_soon_threadsafe(self.loop.stop)
 
     def end_wait(self) -> None:
+        """The judge's "end timer", except on a vote call whose hands are not all raised yet. (This runs on the
+        loop, queued from the hardware thread: a vote call can open between the queueing and the run. Ending it
+        then — as the benchmark once did, keyed on the call being *seen* rather than its hands being *raised* —
+        closed the vote before anyone's hand, and every hand of that call was then refused as too late.)"""
         w = self.director.window
-        if w is not None and (w.kind != "vote" or id(w) in self.voted):
+        if w is not None and (w.kind != "vote" or any(w is r for r in self.raised)):
             self.director.end_timer()
 
     def play(self) -> None:

@@ -6,6 +6,9 @@ sent. The service units set ``UMask=0077``, but the hall and a table are also st
 ``./dev table``) under a login umask of 0022, where SQLite would create a world-readable file. So the file is
 created 0600 before SQLite opens it, as the journal does, and an existing one (or its WAL and shared-memory
 companions, which SQLite creates with the database file's mode) is tightened to 0600.
+
+The judge's console's private key (controller/web/certificate.py) is made the same way: the empty file is created
+0600 first, then ``openssl`` writes the key into it, so the key is never readable by others, not even for a moment.
 """
 
 from __future__ import annotations

@@ -99,7 +99,7 @@ make_dir() {
 [ "$dry" = 1 ] && echo "Dry run: every change install.sh would make for the $profile table; nothing is changed."
 
 # --- packages -------------------------------------------------------------------------------------------------
-packages="python3-venv python3-dev rsync libsdl2-mixer-2.0-0 alsa-utils"
+packages="python3-venv python3-dev rsync libsdl2-mixer-2.0-0 alsa-utils openssl"  # openssl: the console's HTTPS certificate
 extras=""
 case "$profile" in
     compact-8) packages="$packages swig liblgpio-dev i2c-tools"; extras="[pi]" ;;

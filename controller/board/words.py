@@ -36,6 +36,8 @@ BOARD: dict[str, tuple[str, str]] = {
     "no_standings": ("今晚还没有结束的游戏", "No game has ended tonight"),
     # the judge's console (controller/web/): shown while a phone may pair
     "pairing": ("法官手机配对码 {code}  {url}", "Judge's phone: code {code} at {url}"),
+    # the start of the console's certificate fingerprint (HTTPS), which the judge compares on the phone
+    "fingerprint": ("证书指纹 SHA-256 {fp} …", "Certificate SHA-256 {fp} …"),
 }
 
 #: The board shows this many of the evening's standings (the rest are in ``tianhei records standings``).
@@ -125,6 +127,8 @@ def board_lines(public: Mapping[str, object], lang: Lang | str = Lang.ZH) -> lis
     if isinstance(pairing, Mapping):
         lines.append(Line(_w(BOARD, "pairing", lang, code=pairing.get("code", ""), url=pairing.get("url", "")),
                           Size.SMALL, Tone.DIM))
+        if pairing.get("fingerprint"):
+            lines.append(Line(_w(BOARD, "fingerprint", lang, fp=pairing["fingerprint"]), Size.SMALL, Tone.DIM))
     return lines
 
 

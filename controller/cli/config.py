@@ -51,6 +51,11 @@ def run_check(args: argparse.Namespace) -> int:
     club, path = config.club, club_path(config)
     print(f"  club: {f'records in {path}, table {club.table!r}, room {club.room}' if path else 'off'}"
           f"{', its own scoring table' if club.scoring or club.levels else ', the default scoring table'}")
+    from controller.web.certificate import describe  # (the standard library only: not the web stack)
+
+    c = config.console
+    print(f"  judge's console: {'on' if c.enabled else 'off (tianhei table --console turns it on)'}, "
+          f"{describe(c.tls, c.cert, c.key, config.journal.path)}")
     return 0
 
 

@@ -51,6 +51,7 @@ USER_ERRORS = frozenset({
     "controller.bus.master.Refused",
     "controller.bus.pairing.PairingError",
     "controller.bus.auth_counter.CounterStoreError",
+    "controller.web.certificate.CertificateError",
 })
 
 #: Where reports go; printed with the crash log's path.

@@ -89,12 +89,18 @@ class TimersSection:
 @dataclass(frozen=True, slots=True)
 class ConsoleSection:
     """The judge's console on a phone (controller/web/, docs/console.md): served on ``host``:``port`` while the
-    table runs; ``url`` is the address the board's QR code gives (default: this machine's LAN address)."""
+    table runs; ``url`` is the address the board's QR code gives (default: this machine's LAN address).
+
+    HTTPS unless ``tls = false``: with the club's own ``cert`` and ``key`` (PEM files), or else a self-signed
+    certificate the table makes once beside its journal and keeps (controller/web/certificate.py)."""
 
     enabled: bool = False
     host: str = "0.0.0.0"
     port: int = 8080
     url: str | None = None
+    tls: bool = True
+    cert: str | None = None  # the club's own certificate (PEM); unset: the table's own, beside the journal
+    key: str | None = None  # its private key (PEM, no passphrase)
     phones: int = 1  # phones paired at once
     code_ttl_s: float = 300.0  # a pairing code's life
     session_ttl_s: float = 43200.0  # a paired phone's session (an evening)
@@ -284,7 +290,7 @@ def load(path: str | Path | None = None, *, validate_game: ValidateGame | None =
     if "enabled" in console and not isinstance(console["enabled"], bool):
         c.report("console.enabled", f"{console.pop('enabled')!r} is not true or false", "enabled = true")
     c.typed(console, "console", "host", str, 'host = "0.0.0.0"')
-    c.typed(console, "console", "url", str, 'url = "http://tianhei.local:8080/"')
+    c.typed(console, "console", "url", str, 'url = "https://tianhei.local:8080/"')
     c.typed(console, "console", "port", int, "port = 8080")
     c.typed(console, "console", "phones", int, "phones = 1")
     for key in ("code_ttl_s", "session_ttl_s", "revoke_hold_s"):
@@ -295,6 +301,7 @@ def load(path: str | Path | None = None, *, validate_game: ValidateGame | None =
         c.report("console.port", f"port {console.pop('port')} does not exist", "use 1..65535 (8080 is usual)")
     if "phones" in console and not 1 <= console["phones"] <= 10:
         c.report("console.phones", f"{console.pop('phones')} phones", "use 1..10")
+    _check_console_tls(c, console)
     mqtt, hall = _check_club(c, data)
 
     club = c.section(data, "club")
@@ -398,6 +405,45 @@ def _check_club(c: _Checker, data: Mapping[str, Any]) -> tuple[MqttSection, Hall
             c.report("hall.rooms", "two rooms have the same id", "give each room its own id")
         hall["rooms"] = tuple(good)
     return MqttSection(**mqtt), HallSection(**hall)
+
+
+def _check_console_tls(c: _Checker, console: dict[str, Any]) -> None:
+    """[console] tls, cert and key: both files or neither, readable, a certificate and its own key (checked now,
+    not when the first phone connects)."""
+    if "tls" in console and not isinstance(console["tls"], bool):
+        c.report("console.tls", f"{console.pop('tls')!r} is not true or false",
+                 "tls = true (HTTPS, the default) or tls = false (plain HTTP)")
+    for name in ("cert", "key"):
+        c.typed(console, "console", name, str, f'{name} = "/etc/tianhei/console-{name}.pem"')
+    scheme = "https" if console.get("tls", True) else "http"
+    url = console.get("url")
+    if isinstance(url, str) and not url.startswith(f"{scheme}://"):
+        console.pop("url")
+        c.report("console.url", f"{url!r} does not start with {scheme}:// (the console serves "
+                 f"{'HTTPS' if scheme == 'https' else 'plain HTTP, tls = false'})",
+                 f'write it like url = "{scheme}://tianhei.local:8080/"')
+    cert, key = console.get("cert"), console.get("key")
+    if cert is None and key is None:
+        return
+    if console.get("tls", True) is False:
+        c.report("console.cert" if cert is not None else "console.key", "cert and key are given but tls = false",
+                 "remove tls = false to serve HTTPS with them, or remove cert and key")
+        return
+    if cert is None or key is None:
+        missing = "cert" if cert is None else "key"
+        console.pop("cert", None)
+        console.pop("key", None)
+        c.report(f"console.{missing}", f"console.{'key' if missing == 'cert' else 'cert'} is given without "
+                 f"console.{missing}", "give both cert and key, or neither (the table then makes its own)")
+        return
+    from controller.web.certificate import check_pair
+
+    problems = check_pair(Path(cert), Path(key))
+    for which, message, fix in problems:
+        c.report(f"console.{which}", message, fix)
+    if problems:
+        console.pop("cert", None)
+        console.pop("key", None)
 
 
 def _check_club_scoring(c: _Checker, club: dict[str, Any], gm_variant: str, roles: VariantRoles | None) -> None:

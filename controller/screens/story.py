@@ -59,7 +59,7 @@ _WORDS: dict[str, tuple[str, str]] = {
     "surrendered": ("{n}号投降", "{n} surrendered"),
     "died": ("{n}号死亡", "{n} died"),
     "penalty": ("{n}号罚分（共{t}）", "{n} penalty ({t} in all)"),
-    "winner": ("结局：{side}胜", "The end: {side} win"),
+    "winner": ("结局：{side}胜", "The end: {side} won"),
     "draw": ("结局：平局", "The end: a draw"),
     "roles": ("身份", "Roles"),
     "role": ("{n}号 {role}", "{n} {role}"),

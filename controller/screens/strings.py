@@ -164,7 +164,7 @@ UI: dict[str, tuple[str, str]] = {
     "paused": ("暂停", "Paused"),
     "paused_body": ("请等待法官", "Waiting for the judge"),
     "game_over": ("游戏结束", "Game over"),
-    "winner": ("{side}胜", "{side} win"),
+    "winner": ("{side}胜", "{side} won"),
     "draw": ("平局", "Draw"),
     "you_won": ("你赢了", "You won"),
     "you_lost": ("你输了", "You lost"),

@@ -14,7 +14,7 @@
 
 Every call that changes something must come from the table's own pages: the browser's ``Origin`` must be the
 address it asked (a page on another site is refused before anything is read), the session cookie is SameSite
-Strict and HttpOnly, commands carry the session's CSRF token in a header and a counter that must grow. Every
+Strict, HttpOnly and (over HTTPS, the default) Secure, commands carry the session's CSRF token in a header and a counter that must grow. Every
 response forbids framing and caching; pages load nothing but their own files (no inline script, nothing from the
 internet).
 """
@@ -84,14 +84,17 @@ class SecurityHeaders:
 
 def same_origin(conn: HTTPConnection) -> bool:
     """The browser says the request comes from a page of this very address (``Origin`` is set by the browser
-    on every POST and socket, and a page cannot change it). No ``Origin`` at all: not a page of ours."""
+    on every POST and socket, and a page cannot change it). No ``Origin`` at all: not a page of ours. The scheme
+    must be the one this server speaks: over HTTPS, a page served by plain HTTP on the same host (which anyone on
+    the Wi-Fi could forge) is another origin."""
     origin = conn.headers.get("origin")
     host = conn.headers.get("host")
     if not origin or not host:
         return False
     if conn.headers.get("sec-fetch-site") not in (None, "same-origin"):
         return False
-    return origin in (f"http://{host}", f"https://{host}")
+    scheme = "https" if conn.url.scheme in ("https", "wss") else "http"
+    return origin == f"{scheme}://{host}"
 
 
 def refused(r: Refusal) -> JSONResponse:
@@ -160,8 +163,9 @@ def make_app(console: Console) -> Starlette:
             return refused(result)
         assert isinstance(result, Paired)
         response = JSONResponse({"ok": True, "phone": result.session.id, "next": "/judge"})
+        # Secure over HTTPS: the browser never sends the session over plain HTTP, where the Wi-Fi could read it
         response.set_cookie(COOKIE, result.token, max_age=int(access.session_ttl_s), httponly=True,
-                            samesite="strict", path="/")
+                            samesite="strict", path="/", secure=request.url.scheme == "https")
         return response
 
     async def command(request: Request) -> Response:
@@ -196,7 +200,8 @@ def make_app(console: Console) -> Starlette:
             return refused(Refusal(401, "not paired", "未配对"))
         access.revoke(s.id)
         response = JSONResponse({"ok": True, "next": "/pair"})
-        response.delete_cookie(COOKIE, path="/")
+        response.delete_cookie(COOKIE, path="/", secure=request.url.scheme == "https", httponly=True,
+                               samesite="strict")
         return response
 
     async def stream(ws: WebSocket, kind: str, allowed: Callable[[], bool]) -> None:

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 from controller.config.settings import ConsoleSection as ConsoleSettings
 from controller.web.access import Access
 from controller.web.adapters import ConsoleBoard, ConsoleRemote, ConsoleTable
+from controller.web.certificate import Certificate
 from controller.web.views import judge_view, public_view
 
 if TYPE_CHECKING:
@@ -29,6 +30,9 @@ log = logging.getLogger(__name__)
 
 #: How long the handheld says "phone paired" after a phone paired.
 PAIRED_NOTICE_S = 10.0
+#: Over HTTPS, while a phone may pair, the handheld's bottom line shows the code and the start of the certificate's
+#: fingerprint in turn, this long each (the judge compares the fingerprint with the phone's warning page).
+BANNER_TURN_S = 3.0
 
 
 def lan_address() -> str:
@@ -44,8 +48,10 @@ def lan_address() -> str:
 
 class Console:
     def __init__(self, settings: ConsoleSettings, loop: asyncio.AbstractEventLoop, *, lang: str = "zh",
-                 access: Access | None = None) -> None:
+                 access: Access | None = None, certificate: Certificate | None = None) -> None:
         self.settings = settings
+        #: The certificate served (HTTPS), or None for plain HTTP (``[console] tls = false``).
+        self.certificate = certificate
         self.loop = loop
         self.lang = lang
         self.access = access or Access(code_ttl_s=settings.code_ttl_s, session_ttl_s=settings.session_ttl_s,
@@ -64,6 +70,7 @@ class Console:
         #: One event per open socket: set when there is something new to send.
         self.wakers: set[asyncio.Event] = set()
         self._code_timer: asyncio.TimerHandle | None = None
+        self._turn_timer: asyncio.TimerHandle | None = None
         self._paired_until = 0.0
         self._phones = len(self.access.sessions(loop.time()))  # a door carried over may have phones already
         #: Counters for the benchmark: views built, messages sent.
@@ -77,6 +84,9 @@ class Console:
         if self._code_timer is not None:
             self._code_timer.cancel()
             self._code_timer = None
+        if self._turn_timer is not None:
+            self._turn_timer.cancel()
+            self._turn_timer = None
 
     # ---- the table's adapters ------------------------------------------------------------------------------
     def wrap(self, table: Table) -> ConsoleTable:
@@ -107,22 +117,37 @@ class Console:
             host = self.settings.host
             if host in ("0.0.0.0", "::", ""):
                 host = lan_address()
-            self._url = f"http://{host}:{self.port}/"
+            if ":" in host:
+                host = f"[{host}]"
+            self._url = f"{self.scheme}://{host}:{self.port}/"
         return self._url
+
+    @property
+    def scheme(self) -> str:
+        return "https" if self.certificate is not None else "http"
 
     def code(self) -> str | None:
         return self.access.code(self.loop.time())
 
     def pairing(self) -> dict[str, object] | None:
-        """What the board shows while a phone may pair: the code and the address (drawn as a QR code too)."""
+        """What the board shows while a phone may pair: the code and the address (drawn as a QR code too), and the
+        start of the certificate's fingerprint, which the judge compares with the one the phone shows."""
         code = self.code()
-        return None if code is None else {"code": code, "url": self.url}
+        if code is None:
+            return None
+        shown: dict[str, object] = {"code": code, "url": self.url}
+        if self.certificate is not None:
+            shown["fingerprint"] = self.certificate.short
+        return shown
 
     def banner(self) -> str | None:
-        """The handheld's bottom line: the code while a phone may pair; for a few seconds after one paired, that it
-        did (a judge who did not pair it holds BACK)."""
+        """The handheld's bottom line: the code while a phone may pair (over HTTPS in turn with the start of the
+        certificate's fingerprint); for a few seconds after one paired, that it did (a judge who did not pair it
+        holds BACK)."""
         code = self.code()
         if code is not None:
+            if self.certificate is not None and int(self.loop.time() // BANNER_TURN_S) % 2:
+                return self.certificate.short
             return f"手机配对 {code}" if self.lang == "zh" else f"phone code {code}"
         if self.loop.time() < self._paired_until:
             return "手机已配对" if self.lang == "zh" else "phone paired"
@@ -132,6 +157,21 @@ class Console:
         """Called once the server listens: the first code goes on the board and the log."""
         code = self.code()
         log.info("judge's console at %s%s", self.url, f" (pairing code {code})" if code else "")
+        self._turn()
+        if self.certificate is not None:
+            log.info("judge's console certificate%s %s, SHA-256 fingerprint %s (the phone warns once: compare "
+                     "this with the fingerprint it shows, then accept)", " made now:" if self.certificate.made
+                     else ":", self.certificate.cert, self.certificate.fingerprint)
+
+    def _turn(self) -> None:
+        """The handheld's line turns between the code and the fingerprint while a code is shown (HTTPS only)."""
+        self._turn_timer = None
+        if self.certificate is None or self.code() is None:
+            return  # _access_changed starts the turns again when a code is shown again
+        if self.remote is not None:
+            self.remote.banner_changed()
+        now = self.loop.time()
+        self._turn_timer = self.loop.call_at((now // BANNER_TURN_S + 1) * BANNER_TURN_S + 0.001, self._turn)
 
     def _access_changed(self) -> None:
         phones = len(self.access.sessions(self.loop.time()))
@@ -147,6 +187,8 @@ class Console:
             self._code_timer = self.loop.call_at(self.access.code_expires() + 0.01, self._access_changed)
         if self.remote is not None:
             self.remote.banner_changed()
+        if self._turn_timer is None:
+            self._turn()
         if self.board is not None:
             self.board.pairing_changed()
         self.changed()

@@ -5,9 +5,11 @@ from __future__ import annotations
 
 import asyncio
 from typing import TYPE_CHECKING
+from urllib.parse import urlsplit
 
+from controller.web import certificate
 from controller.web.access import Access
-from controller.web.console import Console, ConsoleSettings
+from controller.web.console import Console, ConsoleSettings, lan_address
 from controller.web.server import ConsoleServer
 
 if TYPE_CHECKING:
@@ -27,7 +29,23 @@ async def open_console(config: Config, loop: asyncio.AbstractEventLoop) -> tuple
     if settings.port:  # port 0 (any free port) is a new address each time: nothing to carry over
         access = _DOORS.setdefault((settings.host, settings.port), Access(
             code_ttl_s=settings.code_ttl_s, session_ttl_s=settings.session_ttl_s, phones=settings.phones))
-    console = Console(settings, loop, lang=lang, access=access)
+    console = Console(settings, loop, lang=lang, access=access, certificate=certificate_for(config))
     server = ConsoleServer(console)
     await server.start()
     return console, server
+
+
+def certificate_for(config: Config) -> certificate.Certificate | None:
+    """The certificate the console serves: None with ``tls = false``; the club's own ``cert`` and ``key``; else
+    the table's own beside the journal (made the first time), naming every address the table may be reached at."""
+    settings: ConsoleSettings = config.console
+    found = certificate.where(settings.tls, settings.cert, settings.key, config.journal.path)
+    if found is None:
+        return None
+    cert, key, own = found
+    if not own:
+        return certificate.load(cert, key)
+    hosts = [settings.host, lan_address()]
+    if settings.url:
+        hosts.append(urlsplit(settings.url).hostname or "")
+    return certificate.own(cert.parent, hosts)

@@ -3,6 +3,11 @@
 Two changes to uvicorn's defaults, both for a Pi Zero sitting under a table all evening: it does not take the
 process's signals (the table decides when to stop), and its housekeeping tick runs once a second instead of ten
 times (an idle table should sleep). ``X-Forwarded-For`` is not believed: the rate limit counts the real address.
+
+With a certificate (``[console] tls``, the default) the port speaks TLS only. A plain ``http://`` request to it is
+not answered, not even with a redirect: a redirect sent in the clear could as well be forged by whoever is on the
+Wi-Fi, a second plain-HTTP port would be one more thing listening on the Pi, and the addresses the table gives
+out (the QR code, the board, the log) all say ``https://``. The browser shows that the site sent no answer.
 """
 
 from __future__ import annotations
@@ -61,9 +66,11 @@ class ConsoleServer:
     def __init__(self, console: Console) -> None:
         self.console = console
         settings = console.settings
+        tls = console.certificate
         config = uvicorn.Config(make_app(console), host=settings.host, port=settings.port, log_level="warning",
                                 ws="websockets-sansio", lifespan="off", access_log=False, proxy_headers=False,
-                                server_header=False, ws_max_size=4096, limit_concurrency=128)
+                                server_header=False, ws_max_size=4096, limit_concurrency=128,
+                                ssl_certfile=tls.cert if tls else None, ssl_keyfile=tls.key if tls else None)
         self.server = _TableServer(config)
         self.task: asyncio.Task[None] | None = None
 

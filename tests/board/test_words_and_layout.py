@@ -45,7 +45,7 @@ def test_at_the_end_the_winner_and_every_seat_with_its_role_in_words() -> None:
     said = " ".join(texts(SAMPLES["over"], "zh"))
     assert "好人胜" in said and "1号 杀手" in said and "5号 秘密警察" in said and "12号 杀手" in said
     said_en = " ".join(texts(SAMPLES["over"], "en"))
-    assert "Good side win" in said_en and "5: Secret police" in said_en and "killer" not in said_en
+    assert "Good side won" in said_en and "5: Secret police" in said_en and "killer" not in said_en
 
 
 def test_a_draw_is_said_as_a_draw() -> None:

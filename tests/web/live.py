@@ -13,10 +13,13 @@ import concurrent.futures
 import contextlib
 import dataclasses
 import functools
+import ssl
 import threading
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
+
+import httpx
 
 from controller import live
 from controller.config import load
@@ -27,11 +30,9 @@ from controller.voice.null_voice import NullVoice
 class PublicWatcher:
     """A player's phone with the public page open: a public socket read in a thread of its own, every message kept."""
 
-    def __init__(self, port: int, lang: str = "zh") -> None:
-        from websockets.sync.client import connect
-
+    def __init__(self, table: LiveTable, lang: str = "zh") -> None:
         self._open = contextlib.ExitStack()
-        self.socket = self._open.enter_context(connect(f"ws://127.0.0.1:{port}/ws/public?lang={lang}", proxy=None))
+        self.socket = self._open.enter_context(table.socket(f"/ws/public?lang={lang}"))
         self.messages: list[dict[str, Any]] = []
         self._thread = threading.Thread(target=self._read, daemon=True)
         self._thread.start()
@@ -75,7 +76,8 @@ class PublicWatcher:
 class LiveTable:
     def __init__(self, tmp: Path, *, players: int = 8, phones: int = 1, night_action_s: float = 5, seed: int = 3,
                  autoplay: str | None = "heuristic", think_s: tuple[float, float] = (0.05, 0.2),
-                 lang: str = "zh-CN", code_ttl_s: float = 300, checkin: bool = False, port: int = 0) -> None:
+                 lang: str = "zh-CN", code_ttl_s: float = 300, checkin: bool = False, port: int = 0,
+                 tls: bool = True, console: str = "") -> None:
         cfg = tmp / "tianhei.toml"
         cfg.write_text(
             f'[table]\nlanguage = "{lang}"\n[game]\nplayers = {players}\nseed = {seed}\n'
@@ -83,7 +85,7 @@ class LiveTable:
             f"[timers]\ndeal_s = 0.5\nnight_action_s = {night_action_s}\nspeech_s = 1.5\nlast_words_s = 1.5\ndefence_s = 1.5\n"
             f"warning_s = 1\nvote_window_s = 0.4\nanswer_s = 0.3\ntally_s = 0.3\n"
             f'[console]\nhost = "127.0.0.1"\nport = {port}\nphones = {phones}\ncode_ttl_s = {code_ttl_s}\n'
-            f"revoke_hold_s = 0.3\n")
+            f"revoke_hold_s = 0.3\n" + ("" if tls else "tls = false\n") + console)
         self.config = load(cfg)
         self.autoplay = autoplay
         #: Seats check in and the judge starts the game (``tianhei table --checkin``) instead of an immediate deal.
@@ -146,7 +148,35 @@ class LiveTable:
     # ---- from the test's thread ---------------------------------------------------------------------------
     @property
     def base(self) -> str:
-        return f"http://127.0.0.1:{self.console.port}"
+        """The address the phones open: ``https://`` (the table's own certificate) unless ``tls=False``."""
+        return f"{self.console.scheme}://127.0.0.1:{self.console.port}"
+
+    @property
+    def certificate(self) -> Path:
+        """The certificate the table made for itself (beside its journal) and serves."""
+        assert self.console.certificate is not None, "the console serves plain HTTP"
+        return Path(self.console.certificate.cert)
+
+    def trust(self) -> ssl.SSLContext | None:
+        """A phone that checked the fingerprint and trusts the table's certificate (and nothing else)."""
+        if self.console.certificate is None:
+            return None
+        return ssl.create_default_context(cafile=self.certificate)
+
+    def client(self, source: str = "127.0.0.1") -> httpx.Client:
+        """A phone on the network (``source``: its address; loopback has a whole /8 of them)."""
+        verify: ssl.SSLContext | bool = self.trust() or True
+        return httpx.Client(base_url=self.base, timeout=10,
+                            transport=httpx.HTTPTransport(local_address=source, verify=verify))
+
+    def socket(self, path: str, **kwargs: Any) -> Any:
+        """A web socket to ``path`` (``wss://`` over the table's certificate, or ``ws://``)."""
+        from websockets.sync.client import connect
+
+        scheme = "wss" if self.console.certificate is not None else "ws"
+        if scheme == "wss":
+            kwargs["ssl"] = self.trust()
+        return connect(f"{scheme}://127.0.0.1:{self.console.port}{path}", proxy=None, **kwargs)
 
     def on_loop(self, fn: Callable[[], Any]) -> Any:
         """Run ``fn`` on the table's loop (between two director steps) and return what it returned."""

@@ -11,7 +11,6 @@ import time
 import httpx
 import pytest
 from websockets.exceptions import ConnectionClosed, InvalidStatus
-from websockets.sync.client import connect
 
 from controller.ports import RemoteKey, RemoteKeyEvent
 from tests.web.live import LiveTable
@@ -26,8 +25,8 @@ def _dummy_sdl(monkeypatch):
 
 
 def client(t: LiveTable, source: str = "127.0.0.1") -> httpx.Client:
-    """A phone on the network (``source``: its address; loopback has a whole /8 of them)."""
-    return httpx.Client(base_url=t.base, transport=httpx.HTTPTransport(local_address=source), timeout=10)
+    """A phone on the network (``source``: its address; loopback has a whole /8 of them), over HTTPS."""
+    return t.client(source)
 
 
 def pair(t: LiveTable, phone: httpx.Client) -> str:
@@ -51,8 +50,7 @@ def command(t: LiveTable, phone: httpx.Client, csrf: str | None, seq: object, na
 
 def judge_socket(t: LiveTable, cookie: str | None, origin: str | None = None):
     headers = {"cookie": f"tianhei_judge={cookie}"} if cookie else {}
-    return connect(f"ws://127.0.0.1:{t.console.port}/ws/judge", origin=origin or t.base,  # type: ignore[arg-type]
-                   additional_headers=headers, proxy=None, open_timeout=5)
+    return t.socket("/ws/judge", origin=origin or t.base, additional_headers=headers, open_timeout=5)
 
 
 def test_without_a_session_every_judge_page_call_and_socket_is_refused(tmp_path):
@@ -173,7 +171,7 @@ def test_the_public_page_shows_the_board_and_never_the_code(tmp_path):
     with LiveTable(tmp_path) as t, client(t) as anyone:
         page = anyone.get("/")
         assert page.status_code == 200 and t.code() not in page.text
-        with connect(f"ws://127.0.0.1:{t.console.port}/ws/public?lang=en", proxy=None) as socket:
+        with t.socket("/ws/public?lang=en") as socket:
             first = json.loads(socket.recv(5))
         assert first["kind"] == "public" and "pairing" not in json.dumps(first) and first["lines"]
 
@@ -183,9 +181,9 @@ def test_a_flood_of_sockets_is_turned_away_and_the_judge_still_gets_in(tmp_path,
 
     monkeypatch.setattr(app, "MAX_SOCKETS", 5)
     with LiveTable(tmp_path) as t, client(t) as judge:
-        flood = [connect(f"ws://127.0.0.1:{t.console.port}/ws/public", proxy=None) for _ in range(5)]
+        flood = [t.socket("/ws/public") for _ in range(5)]
         with pytest.raises(InvalidStatus):
-            connect(f"ws://127.0.0.1:{t.console.port}/ws/public", proxy=None, open_timeout=5)
+            t.socket("/ws/public", open_timeout=5)
         for s in flood:
             s.close()
         t.wait_for(lambda: len(t.console.wakers) == 0, why="the flood is gone")

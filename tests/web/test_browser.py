@@ -5,8 +5,11 @@ each step. Screenshots go to the test's folder (and to ``$TIANHEI_CONSOLE_SHOTS`
 
 from __future__ import annotations
 
+import base64
+import hashlib
 import os
 import shutil
+import subprocess
 import time
 from pathlib import Path
 
@@ -30,21 +33,41 @@ def _dummy_sdl(monkeypatch):
     monkeypatch.setenv("SDL_VIDEODRIVER", "dummy")
 
 
+def spki_sha256(cert: Path) -> str:
+    """base64 of the SHA-256 of the certificate's public key: what chromium's
+    ``--ignore-certificate-errors-spki-list`` takes (the key's own pin, not 'accept any certificate')."""
+    pub = subprocess.run(["openssl", "x509", "-in", str(cert), "-pubkey", "-noout"], capture_output=True,
+                         check=True).stdout
+    der = subprocess.run(["openssl", "pkey", "-pubin", "-outform", "der"], input=pub, capture_output=True,
+                         check=True).stdout
+    return base64.b64encode(hashlib.sha256(der).digest()).decode()
+
+
 @pytest.fixture
-def browser(tmp_path):
+def open_browser(tmp_path):
+    """Opens chromium at phone size once the table is up, trusting the table's own certificate (and no other):
+    the judge who compared the fingerprint and accepted it."""
     if not (os.path.exists(CHROMIUM) and os.path.exists(CHROMEDRIVER)):
         pytest.fail("chromium and chromedriver are needed (./dev test installs Debian's chromium-driver)")
-    options = webdriver.ChromeOptions()
-    options.binary_location = CHROMIUM
-    for flag in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--no-first-run",
-                 "--disable-background-networking", "--disable-component-update", "--disable-sync",
-                 "--disable-quic", f"--user-data-dir={tmp_path / 'profile'}",
-                 f"--window-size={PHONE[0]},{PHONE[1]}", "--lang=zh-CN"):
-        options.add_argument(flag)
-    driver = webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
-    driver.set_window_size(*PHONE)
-    yield driver
-    driver.quit()
+    drivers: list[webdriver.Chrome] = []
+
+    def open_for(table: LiveTable) -> webdriver.Chrome:
+        options = webdriver.ChromeOptions()
+        options.binary_location = CHROMIUM
+        for flag in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--no-first-run",
+                     "--disable-background-networking", "--disable-component-update", "--disable-sync",
+                     "--disable-quic", f"--user-data-dir={tmp_path / 'profile'}",
+                     f"--ignore-certificate-errors-spki-list={spki_sha256(table.certificate)}",
+                     f"--window-size={PHONE[0]},{PHONE[1]}", "--lang=zh-CN"):
+            options.add_argument(flag)
+        driver = webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
+        driver.set_window_size(*PHONE)
+        drivers.append(driver)
+        return driver
+
+    yield open_for
+    for driver in drivers:
+        driver.quit()
 
 
 class Judge:
@@ -94,15 +117,17 @@ class Judge:
         self.shots.append(path)
 
 
-def test_the_judge_pairs_pauses_ejects_undoes_and_watches_the_game_to_its_end(tmp_path, browser):
+def test_the_judge_pairs_pauses_ejects_undoes_and_watches_the_game_to_its_end(tmp_path, open_browser):
     shots: list[Path] = []
-    judge = Judge(browser, shots)
     with LiveTable(tmp_path, seed=5, night_action_s=8, checkin=True) as t:
+        assert t.base.startswith("https://")  # the table's own certificate, made beside its journal
+        browser = open_browser(t)
+        judge = Judge(browser, shots)
         # a player opens the public page: the board's view
         browser.get(t.base + "/")
         judge.until(lambda: judge.text("#board"), why="the public board")
         judge.shot(tmp_path, "public")
-        player = PublicWatcher(t.console.port)  # another player's phone keeps the public page open all game
+        player = PublicWatcher(t)  # another player's phone keeps the public page open all game
         # the judge opens the address from the board's QR code and types the board's code
         browser.get(t.base + "/judge")
         assert browser.current_url.endswith("/pair")  # no session: sent to pairing
@@ -116,6 +141,11 @@ def test_the_judge_pairs_pauses_ejects_undoes_and_watches_the_game_to_its_end(tm
         judge.shot(tmp_path, "pair")
         browser.find_element(By.CSS_SELECTOR, "#form button").click()
         judge.until(lambda: browser.current_url.endswith("/judge"), why="paired")
+        # over HTTPS with the table's own certificate: the session cookie only ever travels encrypted, and the
+        # page's live view (its only source of updates) is a wss:// socket
+        assert browser.execute_script("return location.protocol") == "https:"
+        [cookie] = browser.get_cookies()
+        assert cookie["name"] == "tianhei_judge" and cookie["secure"] and cookie["httpOnly"]
         # check-in: eight seats press OK; the console shows who joined and the deck; the judge starts the game
         judge.until(lambda: judge.text("#headline") == "签到", why="the check-in page")
         t.check_in(*range(1, 9))

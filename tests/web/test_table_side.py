@@ -94,9 +94,9 @@ def test_the_check_in_from_the_phone_counts_and_starts_the_game(loop):
 
 def test_the_console_section_of_the_config(tmp_path):
     cfg = tmp_path / "tianhei.toml"
-    cfg.write_text('[console]\nenabled = true\nport = 9000\nphones = 2\nurl = "http://tianhei.local:9000/"\n')
+    cfg.write_text('[console]\nenabled = true\nport = 9000\nphones = 2\nurl = "https://tianhei.local:9000/"\n')
     c = load(cfg).console
-    assert (c.enabled, c.port, c.phones, c.url, c.host) == (True, 9000, 2, "http://tianhei.local:9000/", "0.0.0.0")
+    assert (c.enabled, c.port, c.phones, c.url, c.host) == (True, 9000, 2, "https://tianhei.local:9000/", "0.0.0.0")
     assert load(None).console == ConsoleSection()  # off unless asked for
     cfg.write_text('[console]\nenabled = "yes"\nport = 99999\ncode_ttl_s = 0\nphone = 2\n')
     with pytest.raises(ConfigError) as problems:
