@@ -111,6 +111,14 @@ class Lobby:
         problem = self._problem()
         return problem.en if isinstance(problem, v.L10n) else problem
 
+    def problem(self, lang: Lang) -> str | None:
+        """What keeps the game from starting, in ``lang`` (None: it can start); the lobby's own words in either
+        language, a variant's reason in English only where the lobby has no words of its own."""
+        problem = self._problem()
+        if isinstance(problem, v.L10n):
+            return problem.zh if lang is Lang.ZH else problem.en
+        return problem
+
     def _problem(self) -> v.Text | None:
         """What keeps the game from starting, in both languages where it is the lobby's own words."""
         n = self.players()

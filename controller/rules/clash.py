@@ -34,27 +34,39 @@ def hugged(s: GameState) -> int | None:
     return hug(s)[1]
 
 
+#: The seats a table can have (the largest role table is far below this); a seat beyond it still works, slower.
+_SEATS: Final = 64
+#: Each seat's mark keys, made once: the 4.0 day asks about a player's silence at every turn, every dawn of a
+#: needle or a silence writes one, and every 7.0 night asks whether the angel has revived.
+_SILENCE_KEYS: Final = tuple([f"silenced:{seat}" for seat in range(_SEATS + 1)])
+_NEEDLE_KEYS: Final = tuple([f"empty_needles:{seat}" for seat in range(_SEATS + 1)])
+_REVIVED_KEYS: Final = tuple([f"revived:{seat}" for seat in range(_SEATS + 1)])
+
+
+def _silence_key(seat: int) -> str:
+    return _SILENCE_KEYS[seat] if 0 <= seat <= _SEATS else f"silenced:{seat}"
+
+
+def _needle_key(seat: int) -> str:
+    return _NEEDLE_KEYS[seat] if 0 <= seat <= _SEATS else f"empty_needles:{seat}"
+
+
 def empty_needles(s: GameState, seat: int) -> int:
     """V4.6: the empty needles ``seat`` has collected so far."""
-    return s.mark(f"empty_needles:{seat}")
-
-
-#: seat -> its "silenced:N" mark's key, made once (the 4.0 day asks about every player's silence at every turn).
-_SILENCE_KEYS: dict[int, str] = {}
+    return s.mark(_needle_key(seat))
 
 
 def silenced(s: GameState, seat: int) -> bool:
     """V4.8 decision: a player the forest elder silenced last night gives no defence and no last words today,
     but votes."""
-    key = _SILENCE_KEYS.get(seat)
-    if key is None:
-        key = _SILENCE_KEYS[seat] = f"silenced:{seat}"
-    return s.mark(key) == s.day > 0
+    key = _silence_key(seat)
+    marks = s.marks  # GameState.mark inlined: a membership test and an index (see there)
+    return key in marks and marks[key] == s.day > 0
 
 
 def revived(s: GameState, seat: int) -> bool:
     """V7.1: has ``seat`` used the angel's one revival?"""
-    return s.mark(f"revived:{seat}") > 0
+    return s.mark(_REVIVED_KEYS[seat] if 0 <= seat <= _SEATS else f"revived:{seat}") > 0
 
 
 def learners(s: GameState, act: Act) -> tuple[int, ...]:
@@ -65,20 +77,43 @@ def learners(s: GameState, act: Act) -> tuple[int, ...]:
     return tuple(sorted(seeing.union(act.actors)))
 
 
-def _hits(s: GameState) -> dict[int, list[str]]:
+def _hits(s: GameState) -> tuple[dict[int, list[str]], list[int]]:
     """V4.4: every effect aimed directly at the hugged player is void; every effect on the butterfly also hits
-    the hugged. V7.1: a role ``immune`` to an ability is untouched by it (nobody is told)."""
+    the hugged. V7.1: a role ``immune`` to an ability is untouched by it (nobody is told). Returns what hit
+    each player and the players hit, in the order first hit."""
     butterfly, held = hug(s)
-    roles = s.config.variant.roles
+    immune = s.config.variant.immune_roles
     hits: dict[int, list[str]] = {}
+    seats: list[int] = []
     for a in s.acts:
         t = a.target
-        if t is None or a.ability not in _EFFECTS or t == held:
+        ability = a.ability
+        if t is None or t == held or ability not in _EFFECTS:
             continue
-        for seat in (t, held) if (held is not None and t in butterfly) else (t,):
-            if a.ability not in roles[s.roles[seat - 1]].immune:
-                hits.setdefault(seat, []).append(a.ability)
-    return hits
+        _hit(s, hits, seats, t, ability, immune)
+        if held is not None and t in butterfly:
+            _hit(s, hits, seats, held, ability, immune)
+    return hits, seats
+
+
+def _hit(s: GameState, hits: dict[int, list[str]], seats: list[int], seat: int, ability: str,
+         immune: frozenset[str]) -> None:
+    """``ability`` reaches ``seat`` unless its role is immune to it (V7.1; ``immune``: the roles immune to
+    anything, none in most versions)."""
+    role = s.roles[seat - 1]
+    if role in immune and ability in s.config.variant.roles[role].immune:
+        return
+    got = hits.get(seat)
+    if got is None:
+        hits[seat] = [ability]
+        seats.append(seat)
+    else:
+        got.append(ability)
+
+
+def _spent_tonight(s: GameState, seat: int) -> bool:
+    """V3.3: has ``seat`` used its one-time power tonight? (Asked only when a holder of it is killed.)"""
+    return any(a.ability == "secret_kill" and a.target is not None and seat in a.actors for a in s.acts)
 
 
 def resolve(s: GameState) -> tuple[tuple[tuple[int, str], ...], tuple[tuple[str, int], ...]]:
@@ -94,40 +129,81 @@ def resolve(s: GameState) -> tuple[tuple[tuple[int, str], ...], tuple[tuple[str,
     - a needle on a player with no lethal attack is empty (V4.6); the second empty needle kills;
     - silence: the player is silenced the coming day (V4.8);
     - take (V7.1): the angel, dying tonight, takes its target along.
+
+    (Loops rather than any(...) and comprehensions, and what hit a player sorted out in one pass: every dawn of
+    these versions runs this, and the take-along step asks it again.)
     """
-    hits = _hits(s)
-    revival = any(a.ability == "revive" and a.target is not None for a in s.acts)
-    no_save_from_shot = bool(s.config.options.get("needle.no_save_from_shot"))
+    hits, seats = _hits(s)
+    revival = False
+    for a in s.acts:
+        if a.ability == "revive" and a.target is not None:
+            revival = True
+            break
     secret_holders = s.config.variant.secret_roles
-    spent_tonight = {x for a in s.acts if a.ability == "secret_kill" and a.target is not None for x in a.actors}
-    deaths: dict[int, str] = {}
+    deaths: list[tuple[int, str]] = []  # in seat order, as the loop below goes
     marks: list[tuple[str, int]] = []
-    for seat in sorted(hits):
-        got = hits[seat]
-        killed = any(g in _KILLS for g in got) and "protect" not in got and not revival
+    if len(seats) > 1:
+        seats.sort()
+    for seat in seats:
+        attacked = shot = protected = secret_kill = silence = False
+        needles = 0
+        for g in hits[seat]:
+            if g in _KILLS:
+                attacked = True
+            elif g == "shoot":
+                shot = True
+            elif g == "needle":
+                needles += 1
+            elif g == "protect":
+                protected = True
+            elif g == "secret_kill":
+                secret_kill = True
+            elif g == "silence":
+                silence = True
+        killed = attacked and not protected and not revival
         if killed and s.roles[seat - 1] in secret_holders and (
-                s.mark(f"spent:{seat}") == 0 or seat in spent_tonight):
+                s.mark(f"spent:{seat}") == 0 or _spent_tonight(s, seat)):
             killed = False
-        lethal = [c for c, hit in (("killed", killed), ("shot", "shoot" in got)) if hit]
-        needles = got.count("needle")
+        lethal: list[str] = []
+        if killed:
+            lethal.append("killed")
+        if shot:
+            lethal.append("shot")
         if lethal and needles:
-            if len(lethal) == 1 and not (no_save_from_shot and lethal == ["shot"]):
+            if len(lethal) == 1 and not (shot and _no_save_from_shot(s)):
                 lethal = []  # V4.5: the needle saves from the one attack
         elif needles:
             total = empty_needles(s, seat) + needles
-            marks.append((f"empty_needles:{seat}", total))
+            marks.append((_needle_key(seat), total))
             if total >= 2:  # V4.6
                 lethal = ["needles"]
-        if "secret_kill" in got and s.spec(seat).nod:
+        if secret_kill and s.spec(seat).nod:
             lethal.append("secret_police")
         if lethal:
-            deaths[seat] = lethal[0]
-        if "silence" in got:
-            marks.append((f"silenced:{seat}", s.day + 1))
+            deaths.append((seat, lethal[0]))
+        if silence:
+            marks.append((_silence_key(seat), s.day + 1))
+    taken = False
     for a in s.acts:
-        if a.ability == "take" and a.target is not None:
-            deaths.setdefault(a.target, "taken_along")
-    return tuple(sorted(deaths.items())), tuple(marks)
+        if a.ability == "take" and a.target is not None and not _among(deaths, a.target):
+            deaths.append((a.target, "taken_along"))
+            taken = True
+    if taken:  # the one death that may come out of seat order
+        deaths.sort()
+    return tuple(deaths), tuple(marks)
+
+
+def _among(deaths: list[tuple[int, str]], seat: int) -> bool:
+    for dead, _ in deaths:  # noqa: SIM110 (a loop: no generator object; the night's deaths are a few)
+        if dead == seat:
+            return True
+    return False
+
+
+def _no_save_from_shot(s: GameState) -> bool:
+    """The ``needle.no_save_from_shot`` option (V4.5)."""
+    options = s.config.options
+    return "needle.no_save_from_shot" in options and bool(options["needle.no_save_from_shot"])
 
 
 def dies_tonight(s: GameState, seat: int) -> bool:

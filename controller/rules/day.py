@@ -4,34 +4,74 @@ public vote with its order (V2.5), follow-votes (V2.6), ties (V2.7), executions 
 
 from __future__ import annotations
 
-import functools
-from collections.abc import Collection
 from typing import TYPE_CHECKING, Any, Final
 
 from controller.rules import turns, win
 from controller.rules.actions import Rejected
 from controller.rules.events import DefenceClaimed, Died, Spoke, TieRound, VoteClosed, Voted
-from controller.rules.seats import COUNTER_CLOCKWISE, left_hand_neighbour, order_from, right_hand_neighbour
+from controller.rules.seats import (
+    COUNTER_CLOCKWISE,
+    left_hand_neighbour,
+    next_seat,
+    order_from,
+    right_hand_neighbour,
+    start_index,
+)
+from controller.rules.setup import GameConfig
 from controller.rules.state import GameState
 
 if TYPE_CHECKING:
     from controller.rules.engine import Tx
 
 
+class _DayRules:
+    """What the day asks of one configuration at every dawn and every vote, worked out once from its options
+    (compiled, an option is a Python-level call and a comparison of untyped values; these are native fields).
+    Never changed once made: safe to read from any thread."""
+
+    __slots__ = ("config", "reverse", "tasks", "top2")
+
+    def __init__(self, config: GameConfig) -> None:
+        self.config = config
+        defence = bool(config.opt("defence.suspects") and "defence.suspects" in config.options)
+        #: The day's tasks (day_agenda).
+        self.tasks: tuple[Any, ...] = _day_tasks(config.variant.day_script, defence, config.talk)
+        #: V2.5 ``vote.reverse``: the calls go from the last speaker backwards.
+        self.reverse: bool = config.opt("vote") == "reverse"
+        #: V2.7 ``tie.top2``: every first vote has two rounds.
+        self.top2: bool = config.opt("tie") == "top2"
+
+
+#: The rules of the configuration the day last asked about: every game of a simulation (and every day of a table's
+#: game) asks with the same configuration object, and comparing it is cheaper than any lookup.
+_last_rules: Final[list[_DayRules | None]] = [None]
+
+
+def _rules(config: GameConfig) -> _DayRules:
+    last = _last_rules[0]
+    if last is not None and last.config is config:
+        return last
+    rules = _DayRules(config)
+    _last_rules[0] = rules
+    return rules
+
+
 def day_agenda(s: GameState) -> list[Any]:
     """The variant's day script as tasks, then the next night."""
-    config = s.config
-    defence = bool(config.opt("defence.suspects") and "defence.suspects" in config.options)
-    return list(_day_tasks(config.variant.day_script, defence, config.talk))
+    return list(_rules(s.config).tasks)
+
+
+def day_tasks(config: GameConfig) -> tuple[Any, ...]:
+    """The same tasks as a tuple, for a caller that copies them anyway (``agenda[:] = day_tasks(config)``)."""
+    return _rules(config).tasks
 
 
 #: The day's steps that only wait for talk: a table of bots that never talk (``talk`` off) leaves them out.
 _TALK_ONLY: Final = frozenset({"last_words", "speeches", "defence"})
 
 
-@functools.lru_cache(maxsize=64)
 def _day_tasks(script: tuple[str, ...], defence: bool, talk: bool) -> tuple[Any, ...]:
-    """Worked out once per script (every dawn asks for it)."""
+    """Worked out once per configuration (_DayRules): every dawn asks for it."""
     tasks: list[Any] = []
     for name in script:
         if not talk and name in _TALK_ONLY:
@@ -58,37 +98,55 @@ def _day_tasks(script: tuple[str, ...], defence: bool, talk: bool) -> tuple[Any,
 def _victim(s: GameState) -> int | None:
     """The night's victim that the order rules start from. Decision (two deaths, V3.4): the killers' victim if
     they killed, else the lowest seat that died."""
-    if not s.night_dead:
+    night_dead = s.night_dead
+    if not night_dead:
         return None
-    killed = [a.target for a in s.acts if a.ability == "kill" and a.target in s.night_dead]
-    return killed[0] if killed else s.night_dead[0]
+    for a in s.acts:
+        if a.ability == "kill" and a.target in night_dead:
+            return a.target
+    return night_dead[0]
+
+
+def _speech_start(s: GameState) -> tuple[int, int]:
+    """Where the speeches begin and which way they go (V2.4, see speech_order)."""
+    victim = _victim(s)
+    direction = s.direction or COUNTER_CLOCKWISE
+    if victim is None:
+        return 1, direction
+    if direction == COUNTER_CLOCKWISE:
+        return right_hand_neighbour(victim, s.players), direction
+    return left_hand_neighbour(victim, s.players), direction
 
 
 def speech_order(s: GameState) -> tuple[int, ...]:
     """V2.4: from the right-hand neighbour of the night's victim, counter-clockwise; with
     ``speech.any_direction`` from either neighbour in the judge's direction. Decision: no victim -> seat 1."""
-    victim = _victim(s)
-    direction = s.direction or COUNTER_CLOCKWISE
-    if victim is None:
-        start = 1
-    elif direction == COUNTER_CLOCKWISE:
-        start = right_hand_neighbour(victim, s.players)
-    else:
-        start = left_hand_neighbour(victim, s.players)
+    start, direction = _speech_start(s)
     return order_from(start, direction, s.players, s.alive)
 
 
+def _vote_start(s: GameState) -> tuple[int, int]:
+    """Where the calls of a vote begin and which way they go, when they go round the living players (every case but
+    ``vote.reverse`` after speeches, see vote_order); (0, 0) otherwise."""
+    if _rules(s.config).reverse:
+        if s.speech_order:
+            return 0, 0
+        # Nobody spoke (a bots' table): the speeches' order backwards, which is the walk the other way round the
+        # table from the seat before the speeches' start.
+        start, direction = _speech_start(s)
+        return next_seat(start, -direction, s.players), -direction
+    victim = _victim(s)
+    return (1 if victim is None else right_hand_neighbour(victim, s.players)), COUNTER_CLOCKWISE
+
+
 def vote_order(s: GameState) -> tuple[int, ...]:
-    """V2.5: ``vote.reverse`` calls from the last speaker backwards; ``vote.from_victim`` from the victim's
-    right-hand neighbour (counter-clockwise)."""
-    if s.config.opt("vote") == "reverse":
-        if not s.speech_order:  # nobody spoke (a bots' table): the order the speeches would have had
-            return speech_order(s)[::-1]
+    """V2.5: ``vote.reverse`` calls from the last speaker backwards (when nobody spoke, the order the speeches would
+    have had, backwards); ``vote.from_victim`` from the victim's right-hand neighbour (counter-clockwise)."""
+    start, direction = _vote_start(s)
+    if direction == 0:
         alive = s.alive
         return tuple([x for x in reversed(s.speech_order) if x in alive])
-    victim = _victim(s)
-    start = 1 if victim is None else right_hand_neighbour(victim, s.players)
-    return order_from(start, COUNTER_CLOCKWISE, s.players, s.alive)
+    return order_from(start, direction, s.players, s.alive)
 
 
 # ---- last words ------------------------------------------------------------------------------------------
@@ -159,7 +217,15 @@ def task_defence_speeches(tx: Tx) -> None:
 
 def task_vote(tx: Tx) -> None:
     s = tx.s
-    tx.open("vote", "vote", tuple(sorted(s.alive)), (*vote_order(s), None))
+    living = sorted(s.alive)
+    start, direction = _vote_start(s)
+    if direction == 0:
+        choices: list[int | None] = [*vote_order(s), None]
+    else:  # the calls go round the living players: a rotation of the seats already sorted
+        ordered = living if direction > 0 else living[::-1]
+        i = start_index(ordered, start, direction)
+        choices = [*ordered[i:], *ordered[:i], None]
+    tx.open("vote", "vote", tuple(living), choices)
 
 
 def task_revote(tx: Tx, candidates: tuple[int, ...]) -> None:
@@ -170,7 +236,8 @@ def task_revote(tx: Tx, candidates: tuple[int, ...]) -> None:
 
 
 def task_execute(tx: Tx, seat: int) -> None:
-    if turns.take_along_first(tx, seat, ("execute", seat)):  # V7.1: the angel chooses before it goes
+    # V7.1: the angel chooses before it goes (only variants with a take-along step ask: no resume task to build)
+    if tx.s.config.variant.take_steps and turns.take_along_first(tx, seat, ("execute", seat)):
         return
     s = tx.s
     if s.cards and len(s.cards[seat - 1]) > 1:  # D3: shows the first identity and plays on with the second
@@ -178,7 +245,7 @@ def task_execute(tx: Tx, seat: int) -> None:
 
         cards.lose_card(tx, seat, "executed")
         return
-    allowed = lastwords_allowed(s, seat, "executed")
+    allowed = s.config.talk and lastwords_allowed(s, seat, "executed")  # asked before the death takes its place
     if turns.die_with_take_along(tx, seat, "executed"):
         return
     if allowed and s.config.talk:
@@ -267,8 +334,16 @@ def vote(tx: Tx, seat: int, target: int | None, delay_s: float) -> None:
         raise Rejected("follow_vote", f"seat {seat}'s hand came {delay_s:.1f}s after the call, later than the "
                                       f"{window:g}s window: a follow-vote does not count (V2.6)")
     tx.emit(Voted(seat, target))
-    if all(x in tx.s.picks for x in w.seats if x in tx.s.alive):
+    if _all_voted(tx.s):
         close_vote(tx)
+
+
+def _all_voted(s: GameState) -> bool:
+    """Whether every living voter of the open vote has a hand in."""
+    w = s.waiting
+    assert w is not None
+    alive, picks = s.alive, s.picks
+    return all(x in picks for x in w.seats if x in alive)
 
 
 def ballot(tx: Tx, votes: tuple[tuple[int, int | None], ...]) -> None:
@@ -276,11 +351,64 @@ def ballot(tx: Tx, votes: tuple[tuple[int, int | None], ...]) -> None:
     s = tx.s
     w = s.waiting
     assert w is not None
+    if s.picks:  # hands raised one by one before the judge's count: count them all together
+        _check_hands(s, votes)
+        _close(tx, (*sorted(s.picks.items()), *votes))
+        return
+    counts = _counted(votes, s.alive, w.choices, w.step != turns.TURN_VOTE)  # a V4.8 turn's one hand: no count
+    if counts is None:  # a hand the quick checks do not vouch for: the detailed checks say what is wrong, if anything
+        _check_hands(s, votes)
+    _close(tx, votes, counts)
+
+
+def _counted(votes: tuple[tuple[Any, ...], ...], alive: frozenset[int], choices: tuple[int | None, ...],
+             count: bool) -> dict[Any, int] | None:
+    """The hands of a ballot per living candidate, when cheap checks show every hand is valid (the voters in seat
+    order, so each once, and alive; the target a candidate), else None.
+
+    The judge counts candidate by candidate, so a ballot comes in runs of hands for one target: each run's target is
+    checked and counted once. The seats and targets stay Python objects (``Any``): compiled, a typed ``int`` would
+    be unboxed from the hand and boxed again for every set lookup."""
+    counts: dict[Any, int] = {}
+    previous = 0
+    target: Any = None
+    run = 0
+    for hand in votes:
+        voter = hand[0]
+        if voter not in alive:
+            return None
+        seat: int = voter
+        if seat <= previous:
+            return None
+        previous = seat
+        t = hand[1]
+        if run == 0 or t is not target:
+            if not _is_candidate(t, choices):
+                return None
+            if count and run and target is not None and target in alive:  # an ejected candidate gets no hands
+                counts[target] = counts.get(target, 0) + run
+            target, run = t, 0
+        run += 1
+    if count and run and target is not None and target in alive:
+        counts[target] = counts.get(target, 0) + run
+    return counts
+
+
+def _is_candidate(target: Any, choices: tuple[Any, ...]) -> bool:
+    """``target in choices``, trying identity first: seat numbers are shared small int objects, so a comparison of
+    pointers finds a candidate without a rich comparison of each one before it."""
+    for c in choices:
+        if c is target:
+            return True
+    return target in choices
+
+
+def _check_hands(s: GameState, votes: tuple[tuple[int, int | None], ...]) -> None:
+    """Each hand of a ballot checked like a single vote, in order: the first bad one is rejected with its reason."""
+    w = s.waiting
+    assert w is not None
     seen: set[int] = set()
     alive, picks = s.alive, s.picks
-    # A set for a whole table's hands; the tuple itself for a V4.8 single vote (no set to build for one test).
-    choices: Collection[int | None] = frozenset(w.choices) if len(votes) > 3 else w.choices
-    counts: dict[int, int] = {}  # counted while checked, as _close counts: living voters, living candidates
     for voter, target in votes:
         if voter not in alive:
             if not isinstance(voter, int) or not 1 <= voter <= s.players:
@@ -289,14 +417,8 @@ def ballot(tx: Tx, votes: tuple[tuple[int, int | None], ...]) -> None:
         if voter in seen or voter in picks:
             raise Rejected("already_voted", f"seat {voter} votes twice; one vote each (V2.5)")
         seen.add(voter)
-        if target not in choices:
+        if target not in w.choices:
             _check_vote_target(s, target)
-        if target is not None and target in alive:  # a candidate ejected during the vote gets no hands
-            counts[target] = counts.get(target, 0) + 1
-    if picks:  # hands raised one by one before the judge's count: count them all together
-        _close(tx, (*sorted(picks.items()), *votes))
-    else:
-        _close(tx, tuple(votes), counts)
 
 
 def close_vote(tx: Tx) -> None:
@@ -304,8 +426,8 @@ def close_vote(tx: Tx) -> None:
     _close(tx, tuple(sorted(tx.s.picks.items())))
 
 
-def _close(tx: Tx, hands: tuple[tuple[int, int | None], ...], counts: dict[int, int] | None = None) -> None:
-    """Count the hands (``counts``: already counted by the caller, per candidate) and settle the vote."""
+def _close(tx: Tx, hands: tuple[tuple[int, int | None], ...], counts: dict[Any, int] | None = None) -> None:
+    """Count the hands (``counts``: already counted by the caller, per living candidate) and settle the vote."""
     s = tx.s
     w = s.waiting
     assert w is not None
@@ -318,18 +440,42 @@ def _close(tx: Tx, hands: tuple[tuple[int, int | None], ...], counts: dict[int, 
         for v, t in hands:
             if t is not None and v in alive and t in alive:
                 counts[t] = counts.get(t, 0) + 1
-    tally = tuple([(c, counts[c]) for c in w.choices if c in counts])
-    if not tally:  # V2.5 decision: if nobody votes, nobody is out
+    if not counts:  # V2.5 decision: if nobody votes, nobody is out
         tx.emit(VoteClosed((), None, ()))
         return
-    top = max([n for _, n in tally])
-    tops = tuple([c for c, n in tally if n == top])
-    if w.step == "vote" and s.config.options.get("tie") == "top2":
+    # The tally in the candidates' order, its top count and who has it, in one pass (no intermediate tuples). Every
+    # hand counted was checked against the candidates, so the one candidate with hands needs no search.
+    tally: tuple[tuple[int, int], ...] = ()
+    tops: tuple[int, ...] = ()
+    first: Any = None  # the first of the top candidates (an object: compiled, no unboxing and boxing again)
+    if len(counts) == 1:
+        for c, n in counts.items():
+            tally, tops, first = ((c, n),), (c,), c
+    else:
+        tally_list: list[tuple[Any, int]] = []
+        tops_list: list[Any] = []
+        choices: tuple[Any, ...] = w.choices  # objects, as above
+        top = 0
+        for c in choices:
+            if c in counts:
+                n = counts[c]
+                tally_list.append((c, n))
+                if n > top:
+                    top = n
+                    tops_list = [c]
+                elif n == top:
+                    tops_list.append(c)
+        if not tally_list:  # (hands for no candidate: none are counted, but keep the rule's answer)
+            tx.emit(VoteClosed((), None, ()))
+            return
+        tally, tops, first = tuple(tally_list), tuple(tops_list), tops_list[0]
+    if w.step == "vote" and _rules(s.config).top2:
         _top2_first_round(tx, tally, tops)
         return
     if len(tops) == 1:
-        tx.emit(VoteClosed(tally, tops[0], ()))
-        tx.push(("execute", tops[0]))
+        out = first
+        tx.emit(VoteClosed(tally, out, ()))
+        tx.agenda.insert(0, ("execute", out))  # Tx.push without its argument tuple
         return
     tx.emit(VoteClosed(tally, None, tops))
     _tie(tx, tops)
@@ -421,7 +567,7 @@ def remove_player(tx: Tx, seat: int, cause: str) -> None:
     if speaking or (s.waiting is not None and seat in s.queue):
         tx.emit(Spoke(seat, cause))
     w = tx.s.waiting
-    if w is not None and w.kind == "vote" and all(x in tx.s.picks for x in w.seats if x in tx.s.alive):
+    if w is not None and w.kind == "vote" and _all_voted(tx.s):
         close_vote(tx)
     elif w is not None and w.kind == "night" and w.group:
         from controller.rules.night import _group_check

@@ -23,13 +23,25 @@ from typing import TYPE_CHECKING, Any, Final
 from controller.rules import clash, win
 from controller.rules.events import Died, TieRound, VoteClosed
 from controller.rules.seats import CLOCKWISE, COUNTER_CLOCKWISE, next_seat, order_from
-from controller.rules.state import GameState
+from controller.rules.setup import GameConfig
+from controller.rules.state import Act, GameState
+from controller.rules.variant import NightStep
 
 if TYPE_CHECKING:
     from controller.rules.engine import Tx
 
 #: The step name of one player's vote right after their defence (V4.8).
 TURN_VOTE: Final = "vote.defence"
+
+#: The seats a table can have (the largest role table is far below this); a seat beyond it still works, slower.
+_SEATS: Final = 64
+#: Each seat's tasks of a defence turn and the tally of its one hand, made once rather than at every turn (they
+#: are values: a task tuple or an event may share them). Typed loosely on purpose: compiled, an item typed as a
+#: fixed-length tuple would be unpacked when read and packed again into a new tuple when stored.
+_ALONE: Final[tuple[tuple[int, ...], ...]] = tuple([(seat,) for seat in range(_SEATS + 1)])
+_SPEAK_TASKS: Final[tuple[Any, ...]] = tuple([("speak_among", _ALONE[seat], "defence") for seat in range(_SEATS + 1)])
+_VOTE_TASKS: Final[tuple[Any, ...]] = tuple([("turn_vote", seat) for seat in range(_SEATS + 1)])
+_ONE_HAND: Final[tuple[tuple[tuple[int, int], ...], ...]] = tuple([((seat, 1),) for seat in range(_SEATS + 1)])
 
 
 def direction(s: GameState) -> int:
@@ -50,54 +62,111 @@ def from_judge(s: GameState, seats: Any) -> tuple[int, ...]:
 
 def no_last_words(s: GameState, seat: int) -> bool:
     """V4.8 decision: silenced today; V7.1: taken along by the angel."""
-    return clash.silenced(s, seat) or any(x == seat and c == "taken_along" for x, c in s.dead)
+    if clash.silenced(s, seat):
+        return True
+    for x, cause in s.dead:  # noqa: SIM110 (a loop, not any(...): no generator object for each of the night's dead)
+        if x == seat and cause == "taken_along":
+            return True
+    return False
 
 
 def last_words_order(s: GameState) -> tuple[int, ...]:
     """V4.7: the night's dead who give last words, in the day's order from the judge."""
-    if not s.night_dead:  # a quiet night (and every V4.8 turn asks)
+    if not s.night_dead:  # a quiet night
         return ()
     return tuple([x for x in from_judge(s, s.night_dead) if not no_last_words(s, x)])
 
 
 def task_last_words_in_turn(tx: Tx) -> None:
     s = tx.s
+    if not s.config.talk:  # a table of bots that never talk waits for no last words (nor works out who gives them)
+        return
     order = last_words_order(s)
-    if order and s.config.talk:
+    if order:
         tx.open("last_words", "last_words", order)
+
+
+class _DefenceOrder:
+    """A day's V4.8 defence order, kept with the very state values it was worked out from.
+
+    Why: every turn of a defence round (its vote offers the whole order) and the count ask again, and the order
+    changes only with a death, a new day or a new game. A state's fields are never changed in place (a draft
+    replaces them), so while a state holds these same objects the order is the same; any other state (a fold
+    rebuilds equal values in new objects) just works it out again."""
+
+    __slots__ = ("alive", "config", "day", "dead", "marks", "night_dead", "order")
+
+    def __init__(self, s: GameState, order: tuple[int, ...]) -> None:
+        self.config: GameConfig = s.config
+        self.day: int = s.day
+        self.night_dead: tuple[int, ...] = s.night_dead
+        self.marks: Any = s.marks
+        self.dead: tuple[tuple[int, str], ...] = s.dead
+        self.alive: frozenset[int] = s.alive
+        self.order: tuple[int, ...] = order
+
+
+#: The last defence order worked out (one entry, replaced whole: a reader never sees half of one).
+_LAST_ORDER: Final[list[_DefenceOrder | None]] = [None]
 
 
 def defence_order(s: GameState) -> tuple[int, ...]:
     """V4.8: from the seat after the last player who gave last words (从最后一个遗言死者同序下一人开始), in the
     day's direction: a dead player the elder silenced gave none, so the start moves back to the last who spoke.
     Decision: nobody gave last words (no death, or only silenced ones): from the judge."""
+    last = _LAST_ORDER[0]
+    if (last is not None and last.alive is s.alive and last.dead is s.dead and last.night_dead is s.night_dead
+            and last.marks is s.marks and last.day == s.day and last.config is s.config):
+        return last.order
     d = direction(s)
     spoke = last_words_order(s)
     judge_side = 1 if d == CLOCKWISE else s.players
     start = next_seat(spoke[-1], d, s.players) if spoke else judge_side
-    return order_from(start, d, s.players, s.alive)
+    order = order_from(start, d, s.players, s.alive)
+    _LAST_ORDER[0] = _DefenceOrder(s, order)
+    return order
 
 
 def task_defence_votes(tx: Tx) -> None:
-    tx.push(("defence_turns", defence_order(tx.s), ()))
+    tx.agenda.insert(0, ("defence_turns", defence_order(tx.s), ()))  # Tx.push without its *args call
+
+
+#: The ``rest`` of the last defence turn pushed and the living players it was taken from (replaced whole).
+_LAST_TURN: Final[list[tuple[tuple[int, ...], frozenset[int]]]] = [((), frozenset())]
+
+
+def _living(order: tuple[int, ...], alive: frozenset[int]) -> tuple[int, ...]:
+    """``order`` without the players who died since it was made (the judge may eject one mid-round)."""
+    last_rest, last_alive = _LAST_TURN[0]
+    if alive is last_alive and order is last_rest:  # made from these very living players: nobody to drop
+        return order
+    last = _LAST_ORDER[0]
+    if last is not None and alive is last.alive and order is last.order:  # the round's first turn
+        return order
+    return tuple([x for x in order if x in alive])
 
 
 def task_defence_turns(tx: Tx, order: tuple[int, ...], hands: tuple[tuple[int, int], ...]) -> None:
     """The next player's defence and vote, or (nobody left) the count."""
     s = tx.s
-    living = [x for x in order if x in s.alive]
+    alive = s.alive
+    living = _living(order, alive)
     if not living:
         _count(tx, order, hands)
         return
-    seat, rest = living[0], tuple(living[1:])
-    first: list[Any] = [] if clash.silenced(s, seat) else [("speak_among", (seat,), "defence")]
-    tx.push(*first, ("turn_vote", seat), ("defence_turns", rest, hands))
+    seat, rest = living[0], living[1:]
+    _LAST_TURN[0] = (rest, alive)
+    agenda = tx.agenda  # Tx.push without its *args call: the tasks go first, in this order
+    agenda.insert(0, ("defence_turns", rest, hands))
+    agenda.insert(0, _VOTE_TASKS[seat] if seat <= _SEATS else ("turn_vote", seat))
+    if not clash.silenced(s, seat):
+        agenda.insert(0, _SPEAK_TASKS[seat] if seat <= _SEATS else ("speak_among", (seat,), "defence"))
 
 
 def task_turn_vote(tx: Tx, seat: int) -> None:
     s = tx.s
     if seat in s.alive:
-        tx.open("vote", TURN_VOTE, (seat,), defence_order(s))
+        tx.open("vote", TURN_VOTE, _ALONE[seat] if seat <= _SEATS else (seat,), defence_order(s))
 
 
 def close_turn(tx: Tx, hands: tuple[tuple[int, int | None], ...]) -> None:
@@ -105,36 +174,46 @@ def close_turn(tx: Tx, hands: tuple[tuple[int, int | None], ...]) -> None:
     s = tx.s
     w = s.waiting
     assert w is not None
+    voter = w.seats[0]
+    alive = s.alive
     hand = None
     for v, t in hands:  # the first living target of the voter's hands (a loop: no generator at every turn)
-        if v in w.seats and t is not None and t in s.alive:
+        if t is not None and v == voter and t in alive:
             hand = t
             break
-    nxt = tx.agenda[0]
+    agenda = tx.agenda
+    nxt: tuple[str, tuple[int, ...], tuple[tuple[int, int], ...]] = agenda[0]  # typed: its items read natively
     assert nxt[0] == "defence_turns", f"a defence vote is followed by the round's next turn, not {nxt!r}"
     if hand is not None:
-        tx.agenda[0] = ("defence_turns", nxt[1], (*nxt[2], (w.seats[0], hand)))
-    tx.emit(VoteClosed(((hand, 1),) if hand is not None else (), None, ()))
+        agenda[0] = ("defence_turns", nxt[1], nxt[2] + ((voter, hand),))
+        tx.emit(VoteClosed(_ONE_HAND[hand] if 0 <= hand <= _SEATS else ((hand, 1),), None, ()))
+    else:
+        tx.emit(VoteClosed((), None, ()))
 
 
 def _count(tx: Tx, order: tuple[int, ...], hands: tuple[tuple[int, int], ...]) -> None:
     s = tx.s
-    counts: dict[int, int] = {}
+    # Hands per seat in a list indexed by seat (no dict, no boxed keys); only the living are read back: the
+    # order holds every living player and nobody else.
+    counts = [0] * (s.players + 1)
     for _, t in hands:
-        if t in s.alive:
-            counts[t] = counts.get(t, 0) + 1
-    tally = tuple([(c, counts[c]) for c in defence_order(s) if c in counts])
+        if 0 < t < len(counts):
+            counts[t] += 1
+    tally = tuple([(c, counts[c]) for c in defence_order(s) if counts[c]])
     if not tally:
         tx.emit(VoteClosed((), None, ()))
         return
-    top = max([n for _, n in tally])
+    top = 0
+    for _, n in tally:
+        if n > top:
+            top = n
     tops = tuple([c for c, n in tally if n == top])
     if len(tops) > 1:  # V4.8: a tie between two or more: nobody is voted out today
         tx.emit(VoteClosed(tally, None, tops))
         tx.emit(TieRound("v4.8", 1, tops, "nobody_out"))
         return
     tx.emit(VoteClosed(tally, tops[0], ()))
-    tx.push(("verdict", tops[0]))
+    tx.agenda.insert(0, ("verdict", tops[0]))
 
 
 def task_verdict(tx: Tx, seat: int) -> None:
@@ -152,16 +231,32 @@ def task_verdict(tx: Tx, seat: int) -> None:
 
 # ---- V7.1: the angel's take-along when it dies by day -----------------------------------------------------
 
+def _take_step(s: GameState, seat: int) -> NightStep | None:
+    """The night step with which ``seat``'s role takes someone along (V7.1), if it has one."""
+    takes = s.config.variant.take_steps
+    if not takes:  # most versions: nobody takes anyone along
+        return None
+    role = s.roles[seat - 1]
+    return takes[role] if role in takes else None  # noqa: SIM401 (a test and an index: Mapping.get is a method call)
+
+
+def _take_act(s: GameState, step: str, seat: int) -> Act | None:
+    """``seat``'s settled take-along choice in ``step`` (V7.1), if it made one."""
+    for a in s.acts:  # a loop, not any(...)/next(...): no generator object
+        if a.step == step and seat in a.actors:
+            return a
+    return None
+
+
 def take_along_first(tx: Tx, seat: int, resume: tuple[Any, ...]) -> bool:
     """Before ``seat`` is executed: if its role takes someone along (V7.1) and has not chosen yet today, ask
     (while it is still alive) and run ``resume`` afterwards. True if the engine now waits for the choice."""
     s = tx.s
-    takes = s.config.variant.take_steps
-    st = takes.get(s.roles[seat - 1]) if takes else None
-    if st is None or seat not in s.alive or any(a.step == st.id and seat in a.actors for a in s.acts):
+    st = _take_step(s, seat)
+    if st is None or seat not in s.alive or _take_act(s, st.id, seat) is not None:
         return False
     tx.push(resume)
-    others = tuple(x for x in sorted(s.alive) if x != seat)
+    others = tuple([x for x in sorted(s.alive) if x != seat])
     tx.open("night", st.id, (seat,), (*others, None), role="+".join(st.roles), ability=st.ability)
     return True
 
@@ -170,15 +265,15 @@ def die_with_take_along(tx: Tx, seat: int, cause: str) -> bool:
     """``seat`` dies by day; the player it chose to take along (V7.1) dies with it, without last words. True
     if the game is over."""
     s = tx.s
-    takes = s.config.variant.take_steps
-    st = takes.get(s.roles[seat - 1]) if takes else None
-    taken = None if st is None else next((a.target for a in s.acts if a.step == st.id and seat in a.actors), None)
+    st = _take_step(s, seat)
+    act = None if st is None else _take_act(s, st.id, seat)
+    taken = None if act is None else act.target
     tx.emit(Died(seat, cause))
     if taken is not None and taken in tx.s.alive:
         tx.emit(Died(taken, "taken_along"))
     result = win.check(tx.s)
     if result:
-        tx.end(*result)
+        tx.end(result[0], result[1])  # not *result: a generic call with an argument tuple
         return True
     return False
 

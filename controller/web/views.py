@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 from controller.board.words import board_lines
 from controller.rules.turns import TURN_VOTE
 from controller.screens.story import story
-from controller.screens.strings import Lang, action_name, role_name, side_name, ui
+from controller.screens.strings import UI, Lang, action_name, role_name, side_name, ui
 from controller.screens.views import L10n, Text
 
 if TYPE_CHECKING:
@@ -129,7 +129,7 @@ def _lobby_view(lobby: Lobby | None, lang: Lang, phones: int) -> dict[str, Any]:
                             _w("waiting", lang)}
     if lobby is not None and not lobby.started:
         view.update(variant=lobby.variant.id, players=lobby.players(), joined=sorted(lobby.joined),
-                    deck=_deck(lobby, lang), problem=lobby.ready(),
+                    deck=_deck(lobby, lang), problem=lobby.problem(lang),
                     commands={"start": lobby.ready() is None, "players": True})
     else:
         view["commands"] = {}
@@ -142,10 +142,13 @@ def _deck(lobby: Lobby, lang: Lang) -> str:
     from controller.rules.setup import configure
     from controller.rules.variant import VariantError
 
+    n = lobby.players()
+    if n == 0:
+        return ""  # nobody checked in yet: no deck to lay out (the problem line says so)
     try:
-        config = configure(lobby.variant, lobby.players(), lobby.options)
+        config = configure(lobby.variant, n, lobby.options)
     except VariantError as exc:
-        return exc.problem
+        return UI["lobby_cannot"][0].format(n=n) if lang is Lang.ZH else exc.problem
     return ", ".join(f"{count} {role_name(role, lang)}" for role, count in config.composition)
 
 

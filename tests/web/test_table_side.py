@@ -72,6 +72,24 @@ def test_the_board_writes_the_code_and_the_address_and_draws_the_qr_code():
     assert qr.getpixel((0, 0)) == 255 and min(qr.getdata()) == 0  # a quiet zone, then modules
 
 
+def test_the_chinese_check_in_page_says_why_a_count_cannot_play_in_chinese():
+    """Nobody has checked in, then three players (too few for 2.0): the phone's page says so in the table's
+    language, with no deck line for nobody and no English reason on a Chinese page."""
+    clock = VirtualScheduler()
+    sim = SimTable(10, clock.now)
+    variant = load_variant("standard-2.0")
+    lobby = Lobby(sim, clock, variant, {}, lambda n: None, variants=[variant])
+    lobby.start()
+    empty = judge_view(None, "zh", lobby=lobby)
+    assert (empty["deck"], empty["problem"]) == ("", "还没有人签到")
+    for seat in (1, 2, 3):
+        sim.click(seat, Button.OK)
+    few = judge_view(None, "zh", lobby=lobby)
+    assert few["deck"] == "3人不能玩这个版本" and few["problem"] == "3人不能玩这个版本"
+    assert not few["commands"]["start"]
+    assert "players" in judge_view(None, "en", lobby=lobby)["problem"]  # English keeps the variant's reason
+
+
 def test_the_check_in_from_the_phone_counts_and_starts_the_game(loop):
     clock = VirtualScheduler()
     sim = SimTable(10, clock.now)
@@ -117,3 +135,27 @@ def test_a_port_in_use_is_one_clear_line():
         port = taken.getsockname()[1]
         with pytest.raises(OSError, match=rf"cannot listen on 127.0.0.1:{port}: .*change \[console\] port"):
             listen("127.0.0.1", port)
+
+
+def test_tianhei_serve_with_the_consoles_port_taken_says_so_in_one_line(tmp_path):
+    """The installed table (systemd runs ``tianhei serve``): a console port another program holds is the one line
+    `tianhei table` gives too, and a failed start (systemd restarts it and logs that line), not a traceback."""
+    import os
+    import socket
+    import subprocess
+    import sys
+
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        cfg = tmp_path / "tianhei.toml"
+        cfg.write_text(f'[journal]\npath = "{tmp_path / "journal.sqlite"}"\n'
+                       f'[console]\nenabled = true\nhost = "127.0.0.1"\nport = {port}\ntls = false\n')
+        done = subprocess.run([sys.executable, "-m", "controller.cli", "serve", "--config", str(cfg)],
+                              capture_output=True, text=True, timeout=120,
+                              env={k: v for k, v in os.environ.items() if k != "NOTIFY_SOCKET"})
+    assert done.returncode == 1, done.stderr
+    assert "Traceback" not in done.stderr
+    assert f"tianhei serve: the judge's console cannot listen on 127.0.0.1:{port}" in done.stderr
+    assert "change [console] port" in done.stderr
