@@ -7,7 +7,6 @@ and what it does at dawn (:func:`resolve_dawn`).
 
 from __future__ import annotations
 
-import functools
 from collections import Counter
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any, Final
@@ -25,8 +24,9 @@ if TYPE_CHECKING:
     from controller.rules.engine import Tx
 
 
-#: The abilities whose holders may be kept asleep (limited checks, one-time powers, 4.0/7.0 conditions).
-_LIMITED: Final = frozenset({"check", "secret_kill"}) | clash.ABILITIES
+#: The abilities whose holders may be kept asleep (one-time powers, V7.1 conditions; also the check when the
+#: checks are limited, V2.10): see :func:`_available`.
+_LIMITED: Final = frozenset({"secret_kill", "revive", "take", "late_kill"})
 
 
 def _spent(s: GameState, seat: int) -> bool:
@@ -36,7 +36,7 @@ def _spent(s: GameState, seat: int) -> bool:
 def _available(s: GameState, st: NightStep, actors: tuple[int, ...]) -> tuple[int, ...]:
     """The actors who may use the ability tonight (empty: the step is skipped and nobody wakes)."""
     if st.ability == "check":
-        limit = int(s.config.options.get("checks", 0))
+        limit = _game(s).plan.check_limit
         if limit and s.mark("checks_used") >= limit:  # V2.10: limited checks
             return ()
     elif st.ability == "secret_kill":  # V3.3: one use per game
@@ -61,25 +61,38 @@ def _available_v4_v7(s: GameState, st: NightStep, actors: tuple[int, ...]) -> tu
 
 def legal_targets(s: GameState, st: NightStep, actors: tuple[int, ...]) -> tuple[int | None, ...]:
     """Whom ``actors`` may point at in step ``st`` (C2: players with eyes closed, unless the rule allows more)."""
-    if st.targets == "living":
-        out = sorted(s.alive)
-    elif st.targets == "eyes_closed" and st.ability == "kill" and s.config.options.get("killers.selfkill"):
-        out = sorted(s.alive)  # V2.12: killers may kill themselves or each other, by majority only
-    else:  # others, eyes_closed: the living who are not awake in this step
-        out = sorted(s.alive.difference(actors))
+    g = _game(s)
+    return _targets(s, g, g.step(st.id), actors, False)
+
+
+def _targets(s: GameState, g: _GamePlan, gs: _GameStep, actors: tuple[int, ...],
+             holders_awake: bool) -> tuple[int | None, ...]:
+    """:func:`legal_targets`; ``holders_awake``: ``actors`` are exactly the living holders of the step's cards
+    (then "not awake" is a look-up in the step's seat mask, not a search of ``actors``)."""
+    sp = gs.plan
+    st = sp.st
+    living = g.living_of(s.alive)
+    if sp.all_living:  # C2 "living"; V2.12: killers may kill themselves or each other, by majority only
+        if sp.plain_living:  # most 4.0 steps: the living, or nobody
+            return g.living_or_none(living) if st.optional else living
+        out: tuple[int, ...] | list[int] = living
+    elif holders_awake:  # others, eyes_closed: the living who are not awake in this step
+        mask = gs.mask
+        out = [x for x in living if not mask[x]]
+    else:
+        awake = set(actors)
+        out = [x for x in living if x not in awake]
     if st.spare_when_last and sum(1 for x in actors if s.roles[x - 1] in st.roles) == 1:
         out = [x for x in out if s.roles[x - 1] not in st.spare_when_last]  # V5.4: only a day vote can
-    if (st.ability == "kill" and s.config.options.get("first_victim.max_repeat")
-            and s.night == first_kill_night(s.config)):
-        barred = _barred_first_victim(s)
-        if barred is not None:
+    if sp.bars_first_victim and s.night == g.plan.kill_night:
+        barred = g.plan.barred
+        if barred:
             out = [x for x in out if x != barred]
-    if st.ability == "revive":  # V7.1: the angel does not know the victim; pointing at oneself means "revive"
-        out = list(actors)
-    choices: tuple[int | None, ...] = tuple(out)
+    if sp.revive:  # V7.1: the angel does not know the victim; pointing at oneself means "revive"
+        out = actors
     if st.optional:
-        choices = (*choices, None)
-    return choices
+        return (*out, None)
+    return tuple(out)
 
 
 def recognition_first(config: GameConfig) -> bool:
@@ -106,26 +119,174 @@ def first_victim(events: Iterable[Event]) -> int | None:
     return None
 
 
-def _barred_first_victim(s: GameState) -> int | None:
+def _barred_first_victim(config: GameConfig) -> int | None:
     """V2.11: the seat that may not be tonight's first-night victim, since it was the first victim of each of the
     last ``first_victim.max_repeat`` games; None when there is no such run."""
-    limit = int(s.config.options.get("first_victim.max_repeat", 0))
-    if not limit or len(s.config.history) < limit:
+    limit = int(config.options.get("first_victim.max_repeat", 0))
+    if not limit or len(config.history) < limit:
         return None
-    last = s.config.history[-limit:]
+    last = config.history[-limit:]
     return last[0] if all(v == last[0] for v in last) else None
 
 
-def _result(s: GameState, st: NightStep, target: int | None) -> tuple[str, tuple[tuple[str, int], ...]]:
+def _result(s: GameState, g: _GamePlan, sp: _StepPlan,
+            target: int | None) -> tuple[str, tuple[tuple[str, int], ...]]:
     """What the actors learn at once, and the ability's bookkeeping."""
-    if target is None:
+    if target is None or not sp.check:
         return "", ()
-    if st.ability == "check":  # V2.2: a nod for a killer, a shake for anyone else; F2: the informant too
-        result = "nod" if s.spec(target).nod else "shake"
-        if "hug" in s.config.variant.abilities and target == clash.hugged(s):
-            result = "none"  # V4.3: no signal at all on the player the butterfly hugs
-        return result, (("checks_used", s.mark("checks_used") + 1),)
-    return "", ()
+    # V2.2: a nod for a killer, a shake for anyone else; F2: the informant too
+    result = "nod" if s.roles[target - 1] in g.plan.nod_roles else "shake"
+    if g.plan.hug and target == clash.hugged(s):
+        result = "none"  # V4.3: no signal at all on the player the butterfly hugs
+    return result, (("checks_used", s.mark("checks_used") + 1),)
+
+
+# ---- what every night asks, worked out once ----------------------------------------------------------------
+# The simulator plays thousands of nights of one configuration, and within one single-card game the seats'
+# cards never change: the option reads, the step flags and the seats holding each step's cards are worked out
+# here once (per configuration, per deal) instead of at every step. Plain classes: compiled, their attributes
+# are native fields rather than lookups by name.
+
+class _StepPlan:
+    """One night step of a configuration: its flags and the options it reads, looked up once."""
+
+    def __init__(self, st: NightStep, config: GameConfig) -> None:
+        options = config.options
+        self.st = st
+        self.ability = st.ability
+        #: The name the judge calls (Opened.role).
+        self.label = "+".join(st.call or st.roles)
+        #: D3 copies, V5.4 guests and late steps: who wakes depends on more than the cards (see _wakers).
+        self.conditional = bool(st.copy or st.guests or st.when_all_dead)
+        self.limited = st.ability in _LIMITED or (st.ability == "check" and bool(int(options.get("checks", 0))))
+        self.revive = st.ability == "revive"
+        self.check = st.ability == "check"
+        #: Every living player may be chosen (C2 "living"; V2.12 killers who may kill themselves).
+        self.all_living = st.targets == "living" or (
+            st.targets == "eyes_closed" and st.ability == "kill" and bool(options.get("killers.selfkill")))
+        #: V2.11: the kill of the first kill night may not hit the seat of the last games' run of first victims.
+        self.bars_first_victim = st.ability == "kill" and bool(options.get("first_victim.max_repeat"))
+        #: The choices are every living player as they are (and None when optional): nothing is left out.
+        self.plain_living = (self.all_living and not st.spare_when_last and not self.bars_first_victim
+                             and not self.revive)
+
+
+class _ConfigPlan:
+    """The night script of one configuration as the engine asks for it at every night."""
+
+    def __init__(self, config: GameConfig) -> None:
+        variant = config.variant
+        options = config.options
+        self.config = config
+        self.steps: dict[str, _StepPlan] = {st.id: _StepPlan(st, config) for st in variant.night}
+        self.recognition_first = recognition_first(config)
+        self.kill_night = 2 if self.recognition_first else 1
+        self.first_tasks = _night_tasks(variant.night_ids[0])
+        self.later_tasks = _night_tasks(variant.night_ids[1])
+        self.check_limit = int(options.get("checks", 0))
+        self.hug = "hug" in variant.abilities
+        self.quiet_next_night = config.opt("quiet_night") == "next_night"
+        #: Does any dawn of this configuration go to cards.resolve_d2 or (possibly) clash.resolve?
+        self.d2 = variant.live == "both"
+        self.immune = bool(variant.immune_roles)
+        self.clash = not variant.abilities.isdisjoint(clash.ABILITIES)
+        self.protect = "protect" in variant.abilities
+        self.secret = "secret_kill" in variant.abilities
+        self.secret_roles = variant.secret_roles
+        #: The roles on which a check answers with a nod (V2.2; F2, V5.3: as the variant says).
+        self.nod_roles = frozenset(name for name, spec in variant.roles.items() if spec.nod)
+        barred = _barred_first_victim(config)
+        self.barred = barred if barred is not None else 0
+
+
+class _GameStep:
+    """One night step of one deal: the step's plan and the seats dealt its cards."""
+
+    def __init__(self, plan: _StepPlan, seats_of: dict[str, list[int]], players: int) -> None:
+        self.plan = plan
+        #: The seats dealt one of the step's cards, the dead too, in seat order.
+        self.holders = win.seats_holding(seats_of, plan.st.roles)
+        #: By seat (index 0 unused): is the seat one of ``holders``? (Who is awake, without a tuple search.)
+        mask = [False] * (players + 1)
+        for seat in self.holders:
+            mask[seat] = True
+        self.mask = mask
+
+
+class _GamePlan:
+    """One deal of one configuration (the roles never change in a single-card game; a D1 card that turns up
+    is a new ``roles`` tuple, hence a new plan)."""
+
+    def __init__(self, plan: _ConfigPlan, roles: tuple[str, ...], seats_of: dict[str, list[int]]) -> None:
+        self.plan = plan
+        self.config = plan.config
+        self.roles = roles
+        self.steps: dict[str, _GameStep] = {}
+        #: role -> the seats dealt it (the win checks' pass over the same deal).
+        self.seats_of = seats_of
+        #: The last ``alive`` asked, its seats in order and those with None (a step that may be skipped): it
+        #: changes only with a death, and a night asks at every step. Replaced whole, so a reader never sees
+        #: one without the others.
+        self.last_living: tuple[frozenset[int] | None, tuple[int, ...], tuple[int | None, ...] | None] = (
+            None, (), None)
+
+    def step(self, step_id: str) -> _GameStep:
+        gs = self.steps.get(step_id)
+        if gs is None:
+            gs = self.steps[step_id] = _GameStep(self.plan.steps[step_id], self.seats_of, len(self.roles))
+        return gs
+
+    def living_of(self, alive: frozenset[int]) -> tuple[int, ...]:
+        last = self.last_living
+        if last[0] is alive:
+            return last[1]
+        living = tuple(sorted(alive))
+        self.last_living = (alive, living, None)
+        return living
+
+    def living_or_none(self, living: tuple[int, ...]) -> tuple[int | None, ...]:
+        """``living`` (just returned by :meth:`living_of`) and None: an optional step's choices."""
+        last = self.last_living
+        if last[1] is living and last[2] is not None:
+            return last[2]
+        choices = (*living, None)
+        if last[1] is living:
+            self.last_living = (last[0], living, choices)
+        return choices
+
+
+class _Cache:
+    """The plans of the configurations seen lately, and the plan of the game played last."""
+
+    def __init__(self) -> None:
+        self.plans: dict[int, _ConfigPlan] = {}
+        self.game: _GamePlan | None = None
+
+
+_CACHE: Final = _Cache()
+
+
+def _config_plan(config: GameConfig) -> _ConfigPlan:
+    """Keyed by the configuration's identity (it holds maps, so it has no hash); the plan keeps it alive, so
+    the id cannot be reused while the entry exists."""
+    plans = _CACHE.plans
+    key = id(config)
+    if key in plans:
+        plan = plans[key]
+        if plan.config is config:
+            return plan
+    if len(plans) >= 64:
+        plans.clear()
+    plan = plans[key] = _ConfigPlan(config)
+    return plan
+
+
+def _game(s: GameState) -> _GamePlan:
+    g = _CACHE.game
+    if g is not None and g.roles is s.roles and g.config is s.config:
+        return g
+    g = _CACHE.game = _GamePlan(_config_plan(s.config), s.roles, win.seats_by_role(s))
+    return g
 
 
 # ---- tasks -----------------------------------------------------------------------------------------------
@@ -134,51 +295,50 @@ def task_night(tx: Tx) -> None:
     s = tx.s
     n = s.night + 1
     tx.emit(NightFell(n))
-    variant = s.config.variant
-    if n == 1 and recognition_first(s.config):
+    plan = _game(s).plan
+    if n == 1 and plan.recognition_first:
         # V2.10: the first night is recognition only; a day-one blind push follows.
+        variant = s.config.variant
         groups = [r for r, spec in variant.roles.items() if spec.knows_partners and s.config.count(r) > 1]
         tx.push(*[("recognition", r) for r in groups], ("dawn",))
         return
-    tx.push(*_night_tasks(variant.night_ids[0 if n == 1 else 1]))
+    tasks = plan.first_tasks if n == 1 else plan.later_tasks
+    agenda = tx.agenda
+    if agenda:
+        agenda[0:0] = tasks  # Tx.push without the argument tuple
+    else:
+        tx.agenda = list(tasks)
 
 
-@functools.lru_cache(maxsize=64)
 def _night_tasks(step_ids: tuple[str, ...]) -> tuple[tuple[str, ...], ...]:
-    """The night's steps as tasks, then the dawn: worked out once per script (every night asks)."""
+    """The night's steps as tasks, then the dawn (worked out once per configuration: every night asks)."""
     return (*[("night_step", i) for i in step_ids], ("dawn",))
-
-
 
 
 def task_night_step(tx: Tx, step_id: str) -> None:
     s = tx.s
-    st = s.config.variant.night_steps[step_id]
+    g = _game(s)
+    gs = g.step(step_id)
+    sp = gs.plan
+    st = sp.st
     alive = s.alive
-    actors = tuple([seat for seat in _holders(s.roles, st.roles) if seat in alive])
-    if st.copy or st.guests or st.when_all_dead:
+    awake = tuple([seat for seat in gs.holders if seat in alive])
+    actors = awake
+    if sp.conditional:
         actors = _wakers(s, st, actors)
-    if st.ability in _LIMITED:
+    if sp.limited:
         actors = _available(s, st, actors)
     if not actors:
         return
-    if st.ability == "recognise":  # V5.2: a recognition step of the night script
+    if sp.ability == "recognise":  # V5.2: a recognition step of the night script
         if len(actors) > 1:
-            tx.open("recognition", st.id, actors, (), group=True, role="+".join(st.call or st.roles),
-                    ability="recognise")
+            tx.open("recognition", st.id, actors, (), group=True, role=sp.label, ability="recognise")
         return
-    choices = legal_targets(s, st, actors)
+    # the step's seat mask tells who is awake, unless a condition changed who wakes (a new tuple)
+    choices = _targets(s, g, gs, actors, actors is awake)
     if not choices:  # V5.4: the last killer facing only the spared undercover police: nobody to point at
         return
-    tx.open("night", st.id, actors, choices, group=len(actors) > 1, role="+".join(st.call or st.roles),
-            ability=st.ability)
-
-
-@functools.lru_cache(maxsize=256)
-def _holders(roles: tuple[str, ...], owners: tuple[str, ...]) -> tuple[int, ...]:
-    """The seats dealt one of ``owners``' cards, the dead too, in seat order: the same all game long, so worked
-    out once a game (every night step asks)."""
-    return tuple([seat for seat, role in enumerate(roles, start=1) if role in owners])
+    tx.open("night", st.id, actors, choices, group=len(actors) > 1, role=sp.label, ability=sp.ability)
 
 
 def _wakers(s: GameState, st: NightStep, owners: tuple[int, ...]) -> tuple[int, ...]:
@@ -204,7 +364,8 @@ def task_recognition(tx: Tx, role: str) -> None:
 
 def task_dawn(tx: Tx) -> None:
     s = tx.s
-    deaths, marks = resolve_dawn(s)
+    g = _game(s)
+    deaths, marks = _resolve(s, g.plan)
     if s.cards:  # D1: a dying first identity turns the second card up
         from controller.rules import cards
 
@@ -214,10 +375,10 @@ def task_dawn(tx: Tx) -> None:
     if result:
         tx.end(*result)
         return
-    if not deaths and s.config.opt("quiet_night") == "next_night":
-        tx.agenda[:] = [("night",)]  # V3.4 next_night: 遊戲直接進入下一輪, the day is skipped
+    if not deaths and g.plan.quiet_next_night:
+        tx.agenda = [("night",)]  # V3.4 next_night: 遊戲直接進入下一輪, the day is skipped
         return
-    tx.agenda[:] = day_agenda(tx.s)
+    tx.agenda = day_agenda(tx.s)  # a new list of its own (the engine reads tx.agenda afresh after each task)
 
 
 TASKS: dict[str, Any] = {
@@ -269,9 +430,20 @@ def pick(tx: Tx, seat: int, target: int | None) -> None:
 def group_pick(tx: Tx, target: int | None) -> None:
     """The judge enters the group's choice at once (judge entry mode), or a bot speaks for the group."""
     s = tx.s
-    if s.waiting is None or target not in s.waiting.choices or (target is not None and target not in s.alive):
+    w = s.waiting
+    if w is None or not _offered(s, w.choices, target) or (target is not None and target not in s.alive):
         _check_target(s, target)
     _settle(tx, target, "judge" if target is not None else "skipped")
+
+
+def _offered(s: GameState, choices: tuple[int | None, ...], target: int | None) -> bool:
+    """``target in choices``. A step open to every living player offers the night's living seats themselves
+    (:meth:`_GamePlan.living_of`): then a look-up in their set, not a search of the tuple."""
+    if target is not None:
+        alive, living, or_none = _game(s).last_living
+        if alive is not None and (choices is living or choices is or_none):
+            return target in alive
+    return target in choices
 
 
 def deadline(tx: Tx) -> None:
@@ -338,13 +510,15 @@ def _settle(tx: Tx, target: int | None, how: str) -> None:
     s = tx.s
     w = s.waiting
     assert w is not None
-    st = s.config.variant.night_steps[w.step]
-    result, marks = _result(s, st, target)
-    if st.ability == "secret_kill" and target is not None:
-        marks = (*marks, *((f"spent:{a}", 1) for a in w.seats))
-    if st.ability == "revive" and target is not None:  # V7.1: once per game
-        marks = (*marks, *((f"revived:{a}", 1) for a in w.seats))
-    tx.emit(Acted(w.step, st.ability, w.seats, target, how, result, marks))
+    g = _game(s)
+    sp = g.plan.steps[w.step]
+    result, marks = _result(s, g, sp, target)
+    if target is not None:
+        if sp.ability == "secret_kill":
+            marks = (*marks, *[(f"spent:{a}", 1) for a in w.seats])
+        elif sp.ability == "revive":  # V7.1: once per game
+            marks = (*marks, *[(f"revived:{a}", 1) for a in w.seats])
+    tx.emit(Acted(w.step, sp.ability, w.seats, target, how, result, marks))
 
 
 def acknowledge(tx: Tx, seat: int) -> None:
@@ -372,39 +546,60 @@ def resolve_dawn(s: GameState) -> tuple[tuple[tuple[int, str], ...], tuple[tuple
         police who uses the power the same night still survives (the kill came first in the night order).
     - secret_kill (V3.3): the target dies if a killer; on anyone else, nothing.
     """
+    return _resolve(s, _game(s).plan)
+
+
+def _resolve(s: GameState, plan: _ConfigPlan) -> tuple[tuple[tuple[int, str], ...], tuple[tuple[str, int], ...]]:
     acts = s.acts
     if s.cards:  # D3: two doctors, two snipers
         from controller.rules import cards
 
         if any(a.ability in cards.ABILITIES for a in acts):
             return cards.resolve(s)
-    elif s.config.variant.live == "both":  # D2: the butterfly and the secret police of seed 001
+    elif plan.d2:  # D2: the butterfly and the secret police of seed 001
         from controller.rules import cards
 
         return cards.resolve_d2(s)
-    variant = s.config.variant
-    if variant.immune_roles or (not variant.abilities.isdisjoint(clash.ABILITIES)
-                                and any(a.ability in clash.ABILITIES for a in acts)):
+    if plan.immune:
         return clash.resolve(s)  # V4.4-V4.6, V7.1
-    deaths: dict[int, str] = {}
-    protected: set[int | None] = set()
-    spent_tonight: set[int] = set()
-    for a in acts:  # one pass for both (every dawn of every game comes here)
-        if a.ability == "protect":
-            protected.add(a.target)
-        elif a.ability == "secret_kill" and a.target is not None:
-            spent_tonight.update(a.actors)
-    secret_holders = s.config.variant.secret_roles
+    if plan.clash:
+        for a in acts:
+            if a.ability in clash.ABILITIES:
+                return clash.resolve(s)  # V4.4-V4.6, V7.1
+    # (seat, cause) in the order decided; a seat's first cause stands. Every dawn of every game comes here:
+    # a list searched by hand, not a dict sorted afterwards, since a night has one or two deaths.
+    deaths: list[tuple[int, str]] = []
+    protected: set[int | None] | None = None
+    spent_tonight: set[int] | None = None
+    if plan.protect or plan.secret:
+        protected = set()
+        spent_tonight = set()
+        for a in acts:  # one pass for both
+            if a.ability == "protect":
+                protected.add(a.target)
+            elif a.ability == "secret_kill" and a.target is not None:
+                spent_tonight.update(a.actors)
+    secret_holders = plan.secret_roles
     for a in acts:
-        if a.target is None:
+        t = a.target
+        if t is None:
             continue
         if a.ability == "kill":
-            t = a.target
-            if t in protected:
+            if protected is not None and t in protected:
                 continue
-            if s.roles[t - 1] in secret_holders and (not _spent(s, t) or t in spent_tonight):
+            if spent_tonight is not None and s.roles[t - 1] in secret_holders and (
+                    not _spent(s, t) or t in spent_tonight):
                 continue
-            deaths.setdefault(t, "killed")
-        elif a.ability == "secret_kill" and s.spec(a.target).nod:
-            deaths.setdefault(a.target, "secret_police")
-    return tuple(sorted(deaths.items())), ()
+            _add_death(deaths, t, "killed")
+        elif a.ability == "secret_kill" and s.roles[t - 1] in plan.nod_roles:
+            _add_death(deaths, t, "secret_police")
+    if len(deaths) > 1:
+        deaths.sort()
+    return tuple(deaths), ()
+
+
+def _add_death(deaths: list[tuple[int, str]], seat: int, cause: str) -> None:
+    for d, _ in deaths:
+        if d == seat:
+            return
+    deaths.append((seat, cause))
