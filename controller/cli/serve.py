@@ -29,7 +29,6 @@ from typing import Any
 from controller.bots import POLICIES
 from controller.config import Config, ConfigError, load
 from controller.config.settings import DEFAULT_FILE
-from controller.director.journal import JournalError
 from controller.service.notify import Notifier
 
 log = logging.getLogger("tianhei.serve")
@@ -72,9 +71,6 @@ def run(args: argparse.Namespace) -> int:
     notifier = Notifier()
     try:
         return asyncio.run(serve(config, args, notifier, simulated))
-    except (OSError, JournalError) as exc:  # the console's port is taken, the journal cannot be set up, ...
-        print(f"tianhei serve: {exc}", file=sys.stderr)
-        return 1
     finally:
         notifier.stopping()
 

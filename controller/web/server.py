@@ -39,6 +39,11 @@ class _TableServer(uvicorn.Server):
                 await asyncio.wait_for(self.stopping.wait(), 1.0)
 
 
+class ListenError(OSError):
+    """The console cannot listen where the configuration says: one line naming the key to change (a user error
+    for the CLI's guard, like a bad configuration, not a crash)."""
+
+
 def listen(host: str, port: int) -> socket.socket:
     """The console's listening socket, bound here so that a port in use is one clear line (uvicorn would log it and
     exit the whole process from inside the loop)."""
@@ -47,7 +52,7 @@ def listen(host: str, port: int) -> socket.socket:
                                                              flags=socket.AI_PASSIVE)[0]
         sock = socket.socket(family, kind, proto)
     except OSError as exc:
-        raise OSError(f"the judge's console cannot listen on {host!r}: {exc} (check [console] host)") from None
+        raise ListenError(f"the judge's console cannot listen on {host!r}: {exc} (check [console] host)") from None
     try:
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         sock.bind(address)
@@ -55,7 +60,7 @@ def listen(host: str, port: int) -> socket.socket:
         sock.setblocking(False)
     except OSError as exc:
         sock.close()
-        raise OSError(f"the judge's console cannot listen on {host}:{port}: {exc.strerror or exc} "
+        raise ListenError(f"the judge's console cannot listen on {host}:{port}: {exc.strerror or exc} "
                       "(another program has the port? change [console] port)") from None
     return sock
 
