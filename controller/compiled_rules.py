@@ -1,9 +1,10 @@
 """The rules engine compiled to C with mypyc, for the simulator only.
 
-Why: clubs simulate a hundred thousand games to tune a role table, and the pure-Python engine plays about two
-thousand a second. mypyc (the compiler that ships with mypy, which already type-checks ``controller/``) turns the
-same typed source into C extension modules that play the same games, with the same random draws and the same
-counts, about half again to twice as fast (``benchmarks/simulate_speed.py`` prints both figures).
+Why: clubs simulate a hundred thousand games to tune a role table, and the pure-Python engine plays about five
+thousand games of standard 2.0 a second (about 1,600 of v4.0). mypyc (the compiler that ships with mypy, which
+already type-checks ``controller/``) turns the same typed source into C extension modules that play the same games,
+with the same random draws and the same counts, about four times as fast (``benchmarks/simulate_speed.py`` prints
+both figures).
 
 Why only the simulator: compiled functions check their arguments' types at the call, so a malformed input from a
 person (a seat that is not a number) would raise TypeError instead of the engine's ``Rejected`` with its reason.
