@@ -9,9 +9,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+import random
+from collections.abc import Iterable, Iterator, Mapping
 from typing import Any
 
+from controller.bots import POLICIES
 from controller.rules import engine
 from controller.rules.actions import (
     Action,
@@ -23,7 +25,8 @@ from controller.rules.actions import (
     Vote,
 )
 from controller.rules.events import Acted, Event
-from controller.rules.setup import configure
+from controller.rules.setup import GameConfig, configure
+from controller.rules.state import GameState
 from controller.rules.variant import load_variant
 
 LETTERS = {"K": "killer", "P": "police", "C": "civilian", "D": "doctor", "S": "secret_police",
@@ -129,3 +132,23 @@ class Game:
 
     def claim(self, seat: int) -> None:
         self.do(Pick(seat, seat))
+
+
+def bot_game(config: GameConfig, policy_name: str, seed: int, record: list[Event]) -> Iterator[GameState]:
+    """One bot game as the simulator plays it (the loop of controller.bots.play), one input at a time: a
+    generator, so that several tables can take turns; every event goes into ``record``."""
+    rng = random.Random(seed)
+    policy = POLICIES[policy_name]()
+    state, events = engine.new_game(config, rng)
+    record.extend(events)
+    while state.phase != "over":
+        p = engine.pending(state)
+        assert p is not None
+        for action in policy.actions(state, p, rng):
+            state, events = engine.step(state, action, rng)
+            if policy.observes:
+                policy.observe(state, events)
+            record.extend(events)
+            yield state
+            if state.phase == "over" or state.waiting is None or state.waiting.step != p.step:
+                break

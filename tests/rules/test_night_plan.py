@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import json
 import random
-from collections.abc import Iterator
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -20,39 +19,19 @@ from controller.rules.actions import GroupPick
 from controller.rules.events import Event, from_json, to_json
 from controller.rules.setup import GameConfig, configure
 from controller.rules.variant import load_variant
-from tests.rules.table import Game
+from tests.rules.table import Game, bot_game
 
 #: seats 1-3 killers, 4-6 police, 7-12 civilians; and the same cards dealt the other way round
 TWELVE = "K K K P P P C C C C C C"
 REVERSED = "C C C C C C P P P K K K"
 
 
-def _inputs(config: GameConfig, policy: str, seed: int, events: list[Event]) -> Iterator[None]:
-    """One game as bots play it (the loop of controller.bots.play), pausing after every input."""
-    rng = random.Random(seed)
-    bot = POLICIES[policy]()
-    state, new = engine.new_game(config, rng)
-    events.extend(new)
-    yield
-    while state.phase != "over":
-        p = engine.pending(state)
-        assert p is not None
-        for action in bot.actions(state, p, rng):
-            state, new = engine.step(state, action, rng)
-            if bot.observes:
-                bot.observe(state, new)
-            events.extend(new)
-            yield
-            if state.phase == "over" or state.waiting is None or state.waiting.step != p.step:
-                break
-
-
 def _side_by_side(tables: list[tuple[GameConfig, str, int]]) -> list[list[Event]]:
     """Every table's events, the tables taking turns input by input."""
     logs: list[list[Event]] = [[] for _ in tables]
-    games = [_inputs(config, policy, seed, log) for (config, policy, seed), log in zip(tables, logs, strict=True)]
+    games = [bot_game(config, policy, seed, log) for (config, policy, seed), log in zip(tables, logs, strict=True)]
     while games:
-        games = [g for g in games if next(g, "done") is None]
+        games = [g for g in games if next(g, None) is not None]
     return logs
 
 

@@ -9,20 +9,17 @@ Table (11 players): 1 butterfly, 2 sniper, 3 doctor, 4 forest elder, 5 police, 6
 
 from __future__ import annotations
 
-import random
-from collections.abc import Iterator
 from types import MappingProxyType
 
 import pytest
 
-from controller.bots import POLICIES
 from controller.rules import clash, engine, turns
 from controller.rules.actions import Eject, Pass, Timeout, Vote
 from controller.rules.events import Died, Event, VoteClosed
 from controller.rules.setup import configure
 from controller.rules.state import GameState, evolve
 from controller.rules.variant import load_variant
-from tests.rules.table import Game
+from tests.rules.table import Game, bot_game
 
 ELEVEN = "B J D E P K K K C C C"
 
@@ -98,25 +95,6 @@ def test_v4_7_after_a_tie_and_a_quiet_night_the_second_day_runs_in_reverse_from_
     assert g.waiting.choices == tuple(range(11, 0, -1))
 
 
-def _game(config, policy_name: str, seed: int, record: list[Event]) -> Iterator[GameState]:
-    """One bot game, one input at a time (a generator, so that two tables can take turns)."""
-    rng = random.Random(seed)
-    policy = POLICIES[policy_name]()
-    state, events = engine.new_game(config, rng)
-    record.extend(events)
-    while state.phase != "over":
-        p = engine.pending(state)
-        assert p is not None
-        for action in policy.actions(state, p, rng):
-            state, events = engine.step(state, action, rng)
-            if policy.observes:
-                policy.observe(state, events)
-            record.extend(events)
-            yield state
-            if state.phase == "over" or state.waiting is None or state.waiting.step != p.step:
-                break
-
-
 @pytest.mark.parametrize(("players", "talk"), [(13, False), (12, True)])
 def test_v4_8_two_tables_at_once_play_the_same_games_as_each_alone_and_every_vote_offers_the_rule_order(
         players, talk):
@@ -124,13 +102,13 @@ def test_v4_8_two_tables_at_once_play_the_same_games_as_each_alone_and_every_vot
     for seed in range(12):
         alone_a: list[Event] = []
         alone_b: list[Event] = []
-        for _ in _game(config, "random", seed, alone_a):
+        for _ in bot_game(config, "random", seed, alone_a):
             pass
-        for _ in _game(config, "uninformed", seed + 100, alone_b):
+        for _ in bot_game(config, "uninformed", seed + 100, alone_b):
             pass
         both_a: list[Event] = []
         both_b: list[Event] = []
-        a, b = _game(config, "random", seed, both_a), _game(config, "uninformed", seed + 100, both_b)
+        a, b = bot_game(config, "random", seed, both_a), bot_game(config, "uninformed", seed + 100, both_b)
         votes = 0
         for g in (a, b, a, b, b, a) * 10_000:  # the tables take turns unevenly
             state = next(g, None)
