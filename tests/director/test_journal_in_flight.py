@@ -52,6 +52,15 @@ def slow_vote(tmp_path: Path) -> tuple[ScriptedTable, Path, VirtualWriter]:
     return t, path, writer
 
 
+def raise_one_hand(t: ScriptedTable) -> tuple[int, int]:
+    """The first living seat other than the called candidate raises its hand; returns (candidate, voter)."""
+    d = t.director
+    candidate = d.window.call[0]  # type: ignore[union-attr]
+    voter = next(s for s in sorted(d.state.alive) if s != candidate)
+    t.ok(voter)
+    return candidate, voter
+
+
 def test_a_raised_hand_lights_its_own_seat_at_once_and_the_room_learns_it_once_on_disk(tmp_path):
     t, path, _ = slow_vote(tmp_path)
     d = t.director
@@ -146,9 +155,7 @@ def test_a_press_after_an_input_that_ended_the_wait_is_too_late_for_it(tmp_path)
 def test_the_judges_undo_undoes_the_hand_still_on_its_way_to_the_disk(tmp_path):
     t, path, _ = slow_vote(tmp_path)
     d = t.director
-    candidate = d.window.call[0]  # type: ignore[union-attr]
-    voter = next(s for s in sorted(d.state.alive) if s != candidate)
-    t.ok(voter)
+    _candidate, voter = raise_one_hand(t)
     assert d.inflight
     assert d.undo()
     assert not d.inflight and voter not in d.state.picks
@@ -200,9 +207,7 @@ def test_a_seat_pressing_nothing_new_writes_nothing_even_with_a_write_in_flight(
 def test_the_judge_stopping_the_game_lets_the_hand_in_flight_land_first_and_nothing_after(tmp_path):
     t, _path, _ = slow_vote(tmp_path)
     d = t.director
-    candidate = d.window.call[0]  # type: ignore[union-attr]
-    voter = next(s for s in sorted(d.state.alive) if s != candidate)
-    t.ok(voter)
+    candidate, voter = raise_one_hand(t)
     d.abort()
     assert not d.inflight and d.state.picks[voter] == candidate and d.stage == "over"
     events = len(d.events)
