@@ -20,6 +20,7 @@ from controller.rules.setup import configure
 from controller.rules.state import GameState, evolve
 from controller.rules.variant import load_variant
 from tests.rules.table import Game, bot_game
+from tests.rules.test_v4_0 import defence_round
 
 ELEVEN = "B J D E P K K K C C C"
 
@@ -79,14 +80,7 @@ def test_v4_7_after_a_tie_and_a_quiet_night_the_second_day_runs_in_reverse_from_
     """Nothing about the table changed overnight but the day: the order must still turn round."""
     g = Game("v4.0", ELEVEN)
     g.night()
-    spoke = []
-    while g.waiting and g.waiting.step in ("defence", "vote.defence"):
-        p = g.waiting
-        if p.kind == "speeches":
-            spoke.append(p.seats[0])
-            g.do(Pass(p.seats[0]))
-        else:
-            g.do(Vote(p.seats[0], {1: 9, 2: 10}.get(p.seats[0], p.seats[0])))  # 9 and 10 tie at two hands
+    spoke = defence_round(g, {seat: {1: 9, 2: 10}.get(seat, seat) for seat in range(1, 12)})  # 9 and 10 tie at two
     assert spoke == list(range(1, 12)) and g.of(VoteClosed)[-1].tied == (9, 10)
     g.night()
     assert g.state.day == 2 and g.alive == list(range(1, 12))
