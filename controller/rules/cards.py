@@ -26,43 +26,22 @@ from collections import Counter
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, Final
 
+from controller.rules import win
 from controller.rules.actions import Rejected
+from controller.rules.agenda import day_agenda
 from controller.rules.draws import choice, shuffle
 from controller.rules.events import CardLost, DayBroke, Dealt, HandsDealt, HandsSettled, Picked
-from controller.rules.state import EMPTY, GameState
+from controller.rules.hands import base, layer
+from controller.rules.state import GameState
 
 if TYPE_CHECKING:
-    from controller.rules.engine import Tx
     from controller.rules.setup import GameConfig
+    from controller.rules.tx import Tx
 
 #: D3's night abilities, resolved here at dawn (night.resolve_dawn hands such a night over).
 ABILITIES: Final = frozenset({"dual_needle", "dual_shot"})
 #: The wait for the players' choice of their first identity.
 FIRST_IDENTITY: Final = "first_identity"
-
-
-def base(card: str) -> str:
-    """The role of a card name ("doctor#2" -> "doctor")."""
-    return card.split("#", 1)[0]
-
-
-def copy_of(s: GameState, seat: int) -> int:
-    """The copy number of ``seat``'s current card (0: not a numbered card)."""
-    if not s.cards:
-        return 0
-    card = s.cards[seat - 1][0]
-    return int(card.split("#", 1)[1]) if "#" in card else 0
-
-
-def layer(s: GameState, seat: int) -> int:
-    """0 while the first identity plays, 1 once the second has taken over."""
-    return 2 - len(s.cards[seat - 1]) if s.cards else 0
-
-
-def living_cards(s: GameState) -> dict[str, int]:
-    """Role -> cards not yet dead (the current and the second cards of the living)."""
-    cards = s.cards
-    return dict(Counter(base(c) for seat in s.alive for c in cards[seat - 1]))
 
 
 # ---- the deal ----------------------------------------------------------------------------------------------------
@@ -166,8 +145,6 @@ def settle(tx: Tx) -> None:
 
 
 def task_day_one(tx: Tx) -> None:
-    from controller.rules.day import day_agenda
-
     tx.emit(DayBroke(1))
     tx.agenda[:] = day_agenda(tx.s)
 
@@ -195,8 +172,6 @@ def has_second(s: GameState, seat: int) -> bool:
 
 def lose_card(tx: Tx, seat: int, cause: str) -> None:
     """D3: a player voted out shows the first identity and plays on with the second."""
-    from controller.rules import win
-
     tx.emit(CardLost(seat, cause, tx.s.role_of(seat) if cause == "executed" else ""))
     result = win.check(tx.s)
     if result:
@@ -324,25 +299,3 @@ def resolve_d2(s: GameState) -> tuple[tuple[tuple[int, str], ...], tuple[tuple[s
     if hugged is not None and any(b in deaths for b in butterfly):
         deaths.setdefault(hugged, "with_butterfly")
     return tuple(sorted(deaths.items())), tuple(marks)
-
-
-# ---- apply -------------------------------------------------------------------------------------------------------
-
-def _card_lost(s: GameState, e: CardLost) -> None:
-    cards = list(s.cards)
-    cards[e.seat - 1] = cards[e.seat - 1][1:]
-    roles = list(s.roles)
-    roles[e.seat - 1] = base(cards[e.seat - 1][0])
-    s.cards, s.roles = tuple(cards), tuple(roles)
-
-
-def _hands_dealt(s: GameState, e: HandsDealt) -> None:
-    s.cards, s.alive = e.hands, frozenset(range(1, len(e.hands) + 1))
-
-
-def _hands_settled(s: GameState, e: HandsSettled) -> None:
-    s.cards, s.waiting, s.picks = e.cards, None, EMPTY
-
-
-#: How these events change the engine's draft of the state (engine._APPLY).
-APPLY: dict[type, Any] = {HandsDealt: _hands_dealt, HandsSettled: _hands_settled, CardLost: _card_lost}

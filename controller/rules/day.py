@@ -4,10 +4,11 @@ public vote with its order (V2.5), follow-votes (V2.6), ties (V2.7), executions 
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Final
+from typing import TYPE_CHECKING, Any
 
-from controller.rules import turns, win
+from controller.rules import cards, night, turns, win
 from controller.rules.actions import Rejected
+from controller.rules.agenda import day_rules
 from controller.rules.events import DefenceClaimed, Died, Spoke, TieRound, VoteClosed, Voted
 from controller.rules.seats import (
     COUNTER_CLOCKWISE,
@@ -17,80 +18,10 @@ from controller.rules.seats import (
     right_hand_neighbour,
     start_index,
 )
-from controller.rules.setup import GameConfig
 from controller.rules.state import GameState
 
 if TYPE_CHECKING:
-    from controller.rules.engine import Tx
-
-
-class _DayRules:
-    """What the day asks of one configuration at every dawn and every vote, worked out once from its options
-    (compiled, an option is a Python-level call and a comparison of untyped values; these are native fields).
-    Never changed once made: safe to read from any thread."""
-
-    __slots__ = ("config", "reverse", "tasks", "top2")
-
-    def __init__(self, config: GameConfig) -> None:
-        self.config = config
-        defence = bool(config.opt("defence.suspects") and "defence.suspects" in config.options)
-        #: The day's tasks (day_agenda).
-        self.tasks: tuple[Any, ...] = _day_tasks(config.variant.day_script, defence, config.talk)
-        #: V2.5 ``vote.reverse``: the calls go from the last speaker backwards.
-        self.reverse: bool = config.opt("vote") == "reverse"
-        #: V2.7 ``tie.top2``: every first vote has two rounds.
-        self.top2: bool = config.opt("tie") == "top2"
-
-
-#: The rules of the configuration the day last asked about: every game of a simulation (and every day of a table's
-#: game) asks with the same configuration object, and comparing it is cheaper than any lookup.
-_last_rules: Final[list[_DayRules | None]] = [None]
-
-
-def _rules(config: GameConfig) -> _DayRules:
-    last = _last_rules[0]
-    if last is not None and last.config is config:
-        return last
-    rules = _DayRules(config)
-    _last_rules[0] = rules
-    return rules
-
-
-def day_agenda(s: GameState) -> list[Any]:
-    """The variant's day script as tasks, then the next night."""
-    return list(_rules(s.config).tasks)
-
-
-def day_tasks(config: GameConfig) -> tuple[Any, ...]:
-    """The same tasks as a tuple, for a caller that copies them anyway (``agenda[:] = day_tasks(config)``)."""
-    return _rules(config).tasks
-
-
-#: The day's steps that only wait for talk: a table of bots that never talk (``talk`` off) leaves them out.
-_TALK_ONLY: Final = frozenset({"last_words", "speeches", "defence"})
-
-
-def _day_tasks(script: tuple[str, ...], defence: bool, talk: bool) -> tuple[Any, ...]:
-    """Worked out once per configuration (_DayRules): every dawn asks for it."""
-    tasks: list[Any] = []
-    for name in script:
-        if not talk and name in _TALK_ONLY:
-            continue
-        if name == "last_words":
-            tasks.append(("last_words_night",))
-        elif name == "speeches":
-            tasks.append(("speeches",))
-        elif name == "defence":
-            if defence:
-                tasks.append(("defence",))
-        elif name == "vote":
-            tasks.append(("vote",))
-        elif name == "last_words.in_turn":  # V4.7
-            tasks.append(("last_words_in_turn",))
-        elif name == "defence.votes":  # V4.8
-            tasks.append(("defence_votes",))
-    tasks.append(("night",))
-    return tuple(tasks)
+    from controller.rules.tx import Tx
 
 
 # ---- orders ----------------------------------------------------------------------------------------------
@@ -128,7 +59,7 @@ def speech_order(s: GameState) -> tuple[int, ...]:
 def _vote_start(s: GameState) -> tuple[int, int]:
     """Where the calls of a vote begin and which way they go, when they go round the living players (every case but
     ``vote.reverse`` after speeches, see vote_order); (0, 0) otherwise."""
-    if _rules(s.config).reverse:
+    if day_rules(s.config).reverse:
         if s.speech_order:
             return 0, 0
         # Nobody spoke (a bots' table): the speeches' order backwards, which is the walk the other way round the
@@ -241,8 +172,6 @@ def task_execute(tx: Tx, seat: int) -> None:
         return
     s = tx.s
     if s.cards and len(s.cards[seat - 1]) > 1:  # D3: shows the first identity and plays on with the second
-        from controller.rules import cards
-
         cards.lose_card(tx, seat, "executed")
         return
     allowed = s.config.talk and lastwords_allowed(s, seat, "executed")  # asked before the death takes its place
@@ -469,7 +398,7 @@ def _close(tx: Tx, hands: tuple[tuple[int, int | None], ...], counts: dict[Any, 
             tx.emit(VoteClosed((), None, ()))
             return
         tally, tops, first = tuple(tally_list), tuple(tops_list), tops_list[0]
-    if w.step == "vote" and _rules(s.config).top2:
+    if w.step == "vote" and day_rules(s.config).top2:
         _top2_first_round(tx, tally, tops)
         return
     if len(tops) == 1:
@@ -570,12 +499,8 @@ def remove_player(tx: Tx, seat: int, cause: str) -> None:
     if w is not None and w.kind == "vote" and _all_voted(tx.s):
         close_vote(tx)
     elif w is not None and w.kind == "night" and w.group:
-        from controller.rules.night import _group_check
-
         members = [m for m in w.seats if m in tx.s.alive]
         if not members:
-            from controller.rules.night import deadline
-
-            deadline(tx)
+            night.deadline(tx)
         elif all(m in tx.s.picks for m in members):
-            _group_check(tx, final=False)
+            night.group_check(tx, final=False)

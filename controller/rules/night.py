@@ -11,17 +11,18 @@ from collections import Counter
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any, Final
 
-from controller.rules import clash, win
+from controller.rules import cards, clash, win
 from controller.rules.actions import Rejected
-from controller.rules.day import day_agenda
+from controller.rules.agenda import day_agenda
 from controller.rules.draws import choice
 from controller.rules.events import Acted, Dawn, Event, GameCreated, NightFell, Picked, Reasked
+from controller.rules.hands import copy_of
 from controller.rules.setup import GameConfig
 from controller.rules.state import GameState
 from controller.rules.variant import NightStep
 
 if TYPE_CHECKING:
-    from controller.rules.engine import Tx
+    from controller.rules.tx import Tx
 
 
 #: The abilities whose holders may be kept asleep (one-time powers, V7.1 conditions; also the check when the
@@ -346,8 +347,6 @@ def _wakers(s: GameState, st: NightStep, owners: tuple[int, ...]) -> tuple[int, 
     every role of ``when_all_dead`` is dead; V5.4 guests (the undercover) who wake with the owners while at least
     two owners live."""
     if st.copy:
-        from controller.rules.cards import copy_of
-
         owners = tuple(x for x in owners if copy_of(s, x) == st.copy)
     if st.when_all_dead and s.living_with(st.when_all_dead):
         return ()
@@ -367,8 +366,6 @@ def task_dawn(tx: Tx) -> None:
     g = _game(s)
     deaths, marks = _resolve(s, g.plan)
     if s.cards:  # D1: a dying first identity turns the second card up
-        from controller.rules import cards
-
         deaths = cards.turn(tx, deaths)
     tx.emit(Dawn(s.night, deaths, marks))
     result = win.check(tx.s)
@@ -424,7 +421,7 @@ def pick(tx: Tx, seat: int, target: int | None) -> None:
         _settle(tx, target, "chosen" if target is not None else "skipped")
         return
     tx.emit(Picked(seat, target))
-    _group_check(tx, final=False)
+    group_check(tx, final=False)
 
 
 def group_pick(tx: Tx, target: int | None) -> None:
@@ -451,24 +448,22 @@ def deadline(tx: Tx) -> None:
     w = tx.s.waiting
     assert w is not None
     if w.group:
-        _group_check(tx, final=True)
+        group_check(tx, final=True)
     else:
         _settle(tx, None, "forfeited")
 
 
-def _group_check(tx: Tx, final: bool) -> None:
+def group_check(tx: Tx, final: bool) -> None:
     """C6: majority decides; members who say nothing agree with the others. An even split is asked again;
     still split at the deadline, the action is forfeited (or ``group_tie = random``). V2.12: a self-kill needs a
     strict majority of the living killers."""
     s = tx.s
     w = s.waiting
     assert w is not None
-    if s.cards == () and s.config.variant.live == "both":  # D2: each card points on its own
-        from controller.rules import cards
-
-        if s.config.variant.night_steps[w.step].each:
-            cards.each_check(tx, final)
-            return
+    # D2: each card points on its own
+    if s.cards == () and s.config.variant.live == "both" and s.config.variant.night_steps[w.step].each:
+        cards.each_check(tx, final)
+        return
     members = [m for m in w.seats if m in s.alive]
     picks = {m: t for m, t in s.picks.items() if m in members}
     if not picks:
@@ -552,13 +547,9 @@ def resolve_dawn(s: GameState) -> tuple[tuple[tuple[int, str], ...], tuple[tuple
 def _resolve(s: GameState, plan: _ConfigPlan) -> tuple[tuple[tuple[int, str], ...], tuple[tuple[str, int], ...]]:
     acts = s.acts
     if s.cards:  # D3: two doctors, two snipers
-        from controller.rules import cards
-
         if any(a.ability in cards.ABILITIES for a in acts):
             return cards.resolve(s)
     elif plan.d2:  # D2: the butterfly and the secret police of seed 001
-        from controller.rules import cards
-
         return cards.resolve_d2(s)
     if plan.immune:
         return clash.resolve(s)  # V4.4-V4.6, V7.1

@@ -28,7 +28,7 @@ from controller.rules.state import Act, GameState
 from controller.rules.variant import NightStep
 
 if TYPE_CHECKING:
-    from controller.rules.engine import Tx
+    from controller.rules.tx import Tx
 
 #: The step name of one player's vote right after their defence (V4.8).
 TURN_VOTE: Final = "vote.defence"

@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Set as AbstractSet
 from typing import Final
 
+from controller.rules.hands import living_cards
 from controller.rules.setup import GameConfig
 from controller.rules.state import GameState
 from controller.rules.variant import WinRow
@@ -166,8 +167,6 @@ def check(s: GameState) -> tuple[str, str] | None:
 
 
 def _check_cards(s: GameState) -> tuple[str, str] | None:
-    from controller.rules.cards import living_cards
-
     living = living_cards(s)
     present: AbstractSet[str] = living.keys()
     hits: list[WinRow] = []
