@@ -43,6 +43,7 @@ from pathlib import Path
 from typing import Any
 
 from controller.director.identity import GameIdentity
+from controller.director.journal_error import JournalError
 from controller.director.journal_writer import Batch, Done, ThreadedWriter, Writer
 from controller.rules import actions as rule_actions
 from controller.rules.events import Dawn, Event, GameCreated, GameEnded, NightFell, from_json, to_json
@@ -57,18 +58,6 @@ SCHEMA_VERSION = 2
 CREATING = ".creating"
 #: Events after which the WAL is checkpointed: the start of a phase, the end of a game.
 SAFE_POINTS = (GameCreated, NightFell, Dawn, GameEnded)
-
-
-class JournalError(Exception):
-    """A journal file that is not ours, is damaged or cannot be written; carries the path and the problem."""
-
-    def __init__(self, path: Path, problem: str, damaged: bool = True) -> None:
-        super().__init__(f"journal {path}: {problem}")
-        self.path = path
-        self.problem = problem
-        #: The file itself is at fault (not ours, damaged, half set up, a newer format): it may be set aside.
-        #: False for a problem around it (disk full, permissions, in use, I/O): setting it aside would not help.
-        self.damaged = damaged
 
 
 _ACTIONS = {cls.__name__: cls for cls in (

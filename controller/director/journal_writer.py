@@ -28,9 +28,10 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol
 
+from controller.director.journal_error import JournalError
+
 if TYPE_CHECKING:
     from controller.director.clock import Handle, Scheduler
-    from controller.director.journal import JournalError
 
 log = logging.getLogger(__name__)
 
@@ -105,8 +106,6 @@ class ThreadedWriter:
             self._cond.notify_all()
 
     def _run(self) -> None:
-        from controller.director.journal import JournalError
-
         while True:
             with self._cond:
                 while not self._queue and not self._closed:
@@ -214,8 +213,6 @@ class VirtualWriter:
             self._begin()
 
     def _finish(self, group: list[Batch]) -> None:
-        from controller.director.journal import JournalError
-
         failed = self._failed
         fresh = [b for b in group if not (b.chains and b.epoch <= self._dead)]
         error: JournalError | None = None
