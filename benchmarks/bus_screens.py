@@ -25,7 +25,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from controller.bus import seatbus as sb
 from controller.bus.display import changed_runs, display_payloads
 from controller.cli.game_args import game_config
-from controller.director.bus_session import BusSession
+from controller.sessions.bus_session import BusSession
 
 
 def run(seats: int, seed: int, max_time: float) -> dict[str, object]:

@@ -15,9 +15,9 @@ import tempfile
 import time
 from pathlib import Path
 
-from controller.director.session import Session
 from controller.rules.setup import configure
 from controller.rules.variant import load_variant
+from controller.sessions.session import Session
 
 
 def one_game(seed: int, journal: Path | None, cards: bool) -> tuple[float, float, int]:

@@ -18,9 +18,9 @@ import time
 from pathlib import Path
 
 from controller.director.journal import SqliteJournal
-from controller.director.session import Session
 from controller.rules.setup import configure
 from controller.rules.variant import load_variant
+from controller.sessions.session import Session
 
 
 def one_game(seed: int, path: Path) -> tuple[list[float], list[float], int]:

@@ -259,7 +259,7 @@ async def run_live(config: Config, opts: LiveOptions) -> Director:
     # (its cards are the same whatever the seed; the seed says who draws which)
     sim_cards = opts.cards and (config.profile is None or config.profile.adapter == "sim")
     if sim_cards:
-        from controller.director.session import sim_hands
+        from controller.sessions.session import sim_hands
 
         deck = sim_hands(asked, seed)[0]
     checkin = opts.checkin or opts.chosen_at_checkin

@@ -16,7 +16,7 @@ from typing import Any
 
 from controller.bots import POLICIES
 from controller.cli.game_args import SETUP_ERRORS, add_game_arguments, fail, game_config
-from controller.director.bus_session import BusSession
+from controller.sessions.bus_session import BusSession
 
 
 def register(sub: Any) -> None:

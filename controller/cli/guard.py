@@ -45,7 +45,7 @@ USER_ERRORS = frozenset({
     "controller.voice.packs.UnknownPrompt",
     "controller.voice.prompts.PromptError",
     "controller.voice.build.BuildError",
-    "controller.director.journal.JournalError",
+    "controller.director.journal_error.JournalError",
     "controller.director.saved.SavedGameDiffers",
     "controller.diag.host.HardwareError",
     "controller.bus.master.Refused",

@@ -23,8 +23,8 @@ from controller.cli.game_args import (
 )
 from controller.director.journal import JournalError
 from controller.director.saved import ABANDON, FLAGS, RESUME, SavedGameDiffers
-from controller.director.session import Session
 from controller.director.transcript import Entry, line
+from controller.sessions.session import Session
 
 
 def register(sub: Any) -> None:

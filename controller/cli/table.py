@@ -123,9 +123,9 @@ def run(args: argparse.Namespace) -> int:
 def _virtual_game(config: Any, args: argparse.Namespace) -> int:
     """No screen: bots play a whole game on the simulated table, on the virtual clock, and it is printed once, as
     a judge would tell it (controller/director/transcript.py); the log goes to stderr."""
-    from controller.director.session import Session
     from controller.director.transcript import line
     from controller.live import game_config, timings
+    from controller.sessions.session import Session
 
     policy = args.autoplay or "heuristic"
     gc = game_config(config, args.players)

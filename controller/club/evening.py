@@ -31,12 +31,12 @@ from controller.director.clock import VirtualScheduler
 from controller.director.director import Director, Window
 from controller.director.journal import SqliteJournal, open_journal
 from controller.director.lobby import Lobby, MemberCard
-from controller.director.session import sim_hands
 from controller.director.timing import Timings
 from controller.ports import Button, RemoteKey
 from controller.rules.events import GameCreated
 from controller.rules.setup import configure
 from controller.rules.variant import load_variant
+from controller.sessions.session import sim_hands
 from controller.sim.table import SimTable
 from controller.voice.null_voice import NullVoice
 from controller.voice.packs import load_voice_pack

@@ -19,9 +19,9 @@ from typing import Any
 from controller.config.profile import Profile
 from controller.diag.people import SimPeople
 from controller.diag.script import Script, ScriptRunner
-from controller.director.bus_session import BusScheduler
 from controller.director.clock import AsyncioScheduler, Scheduler, VirtualScheduler
 from controller.ports import InputEvent, Table, Voice
+from controller.sessions.bus_session import BusScheduler
 from controller.sim.table import SimTable
 
 
@@ -144,7 +144,7 @@ def bus_sim_host(seats: int, *, auto: bool = True, absent: Collection[int] = (),
     """``seats`` firmware nodes under ``micropython`` on a simulated seat bus, found and up, with simulated people
     pressing their fake buttons and laying cards on their fake readers when ``auto``."""
     from controller.bus.sim import start_sim_table
-    from controller.director.bus_session import BusHands
+    from controller.sessions.bus_session import BusHands
 
     sim = start_sim_table(seats, fault_rate=fault_rate, seed=seed)
     try:

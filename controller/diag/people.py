@@ -24,7 +24,7 @@ CARD_LIES_S = 1.0
 class Fingers(Protocol):
     """What simulated people need of a table: its seats, and buttons and readers to use. The in-memory
     ``SimTable`` has them, and so do the hands on the simulated seat bus's nodes
-    (:class:`controller.director.bus_session.BusHands`)."""
+    (:class:`controller.sessions.bus_session.BusHands`)."""
 
     @property
     def seats(self) -> Mapping[int, object]: ...

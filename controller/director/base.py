@@ -10,12 +10,15 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections import deque
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from controller.director.clock import Handle, Scheduler
 from controller.director.journal import SqliteJournal
+from controller.director.judge_table import Choice as JudgeChoice
+from controller.director.judge_table import Offer as JudgeOffer
+from controller.director.judge_table import Outcome as JudgeOutcome
 from controller.director.timing import Timings
 from controller.ports import LED_OFF, RGB, Board, Button, InputEvent, RemoteKey, Table, Voice
 from controller.rules import engine
@@ -25,12 +28,6 @@ from controller.rules.setup import GameConfig
 from controller.rules.state import GameState
 from controller.screens import views as v
 from controller.screens.numbering import label_for
-
-if TYPE_CHECKING:
-    from controller.director.director import Director
-    from controller.director.judge_commands import Choice as JudgeChoice
-    from controller.director.judge_commands import Offer as JudgeOffer
-    from controller.director.judge_commands import Outcome as JudgeOutcome
 
 
 @dataclass
@@ -155,15 +152,6 @@ class DirectorBase(ABC):
         self.paused_left: float | None = None
         self.last_prompts: list[str] = []
         self.transcript: list[Line] = []
-        #: Told ``(director, window)`` when a window opens (or a group is asked again, C6): the bots plan there.
-        self.listeners: list[Callable[[Director, Window], None]] = []
-        #: Told ``(director, True)`` when play pauses and ``(director, False)`` when it resumes, before the window
-        #: that was open is opened again with the same key: whoever acts at the table (the bots' hands) holds
-        #: still meanwhile and, told of the resume first, knows that window is not a new one to plan.
-        self.pause_listeners: list[Callable[[Director, bool], None]] = []
-        self.on_over: list[Callable[[Director], None]] = []
-        #: Told ``(director, events)`` as each input's events are committed (the transcript writes them down).
-        self.on_commit: list[Callable[[Director, Sequence[Event]], None]] = []
         self.stage = "idle"  # idle | deal | play | over
         self.opened = 0
         #: What the remote was told (a card problem, a seat gone quiet, a command's outcome), newest last.

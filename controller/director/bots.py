@@ -33,7 +33,7 @@ from controller.rules.turns import TURN_VOTE
 
 class Hands(Protocol):
     """What the bots need of a table: fingers on its buttons. The in-memory ``SimTable`` and the seat bus
-    simulator's hands (``controller.director.bus_session``) both have them."""
+    simulator's hands (``controller.sessions.bus_session``) both have them."""
 
     def click(self, seat: int, button: Button) -> None: ...
 

@@ -14,7 +14,7 @@ import random
 from collections.abc import Sequence
 
 from controller.director.base import DirectorBase
-from controller.director.judge_commands import words
+from controller.director.judge_table import words
 from controller.director.places import seat_of
 from controller.rules import engine
 from controller.rules.actions import Rejected

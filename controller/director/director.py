@@ -15,7 +15,8 @@ share (base.py); this module only puts them together and tells whoever follows t
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from typing import Any
 
 from controller.director.base import Line, SeatUI, Window
 from controller.director.card_deal import CardDeal
@@ -45,6 +46,18 @@ class Director(
 ):
     """The table's game master (see the module's docstring); built as ``Director(table, voice, scheduler,
     config, ...)`` (base.py holds the arguments and the state)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        #: Told ``(director, window)`` when a window opens (or a group is asked again, C6): the bots plan there.
+        self.listeners: list[Callable[[Director, Window], None]] = []
+        #: Told ``(director, True)`` when play pauses and ``(director, False)`` when it resumes, before the window
+        #: that was open is opened again with the same key: whoever acts at the table (the bots' hands) holds
+        #: still meanwhile and, told of the resume first, knows that window is not a new one to plan.
+        self.pause_listeners: list[Callable[[Director, bool], None]] = []
+        self.on_over: list[Callable[[Director], None]] = []
+        #: Told ``(director, events)`` as each input's events are committed (the transcript writes them down).
+        self.on_commit: list[Callable[[Director, Sequence[Event]], None]] = []
 
     def _tell_window(self, w: Window) -> None:
         for cb in self.listeners:

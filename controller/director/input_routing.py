@@ -12,7 +12,7 @@ import logging
 
 from controller.director.base import DirectorBase, Window
 from controller.director.game_loop import describe
-from controller.director.judge_commands import refusal, words
+from controller.director.judge_table import refusal, words
 from controller.ports import Button, ButtonEvent, CardEvent, InputEvent, LinkEvent, RemoteKeyEvent
 from controller.rules import cards, engine
 from controller.rules.actions import Action, Pass, Pick, Rejected, Surrender, Vote

@@ -37,11 +37,23 @@ takes it back. What the seat concerned sees (ejected, a penalty point) is drawn 
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any
 
 from controller.director.base import DirectorBase
 from controller.director.game_loop import describe
+from controller.director.judge_table import (  # noqa: F401 (the table's names are this module's too)
+    _OURS,
+    BY_NAME,
+    COMMANDS,
+    EXTEND_CHOICES,
+    EXTEND_RANGE,
+    Choice,
+    JudgeCommand,
+    Offer,
+    Outcome,
+    refusal,
+    words,
+)
 from controller.director.seat_output import dead_view
 from controller.ports import LED_OFF
 from controller.rules import engine
@@ -62,83 +74,7 @@ from controller.rules.actions import (
 from controller.rules.events import Opened
 from controller.rules.turns import TURN_VOTE
 from controller.screens import views as v
-from controller.screens.strings import UI
 from controller.voice.prompts import prompt
-
-#: Choices the handheld offers for "extend" (the phone may send any whole number of seconds in this range).
-EXTEND_CHOICES = (30, 60, 15)
-EXTEND_RANGE = (5, 600)
-
-
-def words(key: str, **fields: object) -> v.L10n:
-    """A phrase of the screens' own table (controller/screens/strings.py) in both languages, fields filled in
-    (a field that is itself an :class:`~controller.screens.views.L10n` in the same language)."""
-    zh, en = UI[key]
-    return v.L10n(zh.format(**{k: f.zh if isinstance(f, v.L10n) else f for k, f in fields.items()}),
-                  en.format(**{k: f.en if isinstance(f, v.L10n) else f for k, f in fields.items()}))
-
-
-@dataclass(frozen=True, slots=True)
-class Choice:
-    """One value a command may take now, with its words ("5号" / "Seat 5", "不行动" / "Skip")."""
-
-    value: Any
-    label: v.L10n
-
-
-@dataclass(frozen=True, slots=True)
-class Outcome:
-    """What became of a command: done or refused, in words for the judge; ``code`` is stable ("done", or why:
-    "unknown", "not_now", "not_a_choice", or the rules' own code such as "partners_alive")."""
-
-    ok: bool
-    message: v.L10n
-    code: str = "done"
-
-
-@dataclass(frozen=True, slots=True)
-class JudgeCommand:
-    """One row of the table (see the module's docstring)."""
-
-    name: str
-    takes: str
-    confirm: bool
-    heard: tuple[str, ...]
-    rule: str
-
-    @property
-    def label(self) -> v.L10n:
-        return words(f"cmd_{self.name}")
-
-
-@dataclass(frozen=True, slots=True)
-class Offer:
-    """A command as it stands now: open or not, and the choices it has now."""
-
-    command: JudgeCommand
-    open: bool
-    choices: tuple[Choice, ...] = ()
-
-
-COMMANDS: tuple[JudgeCommand, ...] = (
-    JudgeCommand("pause", "", False, ("game.paused",), "C5"),
-    JudgeCommand("resume", "", False, ("game.resumed",), "C5"),
-    JudgeCommand("repeat", "", False, ("the last prompt again",), "C2"),
-    JudgeCommand("extend", "seconds", False, (), "C5"),
-    JudgeCommand("end_timer", "", True, (), "C5"),
-    JudgeCommand("undo", "", True, ("game.undone",), "C5"),
-    JudgeCommand("eject", "seat", True, ("seat.N", "eject.ejected"), "V2.11"),
-    JudgeCommand("penalty", "seat", True, ("seat.N", "speech.out_of_turn"), "V2.11"),
-    JudgeCommand("surrender", "seat", True, ("seat.N", "surrender.surrenders", "ending.*"), "V2.11"),
-    JudgeCommand("judge_pick", "target", True, (), "C2"),
-    JudgeCommand("direction", "direction", False, ("speech.clockwise | speech.counterclockwise",), "V2.4"),
-    JudgeCommand("redeal", "", True, ("setup.redeal",), "C1"),
-    JudgeCommand("abort", "", True, ("game.stopped_by_judge",), "C4"),
-)
-BY_NAME: dict[str, JudgeCommand] = {c.name: c for c in COMMANDS}
-
-#: Outcome codes of the table itself (any other code is the rules' own refusal).
-_OURS = frozenset({"done", "unknown", "not_now", "not_a_choice", "nothing_to_undo"})
 
 
 class JudgeCommands(DirectorBase):
@@ -419,19 +355,6 @@ class JudgeCommands(DirectorBase):
             points = self.state.penalties.get(seat, 0) if self.state is not None else 0
             return self._rules_said(refused, words("done_penalty", n=n, p=points), Penalty(seat))
         return self._rules_said(self.surrender(seat), words("done_surrender", n=n), Surrender(seat))
-
-
-def refusal(exc: Rejected, action: Action | None, label: Callable[[int], str]) -> v.L10n:
-    """Why the rules refused an input, in both languages (the rule's ID where there is one, V2.11); the
-    engine's own English sentence where no words are written for its code."""
-    key = f"why_{exc.code}"
-    if key not in UI:
-        return v.L10n(f"{UI['refused'][0]}：{exc.message}", exc.message)
-    seat = getattr(action, "seat", None)
-    target = getattr(action, "target", None)
-    n = label(seat) if isinstance(seat, int) else "?"
-    t = label(target) if isinstance(target, int) else "?"
-    return words(key, n=n, t=t)
 
 
 def _action_words(action: Action | None, label: Callable[[int], str]) -> v.L10n:

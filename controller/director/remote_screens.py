@@ -19,7 +19,7 @@ Kept apart from the seats' output because the remote is the one screen allowed e
 from __future__ import annotations
 
 from controller.director.base import DirectorBase, RemoteAsk
-from controller.director.judge_commands import BY_NAME, EXTEND_CHOICES, JudgeCommand, words
+from controller.director.judge_table import BY_NAME, EXTEND_CHOICES, JudgeCommand, words
 from controller.director.seat_output import draw
 from controller.ports import RemoteKey
 from controller.rules import engine

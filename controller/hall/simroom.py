@@ -18,12 +18,12 @@ from typing import Any
 
 from controller.club.record import CLUB_END_NOTE, CLUB_NOTE
 from controller.club.store import now_iso
-from controller.director.session import Session
 from controller.director.timing import Timings
 from controller.hall.feed import TableFeed
 from controller.ports import Publisher
 from controller.rules.setup import configure
 from controller.rules.variant import load_variant
+from controller.sessions.session import Session
 
 
 @dataclass

@@ -13,11 +13,11 @@ from functools import cache
 
 import pytest
 
-from controller.director.bus_session import BusSession
 from controller.ports import ButtonEvent, LinkEvent
 from controller.rules.events import Voted
 from controller.rules.setup import GameConfig, configure
 from controller.rules.variant import load_variant
+from controller.sessions.bus_session import BusSession
 
 SOAK = pytest.mark.skipif(not os.environ.get("TIANHEI_BUS_SOAK"), reason="set TIANHEI_BUS_SOAK=1 for more games")
 

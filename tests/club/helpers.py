@@ -8,10 +8,10 @@ from pathlib import Path
 
 from controller.bots import POLICIES
 from controller.club.record import GameRecord, build_record
-from controller.director.session import Session
 from controller.rules.events import Event
 from controller.rules.setup import configure
 from controller.rules.variant import load_variant
+from controller.sessions.session import Session
 from controller.simulate import play
 
 

@@ -10,12 +10,12 @@ from controller.club.store import ClubStore
 from controller.director.clock import VirtualScheduler
 from controller.director.director import Director
 from controller.director.lobby import Lobby, MemberCard
-from controller.director.session import sim_hands
 from controller.ports import Button, RemoteKey
 from controller.rules.setup import configure
 from controller.rules.variant import load_variant
 from controller.screens import views as v
 from controller.screens.render import render
+from controller.sessions.session import sim_hands
 from controller.sim.table import SimTable
 from controller.voice.null_voice import NullVoice
 from controller.voice.packs import load_voice_pack

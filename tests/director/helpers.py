@@ -19,12 +19,12 @@ from controller.director.clock import VirtualScheduler
 from controller.director.director import Director, Window
 from controller.director.journal import SqliteJournal
 from controller.director.judge_commands import BY_NAME
-from controller.director.session import Session
 from controller.director.timing import Timings
 from controller.ports import Button, RemoteKey
 from controller.rules.setup import GameConfig, configure
 from controller.rules.variant import load_variant
 from controller.screens import views as v
+from controller.sessions.session import Session
 from controller.sim.table import SimTable
 from controller.voice.null_voice import NullVoice
 from controller.voice.packs import load_voice_pack

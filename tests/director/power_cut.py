@@ -18,8 +18,8 @@ from typing import Any
 
 from controller.director.journal import SqliteJournal
 from controller.director.journal_writer import Batch, VirtualWriter
-from controller.director.session import Session
 from controller.rules.events import to_json
+from controller.sessions.session import Session
 from tests.director.helpers import session
 
 #: (variant, players, options, deal with cards)

@@ -20,13 +20,13 @@ from controller.director.clock import VirtualScheduler
 from controller.director.director import Director
 from controller.director.journal import SqliteJournal
 from controller.director.places import PlaceTable, PlaceVoice, places_of
-from controller.director.session import Session
 from controller.director.timing import Timings
 from controller.live import LiveOptions, run_live
 from controller.ports import RemoteKey
 from controller.rules.cards import base
 from controller.rules.events import Dealt, HandsDealt
 from controller.screens import views as v
+from controller.sessions.session import Session
 from controller.sim.table import SimTable
 from controller.voice.null_voice import NullVoice
 from controller.voice.packs import load_voice_pack

@@ -11,8 +11,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from controller.director.session import Session
 from controller.screens import views as v
+from controller.sessions.session import Session
 from tests.director.helpers import play, session
 
 SETUPS = [

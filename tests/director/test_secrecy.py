@@ -13,10 +13,10 @@ from hypothesis import strategies as st
 
 from controller.director.director import LED_NOD, LED_SHAKE, Director
 from controller.director.places import places_of
-from controller.director.session import Session
 from controller.ports import Button
 from controller.rules.events import Acted, CardLost, HandsDealt
 from controller.screens import views as v
+from controller.sessions.session import Session
 from controller.voice.prompts import ROLES
 from tests.director.helpers import session
 

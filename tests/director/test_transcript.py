@@ -10,9 +10,9 @@ from typing import Any
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from controller.director.session import Session
 from controller.director.transcript import Entry, Transcript, line
 from controller.rules.events import Acted, Event, GameEnded, Spoke, VoteClosed, Voted
+from controller.sessions.session import Session
 from controller.voice.packs import load_voice_pack
 from tests.director.helpers import play, session
 from tests.director.test_secrecy import SETUPS, TWO_CARD_HANDS

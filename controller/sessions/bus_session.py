@@ -43,11 +43,11 @@ from controller.bus.table import BusRemote, BusSeat
 from controller.director.bots import HeldTimers, TableBots
 from controller.director.clock import TimerHandle
 from controller.director.director import Director
-from controller.director.session import sim_hands
 from controller.director.timing import Timings
 from controller.ports import Button, ButtonEvent, InputEvent, LinkEvent, Sink
 from controller.rules import engine
 from controller.rules.setup import GameConfig
+from controller.sessions.session import sim_hands
 from controller.voice.null_voice import NullVoice
 from controller.voice.packs import load_voice_pack
 
