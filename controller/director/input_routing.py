@@ -10,9 +10,10 @@ from __future__ import annotations
 
 import logging
 
-from controller.director.base import DirectorBase, Window
 from controller.director.game_loop import describe
 from controller.director.judge_table import refusal, words
+from controller.director.records import Window
+from controller.director.seams import Parts, Setup
 from controller.ports import Button, ButtonEvent, CardEvent, InputEvent, LinkEvent, RemoteKeyEvent
 from controller.rules import cards, engine
 from controller.rules.actions import Action, Pass, Pick, Rejected, Surrender, Vote
@@ -23,8 +24,20 @@ from controller.voice.prompts import phrase, prompt, seat_number
 log = logging.getLogger(__name__)
 
 
-class InputRouting(DirectorBase):
+class InputRouting:
     """Every adapter's inputs, routed to the part of the game they are for."""
+
+    def __init__(self, setup: Setup, parts: Parts) -> None:
+        self.setup = setup
+        self.parts = parts
+        self.clock = setup.clock
+        self.has_judge = setup.has_judge
+        self.judge_entry = setup.judge_entry
+        self.label = setup.label
+        self.t = setup.t
+        self.voice = setup.voice
+        #: Seats gone quiet (their link is down): play is paused until every one is back.
+        self.offline: set[int] = set()
 
     def handle(self, event: InputEvent) -> None:
         """The sink: every adapter's inputs arrive here, on the loop."""
@@ -33,21 +46,21 @@ class InputRouting(DirectorBase):
                 self._button(event)
             elif isinstance(event, CardEvent):
                 if event.present:
-                    self._card(event.seat, event.uid)
+                    self.parts.deal.card(event.seat, event.uid)
             elif isinstance(event, RemoteKeyEvent):
                 if event.pressed:
-                    self._remote_key(event.key)
+                    self.parts.remote.remote_key(event.key)
             elif isinstance(event, LinkEvent):
                 self._link(event)
         finally:
-            self._refresh()
+            self.parts.seats.refresh()
 
     def wants_input(self, seat: int) -> bool:
         """Whether the open window waits for ``seat`` now: a night choice or a first identity not yet made, a
         hand not yet raised while a vote call is open, the speaker's pass (D2's places: which card a seat acts
         for, controller/director/places.py)."""
-        w, s = self.window, self.state
-        if w is None or s is None or self.paused:
+        w, s = self.parts.windows.window, self.parts.loop.state
+        if w is None or s is None or self.parts.judge.paused:
             return False
         p = engine.pending(s)
         if p is None or seat not in p.seats:
@@ -58,7 +71,7 @@ class InputRouting(DirectorBase):
 
     def _button(self, e: ButtonEvent) -> None:
         seat = e.seat
-        ui = self.ui.get(seat)
+        ui = self.parts.seats.ui.get(seat)
         if ui is None:
             log.warning("button from unknown seat %s ignored", seat)
             return
@@ -76,56 +89,56 @@ class InputRouting(DirectorBase):
             return
         if e.button is Button.OK:
             ui.ok_down = True
-        s = self.state
-        if self.paused:
-            self._notice(seat, v.Paused())
+        s = self.parts.loop.state
+        if self.parts.judge.paused:
+            self.parts.seats.notice(seat, v.Paused())
             return
-        if self._eyes_closed(seat):
+        if self.parts.seats.eyes_closed(seat):
             return  # at night a sleeping seat stays dark whatever is pressed (a neighbour awake could read it)
-        if self.stage == "deal" or s is None or self.stage == "over":
+        if self.parts.loop.stage == "deal" or s is None or self.parts.loop.stage == "over":
             if e.button is Button.OK and s is not None:
-                self._arm_peek(seat)
+                self.parts.deal.arm_peek(seat)
             return
-        w = self.window
+        w = self.parts.windows.window
         last_words = w is not None and w.kind == "last_words" and s.queue[:1] == (seat,)
         if seat not in s.alive and not last_words:
-            self._notice(seat, v.Message(v.L10n("你已出局", "You are out"), v.L10n("请保持安静", "Please stay silent")))
+            self.parts.seats.notice(seat, v.Message(v.L10n("你已出局", "You are out"), v.L10n("请保持安静", "Please stay silent")))
             return
         if w is None:
             if e.button is Button.OK:
-                self._arm_peek(seat)
+                self.parts.deal.arm_peek(seat)
             return
         if (w.kind in ("night", cards.FIRST_IDENTITY) or w.step == TURN_VOTE) and seat in w.seats:
             self._night_button(seat, e.button, w)
         elif (w.kind in ("speeches", "last_words") and s.queue and s.queue[0] == seat and e.button is Button.OK) or (w.kind == "recognition" and seat in w.seats and e.button is Button.OK):
-            self.submit(Pass(seat), seat)
+            self.parts.loop.submit(Pass(seat), seat)
         elif w.kind == "defence_claim" and e.button is Button.OK:
-            self.submit(Pick(seat, seat), seat)
+            self.parts.loop.submit(Pick(seat, seat), seat)
         elif w.kind == "vote" and e.button is Button.OK:
-            self._hand(seat, w)
+            self.parts.votes.hand(seat, w)
         elif e.button is Button.OK:
-            self._arm_peek(seat)
+            self.parts.deal.arm_peek(seat)
         elif s.phase == "day":
-            self._notice(seat, v.Message(v.L10n("请稍候", "Not now"), v.L10n("现在不是你的回合", "It is not your turn")))
+            self.parts.seats.notice(seat, v.Message(v.L10n("请稍候", "Not now"), v.L10n("现在不是你的回合", "It is not your turn")))
 
     def _surrender_gesture(self, seat: int, e: ButtonEvent) -> bool:
         """A table without a judge (V2.11): holding ◀ and ▶ together asks this seat, on its own screen only,
         whether it surrenders; OK says yes (the rules then accept or refuse, on this screen alone), ◀ or ▶
         says no. Returns whether the press was the gesture's."""
-        ui = self.ui[seat]
+        ui = self.parts.seats.ui[seat]
         if e.button in (Button.PREV, Button.NEXT):
             (ui.held.add if e.pressed else ui.held.discard)(e.button)
-        if self.has_judge or self.stage != "play" or self.state is None or self.state.over:
+        if self.has_judge or self.parts.loop.stage != "play" or self.parts.loop.state is None or self.parts.loop.state.over:
             return False
         if ui.asking_surrender:
             if e.pressed and e.button is Button.OK:
                 self._end_surrender_question(seat)
-                self.submit(Surrender(seat), seat)
+                self.parts.loop.submit(Surrender(seat), seat)
             elif e.pressed:  # ◀ or ▶: no
                 self._end_surrender_question(seat)
             return True
         both = ui.held == {Button.PREV, Button.NEXT}
-        if both and ui.surrender_handle is None and seat in self.state.alive:
+        if both and ui.surrender_handle is None and seat in self.parts.loop.state.alive:
             at = self.clock.now() + self.t.surrender_hold_s
             ui.surrender_handle = self.clock.call_at(at, lambda: self._ask_surrender(seat))
         elif not both and ui.surrender_handle is not None:
@@ -134,41 +147,41 @@ class InputRouting(DirectorBase):
         return False
 
     def _ask_surrender(self, seat: int) -> None:
-        ui = self.ui[seat]
+        ui = self.parts.seats.ui[seat]
         ui.surrender_handle = None
-        if ui.held != {Button.PREV, Button.NEXT} or self.stage != "play" or self.paused:
+        if ui.held != {Button.PREV, Button.NEXT} or self.parts.loop.stage != "play" or self.parts.judge.paused:
             return
         ui.asking_surrender = True
-        self._notice(seat, v.Message(words("surrender_ask"), words("surrender_hint")), keep=True)
+        self.parts.seats.notice(seat, v.Message(words("surrender_ask"), words("surrender_hint")), keep=True)
 
     def _end_surrender_question(self, seat: int) -> None:
-        ui = self.ui[seat]
+        ui = self.parts.seats.ui[seat]
         ui.asking_surrender = False
         if ui.notice_handle is not None:
             ui.notice_handle.cancel()
         ui.notice, ui.notice_handle = None, None
-        self._refresh()
+        self.parts.seats.refresh()
 
     def _night_button(self, seat: int, button: Button, w: Window) -> None:
-        assert self.state is not None
-        p = engine.pending(self.state)
+        assert self.parts.loop.state is not None
+        p = engine.pending(self.parts.loop.state)
         if p is None:
             return
-        ui = self.ui[seat]
+        ui = self.parts.seats.ui[seat]
         choices = list(p.choices)
         if button in (Button.PREV, Button.NEXT):
             i = choices.index(ui.cursor) if ui.cursor in choices else 0
             i = (i + (1 if button is Button.NEXT else -1)) % len(choices)
             ui.cursor = choices[i]
-            self._redraw_window()
+            self.parts.windows.redraw_window()
         elif w.step == TURN_VOTE:
-            self.submit(Vote(seat, ui.cursor), seat)
+            self.parts.loop.submit(Vote(seat, ui.cursor), seat)
         elif w.kind == cards.FIRST_IDENTITY:  # D1: the player's own choice, never the judge's
-            self.submit(Pick(seat, ui.cursor), seat)
+            self.parts.loop.submit(Pick(seat, ui.cursor), seat)
         elif self.judge_entry:
-            self._notice(seat, v.Message(v.L10n("请指给法官", "Point it out"), v.L10n("法官录入", "The judge enters it")))
+            self.parts.seats.notice(seat, v.Message(v.L10n("请指给法官", "Point it out"), v.L10n("法官录入", "The judge enters it")))
         else:
-            self.submit(Pick(seat, ui.cursor), seat)
+            self.parts.loop.submit(Pick(seat, ui.cursor), seat)
 
     def _link(self, e: LinkEvent) -> None:
         """A seat stopped answering: pause with the seat named; carry on when it is back.
@@ -178,35 +191,32 @@ class InputRouting(DirectorBase):
         table whose remote's battery died paused for good, with nothing left to press resume on."""
         if e.seat == 0:
             if e.up:
-                self.remote_drawn = None  # the remote is back: redraw it from scratch
-                self._note("judge", "the judge's remote is back")
+                self.parts.remote.redraw()  # the remote is back: redraw it from scratch
+                self.parts.loop.note("judge", "the judge's remote is back")
             else:
-                self._note("judge", f"the judge's remote is not answering; the game goes on by its timers "
+                self.parts.loop.note("judge", f"the judge's remote is not answering; the game goes on by its timers "
                                     f"({e.reason})")
             return
         if not e.up:
-            self.paused_for.add(e.seat)
+            self.offline.add(e.seat)
             self.voice.say(phrase(seat_number(e.seat), prompt("error.seat_offline")), urgent=True)
-            self._remote_line(words("seat_offline", n=self.label(e.seat)))
-            self.pause(f"seat {e.seat} offline")
+            self.parts.remote.remote_line(words("seat_offline", n=self.label(e.seat)))
+            self.parts.judge.pause(f"seat {e.seat} offline")
         else:
-            self.paused_for.discard(e.seat)
-            ui = self.ui.get(e.seat)
-            if ui is not None:
-                ui.drawn = None  # redraw its screen and LED from scratch
-                self.led_sent.pop(e.seat, None)
+            self.offline.discard(e.seat)
+            self.parts.seats.redraw(e.seat)  # its screen and LED from scratch
             self.voice.say(phrase(seat_number(e.seat), prompt("error.seat_back")))
-            if not self.paused_for:
-                self.resume_play()
+            if not self.offline:
+                self.parts.judge.resume_play()
 
-    def _rejected(self, exc: Rejected, seat: int | None, action: Action) -> None:
-        self._note(f"seat {seat}" if seat else "judge", f"refused {describe(action)}: {exc.message}", public=False)
+    def rejected(self, exc: Rejected, seat: int | None, action: Action) -> None:
+        self.parts.loop.note(f"seat {seat}" if seat else "judge", f"refused {describe(action)}: {exc.message}", public=False)
         if seat is None:
-            self._remote_line(refusal(exc, action, self.label))
+            self.parts.remote.remote_line(refusal(exc, action, self.label))
             return
         if exc.code == "follow_vote" and isinstance(action, Vote) and action.target is not None:
-            self._notice(seat, v.VoteFeedback(v.VoteResult.LATE, action.target))
+            self.parts.seats.notice(seat, v.VoteFeedback(v.VoteResult.LATE, action.target))
         elif exc.code == "already_voted" and isinstance(action, Vote) and action.target is not None:
-            self._notice(seat, v.VoteFeedback(v.VoteResult.ALREADY, action.target))
+            self.parts.seats.notice(seat, v.VoteFeedback(v.VoteResult.ALREADY, action.target))
         else:
-            self._notice(seat, v.Message(v.L10n("无效操作", "Not allowed"), refusal(exc, action, self.label)))
+            self.parts.seats.notice(seat, v.Message(v.L10n("无效操作", "Not allowed"), refusal(exc, action, self.label)))

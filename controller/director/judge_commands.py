@@ -39,7 +39,6 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from controller.director.base import DirectorBase
 from controller.director.game_loop import describe
 from controller.director.judge_table import (  # noqa: F401 (the table's names are this module's too)
     _OURS,
@@ -54,6 +53,7 @@ from controller.director.judge_table import (  # noqa: F401 (the table's names a
     refusal,
     words,
 )
+from controller.director.seams import Parts, Setup
 from controller.director.seat_output import dead_view
 from controller.ports import LED_OFF
 from controller.rules import engine
@@ -71,14 +71,25 @@ from controller.rules.actions import (
     Timeout,
     Vote,
 )
-from controller.rules.events import Opened
 from controller.rules.turns import TURN_VOTE
 from controller.screens import views as v
 from controller.voice.prompts import prompt
 
 
-class JudgeCommands(DirectorBase):
+class JudgeCommands:
     """What the judge can order the table to do, and the one door every remote comes in by."""
+
+    def __init__(self, setup: Setup, parts: Parts) -> None:
+        self.setup = setup
+        self.parts = parts
+        self.clock = setup.clock
+        self.config = setup.config
+        self.deck = setup.deck
+        self.journal = setup.journal
+        self.label = setup.label
+        self.voice = setup.voice
+        self.paused = False
+        self.paused_left: float | None = None
 
     # ==== the door ==========================================================================================
     def judge_menu(self) -> tuple[Offer, ...]:
@@ -87,7 +98,7 @@ class JudgeCommands(DirectorBase):
 
     def judge_choices(self, name: str) -> tuple[Choice, ...]:
         """The values ``name`` may take now (empty when it takes none, or none is possible)."""
-        s = self.state
+        s = self.parts.loop.state
 
         def seat(n: int) -> Choice:
             return Choice(n, words("seat", n=self.label(n)))
@@ -97,7 +108,7 @@ class JudgeCommands(DirectorBase):
         if name == "penalty":
             return tuple(seat(n) for n in range(1, self.config.players + 1))
         if name == "judge_pick":
-            p = engine.pending(s) if s is not None and self.window is not None else None
+            p = engine.pending(s) if s is not None and self.parts.windows.window is not None else None
             if p is None or p.kind != "night":
                 return ()
             return tuple(Choice(None, words("skip")) if t is None else seat(t) for t in p.choices)
@@ -141,51 +152,49 @@ class JudgeCommands(DirectorBase):
         if self.paused:
             return
         self.paused = True
-        w = self.window
+        w = self.parts.windows.window
         if w is not None:
             self.paused_left = max(0.0, w.deadline - self.clock.now())
             for h in w.handles:
                 h.cancel()
             w.handles.clear()
-        if self.beat_handle is not None:
-            self.beat_handle.cancel()
-            self.beat_handle = None
+        self.parts.loop.hold_beats()
         self.voice.say([prompt("game.paused")], urgent=True)
-        self._note("judge", f"paused ({reason})")
-        self._checkpoint()
-        self._refresh()
-        self._tell_pause(True)
+        self.parts.loop.note("judge", f"paused ({reason})")
+        self.parts.loop.checkpoint()
+        self.parts.seats.refresh()
+        self.parts.follow.pause(True)
 
     def resume_play(self) -> None:
         if not self.paused:
             return
         self.paused = False
-        for ui in self.ui.values():  # a press during the pause was told "paused": that is no longer true
+        for ui in self.parts.seats.ui.values():  # a press during the pause was told "paused": that is no longer true
             if isinstance(ui.notice, v.Paused):
                 if ui.notice_handle is not None:
                     ui.notice_handle.cancel()
                 ui.notice, ui.notice_handle = None, None
         self.voice.say([prompt("game.resumed")], urgent=True)
-        self._note("judge", "resumed")
-        self._tell_pause(False)
-        w = self.window
+        self.parts.loop.note("judge", "resumed")
+        self.parts.follow.pause(False)
+        w = self.parts.windows.window
         if w is not None:
             left = self.paused_left or 0.0
             self.paused_left = None
-            self.window = None
+            self.parts.windows.forget()
             if w.kind == "vote" and w.step != TURN_VOTE:
-                self._start_vote(engine.pending(self.state))  # type: ignore[arg-type]
+                self.parts.votes.start_vote(engine.pending(self.parts.loop.state))  # type: ignore[arg-type]
             else:
-                self._start(engine.pending(self.state), w.total, left)  # type: ignore[arg-type]
-        self._pump()
+                self.parts.windows.start(engine.pending(self.parts.loop.state), w.total, left)  # type: ignore[arg-type]
+        self.parts.loop.pump()
 
     def repeat(self) -> None:
         """Say the last prompt again."""
-        if self.last_prompts:
-            self.voice.say(self.last_prompts, urgent=True)
+        if self.parts.loop.last_prompts:
+            self.voice.say(self.parts.loop.last_prompts, urgent=True)
 
     def extend(self, seconds: float) -> None:
-        w = self.window
+        w = self.parts.windows.window
         if w is None or w.kind == "vote":
             return
         for h in w.handles:
@@ -193,117 +202,104 @@ class JudgeCommands(DirectorBase):
         w.handles.clear()
         w.deadline += seconds
         w.total += seconds
-        w.handles.append(self.clock.call_at(w.deadline, self._deadline))
-        self._schedule_ticks(w)
-        self._note("judge", f"extended the timer by {seconds:g}s")
-        self._checkpoint()
-        self._redraw_window()
-        self._refresh()
+        w.handles.append(self.clock.call_at(w.deadline, self.parts.windows.deadline))
+        self.parts.windows.schedule_ticks(w)
+        self.parts.loop.note("judge", f"extended the timer by {seconds:g}s")
+        self.parts.loop.checkpoint()
+        self.parts.windows.redraw_window()
+        self.parts.seats.refresh()
 
     def end_timer(self) -> None:
-        self._settle()  # for the wait the room sees: an input in flight may have ended it already
-        if self.window is not None and not self.paused:
-            self._note("judge", "ended the timer")
-            self.submit(Timeout())
+        self.parts.loop.settle()  # for the wait the room sees: an input in flight may have ended it already
+        if self.parts.windows.window is not None and not self.paused:
+            self.parts.loop.note("judge", "ended the timer")
+            self.parts.loop.submit(Timeout())
 
     def undo(self) -> bool:
         """Drop the last input and refold (the journal keeps both the input and the undo)."""
-        self._settle()  # the last input is the last one in effect, not one still on its way to the disk
-        if len(self.groups) <= 1:
+        self.parts.loop.settle()  # the last input is the last one in effect, not one still on its way to the disk
+        if len(self.parts.loop.groups) <= 1:
             return False
-        action, n = self.groups.pop()
-        del self.events[len(self.events) - n:]
-        if self.journal is not None:
-            self.journal.record_undo()
-        self.state = engine.fold(self.events)
-        self.opened = sum(1 for e in self.events if isinstance(e, Opened))
-        self._close_window()
-        self.beats.clear()
-        if self.beat_handle is not None:
-            self.beat_handle.cancel()
-            self.beat_handle = None
-        self._note("judge", f"undid {describe(action) if action else 'the set-up'}")
-        self._beat("say", [prompt("game.undone")])
-        for seat in self.ui:
-            if seat not in self.state.alive:
-                self._set(seat, dead_view(self.state, seat), LED_OFF)
-            elif self.state.phase == "night":
-                self._set(seat, v.Dark(), LED_OFF)
-            elif isinstance(self.ui[seat].view, v.Dead):  # back in the game (an ejection undone)
-                self._set(seat, v.Message(words("day", d=self.state.day)), LED_OFF)
-        self._beat("call", self._open)
-        self._pump()
+        action = self.parts.loop.take_back()
+        self.parts.windows.close_window()
+        self.parts.loop.drop_beats()
+        self.parts.loop.note("judge", f"undid {describe(action) if action else 'the set-up'}")
+        self.parts.loop.beat("say", [prompt("game.undone")])
+        state = self.parts.loop.state
+        assert state is not None
+        for seat in self.parts.seats.ui:
+            if seat not in state.alive:
+                self.parts.seats.set(seat, dead_view(state, seat), LED_OFF)
+            elif state.phase == "night":
+                self.parts.seats.set(seat, v.Dark(), LED_OFF)
+            elif isinstance(self.parts.seats.ui[seat].view, v.Dead):  # back in the game (an ejection undone)
+                self.parts.seats.set(seat, v.Message(words("day", d=state.day)), LED_OFF)
+        self.parts.loop.beat("call", self.parts.windows.open)
+        self.parts.loop.pump()
         return True
 
     def eject(self, seat: int, reason: str = "") -> Rejected | None:
         """V2.11 §5.14/§5.15: the seat is out of this game; the step going on goes on without it."""
-        return self.submit(Eject(seat, reason))
+        return self.parts.loop.submit(Eject(seat, reason))
 
     def penalty(self, seat: int) -> Rejected | None:
         """V2.11 §5.4: one penalty point; the seat is told on its own screen."""
-        refused = self.submit(Penalty(seat))
-        if refused is None and seat in self.ui:
-            points = self.state.penalties.get(seat, 0) if self.state is not None else 0
-            self._notice(seat, v.Message(words("penalty_title"), words("penalty_body", p=points)))
+        refused = self.parts.loop.submit(Penalty(seat))
+        if refused is None and seat in self.parts.seats.ui:
+            points = self.parts.loop.state.penalties.get(seat, 0) if self.parts.loop.state is not None else 0
+            self.parts.seats.notice(seat, v.Message(words("penalty_title"), words("penalty_body", p=points)))
         return refused
 
     def surrender(self, seat: int) -> Rejected | None:
         """V2.11: only the last living member of a killer or police team; the other side wins."""
-        return self.submit(Surrender(seat))
+        return self.parts.loop.submit(Surrender(seat))
 
     def choose_direction(self, clockwise: bool) -> Rejected | None:
-        return self.submit(ChooseDirection(clockwise))
+        return self.parts.loop.submit(ChooseDirection(clockwise))
 
     def judge_pick(self, target: int | None) -> Rejected | None:
         """Judge entry mode: the judge enters the pointed-at seat for the waking group."""
-        return self.submit(GroupPick(target))
+        return self.parts.loop.submit(GroupPick(target))
 
     def redeal(self) -> None:
         """C1: the judge orders a redeal; every card is tapped again."""
         if not self._redeal_open():
             return  # the engine has dealt from the cards: too late to redeal (undo is the judge's tool now)
-        for ui in self.ui.values():
-            if ui.reveal_handle is not None:
-                ui.reveal_handle.cancel()
-                ui.reveal_handle = None
-        self._ask_for_cards()
-        why = prompt("setup.deal_again") if self.deal_void else prompt("setup.redeal")
-        self.deal_void = False
-        self._beat("say", [why, self._tap_prompt()])
-        self._pump()
+        self.parts.deal.again()
+        self.parts.loop.pump()
 
     def abort(self) -> None:
-        self._settle()  # nothing still on its way to the disk takes effect after the game is stopped
-        self._close_window()
-        self.beats.clear()
-        self.stage = "over"
+        self.parts.loop.settle()  # nothing still on its way to the disk takes effect after the game is stopped
+        self.parts.windows.close_window()
+        self.parts.loop.drop_beats(current=False)
+        self.parts.loop.finish()
         self.voice.say([prompt("game.stopped_by_judge")], urgent=True)
-        self._note("judge", "aborted the game")
-        self._tell_over()
+        self.parts.loop.note("judge", "aborted the game")
+        self.parts.follow.over()
 
     # ==== the table's workings ==============================================================================
     def _redeal_open(self) -> bool:
-        return self.stage == "deal" and not (self.deck is not None and self.state is not None)
+        return self.parts.loop.stage == "deal" and not (self.deck is not None and self.parts.loop.state is not None)
 
     def _open_now(self, name: str) -> bool:
         """Whether ``name`` may run now (the same test for every front end)."""
-        s, w = self.state, self.window
-        playing = self.stage == "play" and s is not None and not s.over
+        s, w = self.parts.loop.state, self.parts.windows.window
+        playing = self.parts.loop.stage == "play" and s is not None and not s.over
         running = playing and not self.paused
         return {
-            "pause": self.stage in ("deal", "play") and not self.paused,
+            "pause": self.parts.loop.stage in ("deal", "play") and not self.paused,
             "resume": self.paused,
-            "repeat": bool(self.last_prompts),
+            "repeat": bool(self.parts.loop.last_prompts),
             "extend": running and w is not None and w.kind != "vote",
             "end_timer": running and w is not None,
-            "undo": playing and len(self.groups) > 1,
+            "undo": playing and len(self.parts.loop.groups) > 1,
             "eject": playing,
             "penalty": playing,
             "surrender": playing,
             "judge_pick": running and w is not None and w.kind == "night",
             "direction": running and w is not None and w.kind == "direction",
             "redeal": self._redeal_open(),
-            "abort": self.stage in ("deal", "play"),
+            "abort": self.parts.loop.stage in ("deal", "play"),
         }.get(name, False)
 
     def _value_words(self, name: str, value: Any) -> v.L10n:
@@ -313,8 +309,8 @@ class JudgeCommands(DirectorBase):
 
     def _told(self, outcome: Outcome) -> Outcome:
         """The outcome on the remote's screen (whichever remote asked) and in the transcript."""
-        self._note("judge", outcome.message.en, public=False)
-        self._remote_line(outcome.message)
+        self.parts.loop.note("judge", outcome.message.en, public=False)
+        self.parts.remote.remote_line(outcome.message)
         return outcome
 
     def _rules_said(self, refused: Rejected | None, done: v.L10n, action: Action) -> Outcome:
@@ -333,7 +329,7 @@ class JudgeCommands(DirectorBase):
             done = words("done_direction", what=self._value_words(name, value))
             return self._rules_said(self.choose_direction(value), done, ChooseDirection(value))
         if name == "undo":
-            last = self.groups[-1][0] if self.groups else None
+            last = self.parts.loop.groups[-1][0] if self.parts.loop.groups else None
             if not self.undo():
                 return Outcome(False, words("nothing_to_undo"), "nothing_to_undo")
             return Outcome(True, words("done_undo", what=_action_words(last, self.label)))
@@ -352,7 +348,7 @@ class JudgeCommands(DirectorBase):
             return self._rules_said(self.eject(seat), words("done_eject", n=n), Eject(seat))
         if name == "penalty":
             refused = self.penalty(seat)
-            points = self.state.penalties.get(seat, 0) if self.state is not None else 0
+            points = self.parts.loop.state.penalties.get(seat, 0) if self.parts.loop.state is not None else 0
             return self._rules_said(refused, words("done_penalty", n=n, p=points), Penalty(seat))
         return self._rules_said(self.surrender(seat), words("done_surrender", n=n), Surrender(seat))
 

@@ -18,8 +18,12 @@ Kept apart from the seats' output because the remote is the one screen allowed e
 
 from __future__ import annotations
 
-from controller.director.base import DirectorBase, RemoteAsk
+from collections import deque
+
+from controller.director.clock import Handle
 from controller.director.judge_table import BY_NAME, EXTEND_CHOICES, JudgeCommand, words
+from controller.director.records import RemoteAsk
+from controller.director.seams import Parts, Setup
 from controller.director.seat_output import draw
 from controller.ports import RemoteKey
 from controller.rules import engine
@@ -32,20 +36,50 @@ from controller.screens.story import story
 from controller.screens.strings import ACTIONS, Lang, action_name, role_name
 
 
-class RemoteScreens(DirectorBase):
+class RemoteScreens:
     """The remote's menu, keys and status screens."""
+
+    def __init__(self, setup: Setup, parts: Parts) -> None:
+        self.setup = setup
+        self.parts = parts
+        self.clock = setup.clock
+        self.judge_entry = setup.judge_entry
+        self.label = setup.label
+        self.lang = setup.lang
+        self.t = setup.t
+        self.table = setup.table
+        #: What the remote was told (a card problem, a seat gone quiet, a command's outcome), newest last.
+        self.remote_lines: deque[v.Text] = deque(maxlen=40)
+        #: The remote's menu: the cursor in the commands open now (None: closed), the command being chosen for
+        #: or confirmed, and the outcome shown until the next key.
+        self.menu: int | None = None
+        self.asking: RemoteAsk | None = None
+        self.remote_result: tuple[v.L10n, v.L10n, bool] | None = None
+        self.remote_result_handle: Handle | None = None
+        self.remote_drawn: v.View | None = None
+        #: The line of the game's story shown once it is over (UP/DOWN scroll it).
+        self.story_cursor = 0
 
     @property
     def menu_rows(self) -> tuple[str, ...]:
         """The commands open now, in the table's order: the menu's rows."""
-        return tuple(o.command.name for o in self.judge_menu() if o.open)
+        return tuple(o.command.name for o in self.parts.judge.judge_menu() if o.open)
 
-    def _remote_key(self, key: RemoteKey) -> None:
+    def show_story(self) -> None:
+        """The game is over: the whole story from its first line (UP/DOWN scroll it)."""
+        self.story_cursor = 0
+        self.remote_status()
+
+    def redraw(self) -> None:
+        """The remote is back: its next screen is sent whole, whatever it showed."""
+        self.remote_drawn = None
+
+    def remote_key(self, key: RemoteKey) -> None:
         """Every key of the handheld (see the module's docstring)."""
         if self.remote_result is not None:  # any key puts the outcome away
             self._drop_result()
             if key is not RemoteKey.MENU:
-                self._remote_status()
+                self.remote_status()
                 return
         if key is RemoteKey.BACK:
             self.menu, self.asking = None, None
@@ -65,13 +99,13 @@ class RemoteScreens(DirectorBase):
             shortcut = next((n for n in ("judge_pick", "direction") if self._shortcut(n)), None)
             if shortcut is not None:
                 self._take(BY_NAME[shortcut])
-        elif self.stage == "over" and key in (RemoteKey.UP, RemoteKey.DOWN):
-            last = len(story(self.events, self.lang, self.label)) - 1
+        elif self.parts.loop.stage == "over" and key in (RemoteKey.UP, RemoteKey.DOWN):
+            last = len(story(self.parts.loop.events, self.lang, self.label)) - 1
             self.story_cursor = max(0, min(last, self.story_cursor + (1 if key is RemoteKey.DOWN else -1)))
-        self._remote_status()
+        self.remote_status()
 
     def _shortcut(self, name: str) -> bool:
-        offer = next(o for o in self.judge_menu() if o.command.name == name)
+        offer = next(o for o in self.parts.judge.judge_menu() if o.command.name == name)
         return offer.open and (name != "judge_pick" or self.judge_entry)
 
     def _take(self, c: JudgeCommand) -> None:
@@ -80,9 +114,9 @@ class RemoteScreens(DirectorBase):
         if c.takes:
             choice = EXTEND_CHOICES.index(30) if c.name == "extend" else 0
             if c.name == "judge_pick":  # start from the group's own pointer, where there is one
-                values = [ch.value for ch in self.judge_choices(c.name)]
-                first = next((self.ui[s].cursor for s in (self.window.seats if self.window else ())
-                              if s in self.ui and self.ui[s].cursor in values), None)
+                values = [ch.value for ch in self.parts.judge.judge_choices(c.name)]
+                first = next((self.parts.seats.ui[s].cursor for s in (self.parts.windows.window.seats if self.parts.windows.window else ())
+                              if s in self.parts.seats.ui and self.parts.seats.ui[s].cursor in values), None)
                 choice = values.index(first) if first in values else 0
             self.asking = RemoteAsk(c.name, choice)
         elif c.confirm:
@@ -92,7 +126,7 @@ class RemoteScreens(DirectorBase):
 
     def _asking_key(self, key: RemoteKey, ask: RemoteAsk) -> None:
         c = BY_NAME[ask.command]
-        choices = self.judge_choices(c.name) if c.takes else ()
+        choices = self.parts.judge.judge_choices(c.name) if c.takes else ()
         if c.takes and not choices:  # the moment passed (the night group has picked, the seat is gone)
             self.asking = None
             return
@@ -111,16 +145,16 @@ class RemoteScreens(DirectorBase):
             self.asking = None
 
     def _finish(self, c: JudgeCommand, value: object) -> None:
-        outcome = self.judge(c.name, value)
+        outcome = self.parts.judge.judge(c.name, value)
         self._drop_result()
         self.remote_result = (c.label, outcome.message, outcome.ok)
-        if self.stage != "over" and self.window is not None:  # a running timer: back to the status by itself
+        if self.parts.loop.stage != "over" and self.parts.windows.window is not None:  # a running timer: back to the status by itself
             self.remote_result_handle = self.clock.call_at(self.clock.now() + self.t.notice_s, self._result_done)
 
     def _result_done(self) -> None:
         self.remote_result_handle = None
         self.remote_result = None
-        self._remote_status()
+        self.remote_status()
 
     def _drop_result(self) -> None:
         if self.remote_result_handle is not None:
@@ -128,49 +162,49 @@ class RemoteScreens(DirectorBase):
             self.remote_result_handle = None
         self.remote_result = None
 
-    def _remote(self, view: v.View) -> None:
+    def display(self, view: v.View) -> None:
         """The judge's screen, sent only when its view changed (a seat's press need not redraw the remote)."""
         remote = self.table.remote
         if remote is not None and view != self.remote_drawn:
             remote.display(draw(view, self.lang, self.label))
             self.remote_drawn = view
 
-    def _remote_line(self, text: v.Text) -> None:
+    def remote_line(self, text: v.Text) -> None:
         self.remote_lines.append(text)
-        self._remote_status()
+        self.remote_status()
 
-    def _remote_status(self) -> None:
+    def remote_status(self) -> None:
         """The judge sees everything: roles, tonight's picks, whose turn, the timer."""
-        s = self.state
+        s = self.parts.loop.state
         if self.table.remote is None:
             return
         if self.remote_result is not None:
             title, message, ok = self.remote_result
-            self._remote(v.JudgeAsk(title, message, done=ok))
+            self.display(v.JudgeAsk(title, message, done=ok))
             return
         if self.asking is not None:
-            self._remote(self._ask_view(self.asking))
+            self.display(self._ask_view(self.asking))
             return
         if self.menu is not None:
             rows = self.menu_rows
             self.menu = min(self.menu, max(0, len(rows) - 1))
             items = tuple(BY_NAME[n].label for n in rows)
-            self._remote(v.JudgeList(words("judge_menu"), items, self.menu if items else None))
+            self.display(v.JudgeList(words("judge_menu"), items, self.menu if items else None))
             return
         if s is None or not s.roles:
-            self._remote(v.JudgeList(words("judge_deal"), self._newest_told() or ("…",), None))
+            self.display(v.JudgeList(words("judge_deal"), self._newest_told() or ("…",), None))
             return
-        if self.stage == "over":  # the game is over: roles and night choices may be told (C4)
-            told = story(self.events, self.lang, self.label)
-            self._remote(v.JudgeList(words("judge_end"), told, self.story_cursor))
+        if self.parts.loop.stage == "over":  # the game is over: roles and night choices may be told (C4)
+            told = story(self.parts.loop.events, self.lang, self.label)
+            self.display(v.JudgeList(words("judge_end"), told, self.story_cursor))
             return
         phase = words("night", d=s.night) if s.phase == "night" else words("day", d=s.day)
         # The panel has room for two status lines: tonight's picks first, then the newest of what it was told.
         picks = tuple(self._pick_words(a.ability, a.target) for a in s.acts if a.ability != "recognise")  # V5.2
         lines = (picks + tuple(self.remote_lines))[-2:]
-        w = self.window
-        cd = self._countdown() if w is not None and w.kind != "vote" else None
-        self._remote(v.JudgeStatus(phase, self._turn_words(), cd, lines))
+        w = self.parts.windows.window
+        cd = self.parts.windows.countdown() if w is not None and w.kind != "vote" else None
+        self.display(v.JudgeStatus(phase, self._turn_words(), cd, lines))
 
     def _newest_told(self) -> tuple[v.Text, ...]:
         """The newest lines the remote was told that its list shows whole, wrapped as the table's language
@@ -188,10 +222,10 @@ class RemoteScreens(DirectorBase):
 
     def _ask_view(self, ask: RemoteAsk) -> v.JudgeAsk:
         c = BY_NAME[ask.command]
-        choices = self.judge_choices(c.name) if c.takes else ()
+        choices = self.parts.judge.judge_choices(c.name) if c.takes else ()
         if ask.confirming:
             value = choices[min(ask.choice, len(choices) - 1)].value if choices else None
-            return v.JudgeAsk(c.label, self.judge_question(c.name, value), words("press_again"))
+            return v.JudgeAsk(c.label, self.parts.judge.judge_question(c.name, value), words("press_again"))
         if not choices:
             return v.JudgeAsk(c.label, words("cmd_closed"), words("back_cancels"))
         return v.JudgeAsk(c.label, choices[min(ask.choice, len(choices) - 1)].label, words("choose_seat"))
@@ -205,7 +239,7 @@ class RemoteScreens(DirectorBase):
 
     def _turn_words(self) -> v.Text:
         """Whose turn it is, as the table's own screens say it ("4号发言", "杀手杀人", "投5号？")."""
-        s, w = self.state, self.window
+        s, w = self.parts.loop.state, self.parts.windows.window
         assert s is not None
         p = engine.pending(s) if s.waiting is not None else None
         if p is None:

@@ -13,7 +13,8 @@ from functools import lru_cache
 from PIL import Image
 
 from controller.board.public import public_facts
-from controller.director.base import DirectorBase
+from controller.director.records import SeatUI
+from controller.director.seams import Parts, Setup
 from controller.ports import RGB
 from controller.rules.state import GameState
 from controller.screens import views as v
@@ -38,16 +39,29 @@ def dead_view(state: GameState | None, seat: int) -> v.Dead:
     return v.Dead(seat, "ejected" if ejected else "")
 
 
-class SeatOutput(DirectorBase):
+class SeatOutput:
     """Each seat's screen and LED, and the public board."""
 
-    def _set(self, seat: int, view: v.View, led: RGB | None = None) -> None:
+    def __init__(self, setup: Setup, parts: Parts) -> None:
+        self.setup = setup
+        self.parts = parts
+        self.clock = setup.clock
+        self.label = setup.label
+        self.lang = setup.lang
+        self.t = setup.t
+        self.table = setup.table
+        # Seats past the game's player count (a 16-seat table playing 12) stay out of the game.
+        self.ui: dict[int, SeatUI] = {n: SeatUI() for n in setup.seats}
+        self.led_sent: dict[int, RGB] = {}
+        self.board_shown: dict[str, object] | None = None
+
+    def set(self, seat: int, view: v.View, led: RGB | None = None) -> None:
         ui = self.ui[seat]
         ui.view = view
         if led is not None:
             ui.led = led
 
-    def _notice(self, seat: int, view: v.View, keep: bool = False) -> None:
+    def notice(self, seat: int, view: v.View, keep: bool = False) -> None:
         """A message on one seat (where the press happened), for a moment (``keep``: until replaced)."""
         ui = self.ui[seat]
         if ui.notice_handle is not None:
@@ -57,28 +71,35 @@ class SeatOutput(DirectorBase):
         def clear() -> None:
             ui.notice = None
             ui.notice_handle = None
-            self._refresh()
+            self.refresh()
 
         ui.notice_handle = None if keep else self.clock.call_at(self.clock.now() + self.t.notice_s, clear)
-        self._refresh()
+        self.refresh()
 
-    def _eyes_closed(self, seat: int) -> bool:
+    def redraw(self, seat: int) -> None:
+        """The seat is back: its screen and LED are sent whole on the next refresh."""
+        ui = self.ui.get(seat)
+        if ui is not None:
+            ui.drawn = None
+            self.led_sent.pop(seat, None)
+
+    def eyes_closed(self, seat: int) -> bool:
         """Whether ``seat``'s owner sleeps now: the room was told to close its eyes (and not yet to open them),
         and the seat is not among those woken by the open window. Its screen then shows only what the game draws
         on it (dark), never a peek or a notice."""
-        w = self.window
-        if self.stage != "play" or not self.night_shown:
+        w = self.parts.windows.window
+        if self.parts.loop.stage != "play" or not self.parts.announcer.night_shown:
             return False
         return w is None or seat not in w.seats
 
-    def _refresh(self) -> None:
+    def refresh(self) -> None:
         """Send every seat whatever changed since it was last drawn."""
-        s = self.state
+        s = self.parts.loop.state
         for seat, ui in self.ui.items():
             view = ui.view
-            if self.paused and not isinstance(view, v.Dead):
+            if self.parts.judge.paused and not isinstance(view, v.Dead):
                 view = v.Paused()
-            elif self._eyes_closed(seat):
+            elif self.eyes_closed(seat):
                 pass  # a sleeping seat: no peek, no notice on it (a neighbour awake could read it)
             elif ui.peeking and s is not None and s.roles:
                 hand = s.cards[seat - 1] if s.cards else ()
@@ -92,14 +113,15 @@ class SeatOutput(DirectorBase):
             if self.led_sent.get(seat) != led:
                 self.table.seats[seat].set_led(led)
                 self.led_sent[seat] = led
-        self._remote_status()  # the judge's screen follows the game too (the deal, a death, a pause)
-        if self.board is not None:
-            facts = public_facts(self.state, self.events, window=self.window, now=self.clock.now(),
-                                 over=self.stage == "over", paused=self.paused)
-            if self.board_night is not None and self.stage != "over":
+        self.parts.remote.remote_status()  # the judge's screen follows the game too (the deal, a death, a pause)
+        if self.setup.board is not None:
+            facts = public_facts(self.parts.loop.state, self.parts.loop.events, window=self.parts.windows.window, now=self.clock.now(),
+                                 over=self.parts.loop.stage == "over", paused=self.parts.judge.paused)
+            night = self.parts.announcer.board_night
+            if night is not None and self.parts.loop.stage != "over":
                 # Eyes closed until the voice says dawn: the engine may already be in the day (the police reading
                 # their answer, eyes open), but the board holds the night as it fell; its deaths are told at dawn.
-                facts = {**self.board_night, "gesture": "paused"} if self.paused else self.board_night
+                facts = {**night, "gesture": "paused"} if self.parts.judge.paused else night
             if facts != self.board_shown:
-                self.board.show(facts)
+                self.setup.board.show(facts)
                 self.board_shown = facts

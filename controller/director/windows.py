@@ -12,7 +12,8 @@ import math
 from collections.abc import Callable
 
 from controller.director import announce
-from controller.director.base import DirectorBase, Window
+from controller.director.records import Window
+from controller.director.seams import Parts, Setup
 from controller.director.seat_output import LED_SPEAKER, LED_VOTE, dead_view
 from controller.ports import LED_OFF
 from controller.rules import cards, engine
@@ -22,88 +23,108 @@ from controller.screens import views as v
 from controller.voice.prompts import prompt
 
 
-class InputWindows(DirectorBase):
+class InputWindows:
     """The engine's waits as windows with a visible countdown, and what each seat shows meanwhile."""
 
-    def _key(self) -> str:
-        assert self.state is not None
-        w = self.state.waiting
-        head = self.state.queue[0] if w is not None and self.state.queue else 0
-        return f"{self.opened}:{w.step if w else '-'}:{head}"
+    def __init__(self, setup: Setup, parts: Parts) -> None:
+        self.setup = setup
+        self.parts = parts
+        self.clock = setup.clock
+        self.config = setup.config
+        self.label = setup.label
+        self.t = setup.t
+        self.voice = setup.voice
+        self.window: Window | None = None
+        #: The step of the last vote window (a V4.8 turn vote's one-hand close is not announced).
+        self.last_vote_step = ""
 
-    def _where(self) -> str:
-        assert self.state is not None
-        w = self.state.waiting
-        return f"{self.state.phase} {self.state.night}/{self.state.day}, {w.step if w else 'over'}"
+    def key(self) -> str:
+        assert self.parts.loop.state is not None
+        w = self.parts.loop.state.waiting
+        head = self.parts.loop.state.queue[0] if w is not None and self.parts.loop.state.queue else 0
+        return f"{self.parts.loop.opened}:{w.step if w else '-'}:{head}"
 
-    def _open(self, left: float | None = None) -> None:
+    def where(self) -> str:
+        assert self.parts.loop.state is not None
+        w = self.parts.loop.state.waiting
+        return f"{self.parts.loop.state.phase} {self.parts.loop.state.night}/{self.parts.loop.state.day}, {w.step if w else 'over'}"
+
+    def open(self, left: float | None = None) -> None:
         """Open the window for what the engine waits for now."""
-        assert self.state is not None
-        if self.window is not None or self.state.over:
+        assert self.parts.loop.state is not None
+        if self.window is not None or self.parts.loop.state.over:
             return
-        p = engine.pending(self.state)
+        p = engine.pending(self.parts.loop.state)
         if p is None:
             return
         kind = p.kind
         if kind in ("speeches", "last_words"):
             total = (self.t.last_words_s if kind == "last_words"
                      else self.t.defence_s if p.step.startswith(("defence", "tie.")) else self.t.speech_s)
-            self._say_then(announce.turn(self.state, p), lambda: self._start(p, total, left))
+            self._say_then(announce.turn(self.parts.loop.state, p), lambda: self.start(p, total, left))
         elif kind == "night":
             step = self.config.variant.night_steps[p.step]
-            self._beat("say", announce.wake(p.role, p.ability, step.optional, self.config.variant.night_call))
-            learnt = {seat: self.unseen.pop(seat) for seat in p.seats if seat in self.unseen}
+            self.parts.loop.beat("say", announce.wake(p.role, p.ability, step.optional, self.config.variant.night_call))
+            learnt = self.parts.announcer.take_unseen(p.seats)
             for seat, answers in learnt.items():  # V7.1: what they may see of the police's checks
                 for target, answer in answers:
-                    self._beat("call", lambda s=seat, t=target, a=answer: self._set(s, v.PoliceAnswer(t, a)))
-                    self._beat("wait", self.t.answer_s)
-            self._beat("call", lambda: self._start(p, self.t.night_action_s, left))
+                    self.parts.loop.beat("call", lambda s=seat, t=target, a=answer: self.parts.seats.set(s, v.PoliceAnswer(t, a)))
+                    self.parts.loop.beat("wait", self.t.answer_s)
+            self.parts.loop.beat("call", lambda: self.start(p, self.t.night_action_s, left))
         elif kind == "recognition":
             self._say_then(announce.wake(p.role, "recognise", False, self.config.variant.night_call),
-                           lambda: self._start(p, self.t.recognition_s, left))
+                           lambda: self.start(p, self.t.recognition_s, left))
         elif kind == "vote" and p.step == TURN_VOTE:  # V4.8: the speaker votes at once, pointing like at night
-            said = announce.turn(self.state, p)  # a silenced player's turn is a vote only: the room is told why
+            said = announce.turn(self.parts.loop.state, p)  # a silenced player's turn is a vote only: the room is told why
             if said:
-                self._say_then(said, lambda: self._start(p, self.t.night_action_s, left))
+                self._say_then(said, lambda: self.start(p, self.t.night_action_s, left))
             else:
-                self._start(p, self.t.night_action_s, left)
+                self.start(p, self.t.night_action_s, left)
         elif kind == "vote":
-            self._say_then([prompt("vote.begins")], lambda: self._start_vote(p))
+            self._say_then([prompt("vote.begins")], lambda: self.parts.votes.start_vote(p))
         elif kind == "defence_claim":
-            self._say_then([prompt("speech.suspects_defend")], lambda: self._start(p, self.t.defence_claim_s, left))
+            self._say_then([prompt("speech.suspects_defend")], lambda: self.start(p, self.t.defence_claim_s, left))
         elif kind == "direction":
-            self._start(p, self.t.direction_s, left)
+            self.start(p, self.t.direction_s, left)
         elif kind == cards.FIRST_IDENTITY:  # D1: each player puts one of the two cards face down as the first
-            self._start(p, self.t.first_identity_s, left)
+            self.start(p, self.t.first_identity_s, left)
 
     def _say_then(self, parts: list[str], then: Callable[[], None]) -> None:
-        self._beat("say", parts)
-        self._beat("call", then)
+        self.parts.loop.beat("say", parts)
+        self.parts.loop.beat("call", then)
 
-    def _start(self, p: engine.Pending, total: float, left: float | None = None) -> None:
-        assert self.state is not None
+    def start(self, p: engine.Pending, total: float, left: float | None = None) -> None:
+        assert self.parts.loop.state is not None
         if self.window is not None:
             return
         now = self.clock.now()
         remaining = left if left is not None else total
-        w = Window(p.kind, p.step, p.seats, self._key(), total, now + remaining)
-        self.window = w
-        if p.kind == "vote":
-            self.last_vote_step = p.step
-        w.handles.append(self.clock.call_at(w.deadline, self._deadline))
+        w = Window(p.kind, p.step, p.seats, self.key(), total, now + remaining)
+        self.take(w)
+        w.handles.append(self.clock.call_at(w.deadline, self.deadline))
         for warn in self.t.warnings_s if p.kind in ("speeches", "last_words") else ():
             if remaining > warn:
                 w.handles.append(self.clock.call_at(w.deadline - warn, self._warn))
-        self._schedule_ticks(w)
-        self._checkpoint()
+        self.schedule_ticks(w)
+        self.parts.loop.checkpoint()
         if p.kind in ("night", cards.FIRST_IDENTITY) or p.step == TURN_VOTE:
             for seat in p.seats:
-                self.ui[seat].cursor = next((c for c in p.choices if c is not None), None)
-        self._redraw_window()
-        self._remote_status()
-        self._tell_window(w)
+                self.parts.seats.ui[seat].cursor = next((c for c in p.choices if c is not None), None)
+        self.redraw_window()
+        self.parts.remote.remote_status()
+        self.parts.follow.window(w)
 
-    def _schedule_ticks(self, w: Window) -> None:
+    def take(self, w: Window) -> None:
+        """``w`` is the open window now (a vote's calls open theirs in vote_calls.py)."""
+        self.window = w
+        if w.kind == "vote":
+            self.last_vote_step = w.step
+
+    def forget(self) -> None:
+        """The paused window is let go without a word, to be opened again as it was (the judge's resume)."""
+        self.window = None
+
+    def schedule_ticks(self, w: Window) -> None:
         """A redraw at every whole second of the countdown (no busy polling: an idle table sleeps between)."""
         now = self.clock.now()
         nxt = w.deadline - int(w.deadline - now)
@@ -113,44 +134,44 @@ class InputWindows(DirectorBase):
             w.handles.append(self.clock.call_at(nxt, lambda: self._tick(w)))
 
     def _tick(self, w: Window) -> None:
-        if self.window is not w or self.paused:
+        if self.window is not w or self.parts.judge.paused:
             return
-        self._redraw_window()
+        self.redraw_window()
         if int(w.deadline - self.clock.now()) % int(self.t.checkpoint_s or 10) == 0:
-            self._checkpoint()
-        self._schedule_ticks(w)
-        self._refresh()
+            self.parts.loop.checkpoint()
+        self.schedule_ticks(w)
+        self.parts.seats.refresh()
 
     def _warn(self) -> None:
         self.voice.beep("warning")
-        self._redraw_window()
-        self._refresh()
+        self.redraw_window()
+        self.parts.seats.refresh()
 
-    def _deadline(self) -> None:
+    def deadline(self) -> None:
         w = self.window
-        if w is None or self.paused:
+        if w is None or self.parts.judge.paused:
             return
         self.voice.beep("final")
-        self.submit(Timeout())
+        self.parts.loop.submit(Timeout())
 
-    def _close_window(self) -> None:
+    def close_window(self) -> None:
         w = self.window
         if w is None:
             return
         for h in w.handles:
             h.cancel()
         self.window = None
-        if w.step == TURN_VOTE and self.state is not None:  # V4.8: the vote is in; the pointer goes away
+        if w.step == TURN_VOTE and self.parts.loop.state is not None:  # V4.8: the vote is in; the pointer goes away
             for seat in w.seats:
                 voted = v.Message(v.L10n("已投票", "Voted"), "")
-                self._set(seat, voted if seat in self.state.alive else dead_view(self.state, seat), LED_OFF)
-        if w.kind == "last_words" and self.state is not None:
+                self.parts.seats.set(seat, voted if seat in self.parts.loop.state.alive else dead_view(self.parts.loop.state, seat), LED_OFF)
+        if w.kind == "last_words" and self.parts.loop.state is not None:
             # The last words are over: the speaker's screen and LED go dark, whatever comes next (night, a vote).
-            for seat in self.ui:
-                if seat not in self.state.alive:
-                    self._set(seat, dead_view(self.state, seat), LED_OFF)
+            for seat in self.parts.seats.ui:
+                if seat not in self.parts.loop.state.alive:
+                    self.parts.seats.set(seat, dead_view(self.parts.loop.state, seat), LED_OFF)
 
-    def _countdown(self) -> v.Countdown:
+    def countdown(self) -> v.Countdown:
         """The countdown as the screens show it: whole seconds (rounded up, as :class:`v.Countdown` shows them).
         Between two ticks every press then finds the same countdown, so a view that did not change compares
         equal and is not redrawn, and a redrawn one is mostly cached (the press-to-screen latency)."""
@@ -160,60 +181,60 @@ class InputWindows(DirectorBase):
             _, end = w.call
             total = float(self.config.opt("vote.window_s"))
             return v.Countdown(_whole(end + total - self.clock.now()), total)
-        left = self.paused_left if self.paused and self.paused_left is not None else w.deadline - self.clock.now()
+        left = self.parts.judge.paused_left if self.parts.judge.paused and self.parts.judge.paused_left is not None else w.deadline - self.clock.now()
         return v.Countdown(_whole(left), w.total)
 
-    def _redraw_window(self) -> None:
+    def redraw_window(self) -> None:
         """Every seat's view for the open window."""
-        w, s = self.window, self.state
+        w, s = self.window, self.parts.loop.state
         if w is None or s is None:
             return
-        cd = self._countdown()
+        cd = self.countdown()
         if w.kind == "night":
             picks = s.picks
             for seat in w.seats:
-                ui = self.ui[seat]
+                ui = self.parts.seats.ui[seat]
                 partners = tuple((m, picks.get(m)) for m in w.seats if m != seat and m in picks)
-                self._set(seat, v.NightChoice(self._action(w.step), ui.cursor, cd, partners, seat in picks))
+                self.parts.seats.set(seat, v.NightChoice(self._action(w.step), ui.cursor, cd, partners, seat in picks))
         elif w.kind == "recognition":
             for seat in w.seats:
-                self._set(seat, v.RoleReveal(seat, s.role_of(seat), s.partners(seat), hint=False))
+                self.parts.seats.set(seat, v.RoleReveal(seat, s.role_of(seat), s.partners(seat), hint=False))
         elif w.kind in ("speeches", "last_words"):
             speaker = s.queue[0]
             warning = cd.remaining <= min(self.t.warnings_s, default=0)
-            for seat in self.ui:
+            for seat in self.parts.seats.ui:
                 if seat == speaker:
-                    self._set(seat, v.YourSpeech(cd, warning, w.kind == "last_words"), LED_SPEAKER)
+                    self.parts.seats.set(seat, v.YourSpeech(cd, warning, w.kind == "last_words"), LED_SPEAKER)
                 elif seat in s.alive:
-                    self._set(seat, v.Speaking(speaker, cd, w.kind == "last_words"), LED_OFF)
+                    self.parts.seats.set(seat, v.Speaking(speaker, cd, w.kind == "last_words"), LED_OFF)
                 else:  # a dead seat whose last words are over goes dark again (no lit LED, no stale timer)
-                    self._set(seat, dead_view(self.state, seat), LED_OFF)
+                    self.parts.seats.set(seat, dead_view(self.parts.loop.state, seat), LED_OFF)
         elif w.kind == "vote" and w.step == TURN_VOTE:
             voter = w.seats[0]
-            self._set(voter, v.NightChoice("vote", self.ui[voter].cursor, cd), LED_VOTE)
+            self.parts.seats.set(voter, v.NightChoice("vote", self.parts.seats.ui[voter].cursor, cd), LED_VOTE)
             for seat in s.alive:
                 if seat != voter:
                     who = self.label(voter)
-                    self._set(seat, v.Message(v.L10n("投票", "Vote"), v.L10n(f"{who}号投票", f"Seat {who} votes")),
+                    self.parts.seats.set(seat, v.Message(v.L10n("投票", "Vote"), v.L10n(f"{who}号投票", f"Seat {who} votes")),
                               LED_OFF)
         elif w.kind == "vote":
             for seat in s.alive:
                 if w.call is not None and w.window_open:
                     voted = seat in s.picks  # whom the hand counted for, which may be an earlier candidate
-                    self._set(seat, v.VoteCall(w.call[0], cd, voted, s.picks.get(seat)), LED_VOTE if voted else LED_OFF)
+                    self.parts.seats.set(seat, v.VoteCall(w.call[0], cd, voted, s.picks.get(seat)), LED_VOTE if voted else LED_OFF)
                 elif w.call is not None:
                     who = self.label(w.call[0])
-                    self._set(seat, v.Message(v.L10n("投票", "Vote"), v.L10n(f"{who}号", f"Seat {who}")))
+                    self.parts.seats.set(seat, v.Message(v.L10n("投票", "Vote"), v.L10n(f"{who}号", f"Seat {who}")))
         elif w.kind == cards.FIRST_IDENTITY:
             for seat in w.seats:
-                chosen = s.picks.get(seat) or self.ui[seat].cursor or 1
-                self._set(seat, v.HandChoice(s.cards[seat - 1], int(chosen), cd, seat in s.picks))
+                chosen = s.picks.get(seat) or self.parts.seats.ui[seat].cursor or 1
+                self.parts.seats.set(seat, v.HandChoice(s.cards[seat - 1], int(chosen), cd, seat in s.picks))
         elif w.kind == "defence_claim":
             for seat in s.alive:
                 claimed = seat in s.defence
                 body = v.L10n("已申请辩护" if claimed else "按 OK 申请辩护", "defence claimed" if claimed else "OK = defend")
-                self._set(seat, v.Message(v.L10n("辩护", "Defence"), body))
-        self._remote_status()
+                self.parts.seats.set(seat, v.Message(v.L10n("辩护", "Defence"), body))
+        self.parts.remote.remote_status()
 
     @staticmethod
     def _action(step: str) -> str:

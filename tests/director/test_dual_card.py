@@ -51,7 +51,7 @@ def test_d1_holding_ok_shows_the_whole_hand_on_the_own_screen_only():
     s = d.state
     assert s is not None
     d.ui[3].peeking = True  # seat 3 holds OK (by day: at night a sleeping seat stays dark)
-    d._refresh()
+    d.seats.refresh()
     view = d.ui[3].drawn
     assert isinstance(view, v.RoleReveal) and view.hand == s.cards[2] and view.role == s.role_of(3)
     for lang in ("zh", "en"):
@@ -70,7 +70,7 @@ def test_d1_the_owner_alone_sees_the_card_that_turned_up():
         s = session("dual-card-6.0", 9, seed, "heuristic")
         d = s.director
         seen: list[tuple[int, v.View]] = []
-        original = d._refresh
+        original = d.seats.refresh
 
         def refresh(original=original, d=d, seen=seen) -> None:
             original()
@@ -78,7 +78,7 @@ def test_d1_the_owner_alone_sees_the_card_that_turned_up():
             seen.extend((seat, ui.drawn) for seat, ui in d.ui.items()
                         if isinstance(ui.drawn, v.RoleReveal) and seat in lost)
 
-        d._refresh = refresh  # type: ignore[method-assign]
+        d.seats.refresh = refresh  # type: ignore[method-assign]
         s.start()
         s.run(max_time=100_000)
         lost = [e for e in d.events if isinstance(e, CardLost)]

@@ -320,12 +320,12 @@ def test_a_seats_surrender_is_asked_and_answered_on_that_seat_alone(seat: int, y
         return
     said = len(t.said())
     told: list[tuple[int, v.View]] = []
-    notice = t.director._notice
+    notice = t.director.seats.notice
 
     def spy(to: int, view: v.View, keep: bool = False) -> None:
         told.append((to, view))
         notice(to, view, keep)
-    t.director._notice = spy  # type: ignore[method-assign]
+    t.director.seats.notice = spy  # type: ignore[method-assign]
     hold_both(t, seat)
     t.table.click(seat, Button.OK if yes else Button.PREV)
     t.run_for(1)

@@ -42,13 +42,13 @@ def latin_words(view: v.View) -> set[str]:
 
 def watch_remote(director) -> list[v.View]:
     shown: list[v.View] = []
-    draw = director._remote
+    draw = director.remote.display
 
     def seen(view: v.View) -> None:
         shown.append(view)
         draw(view)
 
-    director._remote = seen
+    director.remote.display = seen
     return shown
 
 

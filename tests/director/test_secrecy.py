@@ -54,13 +54,13 @@ class Watcher:
         #: The seats of the open window, or of the last one until another opens (awake until told to sleep).
         self.awake: set[int] = set()
         self.card_roles = {seat: s.director.deck[uid] for seat, uid in s.hands.items()} if s.cards else {}
-        original = self.d._refresh
+        original = self.d.seats.refresh
 
         def refresh() -> None:
             original()
             self.check()
 
-        self.d._refresh = refresh  # type: ignore[method-assign]
+        self.d.seats.refresh = refresh  # type: ignore[method-assign]
         voice_say = s.voice.say
 
         def say(prompts: Any, *, urgent: bool = False) -> float:
@@ -185,7 +185,7 @@ def test_the_watcher_catches_a_role_shown_on_the_wrong_seat():
     other = 2 if s.director.state.role_of(1) != s.director.state.role_of(2) else 3
     s.director.ui[other].view = v.RoleReveal(1, s.director.state.role_of(1))
     try:
-        s.director._refresh()
+        s.director.seats.refresh()
     except AssertionError:
         return
     raise AssertionError("a role on the wrong seat went unnoticed")
@@ -266,7 +266,7 @@ def test_the_peeker_would_find_the_old_leak():
     w = d.window
     assert w is not None
     sleeper = next(seat for seat in d.ui if seat not in w.seats and seat in d.state.alive)  # type: ignore[union-attr]
-    d._eyes_closed = lambda seat: False  # type: ignore[method-assign]
+    d.seats.eyes_closed = lambda seat: False  # type: ignore[method-assign]
     s.physical.press(sleeper, Button.OK)
     try:
         s.clock.run(max_time=s.clock.now() + 2.0)

@@ -48,5 +48,5 @@ def test_the_engine_is_told_a_delay_it_classifies_as_the_screen_did_whatever_the
     window = float(t.config.opt("vote.window_s"))
     for end in (0.1 + 0.2, 1e6 / 3, 12345.678901):
         on_edge = end + window
-        assert t.director._hand_delay(on_edge, end) <= window
-        assert t.director._hand_delay(math.nextafter(on_edge, math.inf), end) > window
+        assert t.director.votes.hand_delay(on_edge, end) <= window
+        assert t.director.votes.hand_delay(math.nextafter(on_edge, math.inf), end) > window
