@@ -13,7 +13,7 @@ and only when the writer says it is durable (:meth:`_durable`, in the order take
 flight that ends the wait (a vote counted, a night act done) is too late for the window its seat saw, as it would
 be had that input already taken effect. A write that fails drops its input and every one decided after it, and
 each seat is told (:meth:`_lost`). The judge's commands and a game's set-up first let everything in flight take
-effect (:meth:`_settle`) and then write as before: they act on the game as the room sees it. Without a writer
+effect (:meth:`settle`) and then write as before: they act on the game as the room sees it. Without a writer
 thread (tests, ``tianhei run``) nothing is ever in flight and every input is written before :meth:`submit` goes on.
 """
 

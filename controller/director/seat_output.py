@@ -1,6 +1,6 @@
 """Seat output: each seat's screen and LED, sent only when it changed, and the public board.
 
-The parts of the game only set a seat's view (:meth:`_set`) or a short notice (:meth:`_notice`); the refresh
+The parts of the game only set a seat's view (:meth:`set`) or a short notice (:meth:`notice`); the refresh
 decides what each seat actually shows now (paused, its own role while peeking, a notice, the view) and sends
 what changed. Kept apart so that the one place a frame leaves for a seat is the one place secrecy is checked:
 a role is only ever drawn on its owner's seat.
