@@ -38,8 +38,9 @@ from controller.director.clock import Handle, Scheduler
 from controller.director.event_beats import EventBeats
 from controller.director.game_loop import GameLoop
 from controller.director.input_routing import InputRouting
-from controller.director.journal import SqliteJournal
+from controller.director.journal import Replay, SqliteJournal
 from controller.director.judge_commands import JudgeCommands
+from controller.director.judge_table import Choice, Offer, Outcome
 from controller.director.records import InFlight, Line, RemoteAsk, SeatUI, Window
 from controller.director.remote_screens import RemoteScreens
 from controller.director.seams import Parts, Setup
@@ -47,7 +48,8 @@ from controller.director.seat_output import LED_NOD, LED_SHAKE, LED_SPEAKER, LED
 from controller.director.timing import Timings
 from controller.director.vote_calls import VoteCalls
 from controller.director.windows import InputWindows
-from controller.ports import Board, Table, Voice
+from controller.ports import Board, InputEvent, Table, Voice
+from controller.rules.actions import Action, Rejected
 from controller.rules.events import Event
 from controller.rules.setup import GameConfig
 from controller.rules.state import GameState
@@ -134,30 +136,78 @@ class Director:
         self.pause_listeners = self.follow.pause_listeners
         self.on_over = self.follow.on_over
         self.on_commit = self.follow.on_commit
-        # What the rest of the code calls: each the part's own method.
-        self.start = self.loop.start
-        self.resume = self.loop.resume
-        self.submit = self.loop.submit
-        self.handle = self.inputs.handle
-        self.wants_input = self.inputs.wants_input
-        judge_part = self.judge_commands
-        self.judge_menu = judge_part.judge_menu
-        self.judge_choices = judge_part.judge_choices
-        self.judge_question = judge_part.judge_question
-        self.judge = judge_part.judge
-        self.pause = judge_part.pause
-        self.resume_play = judge_part.resume_play
-        self.repeat = judge_part.repeat
-        self.extend = judge_part.extend
-        self.end_timer = judge_part.end_timer
-        self.undo = judge_part.undo
-        self.eject = judge_part.eject
-        self.penalty = judge_part.penalty
-        self.surrender = judge_part.surrender
-        self.choose_direction = judge_part.choose_direction
-        self.judge_pick = judge_part.judge_pick
-        self.redeal = judge_part.redeal
-        self.abort = judge_part.abort
+
+    # ---- what the rest of the code calls: each the part's own method --------------------------------------
+    def start(self) -> None:
+        """Deal a new game (the loop)."""
+        self.loop.start()
+
+    def resume(self, replay: Replay) -> None:
+        """Carry on a game from its journal after a power cut (the loop)."""
+        self.loop.resume(replay)
+
+    def submit(self, action: Action, seat: int | None = None) -> Rejected | None:
+        """Give the rules one input (the loop)."""
+        return self.loop.submit(action, seat)
+
+    def handle(self, event: InputEvent) -> None:
+        """The sink every adapter hands its inputs to, on the loop (the inputs part)."""
+        self.inputs.handle(event)
+
+    def wants_input(self, seat: int) -> bool:
+        return self.inputs.wants_input(seat)
+
+    # ---- the judge's door (judge_commands.py) --------------------------------------------------------------
+    def judge_menu(self) -> tuple[Offer, ...]:
+        return self.judge_commands.judge_menu()
+
+    def judge_choices(self, name: str) -> tuple[Choice, ...]:
+        return self.judge_commands.judge_choices(name)
+
+    def judge_question(self, name: str, value: Any = None) -> v.L10n:
+        return self.judge_commands.judge_question(name, value)
+
+    def judge(self, name: str, value: Any = None) -> Outcome:
+        return self.judge_commands.judge(name, value)
+
+    def pause(self, reason: str = "judge") -> None:
+        self.judge_commands.pause(reason)
+
+    def resume_play(self) -> None:
+        self.judge_commands.resume_play()
+
+    def repeat(self) -> None:
+        self.judge_commands.repeat()
+
+    def extend(self, seconds: float) -> None:
+        self.judge_commands.extend(seconds)
+
+    def end_timer(self) -> None:
+        self.judge_commands.end_timer()
+
+    def undo(self) -> bool:
+        return self.judge_commands.undo()
+
+    def eject(self, seat: int, reason: str = "") -> Rejected | None:
+        return self.judge_commands.eject(seat, reason)
+
+    def penalty(self, seat: int) -> Rejected | None:
+        return self.judge_commands.penalty(seat)
+
+    def surrender(self, seat: int) -> Rejected | None:
+        return self.judge_commands.surrender(seat)
+
+    def choose_direction(self, clockwise: bool) -> Rejected | None:
+        return self.judge_commands.choose_direction(clockwise)
+
+    def judge_pick(self, target: int | None) -> Rejected | None:
+        return self.judge_commands.judge_pick(target)
+
+    def redeal(self) -> None:
+        self.judge_commands.redeal()
+
+    def abort(self) -> None:
+        self.judge_commands.abort()
 
     def part(self, name: str) -> object:
         """A part by its name ("seats"), as Klipper's ``printer.lookup_object``."""
