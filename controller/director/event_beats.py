@@ -67,10 +67,12 @@ class EventBeats:
             elif isinstance(e, Dawn):
                 self.parts.loop.beat("call", self._dawn)
             elif isinstance(e, Died):
-                self.parts.loop.beat("call", lambda e=e: self.parts.seats.set(e.seat, dead_view(self.parts.loop.state, e.seat), LED_OFF))
+                self.parts.loop.beat("call", lambda e=e: self.parts.seats.set(
+                    e.seat, dead_view(self.parts.loop.state, e.seat), LED_OFF))
             elif isinstance(e, CardLost):  # D1: the second card turned up; only its owner sees which
                 self.parts.loop.beat("call", lambda e=e: self._card_turned_up(e.seat))
-            if isinstance(e, VoteClosed) and self.parts.windows.last_vote_step == TURN_VOTE and not e.tally[1:] and not e.out:
+            if (isinstance(e, VoteClosed) and self.parts.windows.last_vote_step == TURN_VOTE and not e.tally[1:]
+                    and not e.out):
                 continue  # V4.8: one player's vote in the round; the round's tally is announced at its end
             if isinstance(e, VoteClosed):
                 self.parts.loop.beat("call", lambda e=e: self._tally(e))
@@ -83,7 +85,8 @@ class EventBeats:
     def _nightfall(self) -> None:
         self.voice.masking(True)
         self.night_shown = True
-        if self.setup.board is not None and self.parts.loop.state is not None:  # the board holds the night until dawn is said
+        # the board holds the night until dawn is said
+        if self.setup.board is not None and self.parts.loop.state is not None:
             self.board_night = public_facts(self.parts.loop.state, self.parts.loop.events)
         for ui in self.parts.seats.ui.values():  # eyes closed: a role still shown from the day goes dark with the rest
             ui.peeking = False
@@ -98,7 +101,8 @@ class EventBeats:
         self.night_shown = False
         for seat in self.parts.seats.ui:
             if seat in self.parts.loop.state.alive:
-                self.parts.seats.set(seat, v.Message(v.L10n(f"第{self.parts.loop.state.day}天", f"Day {self.parts.loop.state.day}")), LED_OFF)
+                day = self.parts.loop.state.day
+                self.parts.seats.set(seat, v.Message(v.L10n(f"第{day}天", f"Day {day}")), LED_OFF)
             else:
                 self.parts.seats.set(seat, dead_view(self.parts.loop.state, seat), LED_OFF)
         for seat in sorted(self.turned_up):  # cards lost in the night: each owner sees theirs, eyes open now
@@ -168,7 +172,8 @@ class EventBeats:
         for seat in self.parts.seats.ui:
             side = self.parts.loop.state.side_of(seat)
             won = None if winner == "draw" else side == winner
-            self.parts.seats.set(seat, v.GameOver(winner, self.parts.loop.state.role_of(seat), won, self.config.variant.id), LED_OFF)
+            role = self.parts.loop.state.role_of(seat)
+            self.parts.seats.set(seat, v.GameOver(winner, role, won, self.config.variant.id), LED_OFF)
         self.parts.remote.show_story()  # the whole story, UP/DOWN scroll it
         self.parts.loop.note("table", f"game over: {winner} ({self.parts.loop.state.end_reason})")
         self.parts.follow.over()

@@ -329,7 +329,8 @@ class GameLoop:
     def checkpoint(self) -> None:
         if self.journal is None or self.parts.windows.window is None or self.state is None:
             return
-        left = self.parts.judge.paused_left if self.parts.judge.paused else self.parts.windows.window.deadline - self.clock.now()
+        judge = self.parts.judge
+        left = judge.paused_left if judge.paused else self.parts.windows.window.deadline - self.clock.now()
         mark = {"key": self.parts.windows.window.key, "remaining": round(max(0.0, left or 0.0), 3)}
         if self.journal.writer is not None:  # behind the inputs in flight, without waiting for the disk
             self.journal.record_timer(mark, done=_log_missed)

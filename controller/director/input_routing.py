@@ -128,7 +128,8 @@ class InputRouting:
         ui = self.parts.seats.ui[seat]
         if e.button in (Button.PREV, Button.NEXT):
             (ui.held.add if e.pressed else ui.held.discard)(e.button)
-        if self.has_judge or self.parts.loop.stage != "play" or self.parts.loop.state is None or self.parts.loop.state.over:
+        loop = self.parts.loop
+        if self.has_judge or loop.stage != "play" or loop.state is None or loop.state.over:
             return False
         if ui.asking_surrender:
             if e.pressed and e.button is Button.OK:
@@ -138,7 +139,7 @@ class InputRouting:
                 self._end_surrender_question(seat)
             return True
         both = ui.held == {Button.PREV, Button.NEXT}
-        if both and ui.surrender_handle is None and seat in self.parts.loop.state.alive:
+        if both and ui.surrender_handle is None and seat in loop.state.alive:
             at = self.clock.now() + self.t.surrender_hold_s
             ui.surrender_handle = self.clock.call_at(at, lambda: self._ask_surrender(seat))
         elif not both and ui.surrender_handle is not None:
@@ -210,7 +211,8 @@ class InputRouting:
                 self.parts.judge.resume_play()
 
     def rejected(self, exc: Rejected, seat: int | None, action: Action) -> None:
-        self.parts.loop.note(f"seat {seat}" if seat else "judge", f"refused {describe(action)}: {exc.message}", public=False)
+        self.parts.loop.note(f"seat {seat}" if seat else "judge", f"refused {describe(action)}: {exc.message}",
+                             public=False)
         if seat is None:
             self.parts.remote.remote_line(refusal(exc, action, self.label))
             return

@@ -115,7 +115,8 @@ class RemoteScreens:
             choice = EXTEND_CHOICES.index(30) if c.name == "extend" else 0
             if c.name == "judge_pick":  # start from the group's own pointer, where there is one
                 values = [ch.value for ch in self.parts.judge.judge_choices(c.name)]
-                first = next((self.parts.seats.ui[s].cursor for s in (self.parts.windows.window.seats if self.parts.windows.window else ())
+                w = self.parts.windows.window
+                first = next((self.parts.seats.ui[s].cursor for s in (w.seats if w else ())
                               if s in self.parts.seats.ui and self.parts.seats.ui[s].cursor in values), None)
                 choice = values.index(first) if first in values else 0
             self.asking = RemoteAsk(c.name, choice)
@@ -148,7 +149,8 @@ class RemoteScreens:
         outcome = self.parts.judge.judge(c.name, value)
         self._drop_result()
         self.remote_result = (c.label, outcome.message, outcome.ok)
-        if self.parts.loop.stage != "over" and self.parts.windows.window is not None:  # a running timer: back to the status by itself
+        # a running timer: back to the status by itself
+        if self.parts.loop.stage != "over" and self.parts.windows.window is not None:
             self.remote_result_handle = self.clock.call_at(self.clock.now() + self.t.notice_s, self._result_done)
 
     def _result_done(self) -> None:

@@ -115,8 +115,9 @@ class SeatOutput:
                 self.led_sent[seat] = led
         self.parts.remote.remote_status()  # the judge's screen follows the game too (the deal, a death, a pause)
         if self.setup.board is not None:
-            facts = public_facts(self.parts.loop.state, self.parts.loop.events, window=self.parts.windows.window, now=self.clock.now(),
-                                 over=self.parts.loop.stage == "over", paused=self.parts.judge.paused)
+            facts = public_facts(self.parts.loop.state, self.parts.loop.events, window=self.parts.windows.window,
+                                 now=self.clock.now(), over=self.parts.loop.stage == "over",
+                                 paused=self.parts.judge.paused)
             night = self.parts.announcer.board_night
             if night is not None and self.parts.loop.stage != "over":
                 # Eyes closed until the voice says dawn: the engine may already be in the day (the police reading

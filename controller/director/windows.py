@@ -47,7 +47,8 @@ class InputWindows:
     def where(self) -> str:
         assert self.parts.loop.state is not None
         w = self.parts.loop.state.waiting
-        return f"{self.parts.loop.state.phase} {self.parts.loop.state.night}/{self.parts.loop.state.day}, {w.step if w else 'over'}"
+        s = self.parts.loop.state
+        return f"{s.phase} {s.night}/{s.day}, {w.step if w else 'over'}"
 
     def open(self, left: float | None = None) -> None:
         """Open the window for what the engine waits for now."""
@@ -68,14 +69,16 @@ class InputWindows:
             learnt = self.parts.announcer.take_unseen(p.seats)
             for seat, answers in learnt.items():  # V7.1: what they may see of the police's checks
                 for target, answer in answers:
-                    self.parts.loop.beat("call", lambda s=seat, t=target, a=answer: self.parts.seats.set(s, v.PoliceAnswer(t, a)))
+                    self.parts.loop.beat("call", lambda s=seat, t=target, a=answer:
+                                         self.parts.seats.set(s, v.PoliceAnswer(t, a)))
                     self.parts.loop.beat("wait", self.t.answer_s)
             self.parts.loop.beat("call", lambda: self.start(p, self.t.night_action_s, left))
         elif kind == "recognition":
             self._say_then(announce.wake(p.role, "recognise", False, self.config.variant.night_call),
                            lambda: self.start(p, self.t.recognition_s, left))
         elif kind == "vote" and p.step == TURN_VOTE:  # V4.8: the speaker votes at once, pointing like at night
-            said = announce.turn(self.parts.loop.state, p)  # a silenced player's turn is a vote only: the room is told why
+            # a silenced player's turn is a vote only: the room is told why
+            said = announce.turn(self.parts.loop.state, p)
             if said:
                 self._say_then(said, lambda: self.start(p, self.t.night_action_s, left))
             else:
@@ -164,7 +167,8 @@ class InputWindows:
         if w.step == TURN_VOTE and self.parts.loop.state is not None:  # V4.8: the vote is in; the pointer goes away
             for seat in w.seats:
                 voted = v.Message(v.L10n("已投票", "Voted"), "")
-                self.parts.seats.set(seat, voted if seat in self.parts.loop.state.alive else dead_view(self.parts.loop.state, seat), LED_OFF)
+                s = self.parts.loop.state
+                self.parts.seats.set(seat, voted if seat in s.alive else dead_view(s, seat), LED_OFF)
         if w.kind == "last_words" and self.parts.loop.state is not None:
             # The last words are over: the speaker's screen and LED go dark, whatever comes next (night, a vote).
             for seat in self.parts.seats.ui:
@@ -181,7 +185,8 @@ class InputWindows:
             _, end = w.call
             total = float(self.config.opt("vote.window_s"))
             return v.Countdown(_whole(end + total - self.clock.now()), total)
-        left = self.parts.judge.paused_left if self.parts.judge.paused and self.parts.judge.paused_left is not None else w.deadline - self.clock.now()
+        judge = self.parts.judge
+        left = judge.paused_left if judge.paused and judge.paused_left is not None else w.deadline - self.clock.now()
         return v.Countdown(_whole(left), w.total)
 
     def redraw_window(self) -> None:
@@ -221,7 +226,8 @@ class InputWindows:
             for seat in s.alive:
                 if w.call is not None and w.window_open:
                     voted = seat in s.picks  # whom the hand counted for, which may be an earlier candidate
-                    self.parts.seats.set(seat, v.VoteCall(w.call[0], cd, voted, s.picks.get(seat)), LED_VOTE if voted else LED_OFF)
+                    self.parts.seats.set(seat, v.VoteCall(w.call[0], cd, voted, s.picks.get(seat)),
+                                         LED_VOTE if voted else LED_OFF)
                 elif w.call is not None:
                     who = self.label(w.call[0])
                     self.parts.seats.set(seat, v.Message(v.L10n("投票", "Vote"), v.L10n(f"{who}号", f"Seat {who}")))
