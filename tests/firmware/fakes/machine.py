@@ -443,6 +443,6 @@ class FakeMFRC522:
             return part + bytes((part[0] ^ part[1] ^ part[2] ^ part[3],))
         if len(sent) == 9 and sent[1] == 0x70 and sent[2:6] == part:
             self.selected += 1
-            sak = 0x04 if self.selected < len(levels) else 0x00
+            sak = 0x04 if self.selected < len(levels) else (0x08 if len(self.card) == 4 else 0x00)  # 1K / NTAG
             return bytes((sak,)) + crc_a(bytes((sak,)))
         return None
