@@ -49,7 +49,8 @@ ERROR_FRAME = b"\x00\x00\xff\x01\xff\x7f\x81\x00"
 
 
 def build_frame(data: bytes) -> bytes:
-    """A normal information frame from host to chip; ``data`` starts with the command code (TFI is added)."""
+    """An information frame from host to chip (extended past 255 bytes with TFI); ``data`` starts with the
+    command code (TFI is added)."""
     body = bytes([HOST_TO_PN532]) + data
     length = len(body)
     if length > 265:
