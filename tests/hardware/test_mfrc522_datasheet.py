@@ -6,6 +6,7 @@ CRC-16/ISO-IEC-14443-3-A as a second source."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 import pytest
 from crccheck.crc import Crc16IsoIec144433A
@@ -33,6 +34,23 @@ OURS = {"CommandReg": "COMMAND", "ComIEnReg": "COM_IEN", "ComIrqReg": "COM_IRQ",
         "TReloadRegL": "T_RELOAD_L", "VersionReg": "VERSION"}
 #: ISO/IEC 14443-3 Annex B worked examples (CRC_A, transmitted low byte first).
 CRC_A_VECTORS = [(b"\x00\x00", b"\xa0\x1e"), (b"\x12\x34", b"\x26\xcf")]
+
+
+def firmware_driver(fake: Any) -> Any:
+    """The firmware's MFRC522 driver (firmware/lib/mfrc522.py) on the firmware's fake, under CPython."""
+
+    class Spi:
+        def write(self, buf: bytes) -> None:
+            fake.spi_transfer(buf)
+
+        def write_readinto(self, wbuf: bytes, rbuf: bytearray) -> None:
+            rbuf[:] = fake.spi_transfer(wbuf)
+
+    class Cs:
+        def value(self, v: int) -> None:
+            pass
+
+    return firmware_module("mfrc522").MFRC522(Spi(), Cs())
 
 
 def test_our_register_addresses_are_the_data_sheets() -> None:
@@ -95,23 +113,29 @@ def test_both_drivers_set_the_crc_a_preset_and_switch_the_antenna_on(kind: str) 
         regs = chip.regs
     else:
         fake = fake_machine().FakeMFRC522()
-
-        class Spi:
-            def write(self, buf: bytes) -> None:
-                fake.spi_transfer(buf)
-
-            def write_readinto(self, wbuf: bytes, rbuf: bytearray) -> None:
-                rbuf[:] = fake.spi_transfer(wbuf)
-
-        class Cs:
-            def value(self, v: int) -> None:
-                pass
-
-        assert firmware_module("mfrc522").MFRC522(Spi(), Cs()).init() == 0x92
+        assert firmware_driver(fake).init() == 0x92
         regs = fake.regs
     assert CRC_PRESETS[regs[m.MODE] & 0x03] == 0x6363
     assert regs[m.TX_CONTROL] & 0x03 == 0x03
     assert regs[m.TX_ASK] & 0x40, "Force100ASK: ISO/IEC 14443 A's 100 % ASK"
+
+
+def timer_ms(regs: list[int] | bytearray) -> float:
+    """The timer's period from TModeReg, TPrescalerReg and TReloadReg (§8.5, TPrescalEven = 0)."""
+    prescaler = (regs[m.T_MODE] & 0x0F) << 8 | regs[m.T_PRESCALER]
+    reload = regs[m.T_RELOAD_H] << 8 | regs[m.T_RELOAD_L]
+    return (2 * prescaler + 1) * (reload + 1) / 13.56e6 * 1000
+
+
+def test_the_receive_timeouts_the_drivers_set_are_the_ones_they_say() -> None:
+    chip = FakeMfrc522()
+    m.Mfrc522(chip, FakeClock()).init()
+    assert chip.regs[m.T_MODE] & 0x80, "TAuto: the timer starts when the frame is sent"
+    assert timer_ms(chip.regs) == pytest.approx(25.0, abs=0.1), "the controller driver says 25 ms"
+    fake = fake_machine().FakeMFRC522()
+    firmware_driver(fake).init()
+    assert timer_ms(fake.regs) == pytest.approx(15.5, abs=0.1), "the firmware driver says ~15 ms"
+    assert "~15 ms" in (firmware_module("mfrc522").__doc__ or "")
 
 
 @pytest.mark.parametrize(("data", "crc"), CRC_A_VECTORS)
