@@ -65,7 +65,7 @@ class FakeI2cBus:
     def write(self, address: int, data: bytes) -> None:
         self._record("w", address, bytes(data))
         if address == self.mux_address:
-            if data:  # TCA9548A §8.6: of several bytes the last one written is kept; none is only a probe
+            if data:  # TCA9548A data sheet (control register): of several bytes the last is kept; none: a probe
                 self.mux_mask = data[-1]
             return
         self._find(address).on_write(bytes(data))

@@ -215,7 +215,7 @@ class FakePn532:
             page = params[2]
             if page >= NTAG_PAGES:
                 return bytes([STATUS_TIMEOUT])  # NTAG answers a NAK, which the PN532 reports as no answer
-            pages = [(page + i) % NTAG_PAGES for i in range(4)]  # roll-over past the last page (§10.2)
+            pages = [(page + i) % NTAG_PAGES for i in range(4)]  # roll-over past the last page (NTAG21x READ)
             data = b"".join(self.ndef_pages.get(p, ntag_page(self.card, p)) for p in pages)
             return bytes([STATUS_OK]) + data
         return bytes([STATUS_TIMEOUT])
@@ -243,7 +243,7 @@ class FakePn532:
         frame = self.queue.popleft()
         return (b"\x01" + frame + bytes(length))[:length]
 
-    # --- as a serial port (HSU, §6.2.5: 0x55 0x55 and zeros wake the chip) ------------------------------
+    # --- as a serial port (HSU: 0x55 0x55 and zeros wake the chip, AN10609) ----------------------------
     @property
     def in_waiting(self) -> int:
         if not self._serial_out and self._ready():
@@ -376,7 +376,7 @@ class FakeMfrc522:
             self.regs[m.DIV_IRQ] |= m.CRC_IRQ
         elif command not in self.IMPLEMENTED:
             self.unknown.append(command)
-            self.regs[m.COMMAND] = value & 0x30  # an unknown command: back to Idle with IdleIRq (§9.3.1.5)
+            self.regs[m.COMMAND] = value & 0x30  # an unknown command: back to Idle with IdleIRq (ComIrqReg, §9.3)
             self.regs[m.COM_IRQ] |= m.IDLE_IRQ
 
     def _transceive(self, last_bits: int) -> None:

@@ -7,7 +7,8 @@ On a Pi, say where the chips are (every variable has the table's usual value as 
   TIANHEI_TEST_CHANNEL=0          the mux channel of the seat under test (its PN532 at 0x24, its SSD1306 at 0x3C)
   TIANHEI_TEST_MCP23017=0x20      an MCP23017 on the main bus
   TIANHEI_TEST_PN532_UART=/dev/serial0   a PN532 in HSU mode (its UART checks are skipped without it)
-  TIANHEI_TEST_MFRC522_SPI=0.0    an MFRC522 on SPI bus.device (skipped without it)
+  TIANHEI_TEST_MFRC522_SPI=0.0    an MFRC522 on SPI bus.device (skipped without it; the mfrc522 package drives
+                                  BOARD pin 22, GPIO25, high as the chip's reset line)
   TIANHEI_TEST_CARD=04A1B2C3D4E5F6  the UID of an NTAG card lying on the reader under test (card checks skipped
                                   without it)
 Without ``TIANHEI_REAL_HARDWARE=1`` every real variant is skipped and the reason is printed (pytest -ra).
@@ -65,6 +66,11 @@ def real_i2c() -> Iterator[object]:
     """The Pi's I2C bus through smbus2 (only on real hardware)."""
     from controller.gpio.i2c import Smbus2I2c
 
-    raw = Smbus2I2c(env_int("TIANHEI_TEST_I2C_BUS", "1"))
+    number = env_int("TIANHEI_TEST_I2C_BUS", "1")
+    try:
+        raw = Smbus2I2c(number)
+    except OSError as exc:
+        pytest.fail(f"cannot open /dev/i2c-{number} ({exc.strerror}): enable I2C (dtparam=i2c_arm=on) or set "
+                    f"TIANHEI_TEST_I2C_BUS", pytrace=False)
     yield raw
     raw.close()
