@@ -4,7 +4,8 @@ real chips: each check runs once per fake and once per real chip, the real ones 
 On a Pi, say where the chips are (every variable has the table's usual value as default):
   TIANHEI_TEST_I2C_BUS=1          the I2C bus (/dev/i2c-N)
   TIANHEI_TEST_MUX=0x70           the TCA9548A's address
-  TIANHEI_TEST_CHANNEL=0          the mux channel of the seat under test (its PN532 at 0x24, its SSD1306 at 0x3C)
+  TIANHEI_TEST_CHANNEL=0          the mux channel of the seat under test (its PN532 at 0x24, its SSD1306 at
+                                  0x3C); 'none' for a PN532 on the main bus
   TIANHEI_TEST_MCP23017=0x20      an MCP23017 on the main bus
   TIANHEI_TEST_PN532_UART=/dev/serial0   a PN532 in HSU mode (its UART checks are skipped without it)
   TIANHEI_TEST_MFRC522_SPI=0.0    an MFRC522 on SPI bus.device (skipped without it; the mfrc522 package drives

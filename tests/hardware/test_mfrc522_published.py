@@ -38,9 +38,14 @@ class Rig:
         return uid
 
 
-def _fresh_import(monkeypatch: pytest.MonkeyPatch) -> Any:
+def _forget_package() -> None:
     for name in [n for n in sys.modules if n == "mfrc522" or n.startswith("mfrc522.")]:
-        monkeypatch.delitem(sys.modules, name)
+        del sys.modules[name]
+
+
+def _fresh_import(monkeypatch: pytest.MonkeyPatch) -> Any:
+    """The package imported anew, so that it binds the spidev and RPi.GPIO in sys.modules now."""
+    _forget_package()
     import mfrc522
 
     return mfrc522
@@ -52,6 +57,7 @@ def rc522(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> It
     if request.param == "real":
         bus, device = (int(n) for n in env("TIANHEI_TEST_MFRC522_SPI", why="the MFRC522's SPI bus.device").split("."))
         yield Rig(_fresh_import(monkeypatch), None, (bus, device))
+        _forget_package()
         return
     chip = FakeMfrc522() if request.param == "controller-fake" else fake_machine().FakeMFRC522()
     devices = SpiDevices()
@@ -61,6 +67,7 @@ def rc522(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> It
     monkeypatch.setitem(sys.modules, "RPi", rpi)
     monkeypatch.setitem(sys.modules, "RPi.GPIO", gpio)
     yield Rig(_fresh_import(monkeypatch), chip, (0, 0))
+    _forget_package()  # its modules hold the shims: the next import must not find them
 
 
 def test_versionreg_names_the_chip(rc522: Rig) -> None:
