@@ -43,7 +43,7 @@ def _forget_package() -> None:
         del sys.modules[name]
 
 
-def _fresh_import(monkeypatch: pytest.MonkeyPatch) -> Any:
+def _fresh_import() -> Any:
     """The package imported anew, so that it binds the spidev and RPi.GPIO in sys.modules now."""
     _forget_package()
     import mfrc522
@@ -56,7 +56,7 @@ def _fresh_import(monkeypatch: pytest.MonkeyPatch) -> Any:
 def rc522(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> Iterator[Rig]:
     if request.param == "real":
         bus, device = (int(n) for n in env("TIANHEI_TEST_MFRC522_SPI", why="the MFRC522's SPI bus.device").split("."))
-        yield Rig(_fresh_import(monkeypatch), None, (bus, device))
+        yield Rig(_fresh_import(), None, (bus, device))
         _forget_package()
         return
     chip = FakeMfrc522() if request.param == "controller-fake" else fake_machine().FakeMFRC522()
@@ -66,7 +66,7 @@ def rc522(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> It
     monkeypatch.setitem(sys.modules, "spidev", spidev_module(devices))
     monkeypatch.setitem(sys.modules, "RPi", rpi)
     monkeypatch.setitem(sys.modules, "RPi.GPIO", gpio)
-    yield Rig(_fresh_import(monkeypatch), chip, (0, 0))
+    yield Rig(_fresh_import(), chip, (0, 0))
     _forget_package()  # its modules hold the shims: the next import must not find them
 
 
