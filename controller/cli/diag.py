@@ -7,6 +7,7 @@ import sys
 from typing import Any
 
 from controller.config.errors import ConfigError
+from controller.diag.chips import chip_table, read_chips
 from controller.diag.host import HardwareError, open_host, sim_seats, voice_for
 from controller.diag.walkthrough import Diagnostic
 from controller.screens.strings import Lang
@@ -61,6 +62,16 @@ def config_failed(where: str, exc: ConfigError) -> int:
     return 2
 
 
+def chips_report(table: object, adapter: str) -> str:
+    """The chips' identity registers as read (controller/diag/chips.py), or why there are none to read."""
+    readings = read_chips(table)
+    if readings:
+        return chip_table(readings)
+    if adapter == "bus":
+        return "chips: the readers and screens hang off the seat nodes; the Pi does not read their registers"
+    return "chips: the simulated table has none to read"
+
+
 def run(args: argparse.Namespace) -> int:
     try:
         config, profile, players, lang = load_setup(args, "diag")
@@ -74,6 +85,7 @@ def run(args: argparse.Namespace) -> int:
             if host.simulated and not args.auto:
                 print("nobody sits at the simulated table: every part will fail; add --auto to let simulated "
                       "people answer")
+            print(chips_report(host.table, profile.adapter))
             voice = voice_for(host, config.voice.pack, config.voice.volume)
 
             def script(scheduler: Any) -> Any:

@@ -34,7 +34,7 @@ from controller.config.profile import PinRef, Profile, SeatSpec
 from controller.gpio.cardtext import CardTextRequests, Texts
 from controller.gpio.clock import Clock, SystemClock
 from controller.gpio.debounce import Debouncer
-from controller.gpio.i2c import RawI2c, SharedBus
+from controller.gpio.i2c import RawI2c, SeatBus, SharedBus
 from controller.gpio.led import ExpanderLed, PiPinLed, SeatLed
 from controller.gpio.mcp23017 import Mcp23017
 from controller.gpio.oled import MuxedI2cSerial, OledScreen
@@ -83,6 +83,16 @@ class _Expander:
     pending: bool = True
 
 
+@dataclass
+class ChipWiring:
+    """Where the table's I2C chips are, for the diagnostic's register reads (controller/diag/chips.py)."""
+
+    bus: SharedBus
+    mux_address: int | None
+    expanders: dict[str, Mcp23017]
+    screens: dict[int, tuple[SeatBus, int]]  # seat -> (its bus view, the SSD1306's address)
+
+
 class GpioTable:
     """Seats on Pi pins, expanders, a multiplexed I2C bus and card readers."""
 
@@ -105,6 +115,7 @@ class GpioTable:
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
         self.card_texts = CardTextRequests(self._wake.set)
+        self.chips: ChipWiring | None = None
 
     # --- ports.Table ------------------------------------------------------------------------------------
     @property
@@ -299,17 +310,20 @@ def build_table(profile: Profile, *, pin_factory: object, i2c: RawI2c, clock: Cl
 
     seats: dict[int, GpioSeat] = {}
     presences: list[CardPresence] = []
+    screens: dict[int, tuple[SeatBus, int]] = {}
     for spec in profile.seats:
         seat_bus = bus.channel(spec.mux_channel)
         screen = None
         if spec.screen.type == "ssd1306":
             screen = OledScreen(MuxedI2cSerial(seat_bus, spec.screen.address), rotate=spec.screen.rotate)
+            screens[spec.number] = (seat_bus, spec.screen.address)
         seats[spec.number] = GpioSeat(spec.number, screen, _led(spec, chips, pin_factory))
         reader = _reader(spec, seat_bus, clock, pin_factory, spi_open, serial_open)
         if reader is not None:
             presences.append(CardPresence(spec.number, reader, lambda e: None, clock.monotonic))
 
     table = GpioTable(seats, clock, ReaderScheduler(presences, clock, poll_period), bounce_s)
+    table.chips = ChipWiring(bus, profile.mux_address, chips, screens)
     by_chip: dict[str, dict[int, tuple[int, Button]]] = {name: {} for name in chips}
     for spec in profile.seats:
         for button, pin in spec.buttons.items():

@@ -1,27 +1,78 @@
 """Fake PN532 and MFRC522 chips that answer as their datasheets say, with fault injection.
 
-They check what the host sends (a PN532 frame with a wrong checksum is answered with a NACK, as the chip does) and
-answer with real frames, register contents and CRCs, so the drivers are tested against the protocol rather than
-against themselves. Faults: ``corrupt`` (the next answers have a bad checksum / BCC), ``silent`` (never ready),
-``busy_polls`` (not ready for a few status reads). The PN532 counts ``overlapped`` exchanges: a command that
-arrives while the previous one's answer is unread, which is what two hosts talking to it at once look like.
+They check what the host sends and answer with real frames, register contents and CRCs, so the drivers are tested
+against the protocol rather than against themselves; a published driver (tests/hardware) talks to them too, and
+docs/hardware-truth.md lists where each fake was corrected against the datasheet.
+
+The PN532 follows the User Manual UM0701-02 §6.2: it reads normal and extended information frames; a frame whose
+LCS or DCS does not add up is ignored (no ACK: the host resends after 15 ms, §6.2.3); a good frame is answered with
+an ACK, then the response, or the syntax error frame ``00 00 FF 01 FF 7F 81 00`` (§6.2.1.5) for a command it does
+not implement (:data:`FakePn532.IMPLEMENTED` lists the ones it does); the host's ACK aborts the command in
+progress and its NACK asks for the last response again (§6.2.1.3, §6.2.1.4). InListPassiveTarget with the
+power-up MxRtyPassiveActivation (0xFF, §7.3.1) waits for a card, as the chip does, instead of answering "none".
+Faults: ``corrupt`` (the next answers have a bad DCS), ``silent`` (never answers), ``busy_polls`` (not ready for a
+few status reads). ``overlapped`` counts commands that arrived while the previous answer was unread, which is what
+two hosts talking to it at once look like.
 """
 
 from __future__ import annotations
 
 from collections import deque
+from typing import ClassVar
 
 from controller.nfc import mfrc522 as m
-from controller.nfc.pn532 import ACK, NACK, PREAMBLE
+from controller.nfc.pn532 import ACK, PREAMBLE
+
+ERROR_FRAME = b"\x00\x00\xff\x01\xff\x7f\x81\x00"  # UM0701 §6.2.1.5: the syntax error frame
+STATUS_OK = 0x00
+STATUS_TIMEOUT = 0x01  # UM0701 §7.1 error codes: the target did not answer
+STATUS_WRONG_CONTEXT = 0x27  # §7.1: e.g. InDataExchange with no target listed
+NTAG_PAGES = 45  # NTAG213: pages 0x00..0x2C
 
 
 def _response_frame(data: bytes) -> bytes:
+    """A frame from the chip: normal up to 255 bytes with TFI, extended past that (§6.2.1.2)."""
     body = bytes([0xD5]) + data
-    return PREAMBLE + bytes([len(body), (-len(body)) & 0xFF]) + body + bytes([(-sum(body)) & 0xFF, 0x00])
+    n = len(body)
+    dcs = bytes([(-sum(body)) & 0xFF, 0x00])
+    if n <= 255:
+        return PREAMBLE + bytes([n, (-n) & 0xFF]) + body + dcs
+    return PREAMBLE + bytes([0xFF, 0xFF, n >> 8, n & 0xFF, (-(n >> 8) - n) & 0xFF]) + body + dcs
+
+
+def ntag_page(uid: bytes, page: int) -> bytes:
+    """Pages 0-3 of an NTAG21x with a 7-byte UID (NTAG213/215/216 datasheet §8.5): UID with its two check bytes
+    BCC0 = 0x88 ^ UID0 ^ UID1 ^ UID2 and BCC1 = UID3 ^ UID4 ^ UID5 ^ UID6, the internal byte, the lock bytes,
+    then the capability container of an NDEF-formatted NTAG213 (E1 10 12 00); zeros past them."""
+    if len(uid) != 7:
+        return bytes(4)
+    if page == 0:
+        return uid[:3] + bytes([0x88 ^ uid[0] ^ uid[1] ^ uid[2]])
+    if page == 1:
+        return uid[3:7]
+    if page == 2:
+        return bytes([uid[3] ^ uid[4] ^ uid[5] ^ uid[6], 0x48, 0x00, 0x00])
+    if page == 3:
+        return b"\xe1\x10\x12\x00"
+    return bytes(4)
 
 
 class FakePn532:
-    """A PN532 with one card slot. Works as an I2C device (``on_write``/``on_read``) or a serial port."""
+    """A PN532 with one card slot. Works as an I2C device (``on_write``/``on_read``) or a serial port (HSU)."""
+
+    #: Commands this fake answers (UM0701 §7); any other command gets the syntax error frame.
+    IMPLEMENTED: ClassVar[dict[int, str]] = {
+        0x00: "Diagnose (NumTst 0: communication line test)",
+        0x02: "GetFirmwareVersion",
+        0x04: "GetGeneralStatus",
+        0x14: "SAMConfiguration",
+        0x16: "PowerDown",
+        0x32: "RFConfiguration",
+        0x40: "InDataExchange (NTAG READ 0x30)",
+        0x44: "InDeselect",
+        0x4A: "InListPassiveTarget (106 kbps type A)",
+        0x52: "InRelease",
+    }
 
     def __init__(self, firmware: tuple[int, int, int, int] = (0x32, 0x01, 0x06, 0x07)) -> None:
         self.firmware = firmware
@@ -33,54 +84,146 @@ class FakePn532:
         self._busy_left = 0
         self.queue: deque[bytes] = deque()
         self.commands: list[int] = []
+        self.unknown: list[int] = []  # commands answered with the syntax error frame
+        self.ignored = 0  # frames dropped for a wrong LCS/DCS (no ACK)
         self.woken = False
         self.overlapped = 0  # commands that arrived while an earlier answer was still unread (interleaved hosts)
-        self.max_retries_passive: int | None = None
+        self.max_retries_passive = 0xFF  # §7.3.1 item 5: MxRtyPassiveActivation after power-up
+        self.sam_mode: int | None = None
+        self.listed: bytes | None = None  # the target InListPassiveTarget activated (Tg 1)
+        self._waiting_for_card = False  # an InListPassiveTarget that is still looking (MxRty 0xFF)
+        self._last_response: bytes | None = None
         self._serial_out = bytearray()
 
     # --- the chip's logic -----------------------------------------------------------------------------
-    def receive(self, frame: bytes) -> None:
-        start = frame.find(PREAMBLE)
-        if start < 0:
-            return  # wake-up bytes
-        frame = frame[start:]
-        length, lcs = frame[3], frame[4]
-        body = frame[5 : 5 + length]
-        if (length + lcs) & 0xFF or (sum(body) + frame[5 + length]) & 0xFF or body[0] != 0xD4:
-            self.queue.append(NACK)
-            return
+    def receive(self, data: bytes) -> None:
+        """Everything the host sent in one transfer: wake-up bytes, then zero or more frames."""
+        i = 0
+        while True:
+            start = data.find(b"\x00\xff", i)
+            if start < 0:
+                return
+            i = self._frame(data, start + 2)
+
+    def _frame(self, data: bytes, at: int) -> int:
+        """Handle the frame whose LEN starts at ``at``; return where the next one may start."""
+        head = data[at : at + 2]
+        if head == b"\x00\xff":  # ACK from the host: abort the command in progress (§6.2.1.3)
+            self.queue.clear()
+            self._waiting_for_card = False
+            return at + 3
+        if head == b"\xff\x00":  # NACK: send the last response frame again (§6.2.1.4)
+            if self._last_response is not None and not self.silent:
+                self._send(self._last_response)
+            return at + 3
+        if head == b"\xff\xff":  # extended information frame (§6.2.1.2)
+            if len(data) < at + 5:
+                self.ignored += 1
+                return len(data)
+            lenm, lenl, lcs = data[at + 2 : at + 5]
+            length, body_at, ok = lenm << 8 | lenl, at + 5, (lenm + lenl + lcs) & 0xFF == 0
+        elif len(head) == 2:
+            length, body_at, ok = head[0], at + 2, (head[0] + head[1]) & 0xFF == 0
+        else:
+            self.ignored += 1
+            return len(data)
+        body = data[body_at : body_at + length]
+        dcs = data[body_at + length : body_at + length + 1]
+        if not ok or length == 0 or len(body) < length or not dcs or (sum(body) + dcs[0]) & 0xFF:
+            self.ignored += 1  # a corrupted frame is not acknowledged (§6.2.3: the host resends it)
+            return body_at + length + 1
         if self.silent:
-            return
-        command, params = body[1], body[2:]
+            return body_at + length + 1
         if self.queue:  # the host started a new exchange before reading the last one's answer
             self.overlapped += 1
-        self.commands.append(command)
+            self.queue.clear()
+        self._waiting_for_card = False  # a new command aborts the previous one
         self.queue.append(ACK)
-        answer = self._answer(command, params)
-        frame_out = _response_frame(bytes([command + 1]) + answer)
-        if self.corrupt:
-            self.corrupt -= 1
-            frame_out = frame_out[:-2] + bytes([(frame_out[-2] + 1) & 0xFF, 0x00])
-        self.queue.append(frame_out)
+        if body[0] != 0xD4 or length < 2:
+            self._send(ERROR_FRAME)
+        else:
+            self._command(body[1], bytes(body[2:]))
         self._busy_left = self.busy_polls
+        return body_at + length + 2
 
-    def _answer(self, command: int, params: bytes) -> bytes:
+    def _command(self, command: int, params: bytes) -> None:
+        self.commands.append(command)
+        answer = self._answer(command, params)
+        if answer is None:
+            return  # still working (InListPassiveTarget waiting for a card)
+        if answer is ERROR_FRAME:
+            self.unknown.append(command)
+            self._send(ERROR_FRAME)
+        else:
+            self._send(_response_frame(bytes([command + 1]) + answer))
+
+    def _send(self, frame: bytes) -> None:
+        self._last_response = frame
+        if self.corrupt and frame != ERROR_FRAME:
+            self.corrupt -= 1
+            frame = frame[:-2] + bytes([(frame[-2] + 1) & 0xFF, 0x00])
+        self.queue.append(frame)
+
+    def _answer(self, command: int, params: bytes) -> bytes | None:
+        if command == 0x00 and params[:1] == b"\x00":
+            return params  # Diagnose, communication line test: the parameters come back (§7.2.1)
         if command == 0x02:
             return bytes(self.firmware)
-        if command == 0x32 and params[:1] == b"\x05":
-            self.max_retries_passive = params[3]
+        if command == 0x04:  # Err, Field, NbTg, [Tg BrRx BrTx Type], SAM status (§7.2.3)
+            target = b"\x01\x00\x00\x10" if self.listed is not None else b""
+            return bytes([0x00, 0x00, 1 if self.listed is not None else 0]) + target + b"\x00"
+        if command == 0x14 and len(params) >= 1 and 0x01 <= params[0] <= 0x04:
+            self.sam_mode = params[0]
             return b""
-        if command == 0x4A:
+        if command == 0x16 and len(params) >= 1:
+            return bytes([STATUS_OK])
+        if command == 0x32 and len(params) >= 1:
+            if params[0] == 0x05:
+                if len(params) != 4:
+                    return ERROR_FRAME
+                self.max_retries_passive = params[3]
+            return b""
+        if command == 0x40 and len(params) >= 2:
+            return self._data_exchange(params)
+        if command in (0x44, 0x52) and len(params) == 1:
+            if command == 0x52:
+                self.listed = None
+            return bytes([STATUS_OK])
+        if command == 0x4A and len(params) >= 2 and params[0] in (1, 2):
+            if params[1] != 0x00:
+                return b"\x00"  # this fake has only a type A card: no other kind of target answers
             if self.card is None:
+                if self.max_retries_passive == 0xFF:
+                    self._waiting_for_card = True  # the chip keeps looking until a card comes
+                    return None
                 return b"\x00"
-            return bytes([1, 1, 0x00, 0x44, 0x00, len(self.card)]) + self.card
-        if command == 0x40 and params[1:2] == b"\x30":
+            return self._listed()
+        return ERROR_FRAME
+
+    def _listed(self) -> bytes:
+        assert self.card is not None
+        self.listed = self.card
+        sens_res, sel_res = (b"\x00\x44", 0x00) if len(self.card) == 7 else (b"\x00\x04", 0x08)
+        return bytes([1, 1]) + sens_res + bytes([sel_res, len(self.card)]) + self.card
+
+    def _data_exchange(self, params: bytes) -> bytes:
+        if params[0] != 0x01 or self.listed is None:
+            return bytes([STATUS_WRONG_CONTEXT])
+        if self.card != self.listed:
+            return bytes([STATUS_TIMEOUT])  # the card left the field
+        if params[1] == 0x30 and len(params) == 3:  # NTAG READ: four pages from the one asked for
             page = params[2]
-            data = b"".join(self.ndef_pages.get(page + i, bytes(4)) for i in range(4))
-            return b"\x00" + data
-        return b""
+            if page >= NTAG_PAGES:
+                return bytes([STATUS_TIMEOUT])  # NTAG answers a NAK, which the PN532 reports as no answer
+            pages = [(page + i) % NTAG_PAGES for i in range(4)]  # roll-over past the last page (NTAG21x READ)
+            data = b"".join(self.ndef_pages.get(p, ntag_page(self.card, p)) for p in pages)
+            return bytes([STATUS_OK]) + data
+        return bytes([STATUS_TIMEOUT])
 
     def _ready(self) -> bool:
+        if self._waiting_for_card and self.card is not None:  # the card arrived while the chip was looking
+            self._waiting_for_card = False
+            self._send(_response_frame(b"\x4b" + self._listed()))
         if not self.queue:
             return False
         if self._busy_left:
@@ -88,7 +231,7 @@ class FakePn532:
             return False
         return True
 
-    # --- as an I2C device -----------------------------------------------------------------------------
+    # --- as an I2C device (§6.2.4: every read starts with the status byte, bit 0 = ready) ----------------
     def on_write(self, data: bytes) -> None:
         self.receive(data)
 
@@ -100,7 +243,7 @@ class FakePn532:
         frame = self.queue.popleft()
         return (b"\x01" + frame + bytes(length))[:length]
 
-    # --- as a serial port (HSU) -----------------------------------------------------------------------
+    # --- as a serial port (HSU: 0x55 0x55 and zeros wake the chip, AN10609) ----------------------------
     @property
     def in_waiting(self) -> int:
         if not self._serial_out and self._ready():
@@ -108,36 +251,85 @@ class FakePn532:
         return len(self._serial_out)
 
     def write(self, data: bytes) -> int:
+        """Bytes from the host on the serial line. The chip starts in power-down (AN10609 §"Low battery mode")
+        and over HSU wakes on 0x55 0x55 and zeros; until then, frames are not heard."""
         if data.startswith(b"\x55\x55"):
             self.woken = True
-        self.receive(bytes(data))
+        if self.woken:
+            self.receive(bytes(data))
+        else:
+            self.ignored += 1
         return len(data)
 
     def read(self, size: int = 1) -> bytes:
-        while len(self._serial_out) < size and self.queue:
+        while len(self._serial_out) < size and self._ready():
             self._serial_out += self.queue.popleft()
         out = bytes(self._serial_out[:size])
         del self._serial_out[:size]
         return out
 
+    def reset_input_buffer(self) -> None:
+        """pyserial's: bytes the chip sent and nobody read are dropped."""
+        self._serial_out.clear()
+
+
+#: Register reset values (MFRC522 data sheet rev. 3.9, §9.3 register tables) that drivers depend on: ModeReg 3Fh
+#: means a CRC preset of FFFFh until the driver sets 6363h, TxControlReg 80h means the antenna is off until the
+#: driver switches it on, ComIrqReg 14h has IdleIRq set.
+RESET_VALUES = {
+    m.COMMAND: 0x20, m.COM_IEN: 0x80, m.COM_IRQ: 0x14, 0x07: 0x21, 0x0B: 0x08, m.CONTROL: 0x10, m.MODE: 0x3F,
+    m.TX_CONTROL: 0x80, 0x16: 0x10, 0x17: 0x84, 0x18: 0x84, 0x19: 0x4D, 0x1C: 0x62, 0x1F: 0xEB,
+    m.CRC_RESULT_H: 0xFF, m.CRC_RESULT_L: 0xFF, 0x24: 0x26, 0x26: 0x48, 0x27: 0x88, 0x28: 0x20, 0x29: 0x20,
+    0x33: 0x80, 0x36: 0x40,
+}
+CRC_PRESETS = (0x0000, 0x6363, 0xA671, 0xFFFF)  # ModeReg CRCPreset[1:0]
+TX_IRQ = 0x40
+
+
+def crc_with_preset(data: bytes | list[int], preset: int) -> bytes:
+    """The CRC coprocessor (CalcCRC): the CRC_A polynomial from the preset ModeReg selects, low byte first."""
+    crc = preset
+    for byte in data:
+        byte ^= crc & 0xFF
+        byte = (byte ^ (byte << 4)) & 0xFF
+        crc = ((crc >> 8) ^ (byte << 8) ^ (byte << 3) ^ (byte >> 4)) & 0xFFFF
+    return bytes([crc & 0xFF, crc >> 8])
+
 
 class FakeMfrc522:
-    """An MFRC522 register file with a FIFO, the Transceive and CalcCRC commands, and one card in the field."""
+    """An MFRC522 register file with a FIFO, the Transceive and CalcCRC commands, and one card in the field.
+
+    SPI as §8.1.2: the address byte is ``(reg << 1)`` with bit 7 set to read; in a read every following MOSI byte
+    is the next address to read (the last one 00) and MISO carries the value of the address sent one byte
+    earlier; in a write every following byte goes to the same register. The card follows ISO/IEC 14443-3: REQA
+    (idle cards) and WUPA (halted ones too), anticollision and SELECT per cascade level in order, HLTA; a frame
+    with a bad CRC_A is ignored. :data:`IMPLEMENTED` lists the commands (CommandReg) it carries out."""
+
+    IMPLEMENTED: ClassVar[dict[int, str]] = {0x00: "Idle", 0x03: "CalcCRC", 0x0C: "Transceive", 0x0F: "SoftReset"}
 
     def __init__(self, version: int = 0x92) -> None:
+        self.version = version
         self.regs = [0] * 0x40
-        self.regs[m.VERSION] = version
-        self.fifo: list[int] = []
+        self._reset()
         self.card: bytes | None = None
         self.halted = False
+        self.selected = 0  # cascade levels selected since the card was woken
         self.corrupt_bcc = 0
         self.frames: list[bytes] = []
+        self.unknown: list[int] = []  # CommandReg values it does not implement (it goes idle, as the chip does)
+
+    def _reset(self) -> None:
+        self.regs = [0] * 0x40
+        for reg, value in RESET_VALUES.items():
+            self.regs[reg] = value
+        self.regs[m.VERSION] = self.version
+        self.fifo: list[int] = []
 
     def xfer(self, data: list[int]) -> list[int]:
         address = data[0]
+        if address & 0x80:
+            return [0] + [self._read((a >> 1) & 0x3F) for a in data[:-1]]
         reg = (address >> 1) & 0x3F
-        if address & 0x80:  # read: each following byte is the next address (we only read one register)
-            return [0] + [self._read(reg) for _ in data[1:]]
         for value in data[1:]:
             self._write(reg, value)
         return [0] * len(data)
@@ -151,29 +343,41 @@ class FakeMfrc522:
 
     def _write(self, reg: int, value: int) -> None:
         if reg == m.FIFO_DATA:
-            self.fifo.append(value)
+            if len(self.fifo) < 64:
+                self.fifo.append(value)
+            else:
+                self.regs[m.ERROR] |= 0x10  # BufferOvfl
         elif reg == m.FIFO_LEVEL:
             if value & 0x80:
                 self.fifo.clear()
-        elif reg in (m.COM_IRQ, m.DIV_IRQ):
+                self.regs[m.ERROR] &= ~0x10
+        elif reg in (m.COM_IRQ, m.DIV_IRQ):  # bit 7 (Set1/Set2): 1 sets the marked bits, 0 clears them
             mask = value & 0x7F
             self.regs[reg] = self.regs[reg] | mask if value & 0x80 else self.regs[reg] & ~mask
         elif reg == m.COMMAND:
-            self.regs[reg] = value & 0x0F
-            if value & 0x0F == m.SOFT_RESET:
-                self.regs[m.COMMAND] = 0
-                self.fifo.clear()
-            elif value & 0x0F == m.CALC_CRC:
-                crc = m.crc_a(self.fifo)
-                self.fifo.clear()
-                self.regs[m.CRC_RESULT_L], self.regs[m.CRC_RESULT_H] = crc[0], crc[1]
-                self.regs[m.DIV_IRQ] |= m.CRC_IRQ
+            self._command(value)
         elif reg == m.BIT_FRAMING:
             self.regs[reg] = value
-            if value & 0x80 and self.regs[m.COMMAND] == m.TRANSCEIVE:
+            if value & 0x80 and self.regs[m.COMMAND] & 0x0F == m.TRANSCEIVE:
                 self._transceive(value & 0x07)
-        else:
+        elif reg not in (m.VERSION, m.ERROR, 0x07, 0x08, m.CRC_RESULT_H, m.CRC_RESULT_L):  # read-only ones
             self.regs[reg] = value
+
+    def _command(self, value: int) -> None:
+        command = value & 0x0F
+        self.regs[m.COMMAND] = value & 0x30 | command
+        if command == m.SOFT_RESET:
+            self._reset()
+        elif command == m.CALC_CRC:
+            preset = CRC_PRESETS[self.regs[m.MODE] & 0x03]
+            crc = crc_with_preset(self.fifo, preset)
+            self.fifo.clear()
+            self.regs[m.CRC_RESULT_L], self.regs[m.CRC_RESULT_H] = crc[0], crc[1]
+            self.regs[m.DIV_IRQ] |= m.CRC_IRQ
+        elif command not in self.IMPLEMENTED:
+            self.unknown.append(command)
+            self.regs[m.COMMAND] = value & 0x30  # an unknown command: back to Idle with IdleIRq (ComIrqReg, §9.3)
+            self.regs[m.COM_IRQ] |= m.IDLE_IRQ
 
     def _transceive(self, last_bits: int) -> None:
         frame = bytes(self.fifo)
@@ -181,36 +385,51 @@ class FakeMfrc522:
         self.frames.append(frame)
         answer = self._card_answer(frame, last_bits)
         self.regs[m.ERROR] = 0
-        if answer is None:
-            self.regs[m.COM_IRQ] |= m.TIMER_IRQ
+        self.regs[m.CONTROL] = self.regs[m.CONTROL] & ~0x07  # RxLastBits 0: whole bytes received
+        if answer is None:  # sent, nobody answered: the timer runs out (TAuto)
+            self.regs[m.COM_IRQ] |= TX_IRQ | m.TIMER_IRQ
             return
         self.fifo = list(answer)
-        self.regs[m.COM_IRQ] |= m.RX_IRQ | m.IDLE_IRQ
+        self.regs[m.COM_IRQ] |= TX_IRQ | m.RX_IRQ
+
+    def _levels(self, uid: bytes) -> list[bytes]:
+        if len(uid) == 4:
+            return [uid]
+        if len(uid) == 7:
+            return [bytes([m.CASCADE_TAG]) + uid[:3], uid[3:]]
+        return [bytes([m.CASCADE_TAG]) + uid[:3], bytes([m.CASCADE_TAG]) + uid[3:6], uid[6:]]
 
     def _card_answer(self, frame: bytes, last_bits: int) -> bytes | None:
         uid = self.card
         if uid is None or not self.regs[m.TX_CONTROL] & 0x03:
-            return None
-        levels = [uid] if len(uid) == 4 else [bytes([m.CASCADE_TAG]) + uid[:3], uid[3:]]
-        if last_bits == 7 and frame == bytes([m.WUPA]):
+            return None  # no card, or the antenna is off
+        levels = self._levels(uid)
+        if last_bits == 7 and (frame == bytes([m.WUPA]) or (frame == b"\x26" and not self.halted)):
             self.halted = False
-            return b"\x44\x00" if len(uid) == 7 else b"\x04\x00"
-        if self.halted:
+            self.selected = 0
+            return bytes([(0x04, 0x44, 0x84)[len(levels) - 1], 0x00])  # ATQA: bits 7-6 give the UID size
+        if self.halted or not frame:
             return None
-        if frame[:1] == bytes([m.HLTA]):
+        if len(frame) > 2 and m.crc_a(frame[:-2]) != frame[-2:]:
+            return None  # a card ignores frames with a bad CRC
+        if len(frame) == 4 and frame[0] == m.HLTA:
             self.halted = True
             return None
-        if len(frame) == 2 and frame[1] == 0x20 and frame[0] in m.CASCADE:
-            part = levels[m.CASCADE.index(frame[0])]
+        if frame[0] not in m.CASCADE:
+            return None
+        level = m.CASCADE.index(frame[0])
+        if level != self.selected or level >= len(levels):
+            return None  # not this level's turn: a real card stays silent
+        part = levels[level]
+        if len(frame) == 2 and frame[1] == 0x20:
             bcc = part[0] ^ part[1] ^ part[2] ^ part[3]
             if self.corrupt_bcc:
                 self.corrupt_bcc -= 1
                 bcc ^= 0x01
             return part + bytes([bcc])
-        if len(frame) == 9 and frame[1] == 0x70:
-            if m.crc_a(frame[:7]) != frame[7:]:
-                return None  # a card ignores frames with a bad CRC
-            level = m.CASCADE.index(frame[0])
-            sak = 0x04 if level + 1 < len(levels) else 0x00
+        if len(frame) == 9 and frame[1] == 0x70 and frame[2:6] == part:
+            self.selected += 1
+            # UID not complete; else MIFARE Classic 1K (4-byte UID) or NTAG21x
+            sak = 0x04 if self.selected < len(levels) else (0x08 if len(uid) == 4 else 0x00)
             return bytes([sak]) + m.crc_a([sak])
         return None

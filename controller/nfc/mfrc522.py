@@ -133,7 +133,7 @@ class Mfrc522:
         self.write(T_MODE, 0x80)  # TAuto: timer starts at the end of transmission
         self.write(T_PRESCALER, 0xA9)  # 13.56 MHz / (2*0xA9+1) ~ 40 kHz -> 25 us ticks
         self.write(T_RELOAD_H, 0x03)
-        self.write(T_RELOAD_L, 0xE8)  # 1000 ticks = 25 ms
+        self.write(T_RELOAD_L, 0xE8)  # counts 1000 down to 0: 1001 ticks = 25.0 ms (data sheet §8.5)
         self.write(TX_ASK, 0x40)
         self.write(MODE, 0x3D)
         self.set_bits(TX_CONTROL, 0x03)

@@ -41,18 +41,30 @@ class Pn532FrameError(NfcError):
     """A frame from the PN532 was malformed (preamble, length checksum, data checksum, direction)."""
 
 
+class Pn532SyntaxError(NfcError):
+    """The PN532 answered with its syntax error frame: it does not accept that command or those parameters."""
+
+
+ERROR_FRAME = b"\x00\x00\xff\x01\xff\x7f\x81\x00"
+
+
 def build_frame(data: bytes) -> bytes:
-    """A normal information frame from host to chip; ``data`` starts with the command code (TFI is added)."""
+    """An information frame from host to chip (extended past 255 bytes with TFI); ``data`` starts with the
+    command code (TFI is added)."""
     body = bytes([HOST_TO_PN532]) + data
-    if len(body) > 255:
-        raise ValueError("normal frames carry at most 254 data bytes")
     length = len(body)
-    return PREAMBLE + bytes([length, (-length) & 0xFF]) + body + bytes([(-sum(body)) & 0xFF, 0x00])
+    if length > 265:
+        raise ValueError("the PN532 takes at most 264 data bytes in a frame (UM0701 §6.2.1.2)")
+    tail = bytes([(-sum(body)) & 0xFF, 0x00])
+    if length <= 255:
+        return PREAMBLE + bytes([length, (-length) & 0xFF]) + body + tail
+    lenm, lenl = length >> 8, length & 0xFF
+    return PREAMBLE + bytes([0xFF, 0xFF, lenm, lenl, (-(lenm + lenl)) & 0xFF]) + body + tail
 
 
 def parse_frame(raw: bytes, tfi: int = PN532_TO_HOST) -> bytes:
     """Check a frame and return its data (without TFI). Leading zero bytes and trailing garbage are skipped,
-    as the chip may pad an I2C read."""
+    as the chip may pad an I2C read (§6.2.1.6: preamble and postamble may be any number of zero bytes)."""
     start = raw.find(b"\x00\xff")
     if start < 0:
         raise Pn532FrameError(f"no frame start (00 FF) in {raw.hex(' ')!r}")
@@ -60,27 +72,43 @@ def parse_frame(raw: bytes, tfi: int = PN532_TO_HOST) -> bytes:
     if len(header) < 2:
         raise Pn532FrameError(f"frame cut short after the start code: {raw.hex(' ')!r}")
     length, lcs = header
-    if (length + lcs) & 0xFF:
+    body_at = start + 4
+    if header == b"\xff\xff":  # extended information frame
+        ext = raw[start + 4 : start + 7]
+        if len(ext) < 3:
+            raise Pn532FrameError(f"extended frame cut short: {raw.hex(' ')!r}")
+        lenm, lenl, lcs = ext
+        if (lenm + lenl + lcs) & 0xFF:
+            raise Pn532FrameError(f"length checksum wrong (LENM {lenm:#04x}, LENL {lenl:#04x}, LCS {lcs:#04x})")
+        length, body_at = lenm << 8 | lenl, start + 7
+    elif (length + lcs) & 0xFF:
         raise Pn532FrameError(f"length checksum wrong (LEN {length:#04x}, LCS {lcs:#04x})")
-    body = raw[start + 4 : start + 4 + length]
-    dcs_at = start + 4 + length
+    body = raw[body_at : body_at + length]
+    dcs_at = body_at + length
     if len(body) < length or dcs_at >= len(raw):
         raise Pn532FrameError(f"frame cut short: LEN says {length} bytes, got {len(body)}")
     if length == 0:
         raise Pn532FrameError("ACK frame where a response was expected")
     if (sum(body) + raw[dcs_at]) & 0xFF:
         raise Pn532FrameError(f"data checksum wrong in {raw[start:dcs_at + 2].hex(' ')}")
+    if length == 1 and body[0] == 0x7F:
+        raise Pn532SyntaxError("the PN532 answered with its syntax error frame (UM0701 §6.2.1.5)")
     if body[0] != tfi:
         raise Pn532FrameError(f"frame identifier {body[0]:#04x}, expected {tfi:#04x}")
     return bytes(body[1:])
 
 
 def frame_length(header: bytes) -> int:
-    """Total length of a frame given its first five bytes ``00 00 FF LEN LCS`` (ACK frames: 6)."""
+    """Total length of a frame given its first bytes ``00 00 FF LEN LCS`` (ACK and NACK frames: 6); an extended
+    frame (LEN LCS = FF FF) needs the first eight, ``.. LENM LENL LCS``."""
     if header[:3] != PREAMBLE:
         raise Pn532FrameError(f"bad preamble {header.hex(' ')!r}")
     length = header[3]
-    return 6 if length == 0 else 5 + length + 2
+    if header[3:5] == b"\xff\xff":
+        if len(header) < 8:
+            raise Pn532FrameError(f"extended frame header cut short: {header.hex(' ')!r}")
+        return 8 + (header[5] << 8 | header[6]) + 2
+    return 6 if length == 0 or header[3:5] == b"\xff\x00" else 5 + length + 2
 
 
 class Pn532Transport(Protocol):
@@ -117,32 +145,51 @@ class Pn532:
 
     def call(self, command: int, params: bytes = b"", answer_len: int = MAX_FRAME) -> bytes:
         """Send one command, check the ACK and the response frame; return the response data after the code.
-        A corrupt frame is retried at once, up to ``retries`` times (cheap: the chip is there and answering);
-        a chip that does not answer is not (that would multiply the wait), the next poll tries again."""
+        A missing or garbled ACK sends the command again (§6.2.3); a response with a wrong checksum is asked for
+        again with a NACK (§6.2.1.4); each up to ``retries`` times (cheap: the chip is there and answering). A
+        chip that does not answer at all is not retried (that would multiply the wait): the next poll tries again.
+        The syntax error frame is the chip's answer and raises :class:`Pn532SyntaxError` at once."""
         last: NfcError | None = None
         for _ in range(self.retries + 1):
             try:
-                return self._call_once(command, params, answer_len)
+                self._send(command, params)
+                break
             except Pn532FrameError as exc:
                 last = exc
+        else:
+            assert last is not None
+            raise last
+        for attempt in range(self.retries + 1):
+            self._wait_ready(f"command {command:#04x}")
+            try:
+                data = parse_frame(self.transport.read(answer_len + 8))
+            except Pn532SyntaxError as exc:
+                raise Pn532SyntaxError(f"PN532 refused command {command:#04x} with params {params.hex(' ')!r}: "
+                                       f"{exc}") from None
+            except Pn532FrameError as exc:
+                last = exc
+                if attempt < self.retries:
+                    self.transport.write(NACK)
+                continue
+            if not data or data[0] != command + 1:
+                raise Pn532FrameError(f"answer to {command:#04x} has code {data[:1].hex()!r}")
+            return data[1:]
         assert last is not None
         raise last
 
-    def _call_once(self, command: int, params: bytes, answer_len: int) -> bytes:
+    def _send(self, command: int, params: bytes) -> None:
         self.transport.write(build_frame(bytes([command]) + params))
         self._wait_ready(f"command {command:#04x}")
         ack = self.transport.read(len(ACK))
         if ack != ACK:
             raise Pn532FrameError(f"expected ACK after command {command:#04x}, got {ack.hex(' ')!r}")
-        self._wait_ready(f"command {command:#04x}")
-        data = parse_frame(self.transport.read(answer_len + 8))
-        if not data or data[0] != command + 1:
-            raise Pn532FrameError(f"answer to {command:#04x} has code {data[:1].hex()!r}")
-        return data[1:]
 
     # --- commands -------------------------------------------------------------------------------------
     def firmware_version(self) -> tuple[int, int, int, int]:
-        """(IC, Ver, Rev, Support); IC is 0x32 for a PN532."""
+        """(IC, Ver, Rev, Support); IC is 0x32 for a PN532. Over HSU the chip may still be asleep (it starts in
+        power-down, AN10609 §"Low battery mode"), so an unconfigured reader is woken first."""
+        if not self._configured:
+            self.transport.wakeup()
         data = self.call(GET_FIRMWARE_VERSION, answer_len=6)
         if len(data) < 4:
             raise Pn532FrameError("short GetFirmwareVersion answer")
@@ -241,6 +288,10 @@ class UartPn532Transport:
         head += self.port.read(2)
         if len(head) < 5:
             raise NfcError("PN532 frame cut short on the serial line")
+        if head[3:5] == b"\xff\xff":  # extended frame: LENM LENL LCS follow
+            head += self.port.read(3)
+            if len(head) < 8:
+                raise NfcError("PN532 extended frame cut short on the serial line")
         rest = frame_length(head) - len(head)
         return bytes(head + self.port.read(rest))
 

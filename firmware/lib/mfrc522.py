@@ -1,6 +1,7 @@
 """MFRC522 card reader over SPI: is a card there, and what is its UID?
 
-Every exchange is bounded: the chip's own timer ends a transceive after ~25 ms with no card, and this driver reads
+Every exchange is bounded: the chip's own timer ends a transceive after ~15 ms with no card (data sheet §8.5:
+(2 * TPrescaler + 1) * (TReload + 1) / 13.56 MHz with TPrescaler 0xD3E and TReload 30 is 15.5 ms), and this driver reads
 the interrupt register a fixed number of times, so a scan can never block the node's loop (and its watchdog).
 
 A scan follows ISO/IEC 14443-3: WUPA (wakes halted cards too), then per cascade level anticollision and SELECT
@@ -74,7 +75,7 @@ class MFRC522:
         self._write(T_MODE, 0x8D)
         self._write(T_PRESCALER, 0x3E)
         self._write(T_RELOAD_H, 0)
-        self._write(T_RELOAD_L, 30)
+        self._write(T_RELOAD_L, 30)  # 31 ticks of 0.5 ms: 15.5 ms
         self._write(TX_ASK, 0x40)
         self._write(MODE, 0x3D)
         self._write(TX_CONTROL, self._read(TX_CONTROL) | 0x03)  # antenna on

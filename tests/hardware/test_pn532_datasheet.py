@@ -1,0 +1,145 @@
+"""The PN532 driver and the fake PN532 against the User Manual UM0701-02 §6.2: the manual's own frame examples,
+LCS/DCS for normal and extended frames, ACK, NACK and the syntax error frame, what the chip does with a corrupted
+frame, the I2C status (ready) byte, and which commands the fake implements (every other one gets the error
+frame, never silence)."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from controller.gpio.clock import FakeClock
+from controller.gpio.fakes import FakeI2cBus
+from controller.gpio.i2c import SharedBus
+from controller.nfc import pn532
+from controller.nfc.fakes import ERROR_FRAME, FakePn532
+from controller.nfc.reader import NfcError
+
+# UM0701-02 §7.2.2 GetFirmwareVersion: the command frame and the answer of firmware 1.6.
+GET_FIRMWARE_VERSION = bytes.fromhex("0000FF02FED4022A00")
+FIRMWARE_1_6_ANSWER = bytes.fromhex("0000FF06FAD50332010607E800")
+
+
+def i2c(chip: FakePn532) -> pn532.Pn532:
+    bus = FakeI2cBus()
+    bus.attach(0x24, chip, channel=1)
+    seat = SharedBus(bus, 0x70).channel(1)
+    return pn532.Pn532(pn532.I2cPn532Transport(seat.write, seat.read), FakeClock())
+
+
+def exchange(chip: FakePn532, frame: bytes, length: int = 64) -> tuple[bytes, bytes]:
+    """Write a frame over I2C, read the ACK and the answer (status bytes stripped); empty if not ready."""
+    chip.on_write(frame)
+    ack = chip.on_read(7)
+    answer = chip.on_read(length + 1)
+    return ack[1:] if ack[0] else b"", answer[1:] if answer[0] else b""
+
+
+def test_the_manuals_frames_byte_for_byte() -> None:
+    assert pn532.build_frame(b"\x02") == GET_FIRMWARE_VERSION
+    ack, answer = exchange(FakePn532(), GET_FIRMWARE_VERSION, len(FIRMWARE_1_6_ANSWER))
+    assert ack == pn532.ACK == bytes.fromhex("0000FF00FF00"), "§6.2.1.3"
+    assert answer == FIRMWARE_1_6_ANSWER
+    assert pn532.parse_frame(FIRMWARE_1_6_ANSWER) == bytes.fromhex("0332010607")
+    assert bytes.fromhex("0000FFFF0000") == pn532.NACK, "§6.2.1.4"
+    assert ERROR_FRAME == pn532.ERROR_FRAME == bytes.fromhex("0000FF01FF7F8100"), "§6.2.1.5"
+
+
+@given(st.binary(min_size=1, max_size=264))
+def test_lcs_and_dcs_of_every_frame_we_build(data: bytes) -> None:
+    frame = pn532.build_frame(data)
+    assert frame[:3] == pn532.PREAMBLE and frame[-1] == 0x00
+    if len(data) + 1 <= 255:  # normal frame (§6.2.1.1)
+        length, lcs, body = frame[3], frame[4], frame[5:-2]
+        assert (length + lcs) & 0xFF == 0 and length == len(body)
+    else:  # extended frame (§6.2.1.2): LEN LCS = FF FF, then LENM LENL LCS
+        assert frame[3:5] == b"\xff\xff"
+        lenm, lenl, lcs, body = frame[5], frame[6], frame[7], frame[8:-2]
+        assert (lenm + lenl + lcs) & 0xFF == 0 and lenm * 256 + lenl == len(body)
+    assert body[0] == 0xD4 and (sum(body) + frame[-2]) & 0xFF == 0
+
+
+def test_extended_frames_both_ways() -> None:
+    payload = bytes(range(256)) + bytes(range(4))  # 260 bytes: past a normal frame, within the 264 allowed
+    echo = i2c(FakePn532()).call(0x00, b"\x00" + payload, answer_len=300)  # Diagnose: communication line test
+    assert echo == b"\x00" + payload
+
+
+@pytest.mark.parametrize("spoil", ["LCS", "DCS"])
+def test_a_corrupted_frame_gets_no_ack_and_our_driver_gives_up_in_bounded_time(spoil: str) -> None:
+    frame = bytearray(GET_FIRMWARE_VERSION)
+    frame[4 if spoil == "LCS" else 7] ^= 0x01
+    chip = FakePn532()
+    assert exchange(chip, bytes(frame)) == (b"", b""), "no ACK: the host resends after 15 ms (§6.2.3)"
+    assert chip.ignored == 1 and chip.commands == []
+
+
+def test_the_hosts_ack_aborts_the_command_in_progress() -> None:
+    chip = FakePn532()  # MxRtyPassiveActivation 0xFF after power-up: InListPassiveTarget waits for a card
+    ack, answer = exchange(chip, pn532.build_frame(b"\x4a\x01\x00"))
+    assert ack == pn532.ACK and answer == b"", "still looking for a card"
+    chip.on_write(pn532.ACK)
+    chip.card = bytes.fromhex("DEADBEEF")
+    assert chip.on_read(1) == b"\x00", "aborted: no answer comes when the card does"
+
+
+def test_the_hosts_nack_gets_the_last_response_again() -> None:
+    chip = FakePn532()
+    _, first = exchange(chip, GET_FIRMWARE_VERSION, len(FIRMWARE_1_6_ANSWER))
+    chip.on_write(pn532.NACK)
+    assert chip.on_read(len(first) + 1)[1:] == first == FIRMWARE_1_6_ANSWER
+
+
+def test_a_garbled_answer_is_asked_for_again_with_a_nack_not_by_resending_the_command() -> None:
+    chip = FakePn532()
+    reader = i2c(chip)
+    chip.corrupt = 1
+    assert reader.firmware_version()[0] == 0x32
+    assert chip.commands == [0x02], "one command: the good frame came from the NACK"
+
+
+def test_the_i2c_status_byte_says_ready_before_every_frame() -> None:
+    chip = FakePn532()
+    assert chip.on_read(1) == b"\x00", "§6.2.4: nothing to say yet"
+    chip.busy_polls = 2
+    chip.on_write(GET_FIRMWARE_VERSION)
+    assert [chip.on_read(1) for _ in range(2)] == [b"\x00", b"\x00"], "busy"
+    assert chip.on_read(1) == b"\x01", "ready; reading the status alone does not take the frame"
+    assert chip.on_read(7) == b"\x01" + pn532.ACK
+
+
+def test_the_error_frame_is_the_chips_answer_not_line_noise() -> None:
+    chip = FakePn532()
+    reader = i2c(chip)
+    with pytest.raises(pn532.Pn532SyntaxError, match=r"refused command 0x58"):
+        reader.call(0x58, b"\x00")
+    assert chip.commands == [0x58] and chip.unknown == [0x58], "reported at once, not sent again"
+
+
+def test_our_driver_says_when_a_command_is_refused_even_if_it_knows_it() -> None:
+    with pytest.raises(NfcError, match="syntax error frame"):
+        i2c(FakePn532()).call(pn532.SAM_CONFIGURATION, b"\x09")  # mode 9 does not exist (§7.2.10)
+
+
+def test_which_commands_the_fake_implements_and_that_the_rest_are_refused() -> None:
+    assert sorted(FakePn532.IMPLEMENTED) == [0x00, 0x02, 0x04, 0x14, 0x16, 0x32, 0x40, 0x44, 0x4A, 0x52]
+    for command in range(256):
+        chip = FakePn532()
+        chip.max_retries_passive = 0x01  # so that InListPassiveTarget answers at once
+        params = {0x00: b"\x00", 0x14: b"\x01", 0x16: b"\x20", 0x32: b"\x05\xff\x01\x01", 0x40: b"\x01\x30\x00",
+                  0x44: b"\x01", 0x4A: b"\x01\x00", 0x52: b"\x01"}.get(command, b"")
+        ack, answer = exchange(chip, pn532.build_frame(bytes([command]) + params))
+        assert ack == pn532.ACK, f"command {command:#04x}: a good frame is always acknowledged"
+        if command in FakePn532.IMPLEMENTED:
+            assert answer[5:7] == bytes([0xD5, command + 1]), f"command {command:#04x}"
+        else:
+            assert answer[: len(ERROR_FRAME)] == ERROR_FRAME, f"command {command:#04x}: error frame, not silence"
+
+
+def test_over_hsu_the_chip_hears_nothing_until_woken() -> None:
+    chip = FakePn532()
+    chip.write(GET_FIRMWARE_VERSION)
+    assert chip.in_waiting == 0 and chip.ignored == 1, "power-down after reset: the frame was not heard"
+    reader = pn532.Pn532(pn532.UartPn532Transport(chip), FakeClock())
+    assert reader.firmware_version()[0] == 0x32, "our driver sends 55 55 00 .. first"
