@@ -48,6 +48,8 @@ class Guest:
     waiting: bool = True
     timer: asyncio.TimerHandle | None = field(default=None, repr=False)
     closed: bool = False
+    #: Requests it sent whole (a kept-alive connection gone quiet after some is routine, not worth a line).
+    requests: int = 0
 
 
 class Doorman:
@@ -108,6 +110,8 @@ class Doorman:
     def request_whole(self, guest: Guest) -> None:
         """The connection's request (head and body) has arrived, or it became a web socket: it is answered, not
         timed out, and never pushed out for room."""
+        if guest.waiting:
+            guest.requests += 1
         guest.waiting = False
         if guest.timer is not None:
             guest.timer.cancel()
@@ -131,8 +135,9 @@ class Doorman:
         guest.timer = None
         if guest.waiting and not guest.closed:
             self.refused["deadline"] += 1
-            self.log.warning(guest.address, "deadline", f"judge's console: a connection from {guest.address} sent "
-                                                        f"no whole request within {self.head_timeout_s:g} s; closed")
+            if not guest.requests:
+                self.log.warning(guest.address, "deadline", f"judge's console: a connection from {guest.address} "
+                                 f"sent no whole request within {self.head_timeout_s:g} s; closed")
             self._shut(guest)
 
     def _evict(self) -> bool:

@@ -91,6 +91,7 @@ class ConsoleServer:
         tls = console.certificate
         self.doorman = Doorman(console.loop, Throttled(log), per_address=PER_ADDRESS, total=TOTAL,
                                head_timeout_s=HEAD_TIMEOUT_S)
+        console.doorman = self.doorman
         config = uvicorn.Config(make_app(console), host=settings.host, port=settings.port, log_level="warning",
                                 http=protocol_for(self.doorman), ws="websockets-sansio", lifespan="off",
                                 access_log=False, proxy_headers=False, server_header=False, ws_max_size=4096,
