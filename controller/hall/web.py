@@ -123,13 +123,13 @@ def create_app(service: HallService, *, organiser_code: str | None = None, names
     async def body(request: Request) -> dict[str, Any]:
         client = request.client.host if request.client is not None else "?"
         if cross_site(request):
-            refusals.warning(client, "cross-site", f"hall: {request.method} {request.url.path} from {client} refused: "
+            refusals.warning(client, f"cross-site {request.url.path}", f"hall: {request.method} {request.url.path} from {client} refused: "
                              f"it came from another site's page (Origin {request.headers.get('origin')!r})")
             raise CrossSite()
         try:
             data = await read_object(request, max_bytes=MAX_BODY)
         except BadBody as bad:
-            refusals.warning(client, "body", f"hall: {request.method} {request.url.path} from {client} refused: "
+            refusals.warning(client, f"body {request.method} {request.url.path}", f"hall: {request.method} {request.url.path} from {client} refused: "
                                              f"{bad.en}")
             raise
         server = request.scope.get("server") or ("", 0)

@@ -125,14 +125,15 @@ def client_of(conn: HTTPConnection) -> str:
     return conn.client.host if conn.client is not None else "?"
 
 
-async def read_json(request: Request) -> dict[str, Any] | Refusal:
-    """The call's JSON object, or the refusal to answer with (said in the log, one line: a page of ours never
-    sends such a body, so it is someone trying the table)."""
+async def read_json(request: Request, refusals: Throttled) -> dict[str, Any] | Refusal:
+    """The call's JSON object, or the refusal to answer with (said in ``refusals``' log, one line per address and
+    call a minute: a page of ours never sends such a body, so it is someone trying the table)."""
     try:
         return await read_object(request, max_bytes=MAX_BODY)
     except BadBody as bad:
-        log.warning("judge's console: %s %s from %s refused (%d): %s", request.method, request.url.path,
-                    client_of(request), bad.status, bad.en)
+        who = client_of(request)
+        refusals.warning(who, request.url.path, f"judge's console: {request.method} {request.url.path} from "
+                                                     f"{who} refused ({bad.status}): {bad.en}")
         return Refusal(bad.status, bad.en, bad.zh)
 
 
@@ -176,7 +177,7 @@ def make_app(console: Console) -> Starlette:
     async def pair(request: Request) -> Response:
         if not same_origin(request):
             return refused(CROSS_SITE)
-        data = await read_json(request)
+        data = await read_json(request, refusals)
         if isinstance(data, Refusal):
             return refused(data)
         result = access.pair(str(data.get("code", "")), client_of(request),
@@ -193,7 +194,7 @@ def make_app(console: Console) -> Starlette:
     async def command(request: Request) -> Response:
         if not same_origin(request):
             return refused(CROSS_SITE)
-        data = await read_json(request)
+        data = await read_json(request, refusals)
         if isinstance(data, Refusal):
             return refused(data)
         checked = access.check_call(request.cookies.get(COOKIE), request.headers.get(CSRF_HEADER),
