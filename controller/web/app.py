@@ -13,8 +13,8 @@
 =================  ======  =============================================================================
 
 Every request must name the table (its ``Host`` one of the table's names or the address it reached, or it gets
-421: controller/web/hosts.py). Every call that changes something must come from the table's own pages: the browser's ``Origin`` must be the
-address it asked (a page on another site is refused before anything is read), the session cookie is SameSite
+421: controller/web/hosts.py). Every call that changes something must come from the table's own pages: the
+browser's ``Origin`` must be the address it asked (a page on another site is refused before anything is read), the session cookie is SameSite
 Strict, HttpOnly and (over HTTPS, the default) Secure, commands carry the session's CSRF token in a header and a counter that must grow. Every
 response forbids framing and caching; pages load nothing but their own files (no inline script, nothing from the
 internet). A call's body is JSON (``application/json``), at most :data:`MAX_BODY` bytes and a few levels deep
