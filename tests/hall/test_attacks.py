@@ -53,7 +53,9 @@ class RealHall:
 
     def __exit__(self, *exc: object) -> None:
         self.server.should_exit = True
+        self.server.force_exit = True  # a closed page's socket handler ends only at the hall's next change
         self.thread.join(10)
+        assert not self.thread.is_alive(), "the hall's server did not stop"
         self.sock.close()
 
     @property
