@@ -68,7 +68,7 @@ def run(args: argparse.Namespace) -> int:
         for sig in (signal.SIGTERM, signal.SIGINT):  # systemd stops it with SIGTERM (SDL would swallow it)
             loop.add_signal_handler(sig, stop.set)
         await serve(service, broker, stop, host=host, port=port, organiser_code=config.hall.organiser_code,
-                    web=not args.no_web)
+                    web=not args.no_web, names=config.hall.http_names)
 
     try:
         asyncio.run(main())

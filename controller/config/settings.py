@@ -105,6 +105,9 @@ class ConsoleSection:
     code_ttl_s: float = 300.0  # a pairing code's life
     session_ttl_s: float = 43200.0  # a paired phone's session (an evening)
     revoke_hold_s: float = 3.0  # holding the remote's BACK this long signs every phone out
+    #: More names the console answers to (a request for any other ``Host`` gets 421): besides its host, its
+    #: ``url``'s name, localhost, this machine's name and ``name.local``, and the address a phone connected to.
+    names: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -132,6 +135,9 @@ class HallSection:
     languages: tuple[str, ...] = ("zh-CN",)
     auto_send: bool = False
     organiser_code: str | None = None
+    #: More names the hall's page answers to (a request for any other ``Host`` gets 421): besides ``http_host``,
+    #: localhost, this machine's name and ``name.local``, and the address a browser connected to.
+    http_names: tuple[str, ...] = ()
 
 
 ROOM_KINDS = ("standard", "entry", "training", "recruit")  # V2.13, controller/club/rooms.py
@@ -302,6 +308,7 @@ def load(path: str | Path | None = None, *, validate_game: ValidateGame | None =
     if "phones" in console and not 1 <= console["phones"] <= 10:
         c.report("console.phones", f"{console.pop('phones')} phones", "use 1..10")
     _check_console_tls(c, console)
+    _names(c, console, "console", "names")
     mqtt, hall = _check_club(c, data)
 
     club = c.section(data, "club")
@@ -344,6 +351,19 @@ def load(path: str | Path | None = None, *, validate_game: ValidateGame | None =
         raise ConfigError(c.problems)
     return Config(tbl, gm, vc, jn, tm, file, profile, rm, ConsoleSection(**console), mqtt, hall,
                   ClubSection(**club))
+
+
+def _names(c: _Checker, values: dict[str, Any], section: str, key: str) -> None:
+    """A list of host names a web server answers to (``names = ["tianhei.local"]``)."""
+    if key not in values:
+        return
+    names = values.pop(key)
+    if not isinstance(names, list) or not all(isinstance(n, str) and n.strip() and " " not in n.strip()
+                                              for n in names):
+        c.report(f"{section}.{key}", f"{names!r} is not a list of host names",
+                 f'{key} = ["tianhei.local", "192.168.1.20"]')
+    else:
+        values[key] = tuple(n.strip() for n in names)
 
 
 def _check_club(c: _Checker, data: Mapping[str, Any]) -> tuple[MqttSection, HallSection]:
@@ -404,6 +424,7 @@ def _check_club(c: _Checker, data: Mapping[str, Any]) -> tuple[MqttSection, Hall
         if len({r["id"] for r in good}) != len(good):
             c.report("hall.rooms", "two rooms have the same id", "give each room its own id")
         hall["rooms"] = tuple(good)
+    _names(c, hall, "hall", "http_names")
     return MqttSection(**mqtt), HallSection(**hall)
 
 

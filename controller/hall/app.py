@@ -67,8 +67,9 @@ def build_service(config: Config, *, voices: Sequence[Voice] | None = None, stor
 
 
 async def serve(service: HallService, broker: BrokerAddress, stop: asyncio.Event, *, host: str, port: int,
-                organiser_code: str | None = None, web: bool = True) -> None:
-    """The broker link and the web page until ``stop`` is set (or the web server is told to quit)."""
+                organiser_code: str | None = None, web: bool = True, names: Sequence[str] = ()) -> None:
+    """The broker link and the web page until ``stop`` is set (or the web server is told to quit). The page
+    answers to ``host``, this machine's names and ``names`` (``[hall] http_names``)."""
     tasks: list[asyncio.Task[Any]] = [asyncio.create_task(service.run_mqtt(broker, stop))]
     for voice in service.announcer.voices if service.announcer is not None else ():
         run = getattr(voice, "run", None)
@@ -79,9 +80,11 @@ async def serve(service: HallService, broker: BrokerAddress, stop: asyncio.Event
         import uvicorn
 
         from controller.hall.web import create_app
+        from controller.web.hosts import default_names
 
-        server = uvicorn.Server(uvicorn.Config(create_app(service, organiser_code=organiser_code), host=host,
-                                               port=port, log_level="warning", lifespan="off"))
+        app = create_app(service, organiser_code=organiser_code, names=default_names(host, *names))
+        server = uvicorn.Server(uvicorn.Config(app, host=host, port=port, log_level="warning", lifespan="off",
+                                               server_header=False, proxy_headers=False))
         tasks.append(asyncio.create_task(server.serve()))
     waiter = asyncio.create_task(stop.wait())
     try:

@@ -12,7 +12,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import errno
-import json
 import logging
 import time
 from collections.abc import Callable, Coroutine, Mapping
@@ -21,6 +20,7 @@ from typing import Any
 
 from controller.hall import topics
 from controller.hall.outbox import Outbox
+from controller.web import safejson
 
 log = logging.getLogger(__name__)
 #: paho's own chatter ("There are 11 pending publish calls", "failed to receive on socket" when the broker goes) is
@@ -171,7 +171,7 @@ class MqttPublisher:
         async for message in client.messages:  # type: ignore[attr-defined]
             what = str(message.topic).rsplit("/", 1)[-1]
             try:
-                data = json.loads(bytes(message.payload))
+                data = safejson.loads(bytes(message.payload))
                 if what == "ack":
                     top = data.get("top")
                     self.outbox.ack(str(data["epoch"]), int(data["seq"]), int(top) if top is not None else None,

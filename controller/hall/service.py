@@ -25,6 +25,7 @@ from controller.hall.announce import Announcer, game_over_text
 from controller.hall.mqtt import CLIENT_LOG, BrokerAddress, LinkStats, first_of, seen
 from controller.hall.store import HallStore
 from controller.hall.waiting import Proposal, Room, next_variant, propose
+from controller.web import safejson
 
 log = logging.getLogger(__name__)
 
@@ -94,7 +95,7 @@ class HallService:
         try:
             if where is None or where[0] != self.club:
                 raise ValueError(f"not a room topic of club {self.club!r}")
-            msg = json.loads(payload)
+            msg = safejson.loads(payload)
             room, kind = where[1], where[2]
             epoch, seq, body = str(msg["epoch"]), int(msg["seq"]), msg["body"]
             at = float(msg.get("at", self.clock()))

@@ -8,6 +8,13 @@ with ``?lang=en``.
 client that keeps guessing it is locked out for a while. Without a code they are taken only from the hall's own
 machine (a loopback client): the page is on the club network for everyone to look at, and a guest's phone must
 not empty the waiting list or send members to a room (docs/security.md).
+
+"The hall's own machine" is also where the hall TV's browser shows other sites' pages, so a loopback client is not
+enough: every request must name the hall (its ``Host`` one of the hall's names or the address it reached, else
+421: a DNS-rebinding page cannot read ``/state``), and every action must come from the hall's own page (no
+``Origin`` of another site, no ``Sec-Fetch-Site: cross-site``) with a JSON body (``application/json``, which a page
+on another site cannot send without the browser asking first), read with a size and a depth limit
+(controller/web/safejson.py). Each refusal is one line in the log.
 """
 
 from __future__ import annotations
@@ -16,6 +23,7 @@ import asyncio
 import contextlib
 import hmac
 import ipaddress
+import logging
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -28,6 +36,10 @@ from starlette.routing import Route, WebSocketRoute
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from controller.hall.service import HallError, HallService
+from controller.web.hosts import HostGuard, Throttled, cross_site, default_names
+from controller.web.safejson import BadBody, read_object
+
+log = logging.getLogger(__name__)
 
 PAGE = Path(__file__).with_name("page.html")
 
@@ -36,6 +48,8 @@ PAGE = Path(__file__).with_name("page.html")
 #: would otherwise be guessed from a phone in minutes).
 MAX_WRONG = 5
 LOCKOUT_S = 60.0
+#: The largest body an action sends (a name, a proposal's key, the code).
+MAX_BODY = 2048
 
 
 def on_this_machine(client: str, server: str = "") -> bool:
@@ -91,10 +105,13 @@ class OrganiserGate:
                                "the organiser's code is needed for this: open the page with ?code=...")
 
 
-def create_app(service: HallService, *, organiser_code: str | None = None,
+def create_app(service: HallService, *, organiser_code: str | None = None, names: frozenset[str] | None = None,
                clock: Callable[[], float] = time.monotonic) -> Starlette:
+    """The hall's page and calls. ``names``: the ``Host`` names answered (default: :func:`default_names` of a hall
+    on loopback)."""
     page = PAGE.read_text(encoding="utf-8")
     gate = OrganiserGate(organiser_code, clock)
+    refusals = Throttled(log, clock)
 
     async def index(request: Request) -> Response:
         lang = "en" if request.query_params.get("lang") == "en" else "zh"
@@ -104,12 +121,17 @@ def create_app(service: HallService, *, organiser_code: str | None = None,
         return JSONResponse(service.snapshot())
 
     async def body(request: Request) -> dict[str, Any]:
+        client = request.client.host if request.client is not None else "?"
+        if cross_site(request):
+            refusals.warning(client, f"cross-site {request.url.path}", f"hall: {request.method} {request.url.path} from {client} refused: "
+                             f"it came from another site's page (Origin {request.headers.get('origin')!r})")
+            raise CrossSite()
         try:
-            data = await request.json()
-        except ValueError:
-            raise HallError("send JSON, like {\"name\": \"Ada\"}") from None
-        if not isinstance(data, dict):
-            raise HallError("send a JSON object")
+            data = await read_object(request, max_bytes=MAX_BODY)
+        except BadBody as bad:
+            refusals.warning(client, f"body {request.method} {request.url.path}", f"hall: {request.method} {request.url.path} from {client} refused: "
+                                             f"{bad.en}")
+            raise
         server = request.scope.get("server") or ("", 0)
         gate.check(request.client.host if request.client is not None else "", data.get("code"), str(server[0]))
         return data
@@ -120,6 +142,11 @@ def create_app(service: HallService, *, organiser_code: str | None = None,
                 return JSONResponse(await fn(request) or {"ok": True})
             except OrganiserRefused as exc:
                 return JSONResponse({"error": str(exc), "why": exc.code}, status_code=403)
+            except CrossSite:
+                return JSONResponse({"error": "refused: this request did not come from the hall's own page",
+                                     "why": "cross_site"}, status_code=403)
+            except BadBody as bad:
+                return JSONResponse({"error": bad.en}, status_code=bad.status)
             except HallError as exc:
                 return JSONResponse({"error": str(exc)}, status_code=400)
         return handler
@@ -140,6 +167,12 @@ def create_app(service: HallService, *, organiser_code: str | None = None,
         return {"ok": True, "room": p.room, "members": list(p.members)}
 
     async def live(ws: WebSocket) -> None:
+        if cross_site(ws):
+            client = ws.client.host if ws.client is not None else "?"
+            refusals.warning(client, "cross-site", f"hall: a socket from {client} refused: it came from another "
+                                                   f"site's page (Origin {ws.headers.get('origin')!r})")
+            await ws.close(code=1008)
+            return
         await ws.accept()
         changed = asyncio.Event()
         changed.set()
@@ -157,10 +190,17 @@ def create_app(service: HallService, *, organiser_code: str | None = None,
             with contextlib.suppress(RuntimeError):
                 await ws.close()
 
-    return Starlette(routes=[
+    app = Starlette(routes=[
         Route("/", index), Route("/state", state),
         Route("/waiting", acted(add), methods=["POST"]),
         Route("/waiting/{name}", acted(remove), methods=["DELETE"]),
         Route("/send", acted(send), methods=["POST"]),
         WebSocketRoute("/ws", live),
     ])
+    app.add_middleware(HostGuard, names=names if names is not None else default_names("127.0.0.1"), who="hall",
+                       key="[hall] http_names", log=refusals)
+    return app
+
+
+class CrossSite(Exception):
+    """An action sent by another site's page (its ``Origin``, or the browser's ``Sec-Fetch-Site``)."""

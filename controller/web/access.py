@@ -2,10 +2,15 @@
 
 Why it is built this way (the threat is anyone on the club's Wi-Fi, and anyone in the room who reads the board):
 
-- A pairing code is short enough to type (six digits), lives a few minutes, works once, and is replaced after a
-  few wrong guesses, so a guesser gets a handful of tries per code out of a million values.
-- Wrong codes are limited per client address (a growing wait) and for the whole table (a burst of wrong codes
-  from many addresses closes pairing for a while), so neither one machine nor many can walk the code space.
+- A pairing code is short enough to type (six digits), lives a few minutes and works once.
+- Wrong codes are limited per client address (five a minute, then a wait that doubles each time) and for the
+  whole table (twenty a minute from all addresses together), so neither one machine nor many can walk the code
+  space: the arithmetic is in docs/security.md ("Pairing: how fast a code can be guessed").
+- No one can keep the judge from pairing with those limits. When the table's budget is spent, pairing closes
+  only to the addresses that sent a wrong code in the last hour (the guessers); an address that sent none (the
+  judge's phone) still has its code checked. A code is not replaced because of wrong guesses (that would let the
+  guessers change the code under the judge's fingers); and when the judge renews the code at the table (holding
+  BACK on the remote), the new code starts with every limit cleared, bound to it and not to the table's past.
 - A session is a random token in an HttpOnly, SameSite=Strict cookie, kept here only as its SHA-256; with it
   goes a CSRF token the judge's page sends in a header. Every command carries a counter that must grow, so a
   recorded command is refused when it is sent again, and a revoked or expired session is simply gone.
@@ -67,6 +72,8 @@ class _Client:
     failures: deque[float] = field(default_factory=deque)
     locked_until: float = 0.0
     lockouts: int = 0
+    #: When it last sent a wrong code (a guesser while that is less than ``suspect_s`` ago).
+    last_wrong: float = float("-inf")
 
 
 class Access:
@@ -74,12 +81,12 @@ class Access:
 
     ``phones``: how many phones may be paired at once (while fewer are, a code is on show). ``tries``: wrong
     codes one address may send within ``window_s`` before it waits ``lockout_s`` (doubling each time).
-    ``table_tries``: wrong codes from all addresses within ``window_s`` before pairing closes for ``window_s``.
-    ``code_tries``: wrong codes a single code survives before it is replaced."""
+    ``table_tries``: wrong codes from all addresses within ``window_s`` before pairing closes for ``window_s`` to
+    every address that sent a wrong code within ``suspect_s`` (the others may still pair)."""
 
     def __init__(self, *, code_ttl_s: float = 300.0, session_ttl_s: float = 12 * 3600.0, phones: int = 1,
                  digits: int = 6, tries: int = 5, window_s: float = 60.0, lockout_s: float = 30.0,
-                 table_tries: int = 20, code_tries: int = 10,
+                 table_tries: int = 20, suspect_s: float = 3600.0,
                  token: Callable[[int], str] = secrets.token_urlsafe,
                  code_source: Callable[[int], int] = secrets.randbelow) -> None:
         self.code_ttl_s = code_ttl_s
@@ -90,12 +97,11 @@ class Access:
         self.window_s = window_s
         self.lockout_s = lockout_s
         self.table_tries = table_tries
-        self.code_tries = code_tries
+        self.suspect_s = suspect_s
         self._token = token
         self._randbelow = code_source
         self._code: str | None = None
         self._code_expires = 0.0
-        self._code_wrong = 0
         self._sessions: dict[str, Session] = {}  # by the token's digest
         self._clients: dict[str, _Client] = {}
         self._table_failures: deque[float] = deque()
@@ -123,20 +129,29 @@ class Access:
     def _new_code(self, now: float) -> None:
         self._code = f"{self._randbelow(10 ** self.digits):0{self.digits}d}"
         self._code_expires = now + self.code_ttl_s
-        self._code_wrong = 0
         self.log(f"judge's console: pairing code {self._code} (valid {self.code_ttl_s:g} s)")
         self._changed()
 
+    def renew(self, now: float) -> None:
+        """The judge at the table asks for a new code (holding BACK): it goes on the board, and every limit on
+        guessing starts again with it (the addresses that guessed the old one, the table's count, the waits)."""
+        self._clients.clear()
+        self._table_failures.clear()
+        self._table_closed_until = 0.0
+        self._code = None
+        self.log("judge's console: a new pairing code at the judge's request; the limits on wrong codes start again")
+        self.code(now)
+
     # ---- pairing ---------------------------------------------------------------------------------------------
     def pair(self, code: str, client: str, agent: str, now: float) -> Paired | Refusal:
-        """A phone sends the code it was shown. Refused while its address (or the table) is waiting out too many
-        wrong codes; a right code is used up and gives a session."""
+        """A phone sends the code it was shown. Refused while its address is waiting out too many wrong codes, or
+        while the table is closed to the addresses that guessed; a right code is used up and gives a session."""
         c = self._clients.setdefault(client, _Client())
         if now < c.locked_until:
             wait = c.locked_until - now
             return Refusal(429, f"too many wrong codes from this phone: wait {wait:.0f} s",
                            f"错误次数过多，请等 {wait:.0f} 秒", wait)
-        if now < self._table_closed_until:
+        if now < self._table_closed_until and now - c.last_wrong < self.suspect_s:
             wait = self._table_closed_until - now
             return Refusal(429, f"too many wrong codes at this table: pairing reopens in {wait:.0f} s",
                            f"本桌错误次数过多：{wait:.0f} 秒后可再配对", wait)
@@ -149,6 +164,7 @@ class Access:
             return self._wrong(c, client, now)
         c.failures.clear()
         c.lockouts = 0
+        c.last_wrong = float("-inf")
         token = self._token(32)
         session = Session(self._token(6), self._token(24), now, now + self.session_ttl_s, client, agent[:120])
         self._sessions[_digest(token)] = session
@@ -162,15 +178,15 @@ class Access:
             q.append(now)
             while q and q[0] <= now - self.window_s:
                 q.popleft()
-        self._code_wrong += 1
-        if self._code_wrong >= self.code_tries:
-            self.log("judge's console: the pairing code had too many wrong tries; a new one is on the board")
-            self._new_code(now)
+        c.last_wrong = now
         if len(self._table_failures) >= self.table_tries:
             self._table_closed_until = now + self.window_s
             self._table_failures.clear()
-            self.log(f"judge's console: {self.table_tries} wrong codes in {self.window_s:g} s; pairing closed "
-                     f"for {self.window_s:g} s")
+            self.log(f"judge's console: {self.table_tries} wrong codes in {self.window_s:g} s; pairing closed for "
+                     f"{self.window_s:g} s to every address that sent a wrong code (another phone may still pair)")
+        if len(self._clients) > 4096:  # forget addresses that neither wait nor count as guessers any more
+            self._clients = {k: v for k, v in self._clients.items()
+                             if now < v.locked_until or now - v.last_wrong < self.suspect_s}
         left = self.tries - len(c.failures)
         if left <= 0:
             wait = self.lockout_s * 2 ** c.lockouts
@@ -218,12 +234,12 @@ class Access:
         return False
 
     def revoke_all(self, now: float) -> int:
-        """The judge at the table takes the console back: every phone is signed out and a new code is shown."""
+        """The judge at the table takes the console back: every phone is signed out and a new code is shown, with
+        every limit on guessing cleared (:meth:`renew`)."""
         n = len(self._sessions)
         self._sessions.clear()
-        self._code = None
         self.log(f"judge's console: {n} phone(s) revoked at the table")
-        self.code(now)
+        self.renew(now)
         self._changed()
         return n
 

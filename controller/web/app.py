@@ -12,20 +12,27 @@
 ``/ws/public``     socket  the board's view, sent whenever it changes
 =================  ======  =============================================================================
 
-Every call that changes something must come from the table's own pages: the browser's ``Origin`` must be the
-address it asked (a page on another site is refused before anything is read), the session cookie is SameSite
+Every request must name the table (its ``Host`` one of the table's names or the address it reached, or it gets
+421: controller/web/hosts.py). Every call that changes something must come from the table's own pages: the
+browser's ``Origin`` must be the address it asked (a page on another site is refused before anything is read), the session cookie is SameSite
 Strict, HttpOnly and (over HTTPS, the default) Secure, commands carry the session's CSRF token in a header and a counter that must grow. Every
 response forbids framing and caching; pages load nothing but their own files (no inline script, nothing from the
-internet).
+internet). A call's body is JSON (``application/json``), at most :data:`MAX_BODY` bytes and a few levels deep
+(controller/web/safejson.py); anything else is refused with one line in the log, never a traceback.
+
+Web sockets have limits of their own, so no crowd can take the judge's place: the public page's sockets at most
+:data:`MAX_PUBLIC_SOCKETS` in all and :data:`PUBLIC_PER_ADDRESS` from one address; the judge's are counted apart,
+:data:`JUDGE_SOCKETS_PER_PHONE` for each paired phone (a few tabs), and never wait for the public ones.
 """
 
 from __future__ import annotations
 
 import asyncio
-import json
+import logging
 from collections.abc import Awaitable, Callable, MutableMapping
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 from starlette.applications import Starlette
 from starlette.requests import HTTPConnection, Request
@@ -36,16 +43,24 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from controller.web import commands
 from controller.web.access import Paired, Refusal
-from controller.web.console import Console
+from controller.web.console import Console, lan_address
+from controller.web.hosts import HostGuard, Throttled, default_names
+from controller.web.safejson import BadBody, read_object
+
+log = logging.getLogger("controller.web.console")
 
 STATIC = Path(__file__).resolve().parent / "static"
 COOKIE = "tianhei_judge"
 CSRF_HEADER = "x-tianhei-csrf"
 #: The largest request body read (a command is a few dozen bytes).
 MAX_BODY = 2048
-#: Open sockets at most (a room of players with the public page open, and the judge): more are turned away, so a
-#: flood of connections cannot eat the Pi's memory.
-MAX_SOCKETS = 64
+#: Public sockets open at most (a room of players with the public page open): more are turned away, so a flood
+#: of connections cannot eat the Pi's memory. The judge's sockets are not among them.
+MAX_PUBLIC_SOCKETS = 64
+#: Public sockets from one address (a phone with the page open in a few tabs).
+PUBLIC_PER_ADDRESS = 4
+#: The judge's sockets for each paired phone (its tabs); a session's own, whatever the public ones do.
+JUDGE_SOCKETS_PER_PHONE = 4
 
 SECURITY_HEADERS = [
     (b"content-security-policy", b"default-src 'self'; connect-src 'self'; img-src 'self' data:; "
@@ -110,23 +125,31 @@ def client_of(conn: HTTPConnection) -> str:
     return conn.client.host if conn.client is not None else "?"
 
 
-async def read_json(request: Request) -> dict[str, Any] | Refusal:
-    body = b""
-    async for chunk in request.stream():
-        body += chunk
-        if len(body) > MAX_BODY:
-            return Refusal(413, "request too large", "请求过大")
+async def read_json(request: Request, refusals: Throttled) -> dict[str, Any] | Refusal:
+    """The call's JSON object, or the refusal to answer with (said in ``refusals``' log, one line per address and
+    call a minute: a page of ours never sends such a body, so it is someone trying the table)."""
     try:
-        data = json.loads(body or b"{}")
-    except ValueError:
-        return Refusal(400, "the request is not JSON", "请求不是 JSON")
-    if not isinstance(data, dict):
-        return Refusal(400, "the request must be a JSON object", "请求必须是 JSON 对象")
-    return data
+        return await read_object(request, max_bytes=MAX_BODY)
+    except BadBody as bad:
+        who = client_of(request)
+        refusals.warning(who, request.url.path, f"judge's console: {request.method} {request.url.path} from "
+                                                     f"{who} refused ({bad.status}): {bad.en}")
+        return Refusal(bad.status, bad.en, bad.zh)
+
+
+def names_of(console: Console) -> frozenset[str]:
+    """The names the console answers to: its host, its ``url``'s, this machine's and the ``[console] names``."""
+    settings = console.settings
+    url = urlsplit(console.url).hostname if settings.url else None
+    return default_names(settings.host, url, lan_address(), *settings.names)
 
 
 def make_app(console: Console) -> Starlette:
     access = console.access
+    refusals = Throttled(log)
+    #: The open sockets: the public ones by address, the judge's by session.
+    public: dict[str, int] = {}
+    judges: dict[str, int] = {}
 
     def now() -> float:
         return console.loop.time()
@@ -154,7 +177,7 @@ def make_app(console: Console) -> Starlette:
     async def pair(request: Request) -> Response:
         if not same_origin(request):
             return refused(CROSS_SITE)
-        data = await read_json(request)
+        data = await read_json(request, refusals)
         if isinstance(data, Refusal):
             return refused(data)
         result = access.pair(str(data.get("code", "")), client_of(request),
@@ -171,7 +194,7 @@ def make_app(console: Console) -> Starlette:
     async def command(request: Request) -> Response:
         if not same_origin(request):
             return refused(CROSS_SITE)
-        data = await read_json(request)
+        data = await read_json(request, refusals)
         if isinstance(data, Refusal):
             return refused(data)
         checked = access.check_call(request.cookies.get(COOKIE), request.headers.get(CSRF_HEADER),
@@ -204,12 +227,26 @@ def make_app(console: Console) -> Starlette:
                                samesite="strict")
         return response
 
-    async def stream(ws: WebSocket, kind: str, allowed: Callable[[], bool]) -> None:
-        """Send ``kind``'s view now and whenever it changes, until the phone goes or is no longer allowed."""
+    async def stream(ws: WebSocket, kind: str, allowed: Callable[[], bool], counts: dict[str, int], key: str,
+                     limit: int, total: int | None = None) -> None:
+        """Send ``kind``'s view now and whenever it changes, until the phone goes or is no longer allowed. At most
+        ``limit`` sockets for ``key`` in ``counts`` (and ``total`` in all), counted while open."""
         lang = "en" if ws.query_params.get("lang") == "en" else "zh"
-        if len(console.wakers) >= MAX_SOCKETS:
+        if counts.get(key, 0) >= limit or (total is not None and sum(counts.values()) >= total):
+            refusals.warning(client_of(ws), f"{kind}-sockets", f"judge's console: a {kind} socket from "
+                             f"{client_of(ws)} turned away ({counts.get(key, 0)} open for it, "
+                             f"{sum(counts.values())} {kind} sockets in all)")
             await ws.close(code=1013)  # try again later
             return
+        counts[key] = counts.get(key, 0) + 1
+        try:
+            await _stream(ws, kind, lang, allowed)
+        finally:
+            counts[key] -= 1
+            if not counts[key]:
+                del counts[key]
+
+    async def _stream(ws: WebSocket, kind: str, lang: str, allowed: Callable[[], bool]) -> None:
         await ws.accept()
         wake = asyncio.Event()
         wake.set()
@@ -250,13 +287,16 @@ def make_app(console: Console) -> Starlette:
 
     async def judge_socket(ws: WebSocket) -> None:
         token = ws.cookies.get(COOKIE)
-        if not same_origin(ws) or access.session(token, now()) is None:
+        s = access.session(token, now())
+        if not same_origin(ws) or s is None:
             await ws.close(code=4401)
             return
-        await stream(ws, "judge", lambda: access.session(token, now()) is not None)
+        await stream(ws, "judge", lambda: access.session(token, now()) is not None, judges, s.id,
+                     JUDGE_SOCKETS_PER_PHONE)
 
     async def public_socket(ws: WebSocket) -> None:
-        await stream(ws, "public", lambda: True)  # the board's view: the whole room may see it
+        # the board's view: the whole room may see it
+        await stream(ws, "public", lambda: True, public, client_of(ws), PUBLIC_PER_ADDRESS, MAX_PUBLIC_SOCKETS)
 
     routes = [
         Route("/", public_page),
@@ -271,5 +311,7 @@ def make_app(console: Console) -> Starlette:
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
     app = Starlette(routes=routes)
-    app.add_middleware(SecurityHeaders)
+    app.add_middleware(HostGuard, names=names_of(console), who="judge's console", key="[console] names",
+                       log=refusals)
+    app.add_middleware(SecurityHeaders)  # outermost: on every answer, the Host refusals too
     return app

@@ -25,6 +25,7 @@ if TYPE_CHECKING:
     from controller.director.director import Director
     from controller.director.lobby import Lobby
     from controller.ports import Board, Table
+    from controller.web.doorman import Doorman
 
 log = logging.getLogger(__name__)
 
@@ -73,6 +74,8 @@ class Console:
         self._turn_timer: asyncio.TimerHandle | None = None
         self._paired_until = 0.0
         self._phones = len(self.access.sessions(loop.time()))  # a door carried over may have phones already
+        #: Who holds a connection open (controller/web/doorman.py), once the server listens.
+        self.doorman: Doorman | None = None
         #: Counters for the benchmark: views built, messages sent.
         self.built = 0
         self.sent = 0

@@ -4,6 +4,10 @@ Two changes to uvicorn's defaults, both for a Pi Zero sitting under a table all 
 process's signals (the table decides when to stop), and its housekeeping tick runs once a second instead of ten
 times (an idle table should sleep). ``X-Forwarded-For`` is not believed: the rate limit counts the real address.
 
+Every connection is watched from the moment it is accepted (controller/web/doorman.py): a deadline for each
+request, a limit per address and in all, and room made by closing connections that are still waiting, never the
+judge's requests being answered; uvicorn's own ``limit_concurrency`` (which answers everyone 503 alike) is off.
+
 With a certificate (``[console] tls``, the default) the port speaks TLS only. A plain ``http://`` request to it is
 not answered, not even with a redirect: a redirect sent in the clear could as well be forged by whoever is on the
 Wi-Fi, a second plain-HTTP port would be one more thing listening on the Pi, and the addresses the table gives
@@ -14,6 +18,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 import socket
 from typing import Any
 
@@ -21,6 +26,18 @@ import uvicorn
 
 from controller.web.app import make_app
 from controller.web.console import Console
+from controller.web.doorman import Doorman, DoorSocket, protocol_for
+from controller.web.hosts import Throttled
+
+log = logging.getLogger("controller.web.console")
+
+#: A connection must deliver a whole request within this many seconds of being accepted (TLS handshake
+#: included), and again after each response; a phone on a poor Wi-Fi needs well under a second.
+HEAD_TIMEOUT_S = 10.0
+#: Connections open at once from one address (a browser opens about six, plus its web socket).
+PER_ADDRESS = 16
+#: Connections open at once in all: the public sockets (app.MAX_PUBLIC_SOCKETS), the judge's, and room to spare.
+TOTAL = 160
 
 
 class _TableServer(uvicorn.Server):
@@ -44,13 +61,13 @@ class ListenError(OSError):
     for the CLI's guard, like a bad configuration, not a crash)."""
 
 
-def listen(host: str, port: int) -> socket.socket:
+def listen(host: str, port: int) -> DoorSocket:
     """The console's listening socket, bound here so that a port in use is one clear line (uvicorn would log it and
     exit the whole process from inside the loop)."""
     try:
         family, kind, proto, _, address = socket.getaddrinfo(host or None, port, type=socket.SOCK_STREAM,
                                                              flags=socket.AI_PASSIVE)[0]
-        sock = socket.socket(family, kind, proto)
+        sock = DoorSocket(family, kind, proto)
     except OSError as exc:
         raise ListenError(f"the judge's console cannot listen on {host!r}: {exc} (check [console] host)") from None
     try:
@@ -72,15 +89,19 @@ class ConsoleServer:
         self.console = console
         settings = console.settings
         tls = console.certificate
+        self.doorman = Doorman(console.loop, Throttled(log), per_address=PER_ADDRESS, total=TOTAL,
+                               head_timeout_s=HEAD_TIMEOUT_S)
+        console.doorman = self.doorman
         config = uvicorn.Config(make_app(console), host=settings.host, port=settings.port, log_level="warning",
-                                ws="websockets-sansio", lifespan="off", access_log=False, proxy_headers=False,
-                                server_header=False, ws_max_size=4096, limit_concurrency=128,
+                                http=protocol_for(self.doorman), ws="websockets-sansio", lifespan="off",
+                                access_log=False, proxy_headers=False, server_header=False, ws_max_size=4096,
                                 ssl_certfile=tls.cert if tls else None, ssl_keyfile=tls.key if tls else None)
         self.server = _TableServer(config)
         self.task: asyncio.Task[None] | None = None
 
     async def start(self) -> None:
         sock = listen(self.console.settings.host, self.console.settings.port)
+        sock.doorman = self.doorman
         self.console.port = int(sock.getsockname()[1])
         self.task = asyncio.create_task(self.server.serve(sockets=[sock]))
         while not self.server.started:

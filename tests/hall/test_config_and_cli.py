@@ -23,7 +23,8 @@ auto_send = true
 
 
 def test_a_clubs_config_names_its_broker_its_room_and_its_rooms(tmp_path, monkeypatch):
-    config = load(write(tmp_path, CLUB_TOML))
+    config = load(write(tmp_path, CLUB_TOML + 'http_names = ["hall.redclub.lan"]\n'))
+    assert config.hall.http_names == ("hall.redclub.lan",)
     assert config.mqtt.club == "redclub" and config.mqtt.room == "3" and config.mqtt.port == 1883
     assert [r["id"] for r in config.hall.rooms] == ["1", "2", "3"] and config.hall.languages == ("zh-CN", "en")
     (tmp_path / "secrets").mkdir()
@@ -42,10 +43,13 @@ port = 99999
 rooms = [{ id = "hall" }, { id = "2", kind = "vip" }, { id = "4", seats = 40 }, "5"]
 languages = ["fr"]
 auto_send = "yes"
+http_names = "hall.lan"
+[console]
+names = ["tianhei.local", "two words"]
 """))
     text = "\n".join(found)
     for key in ("mqtt.club", "mqtt.port", "hall.rooms[0].id", "hall.rooms[1].kind", "hall.rooms[2].seats",
-                "hall.rooms[3]", "hall.languages", "hall.auto_send"):
+                "hall.rooms[3]", "hall.languages", "hall.auto_send", "hall.http_names", "console.names"):
         assert key in text, f"{key} not reported:\n{text}"
 
 

@@ -18,8 +18,13 @@ HALL_PC = ("127.0.0.1", 50000)
 PHONE = ("192.168.8.30", 51000)
 
 
+def page_of(app, client=("127.0.0.1", 50000)) -> TestClient:
+    """A browser with the hall's page open at one of the hall's own names."""
+    return TestClient(app, base_url="http://localhost:8088", client=client)
+
+
 def test_the_page_is_chinese_by_default_and_english_on_request_and_fetches_nothing_from_outside():
-    with TestClient(create_app(hall())) as web:
+    with page_of(create_app(hall())) as web:
         zh, en = web.get("/"), web.get("/?lang=en")
     assert zh.status_code == 200 and '<html lang="zh">' in zh.text and '<html lang="en">' in en.text
     assert "http://" not in zh.text.replace("http://\" + ", "") and "https://" not in zh.text  # offline
@@ -27,7 +32,7 @@ def test_the_page_is_chinese_by_default_and_english_on_request_and_fetches_nothi
 
 def test_the_organiser_adds_a_member_who_then_waits_and_a_bad_name_gets_its_reason():
     h = hall()
-    with TestClient(create_app(h), client=HALL_PC) as web:
+    with page_of(create_app(h), client=HALL_PC) as web:
         assert web.post("/waiting", json={"name": "Ada"}).json() == {"ok": True}
         again = web.post("/waiting", json={"name": "Ada"})
         assert again.status_code == 400 and again.json()["error"] == "Ada is already waiting"
@@ -38,12 +43,12 @@ def test_the_organiser_adds_a_member_who_then_waits_and_a_bad_name_gets_its_reas
 
 def test_with_an_organisers_code_the_list_changes_only_with_it():
     h = hall()
-    with TestClient(create_app(h, organiser_code="4321"), client=PHONE) as web:
+    with page_of(create_app(h, organiser_code="4321"), client=PHONE) as web:
         refused = web.post("/waiting", json={"name": "Ada"})
         assert refused.status_code == 403 and refused.json()["why"] == "organiser_code_needed"
         assert web.post("/waiting", json={"name": "Ada", "code": "4321"}).status_code == 200
         assert web.get("/state").status_code == 200  # looking needs no code
-    with TestClient(create_app(h, organiser_code="4321"), client=HALL_PC) as web:  # the code binds the hall too
+    with page_of(create_app(h, organiser_code="4321"), client=HALL_PC) as web:  # the code binds the hall too
         assert web.request("DELETE", "/waiting/Ada", json={}).status_code == 403
 
 
@@ -51,10 +56,10 @@ def test_without_a_code_a_phone_on_the_club_network_cannot_touch_the_list_and_is
     """The default is safe: the page is for everyone to look at; with no [hall] organiser_code, the organiser's
     buttons work on the hall's own machine only, and anyone else reads how to turn them on."""
     h = hall([RoomConfig("3", 12, "entry")])
-    with TestClient(create_app(h), client=HALL_PC) as hall_pc:
+    with page_of(create_app(h), client=HALL_PC) as hall_pc:
         for name in "ABCDEF":
             assert hall_pc.post("/waiting", json={"name": name}).status_code == 200
-    with TestClient(create_app(h), client=PHONE) as phone:
+    with page_of(create_app(h), client=PHONE) as phone:
         (p,) = phone.get("/state").json()["proposals"]
         for call in (lambda: phone.post("/waiting", json={"name": "Mallory"}),
                      lambda: phone.request("DELETE", "/waiting/A", json={}),
@@ -68,7 +73,7 @@ def test_without_a_code_a_phone_on_the_club_network_cannot_touch_the_list_and_is
 def test_a_phone_guessing_the_code_is_locked_out_for_a_minute_then_may_try_again():
     now = [0.0]
     h = hall()
-    with TestClient(create_app(h, organiser_code="4321", clock=lambda: now[0]), client=PHONE) as web:
+    with page_of(create_app(h, organiser_code="4321", clock=lambda: now[0]), client=PHONE) as web:
         for guess in ("0000", "1111", "2222", "3333", "4444"):
             assert web.post("/waiting", json={"name": "Ada", "code": guess}).json()["why"] == "organiser_code_needed"
         locked = web.post("/waiting", json={"name": "Ada", "code": "4321"})  # even the right one, while locked
@@ -79,7 +84,7 @@ def test_a_phone_guessing_the_code_is_locked_out_for_a_minute_then_may_try_again
 
 
 def test_a_code_in_any_script_or_type_is_an_answer_not_a_crash():
-    with TestClient(create_app(hall(), organiser_code="组织者"), client=PHONE) as web:
+    with page_of(create_app(hall(), organiser_code="组织者"), client=PHONE) as web:
         for code in ("１２３", 1234, None, ["4321"]):  # four: a fifth wrong one would lock the phone out
             assert web.post("/waiting", json={"name": "Ada", "code": code}).status_code == 403
         assert web.post("/waiting", json={"name": "Ada", "code": "组织者"}).status_code == 200
@@ -96,7 +101,7 @@ def test_the_page_says_every_refusal_in_both_languages():
 
 def test_the_web_socket_sends_the_hall_at_once_and_again_when_a_room_changes():
     h = hall([RoomConfig("3")])
-    with TestClient(create_app(h)) as web, web.websocket_connect("/ws") as ws:
+    with page_of(create_app(h)) as web, web.websocket_connect("ws://localhost:8088/ws") as ws:
         first = ws.receive_json()
         assert first["rooms"][0]["status"] == {}
         h.receive("tianhei/test/3/status", envelope("3", "status", 1, {"state": "playing", "game": "g", "day": 1}))
@@ -105,7 +110,7 @@ def test_the_web_socket_sends_the_hall_at_once_and_again_when_a_room_changes():
 
 def test_sending_a_proposal_from_the_page():
     h = hall([RoomConfig("3", 12, "entry")])
-    with TestClient(create_app(h), client=HALL_PC) as web:
+    with page_of(create_app(h), client=HALL_PC) as web:
         for name in "ABCDEF":
             web.post("/waiting", json={"name": name})
         (p,) = web.get("/state").json()["proposals"]

@@ -175,7 +175,14 @@ class LiveTable:
 
         scheme = "wss" if self.console.certificate is not None else "ws"
         if scheme == "wss":
-            kwargs["ssl"] = self.trust()
+            # TLS 1.2 for this client: websockets' sync client reads the socket in a thread of its own from the
+            # moment it connects, while this thread writes the upgrade request; under TLS 1.3 the server's session
+            # tickets arrive just then, and one SSL object read and written from two threads at once now and then
+            # loses the request (the socket hangs until the server's deadline). A browser has no such race.
+            context = self.trust()
+            assert context is not None
+            context.maximum_version = ssl.TLSVersion.TLSv1_2
+            kwargs["ssl"] = context
         return connect(f"{scheme}://127.0.0.1:{self.console.port}{path}", proxy=None, **kwargs)
 
     def on_loop(self, fn: Callable[[], Any]) -> Any:

@@ -4,6 +4,7 @@ calling the table. Each test runs the real table (simulated seats, real clock) a
 
 from __future__ import annotations
 
+import contextlib
 import json
 import re
 import time
@@ -82,15 +83,55 @@ def test_wrong_codes_in_a_loop_never_pair_and_the_guesser_waits(tmp_path):
         pair(t, judge)
 
 
-def test_many_addresses_guessing_close_pairing_for_the_table(tmp_path):
+def guess_from(t: LiveTable, addresses: list[str], tries: int) -> list[int]:
+    """Each address sends ``tries`` wrong codes, one after the other (the guessers); the statuses they got."""
+    statuses = []
+    for ip in addresses:
+        with client(t, ip) as bot:
+            for n in range(tries):
+                wrong = f"{n:06d}" if f"{n:06d}" != t.code() else "999999"
+                statuses.append(bot.post("/api/pair", json={"code": wrong}, headers={"origin": t.base}).status_code)
+    return statuses
+
+
+def hold_back(t: LiveTable) -> None:
+    """The judge holds BACK on the handheld remote (the table's own way to take the console back)."""
+    table = t.director.table if t.director is not None else t.console.lobby.table
+    old = t.code()
+    t.on_loop(lambda: table.inner._send(RemoteKeyEvent(RemoteKey.BACK, True, time.monotonic())))
+    t.wait_for(lambda: t.console.access.code(t.loop.time()) != old, why="a new code on the board")
+    t.on_loop(lambda: table.inner._send(RemoteKeyEvent(RemoteKey.BACK, False, time.monotonic())))
+
+
+def test_a_dozen_addresses_guessing_cannot_keep_the_judge_from_pairing(tmp_path):
+    """Wrong codes from twelve addresses close pairing to them, and close it again as soon as it reopens; the
+    judge's phone, which sent no wrong code, pairs with the code on the board all the same."""
     with LiveTable(tmp_path) as t:
-        for i in range(20):
-            with client(t, f"127.0.1.{i + 1}") as bot:
-                bot.post("/api/pair", json={"code": "000000" if t.code() != "000000" else "000001"},
-                         headers={"origin": t.base})
+        bots = [f"127.0.1.{i + 1}" for i in range(12)]
+        code = t.code()
+        statuses = guess_from(t, bots, 6)
+        assert 200 not in statuses and 429 in statuses  # the guessers were held up ...
+        assert t.code() == code  # ... and the code on the board never changed under the judge's fingers
+        with client(t, bots[0]) as bot:  # a guesser sending the right code is not even looked at
+            r = bot.post("/api/pair", json={"code": code}, headers={"origin": t.base})
+            assert r.status_code == 429, r.text
+        assert 200 not in guess_from(t, bots[:4], 1)  # pairing closes again as soon as it reopens
         with client(t, "127.0.0.2") as judge:
-            r = judge.post("/api/pair", json={"code": t.code()}, headers={"origin": t.base})
-            assert r.status_code == 429 and "reopens" in r.json()["error"]["en"]
+            pair(t, judge)
+
+
+def test_a_judge_who_mistyped_while_guessers_shut_pairing_renews_the_code_at_the_table_and_pairs(tmp_path):
+    with LiveTable(tmp_path) as t, client(t, "127.0.0.2") as judge:
+        r = judge.post("/api/pair", json={"code": "999999" if t.code() != "999999" else "999998"},
+                       headers={"origin": t.base})
+        assert r.status_code == 403  # the judge's thumb slipped
+        bots = [f"127.0.1.{i + 1}" for i in range(12)]
+        guess_from(t, bots, 2)
+        refused = judge.post("/api/pair", json={"code": t.code()}, headers={"origin": t.base})
+        assert refused.status_code == 429  # it counts among the guessers now ...
+        hold_back(t)  # ... so the judge holds BACK: a new code, and every limit starts again with it
+        guess_from(t, bots, 2)  # the guessers shut pairing again at once
+        pair(t, judge)
 
 
 def test_a_stolen_cookie_is_refused_once_the_judge_takes_the_console_back_at_the_table(tmp_path):
@@ -176,21 +217,23 @@ def test_the_public_page_shows_the_board_and_never_the_code(tmp_path):
         assert first["kind"] == "public" and "pairing" not in json.dumps(first) and first["lines"]
 
 
-def test_a_flood_of_sockets_is_turned_away_and_the_judge_still_gets_in(tmp_path, monkeypatch):
+def test_a_crowd_of_public_sockets_never_takes_the_judges_socket(tmp_path):
+    """Sixteen addresses open four public sockets each: the public limit (64) is full, a fifth socket from one
+    address and a 65th from anywhere are turned away, and the paired judge's own socket opens and gets its view."""
     from controller.web import app
 
-    monkeypatch.setattr(app, "MAX_SOCKETS", 5)
-    with LiveTable(tmp_path) as t, client(t) as judge:
-        flood = [t.socket("/ws/public") for _ in range(5)]
-        with pytest.raises(InvalidStatus):
-            t.socket("/ws/public", open_timeout=5)
-        for s in flood:
-            s.close()
-        t.wait_for(lambda: len(t.console.wakers) == 0, why="the flood is gone")
+    with LiveTable(tmp_path, checkin=True) as t, client(t, "127.0.0.2") as judge, contextlib.ExitStack() as crowd:
         pair(t, judge)
-        socket = judge_socket(t, judge.cookies["tianhei_judge"])
-        assert json.loads(socket.recv(5))["kind"] == "judge"
-        socket.close()
+        for i in range(app.MAX_PUBLIC_SOCKETS // app.PUBLIC_PER_ADDRESS):
+            for _ in range(app.PUBLIC_PER_ADDRESS):
+                crowd.enter_context(t.socket("/ws/public", source_address=(f"127.0.3.{i + 1}", 0)))
+        with pytest.raises(InvalidStatus):
+            t.socket("/ws/public", source_address=("127.0.4.1", 0), open_timeout=5)  # the 65th
+        with pytest.raises(InvalidStatus):
+            t.socket("/ws/public", source_address=("127.0.3.1", 0), open_timeout=5)  # a fifth from one address
+        with judge_socket(t, judge.cookies["tianhei_judge"]) as socket:
+            assert json.loads(socket.recv(5))["kind"] == "judge"
+        t.wait_for(lambda: len(t.console.wakers) == app.MAX_PUBLIC_SOCKETS, why="the crowd is still there")
 
 
 def test_a_paired_phone_stays_paired_for_the_next_game_and_is_still_refused_after_a_revoke(tmp_path):
