@@ -18,9 +18,11 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     check = sub.add_parser("check", help="list missing, unreadable, silent or overlong prompts; non-zero if any")
     check.add_argument("packs", nargs="+", metavar="PACK", help="pack name (zh-CN, en) or a club pack folder")
     check.set_defaults(func=run_check)
-    build = sub.add_parser("build", help="rebuild a pack (espeak-ng and sox needed)")
+    build = sub.add_parser("build", help="rebuild a pack (sox needed; espeak-ng, or the [voice] extra for neural)")
     build.add_argument("pack", metavar="PACK", help="catalogue language (zh-CN, en) or a club pack folder")
     build.add_argument("--force", action="store_true", help="re-synthesise every prompt, not only changed ones")
+    build.add_argument("--voice", choices=("neural", "espeak"), default=None,
+                       help="the synthesiser (default: the catalogue's for the language: zh-CN neural, en espeak)")
     build.set_defaults(func=run_build)
     say = sub.add_parser("say", help="say prompts through the speaker (a sound check for the table)")
     say.add_argument("prompts", nargs="*", metavar="ID", default=["test.sound"], help="prompt IDs (default: test.sound)")
@@ -48,7 +50,7 @@ def run_build(args: argparse.Namespace) -> int:
     from controller.voice.check import check_pack
 
     try:
-        root = build(args.pack, force=args.force, progress=print)
+        root = build(args.pack, force=args.force, voice=args.voice, progress=print)
     except BuildError as exc:
         print(f"sounds build {args.pack}: {exc}", file=sys.stderr)
         return 2
