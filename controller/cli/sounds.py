@@ -3,11 +3,9 @@
 from __future__ import annotations
 
 import argparse
-import contextlib
-import os
 import sys
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -74,8 +72,7 @@ def run_say(args: argparse.Namespace, *, clock: Callable[[], float] = time.monot
         print(f"sounds say: {exc}", file=sys.stderr)
         return 2
     try:
-        with _alsa_quiet():
-            voice = PygameVoice(pack, clock=clock, volume=args.volume)
+        voice = PygameVoice(pack, clock=clock, volume=args.volume)  # ALSA's own lines are silenced in there
     except pygame.error as exc:
         print(f"sounds say: no sound device ({exc}): plug in the speaker or the USB sound card and check that "
               "`aplay -l` lists it (the service user needs the audio group)", file=sys.stderr)
@@ -89,25 +86,6 @@ def run_say(args: argparse.Namespace, *, clock: Callable[[], float] = time.monot
         sleep(1.0)  # a second of masking on its own, to hear it
     voice.close()
     return 0
-
-
-@contextlib.contextmanager
-def _alsa_quiet() -> Iterator[None]:
-    """ALSA's C library prints a dozen lines of its own to stderr when there is no card; our one line says it
-    better. Its stderr is silenced while the mixer opens (and only then)."""
-    try:
-        saved = os.dup(2)
-    except OSError:
-        yield
-        return
-    try:
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, 2)
-        os.close(devnull)
-        yield
-    finally:
-        os.dup2(saved, 2)
-        os.close(saved)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
