@@ -39,7 +39,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from controller.voice.loudness import TARGET_LUFS, level
+from controller.voice.loudness import TARGET_LUFS, level, loudness
 from controller.voice.neural import Pace
 from controller.voice.packs import MANIFEST, SOURCE_PACKS, ogg_duration
 from controller.voice.zh_text import UnreadableText
@@ -139,10 +139,21 @@ def finish(samples: Any, rate: int, dst: Path, what: str, *, trimmed: bool = Tru
         samples = trim(samples, rate)
     if not len(samples):
         raise BuildError(f"{what}: the synthesiser produced only silence")
+    target = TARGET_LUFS
     with tempfile.TemporaryDirectory() as tmp:
-        raw = Path(tmp) / "level.wav"
-        write_wav(level(samples, rate), raw, rate)
-        return _encode(raw, dst, what)
+        raw, back = Path(tmp) / "level.wav", Path(tmp) / "decoded.wav"
+        for _ in range(3):
+            write_wav(level(samples, rate, target), raw, rate)
+            duration = _encode(raw, dst, what)
+            # Vorbis at this quality shifts a noisy clip's loudness (the masking loop by almost 1 LU): measure
+            # what was encoded, as the table will decode it, and aim again if it is off.
+            _run(["sox", str(dst), "-b", "16", str(back)], what)
+            decoded, decoded_rate = read_wav(back)
+            error = loudness(decoded, decoded_rate) - TARGET_LUFS
+            if abs(error) <= 0.2:
+                break
+            target -= error
+        return duration
 
 
 def speak(text: str, voice: str, speed: int, dst: Path) -> float:
