@@ -42,7 +42,6 @@ from typing import Any
 from controller.voice.loudness import TARGET_LUFS, level, loudness
 from controller.voice.neural import Pace
 from controller.voice.packs import MANIFEST, SOURCE_PACKS, ogg_duration
-from controller.voice.zh_text import UnreadableText
 
 VOICES = ("neural", "espeak")
 
@@ -364,6 +363,7 @@ def _neural_speaker(catalog: Mapping[str, object]) -> Callable[[str, str, Path],
     so synthesis takes turns (encoding does not)."""
     from controller.voice.neural import RATE as NEURAL_RATE
     from controller.voice.neural import NeuralUnavailable, NeuralVoice, available
+    from controller.voice.zh_text import UnreadableText
 
     why = available()
     if why:
@@ -421,6 +421,12 @@ def build(pack: str, *, force: bool = False, catalog_path: Path = CATALOG, voice
           progress: Callable[[str], None] = lambda _m: None) -> Path:
     """Build ``pack``: a catalogue language (``zh-CN``, ``en``) into ``sounds/packs/<language>``, or a club
     pack folder (path) from its own recordings. Returns the pack's folder."""
+    import importlib.util
+
+    missing = [m for m in ("numpy", "pyloudnorm") if importlib.util.find_spec(m) is None]
+    if missing:
+        raise BuildError(f"{', '.join(missing)} not installed: building a pack levels every clip (EBU R128); "
+                         "pip install -e '.[dev]' (or '.[voice]')")
     as_path = Path(pack)
     if (as_path / MANIFEST).is_file() and as_path.resolve().parent != SOURCE_PACKS.resolve():
         build_club_pack(as_path, progress=progress)

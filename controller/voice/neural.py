@@ -19,8 +19,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from controller.voice import zh_text
-
 RATE = 24000
 #: Seconds of silence between two sentences of one prompt (a comma's pause is the model's own ``#3``).
 SENTENCE_PAUSE = 0.35
@@ -98,6 +96,8 @@ class NeuralVoice:
     """Text to 24 kHz float samples (numpy), sentence by sentence, deterministic for a given text and pace."""
 
     def __init__(self) -> None:
+        from controller.voice import zh_text  # pypinyin: a build-time dependency, like everything here
+
         folder = asset_dir()
         os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "2")  # TensorFlow's start-up banner, not ours
         try:
@@ -140,6 +140,8 @@ class NeuralVoice:
     def say(self, text: str, pace: Pace = Pace()) -> Any:
         """``text`` as samples at :data:`RATE`; sentences joined by :data:`SENTENCE_PAUSE` of silence."""
         import numpy as np
+
+        from controller.voice import zh_text
 
         gap = np.zeros(int(SENTENCE_PAUSE * RATE), np.float32)
         parts: list[Any] = []

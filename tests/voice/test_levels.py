@@ -23,6 +23,7 @@ def decoded() -> Iterator[dict[str, dict[str, np.ndarray]]]:
     """Every committed clip of every pack as float samples at the mixer's rate."""
     import os
 
+    saved = os.environ.get("SDL_AUDIODRIVER")
     os.environ["SDL_AUDIODRIVER"] = "dummy"
     import pygame.mixer
 
@@ -34,6 +35,10 @@ def decoded() -> Iterator[dict[str, dict[str, np.ndarray]]]:
         out[name] = {pid: np.frombuffer(pygame.mixer.Sound(str(c.path)).get_raw(), "<i2") / 32768.0
                      for pid, c in pack.clips.items()}
     pygame.mixer.quit()
+    if saved is None:
+        del os.environ["SDL_AUDIODRIVER"]
+    else:
+        os.environ["SDL_AUDIODRIVER"] = saved
     yield out
 
 
