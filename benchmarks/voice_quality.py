@@ -11,8 +11,9 @@ autocorrelation pitch, 75-500 Hz, 10 ms steps), i.e. the ``[voice]`` extra. Per 
   median of the day's prompts and of the night's calls;
 * voiced share: the median fraction of 10 ms frames with a pitch (a monotone buzz and a breathy whisper are
   both far from natural speech's 50-70 %);
-* pitch range: the median over clips of the 5th-95th percentile span of F0, in semitones (espeak-ng's flat
-  intonation is a few semitones; a person reading aloud, 8-12), and the median F0;
+* pitch range: the median over clips of the 5th-95th percentile span of F0, in semitones, for the day's prompts
+  and the night's calls (sentences of 5+ syllables) (espeak-ng's flat intonation is a few semitones; a person reading aloud, 8-12), and the
+  median F0;
 * size: the pack's bytes, and on a 4 KiB-block file system (the Pi's SD card).
 
 Everything is deterministic (the build, the models, the pitch tracker): one run gives the figures.
@@ -52,7 +53,7 @@ def measure(root: Path) -> dict[str, float]:
     import parselmouth
 
     pack = Pack.load(root)
-    day_rate, night_rate, voiced, spans, f0s = [], [], [], [], []
+    day_rate, night_rate, voiced, spans, f0s = [], [], [], {True: [], False: []}, []
     for pid, clip in sorted(pack.clips.items()):
         if pid.startswith("sfx."):
             continue
@@ -65,15 +66,16 @@ def measure(root: Path) -> dict[str, float]:
         if not len(f0):
             continue
         voiced.append(float(np.mean(f0 > 0)))
-        if np.sum(f0 > 0) >= 10:
+        if n >= 5 and np.sum(f0 > 0) >= 10:
             semitones = 12 * np.log2(f0[f0 > 0] / 100.0)
-            spans.append(float(np.percentile(semitones, 95) - np.percentile(semitones, 5)))
+            spans[night(pid)].append(float(np.percentile(semitones, 95) - np.percentile(semitones, 5)))
             f0s.append(float(np.median(f0[f0 > 0])))
     files = [p for p in root.iterdir() if p.is_file()]
     size = sum(p.stat().st_size for p in files)
     blocks = sum(-(-p.stat().st_size // 4096) * 4096 for p in files)
     return {"day syl/s": statistics.median(day_rate), "night syl/s": statistics.median(night_rate),
-            "voiced %": 100 * statistics.median(voiced), "pitch range st": statistics.median(spans),
+            "voiced %": 100 * statistics.median(voiced), "day range st": statistics.median(spans[False]),
+            "night range st": statistics.median(spans[True]),
             "median F0 Hz": statistics.median(f0s), "files": len(files), "MB": size / 1e6,
             "MB on 4K blocks": blocks / 1e6}
 
