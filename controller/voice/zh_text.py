@@ -43,8 +43,8 @@ PHRASE_BREAK = "，、：；,:;"
 #: Written but not spoken: quotation marks, brackets, spaces, dashes.
 SILENT = "「」『』“”‘’\"'（）()《》 \u3000—…·"
 
-#: Readings in context that pypinyin gets wrong for the judge's words: phrase → its syllables (tone 5 neutral),
-#: applied before tone sandhi. Empty while pypinyin agrees with every polyphone the catalogue uses.
+#: Readings in context that pypinyin gets wrong for the judge's words: phrase → its syllables as said (tone 5
+#: neutral), in place of pypinyin's. Empty while pypinyin agrees with every polyphone the catalogue uses.
 READINGS: dict[str, tuple[str, ...]] = {}
 
 _DIGITS = "零一二三四五六七八九"
@@ -120,7 +120,7 @@ def _yi_bu_sandhi(hanzi: str, syllables: list[str]) -> list[str]:
     numeral being counted or read (第一, 一号, 十一, 一 alone)."""
     out = list(syllables)
     for i, c in enumerate(hanzi):
-        if c not in "一不" or i + 1 >= len(hanzi):
+        if c not in "一不" or i + 1 >= len(hanzi) or out[i].endswith("5"):  # 对不起, 看一看: neutral, kept
             continue
         nxt = out[i + 1][-1]
         if c == "不":
