@@ -3,11 +3,9 @@
 from __future__ import annotations
 
 import argparse
-import contextlib
-import os
 import sys
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -18,9 +16,11 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     check = sub.add_parser("check", help="list missing, unreadable, silent or overlong prompts; non-zero if any")
     check.add_argument("packs", nargs="+", metavar="PACK", help="pack name (zh-CN, en) or a club pack folder")
     check.set_defaults(func=run_check)
-    build = sub.add_parser("build", help="rebuild a pack (espeak-ng and sox needed)")
+    build = sub.add_parser("build", help="rebuild a pack (sox needed; espeak-ng, or the [voice] extra for neural)")
     build.add_argument("pack", metavar="PACK", help="catalogue language (zh-CN, en) or a club pack folder")
     build.add_argument("--force", action="store_true", help="re-synthesise every prompt, not only changed ones")
+    build.add_argument("--voice", choices=("neural", "espeak"), default=None,
+                       help="the synthesiser (default: the catalogue's for the language: zh-CN neural, en espeak)")
     build.set_defaults(func=run_build)
     say = sub.add_parser("say", help="say prompts through the speaker (a sound check for the table)")
     say.add_argument("prompts", nargs="*", metavar="ID", default=["test.sound"], help="prompt IDs (default: test.sound)")
@@ -48,7 +48,7 @@ def run_build(args: argparse.Namespace) -> int:
     from controller.voice.check import check_pack
 
     try:
-        root = build(args.pack, force=args.force, progress=print)
+        root = build(args.pack, force=args.force, voice=args.voice, progress=print)
     except BuildError as exc:
         print(f"sounds build {args.pack}: {exc}", file=sys.stderr)
         return 2
@@ -72,8 +72,7 @@ def run_say(args: argparse.Namespace, *, clock: Callable[[], float] = time.monot
         print(f"sounds say: {exc}", file=sys.stderr)
         return 2
     try:
-        with _alsa_quiet():
-            voice = PygameVoice(pack, clock=clock, volume=args.volume)
+        voice = PygameVoice(pack, clock=clock, volume=args.volume)  # ALSA's own lines are silenced in there
     except pygame.error as exc:
         print(f"sounds say: no sound device ({exc}): plug in the speaker or the USB sound card and check that "
               "`aplay -l` lists it (the service user needs the audio group)", file=sys.stderr)
@@ -87,25 +86,6 @@ def run_say(args: argparse.Namespace, *, clock: Callable[[], float] = time.monot
         sleep(1.0)  # a second of masking on its own, to hear it
     voice.close()
     return 0
-
-
-@contextlib.contextmanager
-def _alsa_quiet() -> Iterator[None]:
-    """ALSA's C library prints a dozen lines of its own to stderr when there is no card; our one line says it
-    better. Its stderr is silenced while the mixer opens (and only then)."""
-    try:
-        saved = os.dup(2)
-    except OSError:
-        yield
-        return
-    try:
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, 2)
-        os.close(devnull)
-        yield
-    finally:
-        os.dup2(saved, 2)
-        os.close(saved)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

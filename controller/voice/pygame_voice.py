@@ -18,11 +18,13 @@ length (or skipped), never raised: at the table the game goes on.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import math
 import os
+import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 
 from controller.voice.packs import PART_GAP, UnknownPrompt, VoicePack
 from controller.voice.timeline import Clock, Timeline, Utterance
@@ -36,6 +38,43 @@ log = logging.getLogger(__name__)
 MASK_ID = "sfx.mask"
 BEEP_IDS = {"warning": "sfx.beep.warning", "final": "sfx.beep.final"}
 VOICE, MASK, BEEP = 0, 1, 2
+
+
+class NoSoundDevice(pygame.error):
+    """The mixer cannot open an audio device (no sound card, no permission): one line says why."""
+
+
+@contextlib.contextmanager
+def c_stderr_silenced() -> Iterator[None]:
+    """Silence file descriptor 2 itself (not only ``sys.stderr``) while SDL opens the audio device.
+
+    With no sound card, alsa-lib (inside SDL, in C) prints a screen of ``ALSA lib … Unknown PCM default`` lines
+    straight to fd 2 before SDL gives up; the error SDL then returns says the same in one line, which the caller
+    reports. Only the mixer's opening is covered: anything else written to stderr in that instant (a log line
+    from another thread) is lost with it, which is why the window is kept this short."""
+    try:
+        sys.stderr.flush()
+        saved = os.dup(2)
+    except (OSError, ValueError):  # no fd 2 to save (a detached process): nothing to silence either
+        yield
+        return
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, 2)
+        os.close(devnull)
+        yield
+    finally:
+        os.dup2(saved, 2)
+        os.close(saved)
+
+
+def open_mixer(frequency: int = 22050) -> None:
+    """Open pygame's mixer, mono 16-bit; :class:`NoSoundDevice` (one line, no ALSA chatter) if it cannot."""
+    try:
+        with c_stderr_silenced():
+            pygame.mixer.init(frequency=frequency, size=-16, channels=1, buffer=1024)
+    except pygame.error as exc:
+        raise NoSoundDevice(str(exc)) from None
 
 
 class PygameVoice:
@@ -57,7 +96,7 @@ class PygameVoice:
         self.mask_level = mask_level
         self.duck_level = duck_level
         if not pygame.mixer.get_init():
-            pygame.mixer.init(frequency=frequency, size=-16, channels=1, buffer=1024)
+            open_mixer(frequency)
         freq, size, channels = pygame.mixer.get_init()
         self._frame = abs(size) // 8 * channels
         self._rate = freq
