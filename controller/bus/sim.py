@@ -30,7 +30,8 @@ from controller.ports import Button
 
 from . import seatbus as sb
 from .auth_counter import CounterStore
-from .master import BusMaster, NodeSpec
+from .master import BusMaster
+from .nodes import NodeSpec
 from .table import BusTable
 
 REPO = Path(__file__).resolve().parents[2]

@@ -165,8 +165,9 @@ def open_bus_table(
     the key in ``remote_key_file`` (``tianhei remote pair``), its accepted counters remembered beside it. Raises
     OSError (pyserial's SerialException is one) when the port cannot be opened,
     :class:`~controller.bus.pairing.PairingError` when the profile has a remote and its key is unusable."""
-    from .master import NodeSpec, SerialTransport
+    from .nodes import NodeSpec
     from .pairing import load_key, open_counters
+    from .transport import SerialTransport
 
     if profile.bus is None:
         raise ValueError(f"hardware {profile.name!r} ({profile.source}) has no [bus] table; add port and baud")
