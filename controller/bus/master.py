@@ -26,9 +26,13 @@ from .inbound import EventIntake
 from .listen import ListenWindows, Span
 from .nodes import BusStats, NodeSpec, NodeState, Refused, check_identity
 from .poll_all import PollAll
+from .stage import Stager
 from .transport import Transport
 
 log = logging.getLogger(__name__)
+
+#: Commands that change a node's screen, all superseded by its repaint (``NodeState.restore``).
+SCREEN_TYPES = (sb.DISPLAY, sb.DISPLAY_RLE, sb.DISPLAY_CMD, sb.DISPLAY_STAGED)
 
 
 class BusMaster:
@@ -94,6 +98,9 @@ class BusMaster:
         self.polls = PollAll(self, roll_every)
         #: A LISTEN window is open and the master sleeps in it: ``send`` wakes it (``transport.wake``).
         self.windows = ListenWindows(self, self._lock, self._wake is not None)
+        #: Pictures waiting for the next command slot, where alike screens of many seats go out as one stage.
+        self.stager = Stager()
+        self._broadcasts: deque[bytes] = deque()  # STAGE frames planned, sent ahead of the nodes' commands
         self.intake = EventIntake(self.transport.now, self.stats, lambda event: self.sink(event), self._alert,
                                   self.send, refused_retry)
 
@@ -130,6 +137,43 @@ class BusMaster:
             waiting = self.windows.waiting
         if waiting and self._wake is not None:
             self._wake()
+
+    def offer_picture(self, address: int, old: bytes, new: bytes) -> bool:
+        """A node's whole new picture (``old``: what it shows), for the next command slot to send, staged with
+        the other seats' when that is shorter (stage.py); False if the node does not keep a stage (the caller
+        sends its frames)."""
+        if not self.supports(address, sb.CAP_STAGE):
+            return False
+        with self._lock:
+            self.stager.offer(address, old, new)
+            waiting = self.windows.waiting
+        if waiting and self._wake is not None:
+            self._wake()
+        return True
+
+    def _take_pictures(self) -> None:
+        """Turn the waiting pictures into STAGE frames and each node's commands (stage.py). A node that still
+        has a DISPLAY_STAGED queued is not staged again until it went (it keeps one stage at a time)."""
+        with self._lock:
+            if not self.stager.pending:
+                return
+            stageable = {a for a, n in self.nodes.items() if n.status == "up" and self.supports(a, sb.CAP_STAGE)
+                         and not any(t == sb.DISPLAY_STAGED for t, _ in n.outbox)}
+            pending = self.stager.take()
+        plan = self.stager.plan(pending, stageable, self.next_seq())  # outside the lock: the director goes on
+        with self._lock:
+            for address, writes in plan.writes.items():
+                self.nodes[address].outbox.extend(writes)
+            for address, (payload, writes) in plan.fallback.items():
+                self.nodes[address].fallback[payload] = writes
+            self._broadcasts.extend(plan.broadcast)
+
+    def _send_broadcasts(self) -> None:
+        """STAGE frames: nobody answers them (a node that missed one says so at its DISPLAY_STAGED)."""
+        while self._broadcasts:
+            self.transport.write(self._broadcasts.popleft())
+            self.stats.frames_sent += 1
+            self.stats.stages += 1
 
     # --- the poll cycle ---------------------------------------------------------------------------------------
     # A cycle is a poll round (every node asked for its events, nothing else on the wire) and then a command
@@ -221,7 +265,7 @@ class BusMaster:
         return self._split_cache
 
     def queued(self) -> bool:
-        return any(n.outbox for n in self._ordered)
+        return bool(self.stager.pending or self._broadcasts) or any(n.outbox for n in self._ordered)
 
     # --- LISTEN windows ------------------------------------------------------------------------------------
     def _may_listen(self) -> bool:
@@ -233,8 +277,9 @@ class BusMaster:
         inside an open LISTEN window (the master talks only at its master slots, where the window closes)."""
         if self._span is not None:
             return
+        self._take_pictures()
         live = [n for n in self._ordered if n.status == "up" and n.outbox]
-        if not live:
+        if not live and not self._broadcasts:
             return
         now = self.transport.now()
         slot_end = now + self.command_slot
@@ -243,6 +288,7 @@ class BusMaster:
         for node in live:  # the LED answers a press: it goes before any screen write
             if node.outbox and node.outbox[0][0] == sb.SET_LED:
                 self._command(node)
+        self._send_broadcasts()  # the stage goes ahead of the screen writes that show it
         sent = False
         while live:
             for node in list(live):
@@ -263,7 +309,8 @@ class BusMaster:
     def pending_commands(self) -> int:
         """Commands queued for nodes that are up (what the next command slots will send)."""
         with self._lock:
-            return sum(len(n.outbox) for n in self.nodes.values() if n.status == "up")
+            return len(self._broadcasts) + len(self.stager.pending) + sum(
+                len(n.outbox) for n in self.nodes.values() if n.status == "up")
 
     def poll(self, node: NodeState) -> None:
         if node.status == "refused" and self.transport.now() - node.refused_at < self.refused_retry:
@@ -290,10 +337,18 @@ class BusMaster:
         if reply.mtype == sb.IDENTITY:  # rebooted since we last spoke: start its session again (restores it)
             self.restarted(node)
             return False
+        missed = False
         with self._lock:
             if node.outbox and node.outbox[0] == (mtype, payload):
                 node.outbox.popleft()
-        if reply.mtype == sb.NAK:
+                if mtype == sb.DISPLAY_STAGED:
+                    plain = node.fallback.pop(payload, [])
+                    missed = reply.mtype == sb.NAK and reply.payload[:1] == bytes((sb.NAK_NO_STAGE,))
+                    if missed:  # it missed a part of the stage: its plain frames go instead
+                        node.outbox.extendleft(reversed(plain))
+        if missed:
+            self.stats.stage_misses += 1
+        elif reply.mtype == sb.NAK:
             self._alert(f"{node.spec.name} refused command 0x{mtype:02x} (code {reply.payload[0]})")
         if self.on_command is not None:
             self.on_command(node.spec.address, mtype, self.transport.now())
@@ -427,6 +482,10 @@ class BusMaster:
             items.extend(node.restore())
         with self._lock:
             rest = [item for item in node.outbox if item[0] != sb.SET_LED or not items]
+            if node.restore is not None:  # the repaint is the screen as last drawn: older writes are in it
+                rest = [item for item in rest if item[0] not in SCREEN_TYPES]
+                node.fallback.clear()
+                self.stager.forget(node.spec.address)
             node.outbox = deque(items + rest)
 
     # --- events ---------------------------------------------------------------------------------------------------

@@ -60,6 +60,8 @@ class NodeState:
     restore: Callable[[], list[tuple[int, bytes]]] | None = None
     #: Events were applied since the last POLL_ALL: its ack goes in the next one.
     ack_due: bool = False
+    #: A queued DISPLAY_STAGED's payload -> the plain frames that replace it if the node missed its stage.
+    fallback: dict[bytes, list[tuple[int, bytes]]] = field(default_factory=dict)
 
 
 @dataclass
@@ -77,6 +79,9 @@ class BusStats:
     #: Events that came in a LISTEN window (the rest came in POLL_ALL cycles or by name).
     events_in_windows: int = 0
     collisions: int = 0
+    #: STAGE frames broadcast, and DISPLAY_STAGED refused for a stage the node did not hold whole.
+    stages: int = 0
+    stage_misses: int = 0
     latencies: list[float] = field(default_factory=list)
 
 

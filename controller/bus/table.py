@@ -33,6 +33,7 @@ class BusScreen:
         self.interface = BusSerialInterface(
             lambda mtype, payload: master.send(address, mtype, payload),
             rle=lambda: master.supports(address, sb.CAP_DISPLAY_RLE),
+            offer=lambda old, new: master.offer_picture(address, old, new),
         )
         self._last: bytes | None = None
         self.device = ssd1306(self.interface, width=SCREEN_SIZE[0], height=SCREEN_SIZE[1])
