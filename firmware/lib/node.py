@@ -389,7 +389,7 @@ class Node:
         elif t == sb.DISPLAY_STAGED:
             if io.screen is None:
                 return sb.NAK_UNSUPPORTED
-            return self._show_stage(frame_payload=payload)
+            return self._show_stage(payload)
         elif t == sb.DISPLAY_CMD:
             if io.screen is None:
                 return sb.NAK_UNSUPPORTED
@@ -429,10 +429,10 @@ class Node:
             return
         self.stage_parts |= 1 << part
 
-    def _show_stage(self, frame_payload):
+    def _show_stage(self, payload):
         """DISPLAY_STAGED: this node's own changes onto the whole stage, which becomes the screen; the panel is
         written only where it changes, a page row at a time."""
-        stage, stage_crc, offset, stream = sb.decode_display_staged(frame_payload)
+        stage, stage_crc, offset, stream = sb.decode_display_staged(payload)
         if self.stage is None or stage != self.stage_id or self.stage_parts != self.stage_whole:
             return sb.NAK_NO_STAGE
         if sb.crc32(self.stage) != stage_crc:

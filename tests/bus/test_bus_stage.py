@@ -183,3 +183,15 @@ def test_rle_ops_of_a_stage_never_start_with_a_skip() -> None:
     """A STAGE part, like a DISPLAY_RLE frame, begins where it first writes."""
     stage = common_picture([picture(1), picture(2), picture(3)])
     assert rle_ops(BLANK, stage)[0][1][0] < 0xC0
+
+
+def test_a_picture_waiting_for_its_stage_counts_as_queued(table4: SimTable) -> None:
+    """The simulator skips over a quiet table; a picture not yet planned must keep it awake (and the master's
+    LISTEN window short) as a queued frame does."""
+    sim = table4
+    sim.table.seats[1].display(deal_screen(1))
+    assert sim.master.queued() and sim.master.pending_commands() == 1
+    assert not sim.quiet()
+    sim.table.run_for(0.05)
+    assert not sim.master.queued()
+    assert sim.bus.nodes[1].screen() == picture(1)
