@@ -33,8 +33,10 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from controller.bus.master import BusMaster, NodeSpec, SerialTransport
+from controller.bus.master import BusMaster
+from controller.bus.nodes import NodeSpec
 from controller.bus.table import BusTable
+from controller.bus.transport import SerialTransport
 from controller.director.clock import AsyncioScheduler
 from controller.director.director import Director
 from controller.director.timing import Timings

@@ -34,11 +34,15 @@ class BusSerialInterface:
     """luma's ``serial_interface`` duck type: ``command(*cmd)``, ``data(data)``, ``cleanup()``.
 
     ``rle()`` says whether the node takes DISPLAY_RLE (its IDENTITY's capabilities); until it says so, or for
-    an older node, the changed runs go as plain DISPLAY frames."""
+    an older node, the changed runs go as plain DISPLAY frames. ``offer(old, new)`` hands a whole new picture to
+    the master instead (stage.py: it may go partly as one broadcast with the other seats' pictures); it returns
+    False when the node cannot take a stage, and the changes go as frames of this node's own."""
 
-    def __init__(self, send: Send, rle: Callable[[], bool] = lambda: False) -> None:
+    def __init__(self, send: Send, rle: Callable[[], bool] = lambda: False,
+                 offer: Callable[[bytes, bytes], bool] | None = None) -> None:
         self._send = send
         self._rle = rle
+        self._offer = offer
         self.shadow = bytearray(WIDTH * PAGES)  # what the node's panel holds, as far as we have sent
         self._cols = (0, WIDTH - 1)
         self._pages = (0, PAGES - 1)
@@ -63,10 +67,7 @@ class BusSerialInterface:
 
     def data(self, data: bytes | bytearray | list[int]) -> None:
         if self._cols == (0, WIDTH - 1) and self._pages == (0, PAGES - 1) and len(data) == WIDTH * PAGES:
-            new = bytearray(data)  # the whole screen, as luma and show() send it: no byte-by-byte walk
-            for mtype, payload in self._writes(self.shadow, new):
-                self._emit(mtype, payload)
-            self.shadow = new
+            self._change(bytearray(data))  # the whole screen, as luma and show() send it: no byte-by-byte walk
             return
         new = bytearray(self.shadow)
         c0, c1 = self._cols
@@ -78,8 +79,14 @@ class BusSerialInterface:
             if col > c1:
                 col = c0
                 page = page + 1 if page < p1 else p0
-        for mtype, payload in self._writes(self.shadow, new):
-            self._emit(mtype, payload)
+        self._change(new)
+
+    def _change(self, new: bytearray) -> None:
+        if new == self.shadow:
+            return
+        if self._offer is None or not self._offer(bytes(self.shadow), bytes(new)):
+            for mtype, payload in self._writes(self.shadow, new):
+                self._emit(mtype, payload)
         self.shadow = new
 
     def _writes(self, old: bytes | bytearray, new: bytes | bytearray) -> list[tuple[int, bytes]]:
@@ -101,8 +108,10 @@ class BusSerialInterface:
         """Nothing to release: the bus belongs to the master."""
 
     def restore_frames(self) -> list[tuple[int, bytes]]:
-        """What repaints a freshly booted node (blank panel) to match the shadow."""
-        frames = [(sb.DISPLAY_CMD, chunk) for chunk in self._passthrough.values()]
+        """What repaints a freshly booted node (blank panel) to match the shadow: the display settings in one
+        DISPLAY_CMD frame (the node takes a sequence of them), then the picture."""
+        settings = b"".join(self._passthrough.values())
+        frames = [(sb.DISPLAY_CMD, settings)] if settings else []
         return frames + self._writes(bytearray(WIDTH * PAGES), self.shadow)
 
     def _emit(self, mtype: int, payload: bytes) -> None:
@@ -230,14 +239,15 @@ def _counted(at: int, kind: int, least: int, count: int, tail: bytes) -> list[tu
     return out
 
 
-def rle_payloads(old: bytes | bytearray, new: bytes | bytearray) -> list[bytes]:
-    """DISPLAY_RLE payloads for the change from ``old`` to ``new``: the ops packed into as few frames as fit,
-    each frame starting at its first write's position (a skip is never a frame's first op)."""
+def rle_payloads(old: bytes | bytearray, new: bytes | bytearray, limit: int = sb.RLE_STREAM_MAX) -> list[bytes]:
+    """DISPLAY_RLE payloads for the change from ``old`` to ``new``: the ops packed into as few frames as fit
+    (``limit`` stream bytes each), each frame starting at its first write's position (a skip is never a frame's
+    first op)."""
     payloads: list[bytes] = []
     start = -1
     stream = bytearray()
     for at, op in rle_ops(old, new):
-        if start >= 0 and len(stream) + len(op) > sb.RLE_STREAM_MAX:
+        if start >= 0 and len(stream) + len(op) > limit:
             payloads.append(sb.encode_display_rle(start, stream))
             start, stream = -1, bytearray()
         if start < 0:

@@ -1,4 +1,5 @@
-"""A LISTEN window as the bus master keeps it: when it began, its rounds, and when the master may talk.
+"""LISTEN windows as the bus master keeps them: when one began, its rounds, when the master may talk
+(:class:`Span`), and the master's part that opens them, sleeps in them and closes them (:class:`ListenWindows`).
 
 The master's side of the protocol's LISTEN (firmware/PROTOCOL.md): one broadcast frame opens a window of
 ``rounds`` rounds, each the listed nodes' slots and then a master slot. The master sleeps in one read until a node
@@ -13,13 +14,11 @@ that is why the host aims ``LISTEN_AIM_US`` into a master slot and the nodes lis
 
 from __future__ import annotations
 
+import threading
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
 
 from . import seatbus as sb
-
-if TYPE_CHECKING:
-    from .master import NodeState
+from .nodes import Link, NodeState
 
 
 def listen_rounds(nodes: int, slot_us: int, gap_us: int, span_us: int = sb.LISTEN_SPAN_US) -> int:
@@ -88,3 +87,162 @@ class Span:
             if now <= start + self.gap - last:
                 return max(now, start + aim)
         return max(now, self.roll_due)
+
+
+class ListenWindows:
+    """The master's LISTEN windows, one at a time (``span``): :meth:`open` sends the LISTEN, :meth:`listen` sleeps
+    in it and closes it at a master slot; what must be done by name goes back to the master through ``link``.
+
+    ``waiting`` says the master sleeps in a window (set under ``lock``, the master's queue lock, so a command
+    queued meanwhile either is seen by the window or wakes it). ``can_wake``: another thread can wake the read
+    (the transport's pipe); else the window looks at the queue once a round."""
+
+    def __init__(self, link: Link, lock: threading.Lock, can_wake: bool) -> None:
+        self.link = link
+        self.lock = lock
+        self.can_wake = can_wake
+        self.span: Span | None = None
+        self.waiting = False
+        #: Until the line has been clean (no garbled frame) for this long, from the start too, windows are short:
+        #: a node that lost the LISTEN frame to noise can say nothing until the next one. (A roll call missed is
+        #: no sign of noise: a node that read the LISTEN late misses it too, and is polled by name.)
+        self.noisy_for = 10.0
+        self._noisy_until = -1.0
+        self._trouble = 0
+        self._roll = -1
+
+    def open(self, nodes: list[NodeState]) -> None:
+        """Send a LISTEN to every node that is up (the next one in turn called by roll, in the last slot)."""
+        link = self.link
+        self._roll = (self._roll + 1) % len(nodes)
+        roll = nodes[self._roll]
+        group = [n for n in nodes if n is not roll] + [roll]
+        acks = [(n.spec.address, n.last_event) for n in group if n.ack_due]
+        st = link.stats
+        trouble = st.corrupt_detected + st.collisions  # garbled frames: not a slow node or a late roll call
+        now = link.transport.now()
+        if trouble != self._trouble or self._noisy_until < 0:
+            self._trouble = trouble
+            self._noisy_until = max(self._noisy_until, now + self.noisy_for)
+        span_us = sb.LISTEN_SPAN_US if now >= self._noisy_until else sb.LISTEN_NOISY_SPAN_US
+        rounds = listen_rounds(len(group), link.slot_us, link.gap_us, span_us)
+        seq = link.next_seq()
+        addresses = [n.spec.address for n in group]
+        # A node that lost the LISTEN to noise could say nothing for the whole window: it goes out twice, back to
+        # back (one more write, no more wake-ups), and the window begins when the second ends, as the first says.
+        copy = sb.encode_frame(sb.BROADCAST, seq, sb.LISTEN, sb.encode_listen(
+            link.slot_us, link.gap_us, rounds, roll.spec.address, addresses, acks))
+        after = len(copy) * 10_000_000 // link.baud
+        frame = sb.encode_frame(sb.BROADCAST, seq, sb.LISTEN, sb.encode_listen(
+            link.slot_us, link.gap_us, rounds, roll.spec.address, addresses, acks, after))
+        for n in group:
+            n.ack_due = False
+        before = link.transport.now()
+        link.transport.write(frame)
+        link.transport.write(copy)
+        # The host's write may return before the bytes are out (a serial port) or after (the simulator).
+        opened = max(link.transport.now(), before + (len(frame) + len(copy)) * 10 / link.baud)
+        link.stats.frames_sent += 2
+        link.stats.listens += 1
+        # The roll call's answer may come late (a node that read the LISTEN late, an adapter that holds bytes):
+        # nobody else talks after the last round, so waiting for it costs nothing while it is on time.
+        late = max(link.slot_margin, link.reply_timeout)
+        self.span = Span(seq, opened, link.slot_us / 1e6, link.gap_us / 1e6, rounds, group, roll, late)
+        with self.lock:
+            self.waiting = True
+
+    def listen(self, span: Span, hold_until: float | None = None) -> None:
+        """Sleep in the window until a node answers, the window ends, or the master has something to say (then
+        until the next master slot, where the window is closed and the caller talks). Returns at
+        ``hold_until`` with the window still open (the simulator runs the director's timers meanwhile)."""
+        link = self.link
+        transport = link.transport
+        can_wake = self.can_wake
+        while True:
+            now = transport.now()
+            speak = span.must_speak or link.queued()
+            if speak:
+                deadline = span.speak_at(now)
+            elif span.roll_heard() and now >= span.end - span.gap - span.slot:
+                deadline = now  # the roll call, in the last slot, was heard: nothing more can come
+            else:
+                deadline = span.roll_due
+            if deadline <= now:
+                self._close(span)
+                return
+            wait_until = deadline
+            if not can_wake and not speak:
+                wait_until = min(wait_until, now + span.round)  # nobody can wake us: look at the queue each round
+            if hold_until is not None and hold_until < wait_until:
+                if hold_until <= now:
+                    return
+                wait_until = hold_until
+            data = transport.read(wait_until - now)
+            if data:
+                self._heard(span, data)
+
+    def _heard(self, span: Span, data: bytes) -> None:
+        link = self.link
+        before = link.decoder.crc_errors
+        for reply in link.decoder.feed(data):
+            node = span.by_address.get(reply.addr)
+            if not reply.from_node or reply.seq != span.seq or node is None:
+                continue
+            link.stats.frames_received += 1
+            span.heard.add(node.spec.address)
+            link.heard(node)
+            if reply.mtype == sb.EVENTS:
+                if reply.payload[:1] != b"\x00":  # news, not the roll call's empty answer: ack it soon
+                    before_events = link.stats.events
+                    link.take_events(node, reply)
+                    link.stats.events_in_windows += link.stats.events - before_events
+                    node.ack_due = True
+                    span.must_speak = True
+            elif reply.mtype == sb.NAK and reply.payload[:1] == bytes((sb.NAK_NOT_IDENTIFIED,)):
+                span.rebooted.append(node)
+                span.must_speak = True
+            elif reply.mtype == sb.NAK and reply.payload[:1] == bytes((sb.NAK_POLL_ME,)):
+                span.poll_me.append(node)
+                span.must_speak = True
+        garbled = link.decoder.crc_errors - before
+        if garbled:
+            span.garbled += garbled
+            link.stats.corrupt_detected += garbled
+            span.must_speak = True
+
+    def _close(self, span: Span) -> None:
+        """At a master slot (or the window's end): the nodes fall silent when the master talks, so now it handles
+        what was heard, by name where needed, as after a POLL_ALL."""
+        link = self.link
+        with self.lock:
+            self.waiting = False
+        self.span = None
+        link.decoder.idle()
+        ended = link.transport.now() >= span.roll_due
+        for node in span.rebooted:
+            link.restarted(node)
+        for node in span.poll_me:  # its news is longer than a slot (a card; the remote's sealed answers)
+            if node.status == "up":
+                link.poll(node)
+        if span.garbled:
+            link.stats.collisions += 1
+            for node in span.group:
+                if node.status == "up" and node not in span.poll_me:
+                    link.poll(node)
+        roll = span.roll
+        if ended and roll is not None and not span.roll_heard() and roll.status == "up":
+            # Silent at its roll call: ask it by name now, until it answers or counts as down (a pulled cable
+            # is noticed within one turn of roll calls, 16 windows, plus these exchanges).
+            link.stats.timeouts += 1
+            link.silent(roll)
+            while roll.status == "up" and roll.silent:
+                link.poll(roll)
+
+    def abandon(self) -> None:
+        """Forget the open LISTEN window without judging it (the simulator let the clock jump over it)."""
+        link = self.link
+        if self.span is not None:
+            with self.lock:
+                self.waiting = False
+            self.span = None
+            link.decoder.idle()

@@ -6,203 +6,33 @@ frame, waits up to ``reply_timeout`` for the answer with the same address and se
 row is reported down (a :class:`~controller.ports.LinkEvent`); when it answers again it is identified afresh, its
 LED and screen are restored from what the master last sent, and it is reported up.
 
-Events are numbered by the node. The master applies an event only if its number comes after the last one applied
-(serial number arithmetic, seatbus.seq_after) and acknowledges in the next POLL, so a repeated event (its reply
-was lost, or arrived late) is never applied twice and an unacknowledged one is sent again until it gets through.
+It is made of parts, each with its own state, that reach back only through the master's seam
+(:class:`~controller.bus.nodes.Link`): the POLL_ALL cycle (poll_all.py), the LISTEN windows (listen.py), and the
+events taken in (inbound.py). The master itself keeps the cycle, the command queue and slot, the exchanges by
+name, and each node's link state and session.
 """
 
 from __future__ import annotations
 
-import contextlib
 import logging
-import os
-import select
 import threading
 from collections import deque
 from collections.abc import Callable
-from dataclasses import dataclass, field
-from typing import Protocol
 
-from controller.ports import (
-    RGB,
-    Button,
-    ButtonEvent,
-    CardEvent,
-    InputEvent,
-    LinkEvent,
-    RemoteKey,
-    RemoteKeyEvent,
-)
+from controller.ports import InputEvent, LinkEvent
 
 from . import seatbus as sb
-from .auth_counter import CounterStore
-from .listen import Span, listen_rounds
+from .inbound import EventIntake
+from .listen import ListenWindows, Span
+from .nodes import BusStats, NodeSpec, NodeState, Refused, check_identity
+from .poll_all import PollAll
+from .stage import Stager
+from .transport import Transport
 
 log = logging.getLogger(__name__)
 
-BUTTONS = {sb.BTN_PREV: Button.PREV, sb.BTN_NEXT: Button.NEXT, sb.BTN_OK: Button.OK}
-KEYS = {
-    sb.KEY_UP: RemoteKey.UP,
-    sb.KEY_DOWN: RemoteKey.DOWN,
-    sb.KEY_LEFT: RemoteKey.LEFT,
-    sb.KEY_RIGHT: RemoteKey.RIGHT,
-    sb.KEY_CENTER: RemoteKey.CENTER,
-    sb.KEY_MENU: RemoteKey.MENU,
-    sb.KEY_BACK: RemoteKey.BACK,
-}
-SEAT_CAPS = sb.CAP_BUTTONS | sb.CAP_LED | sb.CAP_DISPLAY | sb.CAP_NFC
-REMOTE_CAPS = sb.CAP_KEYS5 | sb.CAP_DISPLAY | sb.CAP_AUTH
-
-
-class Transport(Protocol):
-    """A byte pipe to the bus plus the clock it runs on (real for a serial port, simulated for the sim)."""
-
-    def write(self, data: bytes) -> None: ...
-
-    def read(self, timeout: float) -> bytes:
-        """Bytes received so far, waiting up to ``timeout`` seconds for the first; b"" if none came."""
-
-    def now(self) -> float: ...
-
-
-class SerialTransport:
-    """A pyserial port (``/dev/ttyAMA0``, ``/dev/ttyUSB0``, or ``loop://`` in tests).
-
-    The master makes thousands of exchanges a second, so each one should cost the host as little as it can: on a
-    port with a file descriptor the bytes go with one ``os.write`` and come back after one ``select`` and one
-    ``os.read``. pyserial's own ``read`` would re-set the port's termios on every change of timeout and ask the
-    driver how much is waiting; its ``flush`` waits for the UART to drain, which the reply's own arrival
-    already proves. pyserial still opens and configures the port (baud, raw mode), whatever it is.
-    """
-
-    def __init__(self, port: object, clock: Callable[[], float] | None = None) -> None:
-        import time
-
-        self.port = port
-        self._clock = clock or time.monotonic
-        fileno = getattr(port, "fileno", None)
-        try:
-            self._fd: int | None = fileno() if fileno is not None else None
-        except Exception:  # a pyserial URL handler (loop://) has no descriptor
-            self._fd = None
-        #: A pipe that ``wake`` writes to, read by ``read`` alongside the port: another thread queued a command
-        #: while the master sleeps through a LISTEN window.
-        self._wake_r = self._wake_w = -1
-        if self._fd is not None:
-            self._wake_r, self._wake_w = os.pipe()
-            os.set_blocking(self._wake_r, False)
-            os.set_blocking(self._wake_w, False)
-
-    @property
-    def can_wake(self) -> bool:
-        return self._wake_w >= 0
-
-    def wake(self) -> None:
-        """Make a ``read`` that is waiting (or the next one) return at once (from any thread)."""
-        if self._wake_w >= 0:
-            with contextlib.suppress(BlockingIOError):  # the pipe is full of wake-ups already
-                os.write(self._wake_w, b"!")
-
-    @classmethod
-    def open(cls, url: str, baud: int) -> SerialTransport:
-        import serial
-
-        return cls(serial.serial_for_url(url, baudrate=baud, timeout=0))
-
-    def write(self, data: bytes) -> None:
-        if self._fd is not None:
-            view = memoryview(data)
-            while view:
-                view = view[os.write(self._fd, view) :]
-            return
-        self.port.write(data)  # type: ignore[attr-defined]
-        self.port.flush()  # type: ignore[attr-defined]
-
-    def read(self, timeout: float) -> bytes:
-        if self._fd is not None:
-            ready, _, _ = select.select((self._fd, self._wake_r), (), (), max(0.0, timeout))
-            if not ready:
-                return b""
-            if self._wake_r in ready:
-                with contextlib.suppress(BlockingIOError):
-                    os.read(self._wake_r, 64)
-                if self._fd not in ready:
-                    return b""
-            try:
-                return os.read(self._fd, 4096)
-            except BlockingIOError:
-                return b""
-        port = self.port
-        port.timeout = timeout  # type: ignore[attr-defined]
-        first: bytes = port.read(1)  # type: ignore[attr-defined]
-        if not first:
-            return b""
-        waiting = port.in_waiting  # type: ignore[attr-defined]
-        return first + (port.read(waiting) if waiting else b"")  # type: ignore[attr-defined]
-
-    def now(self) -> float:
-        return self._clock()
-
-
-@dataclass
-class NodeSpec:
-    """Who should be at an address: a seat (``seat`` > 0) or the remote (``seat`` == 0, with its pairing key)."""
-
-    address: int
-    seat: int
-    key: bytes | None = None
-    #: The remote's accepted AUTH counters, remembered across restarts (``auth_counter.CounterStore``).
-    counters: CounterStore | None = None
-
-    @property
-    def name(self) -> str:
-        return (
-            f"seat {self.seat} (address {self.address})"
-            if self.seat
-            else f"the remote (address {self.address})"
-        )
-
-
-@dataclass
-class NodeState:
-    spec: NodeSpec
-    status: str = "unknown"  # unknown | up | down | refused
-    identity: dict[str, object] | None = None
-    last_event: int = 0
-    auth_counter: int = 0
-    #: A sealed reply was accepted since this master started (until then a stale counter may be the remote
-    #: still counting in a block from before our restart, and it is asked to restart once in a while).
-    auth_fresh: bool = False
-    auth_reset_at: float | None = None
-    silent: int = 0
-    refused_at: float = 0.0
-    outbox: deque[tuple[int, bytes]] = field(default_factory=deque)
-    led: RGB | None = None
-    restore: Callable[[], list[tuple[int, bytes]]] | None = None
-    #: Events were applied since the last POLL_ALL: its ack goes in the next one.
-    ack_due: bool = False
-
-
-@dataclass
-class BusStats:
-    frames_sent: int = 0
-    frames_received: int = 0
-    retransmits: int = 0
-    timeouts: int = 0
-    corrupt_detected: int = 0
-    duplicates_dropped: int = 0
-    auth_rejected: int = 0
-    events: int = 0
-    poll_alls: int = 0
-    listens: int = 0
-    #: Events that came in a LISTEN window (the rest came in POLL_ALL cycles or by name).
-    events_in_windows: int = 0
-    collisions: int = 0
-    latencies: list[float] = field(default_factory=list)
-
-
-class Refused(Exception):
-    """A node whose firmware does not match this controller."""
+#: Commands that change a node's screen, all superseded by its repaint (``NodeState.restore``).
+SCREEN_TYPES = (sb.DISPLAY, sb.DISPLAY_RLE, sb.DISPLAY_CMD, sb.DISPLAY_STAGED)
 
 
 class BusMaster:
@@ -244,33 +74,16 @@ class BusMaster:
         self.slot_us = sb.poll_all_slot_us(baud)
         #: Waited past the last slot: the nodes' turnaround and the line's.
         self.slot_margin = slot_margin
-        self._roll = -1
-        self._cycles = 0
         self._ordered = [self.nodes[a] for a in sorted(self.nodes)]
         #: Counts changes of any node's state or identity (what decides who is polled together).
         self._topology = 0
         self._split_key = -1
-        self._quiet_frame: tuple[int, bytes] | None = None
-        self._by_address: dict[int, NodeState] = {}
-        self._window = 0.0
         self._split_cache: tuple[list[NodeState], list[NodeState]] = ([], [])
-        #: Every how many cycles one seat (in turn) is called by name in the POLL_ALL, to hear that it is there.
-        self.roll_every = roll_every
         #: While nothing is queued, listen to the whole table in long LISTEN windows (False: POLL_ALL cycles).
         self.listen = listen
         self.gap_us = sb.listen_gap_us(baud)
-        self._span: Span | None = None
         self._cycle_start = 0.0
-        #: Until the line has been clean (no garbled frame) for this long, from the start too, windows are short:
-        #: a node that lost the LISTEN frame to noise can say nothing until the next one. (A roll call missed is
-        #: no sign of noise: a node that read the LISTEN late misses it too, and is polled by name.)
-        self.noisy_for = 10.0
-        self._noisy_until = -1.0
-        self._trouble = 0
         self._listen_group: list[NodeState] = []
-        self._listen_roll = -1
-        #: A LISTEN window is open and the master sleeps in it: ``send`` wakes it (``transport.wake``).
-        self._waiting = False
         wake = getattr(transport, "wake", None)
         self._wake: Callable[[], None] | None = wake if callable(wake) and getattr(
             transport, "can_wake", True) else None
@@ -282,6 +95,32 @@ class BusMaster:
         self.alerts: list[str] = []
         self._seq = 0
         self._lock = threading.Lock()
+        self.polls = PollAll(self, roll_every)
+        #: A LISTEN window is open and the master sleeps in it: ``send`` wakes it (``transport.wake``).
+        self.windows = ListenWindows(self, self._lock, self._wake is not None)
+        #: Pictures waiting for the next command slot, where alike screens of many seats go out as one stage.
+        self.stager = Stager()
+        self._broadcasts: deque[bytes] = deque()  # STAGE frames planned, sent ahead of the nodes' commands
+        self.intake = EventIntake(self.transport.now, self.stats, lambda event: self.sink(event), self._alert,
+                                  self.send, refused_retry)
+
+    # --- the parts' state, as tests and the simulator look at it -------------------------------------------
+    @property
+    def _span(self) -> Span | None:
+        return self.windows.span
+
+    @property
+    def noisy_for(self) -> float:
+        """Seconds of short windows after the line was noisy (the LISTEN windows' setting)."""
+        return self.windows.noisy_for
+
+    @noisy_for.setter
+    def noisy_for(self, seconds: float) -> None:
+        self.windows.noisy_for = seconds
+
+    def abandon_span(self) -> None:
+        """Forget the open LISTEN window without judging it (the simulator let the clock jump over it)."""
+        self.windows.abandon()
 
     # --- commands from the ports (any thread) --------------------------------------------------------------
     def send(self, address: int, mtype: int, payload: bytes) -> None:
@@ -295,9 +134,46 @@ class BusMaster:
                 node.outbox.appendleft((mtype, payload))
             else:
                 node.outbox.append((mtype, payload))
-            waiting = self._waiting
+            waiting = self.windows.waiting
         if waiting and self._wake is not None:
             self._wake()
+
+    def offer_picture(self, address: int, old: bytes, new: bytes) -> bool:
+        """A node's whole new picture (``old``: what it shows), for the next command slot to send, staged with
+        the other seats' when that is shorter (stage.py); False if the node does not keep a stage (the caller
+        sends its frames)."""
+        if not self.supports(address, sb.CAP_STAGE):
+            return False
+        with self._lock:
+            self.stager.offer(address, old, new)
+            waiting = self.windows.waiting
+        if waiting and self._wake is not None:
+            self._wake()
+        return True
+
+    def _take_pictures(self) -> None:
+        """Turn the waiting pictures into STAGE frames and each node's commands (stage.py). A node that still
+        has a DISPLAY_STAGED queued is not staged again until it went (it keeps one stage at a time)."""
+        with self._lock:
+            if not self.stager.pending:
+                return
+            stageable = {a for a, n in self.nodes.items() if n.status == "up" and self.supports(a, sb.CAP_STAGE)
+                         and not any(t == sb.DISPLAY_STAGED for t, _ in n.outbox)}
+            pending = self.stager.take()
+        plan = self.stager.plan(pending, stageable, self.next_seq())  # outside the lock: the director goes on
+        with self._lock:
+            for address, writes in plan.writes.items():
+                self.nodes[address].outbox.extend(writes)
+            for address, (payload, writes) in plan.fallback.items():
+                self.nodes[address].fallback[payload] = writes
+            self._broadcasts.extend(plan.broadcast)
+
+    def _send_broadcasts(self) -> None:
+        """STAGE frames: nobody answers them (a node that missed one says so at its DISPLAY_STAGED)."""
+        while self._broadcasts:
+            self.transport.write(self._broadcasts.popleft())
+            self.stats.frames_sent += 1
+            self.stats.stages += 1
 
     # --- the poll cycle ---------------------------------------------------------------------------------------
     # A cycle is a poll round (every node asked for its events, nothing else on the wire) and then a command
@@ -324,7 +200,7 @@ class BusMaster:
         """Keep the line quiet until ``when``: nothing is due to us, so whatever arrives is stray; read it to keep
         time honest. In an open LISTEN window, go on listening in it instead."""
         if self._span is not None:
-            self._listen(self._span, when)
+            self.windows.listen(self._span, when)
             return
         if self._may_listen():
             return  # the next window is the pause
@@ -345,13 +221,13 @@ class BusMaster:
             if self._span is None and self._may_listen():
                 for node in self._ordered:  # the nodes that are not up: asked by name once a window
                     if node.status != "up":
-                        self._poll(node)
+                        self.poll(node)
                 if self._may_listen():
-                    self._open_span()
+                    self.windows.open(self._listen_group)
             span = self._span
             if span is None:
                 break
-            self._listen(span, hold_until)
+            self.windows.listen(span, hold_until)
             if self._span is not None:
                 return  # held open (``hold_until``)
             if not any(n.ack_due for n in span.group):
@@ -360,18 +236,17 @@ class BusMaster:
             # this round, so the poll comes before the commands (a new window, or a POLL_ALL).
         group, others = self._split()
         if group:
-            if hold_until is not None and self._queued():
+            if hold_until is not None and self.queued():
                 hold_until = None
-            self._poll_all(group, hold_until)
+            self.polls.run(group, hold_until)
         for node in others:
-            self._poll(node)
+            self.poll(node)
 
     def _split(self) -> tuple[list[NodeState], list[NodeState]]:
         """(the seats polled together, the nodes polled by name), worked out again only when a node's state or
         identity changed (``_topology``): the poll thread runs this a hundred times a second."""
         key = self._topology
         if key != self._split_key:
-            self._quiet_frame = None
             group = [
                 n
                 for n in self._ordered
@@ -386,231 +261,25 @@ class BusMaster:
                 up if self.listen and up and all(self.supports(n.spec.address, sb.CAP_LISTEN) for n in up) else []
             )
             self._split_key = key
-            self._by_address = {n.spec.address: n for n in group}
-            # the POLL_ALL's own wire time (its longest: every address and an ack each), then every slot
-            longest = sb.OVERHEAD + 4 + 4 * len(group)
-            self._window = longest * 10 / self.baud + len(group) * self.slot_us / 1e6 + self.slot_margin
+            self.polls.regroup(group)
         return self._split_cache
 
-    def _queued(self) -> bool:
-        return any(n.outbox for n in self._ordered)
-
-    def _poll_all(self, group: list[NodeState], hold_until: float | None = None) -> None:
-        """One POLL_ALL, then the slots: apply what the nodes with news sent, and note whether the node called by
-        name (one every ``roll_every`` cycles, in turn) answered; a node silent at three roll calls in a row is
-        down."""
-        self._cycles += 1
-        calling = self._cycles % self.roll_every == 0
-        if calling:
-            self._roll = (self._roll + 1) % len(group)
-        roll = group[self._roll % len(group)] if calling else None
-        acks = [(n.spec.address, n.last_event) for n in group if n.ack_due]
-        if roll is None and not acks and self._quiet_frame is not None:
-            # A quiet cycle asks the same question as the last quiet one, so the frame is sent again as it was
-            # (the same SEQ too: an answer to the last one that comes late is as good, its events are numbered).
-            seq, frame = self._quiet_frame
-        else:
-            # The node called by name answers whatever it has, so it goes last: its answer ends the window.
-            addresses = [n.spec.address for n in group if n is not roll] + ([roll.spec.address] if roll else [])
-            seq = self._next_seq()
-            frame = sb.encode_frame(sb.BROADCAST, seq, sb.POLL_ALL, sb.encode_poll_all(
-                self.slot_us, roll.spec.address if roll else 0, addresses, acks))
-            if roll is None and not acks:
-                self._quiet_frame = (seq, frame)
-            for n in group:
-                n.ack_due = False
-        self.transport.write(frame)
-        self.stats.frames_sent += 1
-        self.stats.poll_alls += 1
-        deadline = self.transport.now() + self._window
-        by_address = self._by_address
-        heard: list[NodeState] = []
-        before = self.decoder.crc_errors
-        rebooted: list[NodeState] = []
-        poll_me: list[NodeState] = []
-        if hold_until is not None:
-            deadline = max(deadline, hold_until)
-        while hold_until is not None or roll is None or roll not in heard:  # the roll call ends the window
-            left = deadline - self.transport.now()
-            data = self.transport.read(left) if left > 0 else b""
-            frames = self.decoder.feed(data) if data else self.decoder.idle()
-            for reply in frames:
-                node = by_address.get(reply.addr)
-                if not reply.from_node or reply.seq != seq or node is None:
-                    continue
-                self.stats.frames_received += 1
-                heard.append(node)
-                self._heard(node)
-                if reply.mtype == sb.EVENTS:
-                    self._events(node, reply)
-                    node.ack_due = True
-                elif reply.mtype == sb.NAK and reply.payload[:1] == bytes((sb.NAK_NOT_IDENTIFIED,)):
-                    rebooted.append(node)
-                elif reply.mtype == sb.NAK and reply.payload[:1] == bytes((sb.NAK_POLL_ME,)):
-                    poll_me.append(node)
-            if left <= 0:
-                break
-        garbled = self.decoder.crc_errors - before
-        self.stats.corrupt_detected += garbled
-        for node in rebooted:
-            self._restarted(node)
-        for node in poll_me:  # its news (a card) is longer than a slot
-            self._poll(node)
-        if roll is not None and roll not in heard:
-            self.stats.timeouts += 1
-            self._silent(roll)
-        if garbled:
-            # Two answers collided, or noise hit one: whoever had news still has it; ask each node by name now
-            # rather than wait for the slots of the next cycle to fall differently.
-            self.stats.collisions += 1
-            for node in group:
-                if node.status == "up":
-                    self._poll(node)
+    def queued(self) -> bool:
+        return bool(self.stager.pending or self._broadcasts) or any(n.outbox for n in self._ordered)
 
     # --- LISTEN windows ------------------------------------------------------------------------------------
     def _may_listen(self) -> bool:
         self._split()
-        return bool(self._listen_group) and not self._queued()
-
-    def _open_span(self) -> None:
-        """Send a LISTEN to every node that is up (the next one in turn called by roll, in the last slot)."""
-        nodes = self._listen_group
-        self._listen_roll = (self._listen_roll + 1) % len(nodes)
-        roll = nodes[self._listen_roll]
-        group = [n for n in nodes if n is not roll] + [roll]
-        acks = [(n.spec.address, n.last_event) for n in group if n.ack_due]
-        st = self.stats
-        trouble = st.corrupt_detected + st.collisions  # garbled frames: not a slow node or a late roll call
-        now = self.transport.now()
-        if trouble != self._trouble or self._noisy_until < 0:
-            self._trouble = trouble
-            self._noisy_until = max(self._noisy_until, now + self.noisy_for)
-        span_us = sb.LISTEN_SPAN_US if now >= self._noisy_until else sb.LISTEN_NOISY_SPAN_US
-        rounds = listen_rounds(len(group), self.slot_us, self.gap_us, span_us)
-        seq = self._next_seq()
-        addresses = [n.spec.address for n in group]
-        # A node that lost the LISTEN to noise could say nothing for the whole window: it goes out twice, back to
-        # back (one more write, no more wake-ups), and the window begins when the second ends, as the first says.
-        copy = sb.encode_frame(sb.BROADCAST, seq, sb.LISTEN, sb.encode_listen(
-            self.slot_us, self.gap_us, rounds, roll.spec.address, addresses, acks))
-        after = len(copy) * 10_000_000 // self.baud
-        frame = sb.encode_frame(sb.BROADCAST, seq, sb.LISTEN, sb.encode_listen(
-            self.slot_us, self.gap_us, rounds, roll.spec.address, addresses, acks, after))
-        for n in group:
-            n.ack_due = False
-        before = self.transport.now()
-        self.transport.write(frame)
-        self.transport.write(copy)
-        # The host's write may return before the bytes are out (a serial port) or after (the simulator).
-        opened = max(self.transport.now(), before + (len(frame) + len(copy)) * 10 / self.baud)
-        self.stats.frames_sent += 2
-        self.stats.listens += 1
-        # The roll call's answer may come late (a node that read the LISTEN late, an adapter that holds bytes):
-        # nobody else talks after the last round, so waiting for it costs nothing while it is on time.
-        late = max(self.slot_margin, self.reply_timeout)
-        self._span = Span(seq, opened, self.slot_us / 1e6, self.gap_us / 1e6, rounds, group, roll, late)
-        with self._lock:
-            self._waiting = True
-
-    def _listen(self, span: Span, hold_until: float | None = None) -> None:
-        """Sleep in the window until a node answers, the window ends, or the master has something to say (then
-        until the next master slot, where the window is closed and the caller talks). Returns at
-        ``hold_until`` with the window still open (the simulator runs the director's timers meanwhile)."""
-        transport = self.transport
-        can_wake = self._wake is not None
-        while True:
-            now = transport.now()
-            speak = span.must_speak or self._queued()
-            if speak:
-                deadline = span.speak_at(now)
-            elif span.roll_heard() and now >= span.end - span.gap - span.slot:
-                deadline = now  # the roll call, in the last slot, was heard: nothing more can come
-            else:
-                deadline = span.roll_due
-            if deadline <= now:
-                self._close_span(span)
-                return
-            wait_until = deadline
-            if not can_wake and not speak:
-                wait_until = min(wait_until, now + span.round)  # nobody can wake us: look at the queue each round
-            if hold_until is not None and hold_until < wait_until:
-                if hold_until <= now:
-                    return
-                wait_until = hold_until
-            data = transport.read(wait_until - now)
-            if data:
-                self._listen_heard(span, data)
-
-    def _listen_heard(self, span: Span, data: bytes) -> None:
-        before = self.decoder.crc_errors
-        for reply in self.decoder.feed(data):
-            node = span.by_address.get(reply.addr)
-            if not reply.from_node or reply.seq != span.seq or node is None:
-                continue
-            self.stats.frames_received += 1
-            span.heard.add(node.spec.address)
-            self._heard(node)
-            if reply.mtype == sb.EVENTS:
-                if reply.payload[:1] != b"\x00":  # news, not the roll call's empty answer: ack it soon
-                    before_events = self.stats.events
-                    self._events(node, reply)
-                    self.stats.events_in_windows += self.stats.events - before_events
-                    node.ack_due = True
-                    span.must_speak = True
-            elif reply.mtype == sb.NAK and reply.payload[:1] == bytes((sb.NAK_NOT_IDENTIFIED,)):
-                span.rebooted.append(node)
-                span.must_speak = True
-            elif reply.mtype == sb.NAK and reply.payload[:1] == bytes((sb.NAK_POLL_ME,)):
-                span.poll_me.append(node)
-                span.must_speak = True
-        garbled = self.decoder.crc_errors - before
-        if garbled:
-            span.garbled += garbled
-            self.stats.corrupt_detected += garbled
-            span.must_speak = True
-
-    def _close_span(self, span: Span) -> None:
-        """At a master slot (or the window's end): the nodes fall silent when the master talks, so now it handles
-        what was heard, by name where needed, as after a POLL_ALL."""
-        with self._lock:
-            self._waiting = False
-        self._span = None
-        self.decoder.idle()
-        ended = self.transport.now() >= span.roll_due
-        for node in span.rebooted:
-            self._restarted(node)
-        for node in span.poll_me:  # its news is longer than a slot (a card; the remote's sealed answers)
-            if node.status == "up":
-                self._poll(node)
-        if span.garbled:
-            self.stats.collisions += 1
-            for node in span.group:
-                if node.status == "up" and node not in span.poll_me:
-                    self._poll(node)
-        roll = span.roll
-        if ended and roll is not None and not span.roll_heard() and roll.status == "up":
-            # Silent at its roll call: ask it by name now, until it answers or counts as down (a pulled cable
-            # is noticed within one turn of roll calls, 16 windows, plus these exchanges).
-            self.stats.timeouts += 1
-            self._silent(roll)
-            while roll.status == "up" and roll.silent:
-                self._poll(roll)
-
-    def abandon_span(self) -> None:
-        """Forget the open LISTEN window without judging it (the simulator let the clock jump over it)."""
-        if self._span is not None:
-            with self._lock:
-                self._waiting = False
-            self._span = None
-            self.decoder.idle()
+        return bool(self._listen_group) and not self.queued()
 
     def command_round(self) -> None:
         """Send queued commands for at most ``command_slot`` seconds (at least one frame if any is queued); never
         inside an open LISTEN window (the master talks only at its master slots, where the window closes)."""
         if self._span is not None:
             return
+        self._take_pictures()
         live = [n for n in self._ordered if n.status == "up" and n.outbox]
-        if not live:
+        if not live and not self._broadcasts:
             return
         now = self.transport.now()
         slot_end = now + self.command_slot
@@ -619,6 +288,7 @@ class BusMaster:
         for node in live:  # the LED answers a press: it goes before any screen write
             if node.outbox and node.outbox[0][0] == sb.SET_LED:
                 self._command(node)
+        self._send_broadcasts()  # the stage goes ahead of the screen writes that show it
         sent = False
         while live:
             for node in list(live):
@@ -639,9 +309,10 @@ class BusMaster:
     def pending_commands(self) -> int:
         """Commands queued for nodes that are up (what the next command slots will send)."""
         with self._lock:
-            return sum(len(n.outbox) for n in self.nodes.values() if n.status == "up")
+            return len(self._broadcasts) + len(self.stager.pending) + sum(
+                len(n.outbox) for n in self.nodes.values() if n.status == "up")
 
-    def _poll(self, node: NodeState) -> None:
+    def poll(self, node: NodeState) -> None:
         if node.status == "refused" and self.transport.now() - node.refused_at < self.refused_retry:
             return
         if node.status != "up" and not self._identify(node):
@@ -650,7 +321,7 @@ class BusMaster:
         if reply is None:
             return
         if reply.mtype == sb.IDENTITY:
-            self._restarted(node)
+            self.restarted(node)
         elif reply.mtype in (sb.EVENTS, sb.AUTH):
             self._events(node, reply)
 
@@ -664,12 +335,20 @@ class BusMaster:
         if reply is None:
             return False
         if reply.mtype == sb.IDENTITY:  # rebooted since we last spoke: start its session again (restores it)
-            self._restarted(node)
+            self.restarted(node)
             return False
+        missed = False
         with self._lock:
             if node.outbox and node.outbox[0] == (mtype, payload):
                 node.outbox.popleft()
-        if reply.mtype == sb.NAK:
+                if mtype == sb.DISPLAY_STAGED:
+                    plain = node.fallback.pop(payload, [])
+                    missed = reply.mtype == sb.NAK and reply.payload[:1] == bytes((sb.NAK_NO_STAGE,))
+                    if missed:  # it missed a part of the stage: its plain frames go instead
+                        node.outbox.extendleft(reversed(plain))
+        if missed:
+            self.stats.stage_misses += 1
+        elif reply.mtype == sb.NAK:
             self._alert(f"{node.spec.name} refused command 0x{mtype:02x} (code {reply.payload[0]})")
         if self.on_command is not None:
             self.on_command(node.spec.address, mtype, self.transport.now())
@@ -680,7 +359,7 @@ class BusMaster:
         ident = self.nodes[address].identity
         return ident is not None and bool(int(ident["caps"]) & capability)  # type: ignore[call-overload]
 
-    def _next_seq(self) -> int:
+    def next_seq(self) -> int:
         self._seq = (self._seq + 1) & 0xFF
         return self._seq
 
@@ -689,7 +368,7 @@ class BusMaster:
     ) -> sb.Frame | None:
         """Send, wait for the matching reply, retransmit (same sequence number) up to ``retries`` times."""
         address = node.spec.address
-        seq = self._next_seq()
+        seq = self.next_seq()
         frame = sb.encode_frame(address, seq, mtype, payload)
         attempts = 1 + (self.retries if tries is None else tries)
         for attempt in range(attempts):
@@ -699,10 +378,10 @@ class BusMaster:
             self.stats.frames_sent += 1
             reply = self._await(address, seq)
             if reply is not None:
-                self._heard(node)
+                self.heard(node)
                 return reply
         self.stats.timeouts += 1
-        self._silent(node)
+        self.silent(node)
         return None
 
     def _await(self, address: int, seq: int) -> sb.Frame | None:
@@ -726,10 +405,10 @@ class BusMaster:
         return None
 
     # --- link state ---------------------------------------------------------------------------------------------
-    def _heard(self, node: NodeState) -> None:
+    def heard(self, node: NodeState) -> None:
         node.silent = 0
 
-    def _silent(self, node: NodeState) -> None:
+    def silent(self, node: NodeState) -> None:
         node.silent += 1
         if node.status == "up" and node.silent >= self.down_after:
             node.status = "down"
@@ -747,7 +426,7 @@ class BusMaster:
         log.warning(message)
         self.alerts.append(message)
 
-    def _restarted(self, node: NodeState) -> None:
+    def restarted(self, node: NodeState) -> None:
         """It lost its session (its power was cut, or it was reset) since it was last heard, however the master
         learnt it: for that moment the seat was dark and a press may have gone, so it counts as a link lost and
         found again (the director pauses and carries on); a new session puts its screen and LED back."""
@@ -763,36 +442,10 @@ class BusMaster:
             return False
         return self._accept_identity(node, reply)
 
-    def check_identity(self, spec: NodeSpec, ident: dict[str, object]) -> None:
-        """Raise Refused with a message saying what is wrong and how to fix it."""
-        fw = ".".join(str(x) for x in ident["fw"])  # type: ignore[attr-defined]
-        if ident["proto"] != sb.PROTOCOL_VERSION:
-            raise Refused(
-                f"{spec.name}: firmware {fw} speaks seat bus protocol {ident['proto']}, this controller speaks "
-                f"{sb.PROTOCOL_VERSION}; flash it with this release's firmware/ (see firmware/README.md)"
-            )
-        want_role = sb.ROLE_REMOTE if spec.seat == 0 else sb.ROLE_SEAT
-        if ident["role"] != want_role:
-            has = "remote" if ident["role"] == sb.ROLE_REMOTE else "seat"
-            raise Refused(
-                f"{spec.name}: the node there is configured as a {has}; set 'role' in its config.json "
-                f"or give it another address"
-            )
-        need = REMOTE_CAPS if spec.seat == 0 else SEAT_CAPS
-        caps = int(ident["caps"])  # type: ignore[call-overload]
-        missing = need & ~caps
-        if missing:
-            raise Refused(
-                f"{spec.name}: firmware {fw} lacks capabilities 0x{missing:04x} ({capability_names(missing)}); "
-                f"check its wiring and config.json"
-            )
-        if spec.seat == 0 and spec.key is None:
-            raise Refused(f"{spec.name}: no pairing key configured on the controller for the remote")
-
     def _accept_identity(self, node: NodeState, reply: sb.Frame) -> bool:
         try:
             ident = sb.decode_identity(reply.payload)
-            self.check_identity(node.spec, ident)
+            check_identity(node.spec, ident)
         except (sb.FrameError, Refused) as err:
             was = node.status
             node.status = "refused"
@@ -829,104 +482,20 @@ class BusMaster:
             items.extend(node.restore())
         with self._lock:
             rest = [item for item in node.outbox if item[0] != sb.SET_LED or not items]
+            if node.restore is not None:  # the repaint is the screen as last drawn: older writes are in it
+                rest = [item for item in rest if item[0] not in SCREEN_TYPES]
+                node.fallback.clear()
+                self.stager.forget(node.spec.address)
             node.outbox = deque(items + rest)
 
     # --- events ---------------------------------------------------------------------------------------------------
+    def take_events(self, node: NodeState, reply: sb.Frame) -> None:
+        self._events(node, reply)
+
     def _events(self, node: NodeState, reply: sb.Frame) -> None:
-        payload = reply.payload
-        if node.spec.seat == 0:
-            opened = self._open_sealed(node, reply)
-            if opened is None:
-                return
-            payload = opened
-        elif reply.mtype != sb.EVENTS:
-            return
-        try:
-            events = sb.decode_events(payload)
-        except sb.FrameError as err:
-            self._alert(f"{node.spec.name}: unreadable events ({err})")
-            return
-        now = self.transport.now()
-        for seq, kind, age_ms, data in events:
-            if node.last_event and not sb.seq_after(seq, node.last_event):
-                self.stats.duplicates_dropped += 1
-                continue
-            node.last_event = seq
-            at = now - age_ms / 1000.0
-            event = self._translate(node, kind, data, at)
-            if event is None:
-                continue
-            self.stats.events += 1
-            self.stats.latencies.append(age_ms / 1000.0)
-            self.sink(event)
+        self.intake.take(node, reply)
 
-    def _open_sealed(self, node: NodeState, reply: sb.Frame) -> bytes | None:
-        """The remote's events if the reply is sealed with its key and a counter never accepted before (also not
-        before a restart: ``spec.counters``); else None, counted, logged and alerted."""
-        opened = None
-        if reply.mtype == sb.AUTH and node.spec.key is not None:
-            opened = sb.unseal(node.spec.key, node.spec.address, reply.seq, reply.payload)
-        why = None
-        if opened is None:
-            why = "a bad MAC or no MAC" + (" (a remote that has used up its key's counters answers unsealed: pair it "
-                                           "again, tianhei remote pair --new)" if reply.mtype == sb.EVENTS else "")
-        elif opened[1] != sb.EVENTS:
-            why = "not an events reply"
-        elif opened[0] <= node.auth_counter:
-            why = "a replayed counter"
-            if not node.auth_fresh:
-                self.stats.auth_rejected += 1
-                self._ask_remote_to_restart(node)
-                return None
-        else:
-            try:
-                if node.spec.counters is not None:
-                    node.spec.counters.accept(opened[0])  # remembered before it takes effect
-            except OSError as err:
-                why = f"its counter cannot be remembered ({err})"
-        if why is not None or opened is None:
-            self.stats.auth_rejected += 1
-            self._alert(f"ignored an unauthenticated reply for {node.spec.name}: {why}")
-            return None
-        node.auth_counter = opened[0]
-        node.auth_fresh = True
-        return opened[2]
+    def check_identity(self, spec: NodeSpec, ident: dict[str, object]) -> None:
+        """Raise Refused with a message saying what is wrong and how to fix it (:func:`nodes.check_identity`)."""
+        check_identity(spec, ident)
 
-    def _ask_remote_to_restart(self, node: NodeState) -> None:
-        """A correctly sealed reply with a counter we may have accepted before our own restart: either a replay,
-        or the remote still counting in the block it used then. A restarted remote counts from a block above
-        every one it used, so it is asked to restart (a RESET, at most every ``refused_retry`` seconds, and only
-        until its first reply is accepted: after that a stale counter is only ever a replay)."""
-        now = self.transport.now()
-        if node.auth_reset_at is not None and now - node.auth_reset_at < self.refused_retry:
-            return
-        node.auth_reset_at = now
-        self._alert(f"ignored a reply for {node.spec.name} with a counter from before this controller started "
-                    f"(a replay, or the remote still counting from then): asked the remote to restart")
-        self.send(node.spec.address, sb.RESET, bytes((sb.RESET_MAGIC,)))
-
-    def _translate(self, node: NodeState, kind: int, data: bytes, at: float) -> InputEvent | None:
-        seat = node.spec.seat
-        if kind in (sb.EV_PRESS, sb.EV_RELEASE) and data:
-            pressed = kind == sb.EV_PRESS
-            if seat == 0 and data[0] in KEYS:
-                return RemoteKeyEvent(key=KEYS[data[0]], pressed=pressed, at=at)
-            if seat and data[0] in BUTTONS:
-                return ButtonEvent(seat=seat, button=BUTTONS[data[0]], pressed=pressed, at=at)
-        elif kind in (sb.EV_CARD, sb.EV_CARD_GONE) and seat:
-            return CardEvent(seat=seat, uid=data.hex(), present=kind == sb.EV_CARD, at=at)
-        self._alert(f"{node.spec.name}: unknown event kind {kind} with data {data.hex()} ignored")
-        return None
-
-
-def capability_names(mask: int) -> str:
-    names = {
-        sb.CAP_BUTTONS: "buttons",
-        sb.CAP_LED: "LED",
-        sb.CAP_DISPLAY: "display",
-        sb.CAP_NFC: "card reader",
-        sb.CAP_KEYS5: "5-way keys",
-        sb.CAP_AUTH: "authentication",
-        sb.CAP_WATCHDOG: "watchdog",
-    }
-    return ", ".join(name for bit, name in names.items() if mask & bit)

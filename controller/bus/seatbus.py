@@ -49,6 +49,8 @@ DISPLAY = 0x11  # page col data... : write data at (page, col) in SSD1306 horizo
 DISPLAY_CMD = 0x12  # raw SSD1306 command bytes (contrast, on/off), never addressing commands
 RESET = 0x13  # u8 magic 0xA5: the node acks, then resets itself
 DISPLAY_RLE = 0x14  # offset u16 | op stream: the changed bytes of the screen, run-length coded (see encode_rle)
+STAGE = 0x15  # to BROADCAST: stage u8 | part u8 | parts u8 | n u8 | n addresses | offset u16 | op stream
+DISPLAY_STAGED = 0x16  # stage u8 | stage CRC32 u32 | offset u16 | op stream: the stage, changed, is the screen
 
 # --- message types: node -> host -------------------------------------------------------------------------
 IDENTITY = 0x81  # proto u8, fw major/minor/patch u8 x3, caps u16, reset cause u8, role u8, boot u16
@@ -57,9 +59,10 @@ ACK = 0x83  # a command frame with this SEQ was applied (or had been already)
 NAK = 0x84  # code u8: the command was refused
 AUTH = 0x85  # authenticated reply of a remote: counter u32 | inner type u8 | inner payload | mac 8
 
-HOST_TYPES = (IDENTIFY, POLL, POLL_ALL, LISTEN, SET_LED, DISPLAY, DISPLAY_CMD, RESET, DISPLAY_RLE)
+HOST_TYPES = (IDENTIFY, POLL, POLL_ALL, LISTEN, SET_LED, DISPLAY, DISPLAY_CMD, RESET, DISPLAY_RLE, STAGE,
+              DISPLAY_STAGED)
 NODE_TYPES = (IDENTITY, EVENTS, ACK, NAK, AUTH)
-COMMAND_TYPES = (SET_LED, DISPLAY, DISPLAY_CMD, RESET, DISPLAY_RLE)
+COMMAND_TYPES = (SET_LED, DISPLAY, DISPLAY_CMD, RESET, DISPLAY_RLE, DISPLAY_STAGED)
 
 #: Allowed payload lengths (min, max) per type; a header outside them is not a frame.
 PAYLOAD_LIMITS = {
@@ -72,6 +75,8 @@ PAYLOAD_LIMITS = {
     DISPLAY_CMD: (1, 32),
     RESET: (1, 1),
     DISPLAY_RLE: (3, MAX_PAYLOAD),
+    STAGE: (7, MAX_PAYLOAD),
+    DISPLAY_STAGED: (7, MAX_PAYLOAD),
     IDENTITY: (11, 11),
     EVENTS: (1, MAX_PAYLOAD),
     ACK: (0, 0),
@@ -86,6 +91,7 @@ NAK_UNSUPPORTED = 1  # this node has no such capability (a display command to a 
 NAK_BAD_PAYLOAD = 2
 NAK_NOT_IDENTIFIED = 3  # a command before IDENTIFY in this session
 NAK_POLL_ME = 4  # (in a POLL_ALL slot) I have an event too long for the slot: poll me by name
+NAK_NO_STAGE = 5  # DISPLAY_STAGED names a stage this node does not hold whole: send the screen another way
 
 # --- capabilities (IDENTITY caps bit mask) -------------------------------------------------------------
 CAP_BUTTONS = 0x0001  # three seat buttons: PREV NEXT OK
@@ -98,6 +104,7 @@ CAP_WATCHDOG = 0x0040
 CAP_DISPLAY_RLE = 0x0080  # understands DISPLAY_RLE (firmware 0.3)
 CAP_POLL_ALL = 0x0100  # answers POLL_ALL in its slot (firmware 0.3)
 CAP_LISTEN = 0x0200  # answers in its slot of any round of a LISTEN (firmware 0.4)
+CAP_STAGE = 0x0400  # keeps a STAGE picture and shows it with DISPLAY_STAGED (firmware 0.5)
 
 ROLE_SEAT = 1
 ROLE_REMOTE = 2
@@ -213,7 +220,7 @@ def _header_ok(length, addr_byte, mtype):
     addr = addr_byte & 0x7F
     if addr == 0:
         return False
-    if mtype in (POLL_ALL, LISTEN):
+    if mtype in (POLL_ALL, LISTEN, STAGE):
         return addr == BROADCAST  # it is for every node or it is not a frame
     return not (addr == BROADCAST and (from_node or mtype != IDENTIFY))
 
@@ -599,6 +606,56 @@ def encode_display_rle(offset, stream):
 
 def decode_display_rle(payload):
     return struct.unpack(">H", payload[:2])[0], payload[2:]
+
+
+# --- staged screens (STAGE, DISPLAY_STAGED) ---------------------------------------------------------------------
+# A screen that many seats show alike (the deal's "tap your card" with only the seat number differing) goes out
+# once: STAGE frames, broadcast, draw the bytes every listed seat's new screen has in common onto a blank picture
+# the node keeps apart (the stage, not shown); then each seat gets one DISPLAY_STAGED with only its own
+# differences from the stage, which makes the stage its screen. A stage is whole when the node holds all of its
+# ``parts`` and its CRC-32 is the one the DISPLAY_STAGED names (so a stage left from before, by another master or
+# 255 stages ago, is never shown for a new one); else the answer is NAK_NO_STAGE, and the master sends that seat
+# its screen as DISPLAY_RLE instead. A node not listed ignores the stage: it only ever keeps bytes of its own
+# next screen.
+
+STAGE_PARTS_MAX = 8
+
+
+def stage_stream_max(nodes):
+    """Op stream bytes one STAGE frame carries when it lists ``nodes`` addresses."""
+    return MAX_PAYLOAD - 6 - nodes
+
+
+def encode_stage(stage, part, parts, addresses, offset, stream):
+    if not 1 <= stage <= 255 or not 1 <= parts <= STAGE_PARTS_MAX or not 0 <= part < parts:
+        raise FrameError(f"STAGE {stage} part {part} of {parts}: a stage is 1..255 in 1..{STAGE_PARTS_MAX} parts")
+    if not addresses or not 0 <= offset < SCREEN_BYTES or len(stream) > stage_stream_max(len(addresses)):
+        raise FrameError(f"STAGE for {len(addresses)} nodes at offset {offset} with {len(stream)} stream bytes")
+    return bytes((stage, part, parts, len(addresses))) + bytes(addresses) + struct.pack(">H", offset) + bytes(stream)
+
+
+def decode_stage(payload):
+    """(stage, part, parts, addresses as bytes, offset, stream); FrameError if the payload does not add up."""
+    stage, part, parts, n = payload[0], payload[1], payload[2], payload[3]
+    if not stage or not 1 <= parts <= STAGE_PARTS_MAX or part >= parts or not n or len(payload) < 6 + n:
+        raise FrameError(f"STAGE {stage} part {part} of {parts} for {n} nodes does not fit {len(payload)} bytes")
+    offset = struct.unpack(">H", payload[4 + n : 6 + n])[0]
+    return stage, part, parts, bytes(payload[4 : 4 + n]), offset, payload[6 + n :]
+
+
+STAGED_STREAM_MAX = MAX_PAYLOAD - 7
+
+
+def encode_display_staged(stage, stage_crc, offset, stream):
+    if not 1 <= stage <= 255 or not 0 <= offset < SCREEN_BYTES or len(stream) > STAGED_STREAM_MAX:
+        raise FrameError(f"DISPLAY_STAGED of stage {stage} at offset {offset} with {len(stream)} stream bytes")
+    return struct.pack(">BIH", stage, stage_crc, offset) + bytes(stream)
+
+
+def decode_display_staged(payload):
+    """(stage, the stage picture's CRC-32, offset, stream)."""
+    stage, stage_crc, offset = struct.unpack(">BIH", payload[:7])
+    return stage, stage_crc, offset, payload[7:]
 
 
 # --- authentication (remote role) --------------------------------------------------------------------------

@@ -30,7 +30,8 @@ from controller.ports import Button
 
 from . import seatbus as sb
 from .auth_counter import CounterStore
-from .master import BusMaster, NodeSpec
+from .master import BusMaster
+from .nodes import NodeSpec
 from .table import BusTable
 
 REPO = Path(__file__).resolve().parents[2]
@@ -510,7 +511,7 @@ class SimTable:
         """The bus is quiet (see :meth:`SimBus.quiet`) and the master has nothing to send and nobody to find."""
         if not self.bus.quiet():
             return False
-        return all(n.status == "up" and not n.outbox for n in self.master.nodes.values())
+        return all(n.status == "up" for n in self.master.nodes.values()) and not self.master.queued()
 
     def unpowered(self, address: int) -> bool:
         """Is the node at ``address`` switched off right now (a power cut)?"""

@@ -33,6 +33,7 @@ class BusScreen:
         self.interface = BusSerialInterface(
             lambda mtype, payload: master.send(address, mtype, payload),
             rle=lambda: master.supports(address, sb.CAP_DISPLAY_RLE),
+            offer=lambda old, new: master.offer_picture(address, old, new),
         )
         self._last: bytes | None = None
         self.device = ssd1306(self.interface, width=SCREEN_SIZE[0], height=SCREEN_SIZE[1])
@@ -165,8 +166,9 @@ def open_bus_table(
     the key in ``remote_key_file`` (``tianhei remote pair``), its accepted counters remembered beside it. Raises
     OSError (pyserial's SerialException is one) when the port cannot be opened,
     :class:`~controller.bus.pairing.PairingError` when the profile has a remote and its key is unusable."""
-    from .master import NodeSpec, SerialTransport
+    from .nodes import NodeSpec
     from .pairing import load_key, open_counters
+    from .transport import SerialTransport
 
     if profile.bus is None:
         raise ValueError(f"hardware {profile.name!r} ({profile.source}) has no [bus] table; add port and baud")

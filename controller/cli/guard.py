@@ -48,7 +48,7 @@ USER_ERRORS = frozenset({
     "controller.director.journal_error.JournalError",
     "controller.director.saved.SavedGameDiffers",
     "controller.diag.host.HardwareError",
-    "controller.bus.master.Refused",
+    "controller.bus.nodes.Refused",
     "controller.bus.pairing.PairingError",
     "controller.bus.auth_counter.CounterStoreError",
     "controller.web.certificate.CertificateError",

@@ -12,8 +12,8 @@ only means they are sent again; the host drops repeats by their sequence number.
 
 import seatbus as sb
 
-FIRMWARE_VERSION = (0, 4, 0)  # 0.2: seat bus protocol 2 (CRC-32); 0.3: DISPLAY_RLE, POLL_ALL, eager debouncing, AUTH
-# counters reserved in blocks (remote); 0.4: LISTEN
+FIRMWARE_VERSION = (0, 5, 0)  # 0.2: seat bus protocol 2 (CRC-32); 0.3: DISPLAY_RLE, POLL_ALL, eager debouncing, AUTH
+# counters reserved in blocks (remote); 0.4: LISTEN; 0.5: STAGE and DISPLAY_STAGED
 QUEUE_MAX = 32
 ECHO_RGB = (40, 40, 40)
 
@@ -83,6 +83,12 @@ class Node:
         # What the panel shows, byte for byte: DISPLAY_RLE skips over what it leaves as it is, so the node must
         # know it. The panel is cleared at boot, and so is this.
         self.fb = bytearray(sb.SCREEN_BYTES) if io.screen is not None else None
+        # The stage (STAGE): a picture kept apart, not shown, until a DISPLAY_STAGED makes it the screen. Its
+        # buffer is made at the first STAGE, so a node that never gets one spends no RAM on it.
+        self.stage = None
+        self.stage_id = 0
+        self.stage_parts = 0  # which parts arrived (bit i: part i)
+        self.stage_whole = 0  # the mask of all its parts
 
     def _caps(self):
         io = self.io
@@ -91,7 +97,7 @@ class Node:
         if io.led is not None:
             caps |= sb.CAP_LED
         if io.screen is not None:
-            caps |= sb.CAP_DISPLAY | sb.CAP_DISPLAY_RLE
+            caps |= sb.CAP_DISPLAY | sb.CAP_DISPLAY_RLE | sb.CAP_STAGE
         if io.reader is not None:
             caps |= sb.CAP_NFC
         if io.wdt is not None:
@@ -314,6 +320,9 @@ class Node:
         if frame.addr == sb.BROADCAST and frame.mtype == sb.POLL_ALL:
             self._poll_all(frame, now)
             return
+        if frame.addr == sb.BROADCAST and frame.mtype == sb.STAGE:
+            self._stage(frame.payload)
+            return
         if frame.addr != self.address:
             return
         t = frame.mtype
@@ -377,6 +386,10 @@ class Node:
             except sb.FrameError:
                 return sb.NAK_BAD_PAYLOAD
             self._show(lo, hi)
+        elif t == sb.DISPLAY_STAGED:
+            if io.screen is None:
+                return sb.NAK_UNSUPPORTED
+            return self._show_stage(payload)
         elif t == sb.DISPLAY_CMD:
             if io.screen is None:
                 return sb.NAK_UNSUPPORTED
@@ -391,6 +404,51 @@ class Node:
             self.pending_reset = True
         else:
             return sb.NAK_UNSUPPORTED
+        return 0
+
+    def _stage(self, payload):
+        """STAGE: draw one part of a stage onto its blank picture, if this node is listed (else it is not ours)."""
+        if self.fb is None:
+            return
+        try:
+            stage, part, parts, addresses, offset, stream = sb.decode_stage(payload)
+        except sb.FrameError:
+            return
+        if addresses.find(bytes((self.address,))) < 0:
+            return
+        if self.stage is None:
+            self.stage = bytearray(sb.SCREEN_BYTES)
+        if stage != self.stage_id:  # a new stage: it starts blank
+            self.stage[:] = bytes(sb.SCREEN_BYTES)
+            self.stage_id = stage
+            self.stage_parts = 0
+            self.stage_whole = (1 << parts) - 1
+        try:
+            sb.decode_rle_into(self.stage, offset, stream)
+        except sb.FrameError:
+            return
+        self.stage_parts |= 1 << part
+
+    def _show_stage(self, payload):
+        """DISPLAY_STAGED: this node's own changes onto the whole stage, which becomes the screen; the panel is
+        written only where it changes, a page row at a time."""
+        stage, stage_crc, offset, stream = sb.decode_display_staged(payload)
+        if self.stage is None or stage != self.stage_id or self.stage_parts != self.stage_whole:
+            return sb.NAK_NO_STAGE
+        if sb.crc32(self.stage) != stage_crc:
+            return sb.NAK_NO_STAGE  # not the picture the host staged (a stage of the same number from before)
+        try:
+            sb.decode_rle_into(self.stage, offset, stream)
+        except sb.FrameError:
+            return sb.NAK_BAD_PAYLOAD
+        old = self.fb
+        self.fb = self.stage
+        self.stage = old  # the old screen's buffer is the next stage's (no allocation)
+        self.stage_id = 0
+        for page in range(8):
+            lo = page * 128
+            if self.fb[lo : lo + 128] != old[lo : lo + 128]:
+                self.io.screen.write(page, 0, self.fb[lo : lo + 128])
         return 0
 
     def _show(self, lo, hi):

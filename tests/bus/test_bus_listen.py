@@ -11,8 +11,8 @@ import tty
 import pytest
 
 from controller.bus import seatbus as sb
-from controller.bus.master import SerialTransport
 from controller.bus.sim import SimTable, start_sim_table
+from controller.bus.transport import SerialTransport
 from controller.ports import Button, ButtonEvent, InputEvent, LinkEvent
 
 

@@ -8,7 +8,9 @@ from hypothesis import strategies as st
 
 from controller.bus import seatbus as sb
 from controller.bus.display import BusSerialInterface, rle_payloads
-from controller.bus.master import BusMaster, NodeSpec, SerialTransport
+from controller.bus.master import BusMaster
+from controller.bus.nodes import NodeSpec
+from controller.bus.transport import SerialTransport
 from controller.ports import InputEvent, LinkEvent
 
 

@@ -12,7 +12,8 @@ import pytest
 
 from controller.bus import seatbus as sb
 from controller.bus.auth_counter import CounterStore
-from controller.bus.master import BusMaster, NodeSpec
+from controller.bus.master import BusMaster
+from controller.bus.nodes import NodeSpec
 from controller.bus.pairing import (
     PairingError,
     counter_path,

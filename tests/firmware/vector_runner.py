@@ -86,6 +86,25 @@ def run(vectors_path, seatbus_dir):
             check("rle refuses " + bad["name"], False, "decoded without complaint")
         except s.FrameError:
             check("rle refuses " + bad["name"], fb == bytearray(s.SCREEN_BYTES), "wrote before refusing")
+    for st in v["stage"]:
+        stage, part, parts, addresses, offset, stream = s.decode_stage(unhexlify(st["payload"]))
+        ok = (stage, part, parts, list(addresses), offset) == (st["stage"], st["part"], st["parts"], st["addresses"],
+                                                              st["offset"])
+        check("stage decode", ok and hx(stream) == st["stream"], repr((stage, part, parts, offset)))
+        enc = s.encode_stage(stage, part, parts, st["addresses"], offset, unhexlify(st["stream"]))
+        check("stage encode", hx(enc) == st["payload"], hx(enc))
+    for bad in v["stage_rejected"]:
+        try:
+            s.decode_stage(unhexlify(bad["payload"]))
+            check("stage refuses " + bad["name"], False, "decoded without complaint")
+        except s.FrameError:
+            check("stage refuses " + bad["name"], True)
+    for ds in v["display_staged"]:
+        stage, crc, offset, stream = s.decode_display_staged(unhexlify(ds["payload"]))
+        ok = (stage, crc, offset, hx(stream)) == (ds["stage"], ds["crc"], ds["offset"], ds["stream"])
+        check("display staged decode", ok, repr((stage, crc, offset)))
+        enc = s.encode_display_staged(stage, crc, offset, unhexlify(ds["stream"]))
+        check("display staged encode", hx(enc) == ds["payload"], hx(enc))
     for bad in v["rejected_encodes"]:
         try:
             s.encode_frame(bad["addr"], bad["seq"], bad["type"], unhexlify(bad["payload"]), bad["from_node"])

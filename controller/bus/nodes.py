@@ -1,0 +1,160 @@
+"""Who is on the bus: the node each address should hold (:class:`NodeSpec`), what the master knows of it
+(:class:`NodeState`), the bus's counters, and whether the firmware that answers qualifies (:func:`check_identity`).
+
+Shared by the master and the parts it is made of (the POLL_ALL cycle, the LISTEN windows, the events taken in):
+they all import it and none of them imports the master, so the bus has no import circle. :class:`Link` is what
+those parts may ask of the master.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Protocol
+
+from controller.ports import RGB
+
+from . import seatbus as sb
+from .auth_counter import CounterStore
+from .transport import Transport
+
+SEAT_CAPS = sb.CAP_BUTTONS | sb.CAP_LED | sb.CAP_DISPLAY | sb.CAP_NFC
+REMOTE_CAPS = sb.CAP_KEYS5 | sb.CAP_DISPLAY | sb.CAP_AUTH
+
+
+@dataclass
+class NodeSpec:
+    """Who should be at an address: a seat (``seat`` > 0) or the remote (``seat`` == 0, with its pairing key)."""
+
+    address: int
+    seat: int
+    key: bytes | None = None
+    #: The remote's accepted AUTH counters, remembered across restarts (``auth_counter.CounterStore``).
+    counters: CounterStore | None = None
+
+    @property
+    def name(self) -> str:
+        return (
+            f"seat {self.seat} (address {self.address})"
+            if self.seat
+            else f"the remote (address {self.address})"
+        )
+
+
+@dataclass
+class NodeState:
+    spec: NodeSpec
+    status: str = "unknown"  # unknown | up | down | refused
+    identity: dict[str, object] | None = None
+    last_event: int = 0
+    auth_counter: int = 0
+    #: A sealed reply was accepted since this master started (until then a stale counter may be the remote
+    #: still counting in a block from before our restart, and it is asked to restart once in a while).
+    auth_fresh: bool = False
+    auth_reset_at: float | None = None
+    silent: int = 0
+    refused_at: float = 0.0
+    outbox: deque[tuple[int, bytes]] = field(default_factory=deque)
+    led: RGB | None = None
+    restore: Callable[[], list[tuple[int, bytes]]] | None = None
+    #: Events were applied since the last POLL_ALL: its ack goes in the next one.
+    ack_due: bool = False
+    #: A queued DISPLAY_STAGED's payload -> the plain frames that replace it if the node missed its stage.
+    fallback: dict[bytes, list[tuple[int, bytes]]] = field(default_factory=dict)
+
+
+@dataclass
+class BusStats:
+    frames_sent: int = 0
+    frames_received: int = 0
+    retransmits: int = 0
+    timeouts: int = 0
+    corrupt_detected: int = 0
+    duplicates_dropped: int = 0
+    auth_rejected: int = 0
+    events: int = 0
+    poll_alls: int = 0
+    listens: int = 0
+    #: Events that came in a LISTEN window (the rest came in POLL_ALL cycles or by name).
+    events_in_windows: int = 0
+    collisions: int = 0
+    #: STAGE frames broadcast, and DISPLAY_STAGED refused for a stage the node did not hold whole.
+    stages: int = 0
+    stage_misses: int = 0
+    latencies: list[float] = field(default_factory=list)
+
+
+class Refused(Exception):
+    """A node whose firmware does not match this controller."""
+
+
+def check_identity(spec: NodeSpec, ident: dict[str, object]) -> None:
+    """Raise Refused with a message saying what is wrong and how to fix it."""
+    fw = ".".join(str(x) for x in ident["fw"])  # type: ignore[attr-defined]
+    if ident["proto"] != sb.PROTOCOL_VERSION:
+        raise Refused(
+            f"{spec.name}: firmware {fw} speaks seat bus protocol {ident['proto']}, this controller speaks "
+            f"{sb.PROTOCOL_VERSION}; flash it with this release's firmware/ (see firmware/README.md)"
+        )
+    want_role = sb.ROLE_REMOTE if spec.seat == 0 else sb.ROLE_SEAT
+    if ident["role"] != want_role:
+        has = "remote" if ident["role"] == sb.ROLE_REMOTE else "seat"
+        raise Refused(
+            f"{spec.name}: the node there is configured as a {has}; set 'role' in its config.json "
+            f"or give it another address"
+        )
+    need = REMOTE_CAPS if spec.seat == 0 else SEAT_CAPS
+    caps = int(ident["caps"])  # type: ignore[call-overload]
+    missing = need & ~caps
+    if missing:
+        raise Refused(
+            f"{spec.name}: firmware {fw} lacks capabilities 0x{missing:04x} ({capability_names(missing)}); "
+            f"check its wiring and config.json"
+        )
+    if spec.seat == 0 and spec.key is None:
+        raise Refused(f"{spec.name}: no pairing key configured on the controller for the remote")
+
+
+def capability_names(mask: int) -> str:
+    names = {
+        sb.CAP_BUTTONS: "buttons",
+        sb.CAP_LED: "LED",
+        sb.CAP_DISPLAY: "display",
+        sb.CAP_NFC: "card reader",
+        sb.CAP_KEYS5: "5-way keys",
+        sb.CAP_AUTH: "authentication",
+        sb.CAP_WATCHDOG: "watchdog",
+    }
+    return ", ".join(name for bit, name in names.items() if mask & bit)
+
+
+class Link(Protocol):
+    """What the master's parts (the POLL_ALL cycle, the LISTEN windows) may use of the master: the line, its
+    counters, and the exchanges and link-state changes that stay the master's own."""
+
+    transport: Transport
+    decoder: sb.Decoder
+    stats: BusStats
+    baud: int
+    slot_us: int
+    gap_us: int
+    reply_timeout: float
+    slot_margin: float
+
+    def next_seq(self) -> int: ...
+
+    def queued(self) -> bool:
+        """Is any command waiting to be sent?"""
+
+    def poll(self, node: NodeState) -> None:
+        """Ask one node for its events by name (identifying it first if it is not up)."""
+
+    def heard(self, node: NodeState) -> None: ...
+
+    def silent(self, node: NodeState) -> None: ...
+
+    def restarted(self, node: NodeState) -> None: ...
+
+    def take_events(self, node: NodeState, reply: sb.Frame) -> None:
+        """Apply the events of a node's EVENTS (or sealed AUTH) reply."""
