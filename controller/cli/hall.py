@@ -119,9 +119,10 @@ def _league_bridge(args: argparse.Namespace, club: str) -> Any:
         if any(given):
             raise BrokerError("the --league-* files need --league-address HOST:PORT (the league broker's TLS port)")
         return None
-    from controller.league.bridge import Bridge
+    from controller.league.bridge import Bridge, check_address
     from controller.league.certs import club_user
 
+    check_address(args.league_address)
     folder = args.league_certs
     paths = {"--league-ca": args.league_ca or (folder / "ca.crt" if folder else None),
              "--league-cert": args.league_cert or (folder / f"{club_user(club)}.crt" if folder else None),

@@ -48,9 +48,14 @@ class Bridge:
 
     def __post_init__(self) -> None:
         topics.check_name("club", self.club)
-        host, sep, port = self.address.rpartition(":")
-        if not sep or not host or not port.isdigit() or not 0 < int(port) < 65536:
-            raise broker.BrokerError(f"league address {self.address!r}: write HOST:PORT, e.g. league.example:8883")
+        check_address(self.address)
+
+
+def check_address(address: str) -> str:
+    host, sep, port = address.rpartition(":")
+    if not sep or not host or not port.isdigit() or not 0 < int(port) < 65536:
+        raise broker.BrokerError(f"league address {address!r}: write HOST:PORT, e.g. league.example:8883")
+    return address
 
 
 def league_topic(club: str, kind: str) -> str:
