@@ -34,6 +34,8 @@ SUBCOMMANDS: dict[str, str] = {
     "records": "the club's records: games, one game, a member, standings, CSV export",
     "evening": "a scripted club evening on the simulated table: check-in, games, records",
     "balance": "the balance lab: win rates per player count and side, with plots",
+    "league": "the league of several clubs: its page, certificates, broker files, merges",
+    "league-demo": "three clubs bridged to a league on loopback brokers, links cut and restored",
 }
 
 

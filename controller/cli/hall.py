@@ -32,6 +32,16 @@ def register(sub: Any) -> None:
                    help="broker-files: an address to listen on besides 127.0.0.1 (the Pi's club-network address); "
                    "repeatable")
     p.add_argument("--data-dir", type=Path, default=None, help="broker-files: where the broker keeps its sessions")
+    p.add_argument("--league-address", default=None, metavar="HOST:PORT",
+                   help="broker-files: bridge the club's results and standings to the league's broker there (TLS; "
+                   "docs/league.md)")
+    p.add_argument("--league-certs", type=Path, default=None, metavar="DIR",
+                   help="broker-files: the folder with ca.crt and club-CLUB.crt/.key from the league")
+    p.add_argument("--league-ca", type=Path, default=None, help="broker-files: the league's CA (default DIR/ca.crt)")
+    p.add_argument("--league-cert", type=Path, default=None,
+                   help="broker-files: the club's certificate (default DIR/club-CLUB.crt)")
+    p.add_argument("--league-key", type=Path, default=None,
+                   help="broker-files: the club's key (default DIR/club-CLUB.key)")
     p.set_defaults(func=run)
 
 
@@ -85,11 +95,42 @@ def _broker_files(config: Any, args: argparse.Namespace) -> int:
         return fail("hall broker-files needs --out DIR (where mosquitto.conf, acl, passwd and secrets/ go)")
     rooms = [r.strip() for r in args.rooms.split(",") if r.strip()] if args.rooms else \
         [str(r["id"]) for r in config.hall.rooms]
+    club = args.club or config.mqtt.club
     try:
-        files = write_files(args.out, args.club or config.mqtt.club, rooms, port=config.mqtt.port,
-                            binds=["127.0.0.1", *(args.bind or [])], data_dir=args.data_dir)
+        bridge = _league_bridge(args, club)
+        files = write_files(args.out, club, rooms, port=config.mqtt.port,
+                            binds=["127.0.0.1", *(args.bind or [])], data_dir=args.data_dir, bridge=bridge)
     except (BrokerError, TopicError, OSError) as exc:
         return fail(str(exc))
     print(f"wrote {files.conf}, {args.out / 'acl'}, {args.out / 'passwd'} and a password per user in "
           f"{args.out / 'secrets'}/ ({', '.join(files.passwords)})")
+    if bridge is not None:
+        print(f"the broker bridges club {club!r}'s results and standings to the league at {bridge.address} (TLS, "
+              f"as {bridge.certfile.name})")
     return 0
+
+
+def _league_bridge(args: argparse.Namespace, club: str) -> Any:
+    """The bridge to the league from the --league-* options (None without --league-address)."""
+    from controller.hall.broker import BrokerError
+
+    given = [args.league_certs, args.league_ca, args.league_cert, args.league_key]
+    if args.league_address is None:
+        if any(given):
+            raise BrokerError("the --league-* files need --league-address HOST:PORT (the league broker's TLS port)")
+        return None
+    from controller.league.bridge import Bridge, check_address
+    from controller.league.certs import club_user
+
+    check_address(args.league_address)
+    folder = args.league_certs
+    paths = {"--league-ca": args.league_ca or (folder / "ca.crt" if folder else None),
+             "--league-cert": args.league_cert or (folder / f"{club_user(club)}.crt" if folder else None),
+             "--league-key": args.league_key or (folder / f"{club_user(club)}.key" if folder else None)}
+    for option, path in paths.items():
+        if path is None:
+            raise BrokerError(f"a league bridge needs {option} FILE (or --league-certs DIR with the league's files)")
+        if not path.is_file():
+            raise BrokerError(f"{option} {path}: no such file (the league's organiser makes it: tianhei league certs)")
+    ca, cert, key = (Path(p).resolve() for p in paths.values() if p is not None)
+    return Bridge(club, args.league_address, ca, cert, key)

@@ -4,10 +4,9 @@ from __future__ import annotations
 
 import math
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-if TYPE_CHECKING:
-    from controller.club.balance import BalanceResult
+from controller.club.balance_result import SIDES, Z95, BalanceResult
 
 COLOURS = {"good": "#1f77b4", "killers": "#d62728", "draw": "#7f7f7f"}
 LABELS = {"good": "good side (police + civilians)", "killers": "killers", "draw": "draw"}
@@ -24,8 +23,6 @@ def _pyplot() -> Any:
 
 def plot_winrate(result: BalanceResult, path: Path) -> Path:
     """Win rate against players, one line per side with its 95% band; the exact model as dashed lines."""
-    from controller.club.balance import SIDES
-
     plt = _pyplot()
     fig, ax = plt.subplots(figsize=(8, 5), dpi=110)
     xs = [r.players for r in result.rows]
@@ -59,8 +56,6 @@ def plot_winrate(result: BalanceResult, path: Path) -> Path:
 
 def plot_vs_exact(result: BalanceResult, path: Path) -> Path:
     """Simulated minus exact share per count and side, with the 95% range the simulation's noise allows."""
-    from controller.club.balance import SIDES, Z95
-
     plt = _pyplot()
     fig, ax = plt.subplots(figsize=(8, 4.6), dpi=110)
     width = 0.25

@@ -38,6 +38,9 @@ class SeatRecord:
     death: int | None = None
     cause: str | None = None
     penalties: int = 0
+    #: The member's card UID (normalised), where the table knew it: who the member is beyond this club (a league
+    #: counts one person by card across clubs). None: a guest, or a member without a card.
+    card: str | None = None
 
 
 @dataclass(frozen=True)
@@ -156,6 +159,7 @@ def build_record(events: Sequence[Event], notes: Sequence[Mapping[str, Any]], *,
     note = club_note(notes)
     created = events[0]
     members: Mapping[str, Any] = note.get("members", {}) or {}
+    cards: Mapping[str, Any] = note.get("cards", {}) or {}
     both = state.config.variant.live == "both"  # D2: two card places a physical seat; members sit at seats
     order = {seat: (i + 1, cause) for i, (seat, cause) in enumerate(state.dead)}
     penalties = tuple((e.seat, e.total) for e in events if isinstance(e, Penalised))
@@ -164,10 +168,11 @@ def build_record(events: Sequence[Event], notes: Sequence[Mapping[str, Any]], *,
         physical = (n + 1) // 2 if both else n
         death = order.get(n)
         member = members.get(str(physical))
+        card = cards.get(str(physical)) if member else None
         seats.append(SeatRecord(seat=n, role=state.role_of(n), side=state.side_of(n),
                                 member=str(member) if member else None,
                                 death=death[0] if death else None, cause=death[1] if death else None,
-                                penalties=int(state.penalties.get(n, 0))))
+                                penalties=int(state.penalties.get(n, 0)), card=str(card) if card else None))
     started = note.get("started")
     length = game_length(notes)
     return GameRecord(

@@ -52,10 +52,14 @@ def env_crash_point() -> CrashPoint | None:
 
 
 def checkin_note(journal: SqliteJournal, members: Mapping[int, str | None], *, table: str, room: str,
-                 clock: float) -> dict[str, Any]:
-    """Write who sits where into the current game's journal records (call it once the game is dealt)."""
-    note = {"uid": uuid.uuid4().hex, "table": table, "room": room, "started": now_iso(), "clock": clock,
-            "members": {str(seat): name for seat, name in sorted(members.items()) if name}}
+                 clock: float, cards: Mapping[int, str | None] | None = None) -> dict[str, Any]:
+    """Write who sits where into the current game's journal records (call it once the game is dealt), with each
+    member's card UID where the club knows it (a league tells one person by card across clubs)."""
+    note: dict[str, Any] = {"uid": uuid.uuid4().hex, "table": table, "room": room, "started": now_iso(),
+                            "clock": clock,
+                            "members": {str(seat): name for seat, name in sorted(members.items()) if name}}
+    if cards:
+        note["cards"] = {str(seat): card for seat, card in sorted(cards.items()) if card and members.get(seat)}
     journal.note({CLUB_NOTE: note})
     return note
 

@@ -72,7 +72,12 @@ class Club:
 
     # ---- the journal --------------------------------------------------------------------------------------
     def checkin(self, journal: SqliteJournal, members: Mapping[int, str | None], clock: float) -> None:
-        recorder.checkin_note(journal, members, table=self.table, room=self.room, clock=clock)
+        cards = {}
+        for seat, name in members.items():
+            member = self.store.member(name) if name else None
+            if member is not None and member.card:
+                cards[seat] = member.card
+        recorder.checkin_note(journal, members, table=self.table, room=self.room, clock=clock, cards=cards)
 
     def follow(self, journal: SqliteJournal, scheduler: Any, *, resumed: bool,
                over: Callable[[], bool]) -> None:

@@ -21,8 +21,12 @@ import time
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from controller.hall import topics
+
+if TYPE_CHECKING:
+    from controller.league.bridge import Bridge
 
 MOSQUITTO = ("/usr/sbin/mosquitto", "mosquitto")
 PASSWD = ("/usr/bin/mosquitto_passwd", "mosquitto_passwd")
@@ -88,9 +92,10 @@ class BrokerFiles:
 
 def write_files(root: Path, club: str, rooms: Sequence[str], *, port: int = 1883,
                 binds: Sequence[str] = ("127.0.0.1",), data_dir: Path | None = None, run_as: str | None = None,
-                log_file: Path | None = None) -> BrokerFiles:
+                log_file: Path | None = None, bridge: Bridge | None = None) -> BrokerFiles:
     """Write ``mosquitto.conf``, ``acl``, ``passwd`` and one ``secrets/<user>.secret`` per user under ``root``.
-    A user's existing secret is kept (tables already configured keep working when a room is added)."""
+    A user's existing secret is kept (tables already configured keep working when a room is added). With
+    ``bridge``, the conf ends with the bridge to the league's broker (controller/league/bridge.py)."""
     club = topics.check_name("club", club)
     rooms = [topics.check_name("room", r) for r in rooms]
     if not rooms:
@@ -115,8 +120,15 @@ def write_files(root: Path, club: str, rooms: Sequence[str], *, port: int = 1883
         subprocess.run([tool, *flags, str(passwd), user, password], check=True, capture_output=True)
     os.chmod(passwd, 0o640)
     (root / "acl").write_text(acl(club, rooms))
-    files.conf.write_text(config(port=port, binds=binds, password_file=passwd, acl_file=root / "acl",
-                                 data_dir=data_dir, run_as=run_as, log_file=log_file))
+    text = config(port=port, binds=binds, password_file=passwd, acl_file=root / "acl", data_dir=data_dir,
+                  run_as=run_as, log_file=log_file)
+    if bridge is not None:
+        from controller.league.bridge import bridge_section
+
+        if bridge.club != club:
+            raise BrokerError(f"the bridge is for club {bridge.club!r}, this broker is club {club!r}")
+        text += bridge_section(bridge)
+    files.conf.write_text(text)
     return files
 
 
@@ -137,12 +149,13 @@ class Mosquitto:
     ``kill()`` is ``kill -9`` (what the broker had not saved is lost); ``start()`` brings it back on the same
     port with the same data."""
 
-    def __init__(self, root: Path, club: str, rooms: Sequence[str], port: int | None = None) -> None:
+    def __init__(self, root: Path, club: str, rooms: Sequence[str], port: int | None = None,
+                 bridge: Bridge | None = None) -> None:
         self.root = root
         self.port = port or free_port()
         (root / "data").mkdir(parents=True, exist_ok=True)
         self.files = write_files(root, club, rooms, port=self.port, data_dir=root / "data",
-                                 run_as=getpass.getuser(), log_file=root / "mosquitto.log")
+                                 run_as=getpass.getuser(), log_file=root / "mosquitto.log", bridge=bridge)
         self.proc: subprocess.Popen[bytes] | None = None
         self.starts = 0
 

@@ -20,7 +20,7 @@ from typing import Any
 from controller.club.record import GameRecord
 from controller.club.scoring import DEFAULT, ScoringTable
 from controller.club.standings import standings
-from controller.hall import topics
+from controller.hall import league_feed, topics
 from controller.hall.announce import Announcer, game_over_text
 from controller.hall.mqtt import CLIENT_LOG, BrokerAddress, LinkStats, first_of, seen
 from controller.hall.store import HallStore
@@ -87,6 +87,10 @@ class HallService:
         self._wake = asyncio.Event()
         self.banners: list[dict[str, Any]] = []
         self.events: dict[str, int] = {}
+        #: the records for the league (through the broker's bridge) until its receipt lists them
+        #: (controller/hall/league_feed.py)
+        self.league = league_feed.Ledger(self.club)
+        self.league.load(store, clock())
 
     # ---- messages from the rooms -------------------------------------------------------------------------------
     def receive(self, topic: str, payload: bytes) -> str:
@@ -159,9 +163,15 @@ class HallService:
             if game and self.store.add_result(game, room, evening_of(at), at, body, self.clock()):
                 self.counts.result_delays.append(max(0.0, self.clock() - at))
                 return self.store.announce_once(game, room, self.clock())
-        elif kind == "record":
-            self.store.add_record(str(body["uid"]), room, evening_of(at), at, body)
+        elif kind == "record" and self.store.add_record(str(body["uid"]), room, evening_of(at), at, body):
+            self.league.add(room, at, evening_of(at), body, self.clock())
+            self._queue_standings(evening_of(at))
         return False
+
+    def _queue_standings(self, evening: str) -> None:
+        """The evening's standings for the league (retained: the latest wins)."""
+        self.outgoing[league_feed.topic(self.club, "standings")] = {
+            "club": self.club, "evening": evening, "standings": self.standings(evening)}
 
     def _announce(self, room: str, game: str) -> None:
         self.banners = [b for b in self.banners if b["room"] != room][-4:]
@@ -290,7 +300,13 @@ class HallService:
                         await client.subscribe(t, qos=1)
                     for view in self.room_views():  # the room lists again (retained; idempotent)
                         self._queue_sent(view.id, list(view.sent), view.next_variant)
-                    await first_of(stop, self._take(client), self._publish(client, stop))
+                    # what the league has not confirmed goes again soon: a broker killed while its bridge was
+                    # down lost the bridge's queue with it (the league takes each game once)
+                    await client.subscribe(league_feed.topic(self.club, league_feed.RECEIPT), qos=1)
+                    self.league.connected(self.clock())
+                    self._queue_standings(evening_of(self.clock()))
+                    await first_of(stop, self._take(client), self._publish(client, stop),
+                                   self._to_league(client, stop))
             except aiomqtt.MqttError as exc:
                 seen(client)
                 self._link(False, str(exc))
@@ -300,8 +316,23 @@ class HallService:
         self._link(False, "stopped")
 
     async def _take(self, client: Any) -> None:
+        receipt = league_feed.topic(self.club, league_feed.RECEIPT)
         async for message in client.messages:
+            if str(message.topic) == receipt:
+                try:
+                    self.league.receipt(bytes(message.payload))
+                except (ValueError, KeyError, TypeError) as exc:
+                    log.warning("hall: the league's receipt not understood (%s)", exc)
+                continue
             self.receive(str(message.topic), bytes(message.payload))
+
+    async def _to_league(self, client: Any, stop: asyncio.Event) -> None:
+        """Records for the league, as they come due (once, then again until the league's receipt lists them)."""
+        while not stop.is_set():
+            for topic, body in self.league.due(self.clock()):
+                await client.publish(topic, json.dumps(body, ensure_ascii=False), qos=1, retain=False)
+            with contextlib.suppress(asyncio.TimeoutError):
+                await asyncio.wait_for(stop.wait(), 0.5)
 
     async def _publish(self, client: Any, stop: asyncio.Event) -> None:
         while not stop.is_set():

@@ -59,6 +59,8 @@ class SimulatedRoom:
     #: The club's notes of the game being played (a simulated table keeps no journal): who sits where, its start.
     checkin: dict[str, Any] = field(default_factory=dict)
     session: Session | None = None
+    #: Member name -> card UID, for the members whose cards the club knows (the check-in note carries them).
+    cards: Mapping[str, str] = field(default_factory=dict)
 
     async def evening(self, games: int, stop: asyncio.Event | None = None) -> list[PlayedGame]:
         """Play ``games`` games (waiting first, while fewer than six people are in the room)."""
@@ -105,6 +107,9 @@ class SimulatedRoom:
         self.checkin = {"uid": f"{self.room}:{self.feed.game}", "table": f"room-{self.room}", "room": self.kind,
                         "started": now_iso(), "clock": clock.now(),
                         "members": {str(seat): name for seat, name in enumerate(names, 1)}}
+        cards = {str(seat): self.cards[name] for seat, name in enumerate(names, 1) if name in self.cards}
+        if cards:
+            self.checkin["cards"] = cards
         session.start()
         if math.isfinite(self.speed):
             tick = 0.1

@@ -146,6 +146,12 @@ class HallStore:
         rows = self.db.execute("SELECT body FROM records WHERE evening = ? ORDER BY at", (evening,)).fetchall()
         return [json.loads(body) for (body,) in rows]
 
+    def records_since(self, at: float) -> list[tuple[str, float, str, dict[str, Any]]]:
+        """(room, written at, evening, record) of every club record the tables wrote since ``at``, oldest first."""
+        rows = self.db.execute("SELECT room, at, evening, body FROM records WHERE at >= ? AND evening != '' "
+                               "ORDER BY at", (at,)).fetchall()
+        return [(room, float(when), evening, json.loads(body)) for room, when, evening, body in rows]
+
     def results(self, evening: str | None = None) -> list[dict[str, Any]]:
         q = "SELECT room, at, body FROM results" + (" WHERE evening = ?" if evening else "") + " ORDER BY at"
         rows = self.db.execute(q, (evening,) if evening else ()).fetchall()

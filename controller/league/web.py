@@ -1,0 +1,86 @@
+"""The league's page: the clubs (and whether each one's bridge is up), the members across clubs, the league
+standings and the week's standings, the week's games. Starlette on uvicorn, rendered on the server, nothing
+fetched from the internet; it reloads itself every 10 s. ``GET /`` the page · ``GET /state`` the same as JSON.
+Read-only: nothing on it changes the league (merging two records is ``tianhei league merge`` on the league's
+machine)."""
+
+from __future__ import annotations
+
+import datetime
+import html
+from typing import Any
+
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import HTMLResponse, JSONResponse
+from starlette.routing import Route
+
+from controller.league.service import LeagueService
+
+WORDS = {
+    "zh": {"title": "天黑联赛", "clubs": "俱乐部", "club": "俱乐部", "bridge": "连接", "up": "在线",
+           "down": "离线", "games": "局数", "tonight": "本晚榜首", "standings": "联赛积分", "week": "本周积分",
+           "members": "会员（跨俱乐部）", "member": "会员", "points": "积分", "wins": "胜", "rank": "名次",
+           "week_games": "本周对局", "room": "包房", "variant": "版本", "players": "人数", "winner": "胜方",
+           "when": "时间", "none": "暂无", "good": "好人", "killers": "杀手", "draw": "平局", "in": "所在俱乐部"},
+    "en": {"title": "Tianhei league", "clubs": "Clubs", "club": "Club", "bridge": "Link", "up": "up",
+           "down": "down", "games": "Games", "tonight": "Tonight's top", "standings": "League standings",
+           "week": "This week", "members": "Members across clubs", "member": "Member", "points": "Points",
+           "wins": "Wins", "rank": "#", "week_games": "This week's games", "room": "Room", "variant": "Variant",
+           "players": "Players", "winner": "Winner", "when": "When", "none": "none yet", "good": "good",
+           "killers": "killers", "draw": "draw", "in": "Clubs"},
+}
+
+
+def _table(head: list[str], rows: list[list[Any]], none: str) -> str:
+    if not rows:
+        return f"<p class=none>{html.escape(none)}</p>"
+    out = ["<table><tr>" + "".join(f"<th>{html.escape(h)}</th>" for h in head) + "</tr>"]
+    out += ["<tr>" + "".join(f"<td>{html.escape(str(c))}</td>" for c in row) + "</tr>" for row in rows]
+    return "".join(out) + "</table>"
+
+
+def _standings(rows: list[dict[str, Any]], w: dict[str, str]) -> str:
+    return _table([w["rank"], w["member"], w["points"], w["wins"], w["games"]],
+                  [[r["rank"], r["member"], f"{r['points']:g}", r["wins"], r["games"]] for r in rows], w["none"])
+
+
+def render_page(snap: dict[str, Any], lang: str = "zh") -> str:
+    w = WORDS.get(lang, WORDS["zh"])
+    clubs = _table([w["club"], w["bridge"], w["games"], w["tonight"]],
+                   [[c["club"], w.get(c["bridge"], "?"), c["games"],
+                     ", ".join(f"{s['member']} {s['points']:g}" for s in c["standings"][:3])] for c in snap["clubs"]],
+                   w["none"])
+    members = _table([w["member"], w["in"], w["games"]],
+                     [[m["name"], ", ".join(m["clubs"]), m["games"]] for m in snap["members"]], w["none"])
+
+    def when(at: float) -> str:
+        return datetime.datetime.fromtimestamp(at).strftime("%a %H:%M")
+
+    week = _table([w["when"], w["club"], w["room"], w["variant"], w["players"], w["winner"]],
+                  [[when(g["at"]), g["club"], g["room"], g["variant"], g["players"], w.get(g["winner"], g["winner"])]
+                   for g in snap["week"]], w["none"])
+    return f"""<!doctype html><html lang="{'en' if lang == 'en' else 'zh-CN'}"><head><meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1"><meta http-equiv="refresh" content="10">
+<title>{w['title']}</title><style>
+body{{font-family:sans-serif;background:#111;color:#eee;margin:1em}} h1{{margin:.2em 0}}
+section{{display:inline-block;vertical-align:top;margin:0 1.5em 1em 0}} table{{border-collapse:collapse}}
+td,th{{padding:.15em .6em;text-align:left;border-bottom:1px solid #333}} th{{color:#aaa}} .none{{color:#888}}
+</style></head><body><h1>{w['title']}</h1>
+<section><h2>{w['standings']}</h2>{_standings(snap['standings'], w)}</section>
+<section><h2>{w['week']}</h2>{_standings(snap['week_standings'], w)}</section>
+<section><h2>{w['clubs']}</h2>{clubs}</section>
+<section><h2>{w['members']}</h2>{members}</section>
+<section><h2>{w['week_games']}</h2>{week}</section>
+</body></html>"""
+
+
+def create_app(service: LeagueService) -> Starlette:
+    async def page(request: Request) -> HTMLResponse:
+        lang = "en" if request.query_params.get("lang", "").startswith("en") else "zh"
+        return HTMLResponse(render_page(service.snapshot(), lang))
+
+    async def state(request: Request) -> JSONResponse:
+        return JSONResponse(service.snapshot())
+
+    return Starlette(routes=[Route("/", page), Route("/state", state)])
