@@ -16,7 +16,7 @@ import subprocess
 import sys
 import time
 import tomllib
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -155,15 +155,6 @@ class TtyTable:
         return replay
 
 
-@pytest.fixture
-def tty_table(tmp_path: Path) -> Iterator[TtyTable]:
-    table = TtyTable(tmp_path, table_files(tmp_path))
-    try:
-        yield table
-    finally:
-        table.stop()
-
-
 def winner_of(replay: Any) -> str:
     from controller.rules.events import GameEnded
 
@@ -172,28 +163,26 @@ def winner_of(replay: Any) -> str:
     return str(ended[-1].winner)
 
 
-_UNCUT: dict[str, Any] = {}
+@pytest.fixture(scope="module")
+def uncut(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
+    """The game of the system test's seed played through without a cut (once for both tests)."""
+    tmp = tmp_path_factory.mktemp("uncut")
+    table = TtyTable(tmp, table_files(tmp))
+    try:
+        table.start_nodes()
+        table.start_table()
+        summary = table.finish()
+        replay = table.journal()
+    finally:
+        table.stop()
+    return {"summary": summary, "events": list(replay.events), "winner": winner_of(replay),
+            "finished": replay.finished}
 
 
-def uncut_game(tmp: Path) -> dict[str, Any]:
-    """The game of the system test's seed played through without a cut (once per test session)."""
-    if not _UNCUT:
-        table = TtyTable(tmp, table_files(tmp))
-        try:
-            table.start_nodes()
-            table.start_table()
-            summary = table.finish()
-            replay = table.journal()
-        finally:
-            table.stop()
-        _UNCUT.update(summary=summary, events=list(replay.events), winner=winner_of(replay), finished=replay.finished)
-    return _UNCUT
-
-
-def test_the_seat_nodes_play_a_whole_game_with_the_service_over_a_pty(tmp_path: Path) -> None:
+def test_the_seat_nodes_play_a_whole_game_with_the_service_over_a_pty(uncut: dict[str, Any]) -> None:
     """Eight players check in on their seats, see their roles, point at night, pass their speeches and raise
     their hands, until the game over screen; the journal holds the same finished game."""
-    game = uncut_game(tmp_path)
+    game = uncut
     summary = game["summary"]
     assert game["finished"]
     assert summary["games"] == 1 and summary["winners"] == [game["winner"]]
@@ -202,14 +191,12 @@ def test_the_seat_nodes_play_a_whole_game_with_the_service_over_a_pty(tmp_path: 
     assert summary["wire"]["master_frames"] > 0 and summary["wire"]["display_frames"] > 0
 
 
-def test_a_table_killed_three_times_and_started_again_ends_the_game_as_the_uncut_one(tmp_path: Path) -> None:
+def test_a_table_killed_three_times_and_started_again_ends_the_game_as_the_uncut_one(
+        uncut: dict[str, Any], tmp_path: Path) -> None:
     """SIGKILL the table at a night choice, in a vote and at the second night, start it again each time while
     the seats keep running: it resumes from its journal, the players answer the screens it draws again, and the
     game ends with the same winner and the same rule events as the one played through."""
-    uncut = uncut_game(tmp_path / "uncut")
-    cut_dir = tmp_path / "cut"
-    cut_dir.mkdir()
-    table = TtyTable(cut_dir, table_files(cut_dir))
+    table = TtyTable(tmp_path, table_files(tmp_path))
     try:
         table.start_nodes()
         table.start_table()
