@@ -155,6 +155,7 @@ class RealWire:
         self._node_time: dict[int, float] = {}
         self._partial_since: float | None = None
         self._next_reconnect = 0.0
+        self._line_up = False
         self.leds: dict[int, tuple[int, int, int]] = {a: (0, 0, 0) for a in nodes}
         #: When the master last sent a frame (host clock); None before its first.
         self.last_master: float | None = None
@@ -198,6 +199,11 @@ class RealWire:
                 return False
             self._due(now)
             fd = self.endpoint.fileno()
+            if fd is None and self._line_up:  # the far side went away (a read's EOF, or a write's EPIPE)
+                self.counters.line_downs += 1
+                self.decoder.idle()
+                self._partial_since = None
+            self._line_up = fd is not None
             if fd is None and now >= self._next_reconnect:
                 self._next_reconnect = now + RECONNECT_S
                 if self.endpoint.reconnect():
@@ -213,11 +219,7 @@ class RealWire:
             ready, _, _ = select.select((fd,) if fd is not None else (), (), (), wait)
             if ready:
                 data = self.endpoint.read()
-                if data is None:
-                    self.counters.line_downs += 1
-                    self.decoder.idle()
-                    self._partial_since = None
-                elif data:
+                if data:
                     self._heard(data, self.now())
 
     def _due(self, now: float) -> None:
