@@ -14,8 +14,8 @@ again) is answered with the same presses:
 
 A bot acts on what it sees, never on what it remembers it did: every look decides the next press afresh (after
 a press, a look at the screen the table answered with), so a press that was lost (the table was killed before
-it took it) is simply made again, and one that was taken is not. While the line is silent (the table is down)
-nobody presses anything.
+it took it) is simply made again, and one that was taken is not. Once the line has been silent (the table is
+down) a player presses nothing until the table draws their screen again.
 """
 
 from __future__ import annotations
@@ -44,6 +44,9 @@ class BotTiming:
     silent_s: float = 1.0
     #: Look at the screen again this often even if nothing arrived (a press to repeat).
     look_s: float = 0.5
+    #: After a silence, a screen the table has not drawn again once it has talked this long is still its own
+    #: (the silence was a stall, or this seat's screen did not change).
+    stale_s: float = 4.0
 
 
 @dataclass
@@ -80,10 +83,14 @@ class SeatBot:
         self.dirty_at: float | None = None
         self.look_handle: Handle | None = None
         self.waiting_answer: float | None = None  # when the last press was made, until the table answers it
+        #: When the table last drew on this seat (a screen frame reached the node).
+        self.drawn_at: float | None = None
+        self.p.wire.gap_s = self.p.timing.silent_s
 
     # --- looking ---------------------------------------------------------------------------------------------
     def screen_changed(self, at: float) -> None:
         self.dirty_at = at
+        self.drawn_at = at
         self._answered(at)
         self._look_at(at + self.p.timing.settle_s)
 
@@ -122,7 +129,7 @@ class SeatBot:
         self.over = False
         if seen.kind in ("dark", "speech", "vote", "checkin", "tap", "dead"):
             self.decision = None
-        if now < self.busy_until or wire.table_silent_for() > self.p.timing.silent_s:
+        if now < self.busy_until or self.stale(now):
             return
         want = self.want(seen)
         if want is None:
@@ -139,6 +146,19 @@ class SeatBot:
             self.tap()
         else:
             self.press(want)
+
+    def stale(self, now: float) -> bool:
+        """Is the picture on this panel one the table no longer stands behind? The line is silent (the table is
+        down), or the table started talking again after a silence and has not drawn this seat since: then the
+        panel shows a screen of before, and a press on it would reach the table in the middle of its start.
+        (Once it has talked for ``stale_s`` without drawing here, the screen is still its own.)"""
+        wire, t = self.p.wire, self.p.timing
+        if wire.table_silent_for() > t.silent_s:
+            return True
+        since = wire.talking_since
+        if since is None:
+            return True
+        return (self.drawn_at is None or self.drawn_at < since) and now - since < t.stale_s
 
     # --- the policy --------------------------------------------------------------------------------------------
     def want(self, seen: Seen) -> str | None:

@@ -159,6 +159,9 @@ class RealWire:
         self.leds: dict[int, tuple[int, int, int]] = {a: (0, 0, 0) for a in nodes}
         #: When the master last sent a frame (host clock); None before its first.
         self.last_master: float | None = None
+        #: When the master began talking after a silence of more than ``gap_s`` (it started, or started again).
+        self.talking_since: float | None = None
+        self.gap_s = 1.0
         #: Called with (address, time) when a DISPLAY / DISPLAY_RLE frame reached that node.
         self.on_display: Callable[[int, float], None] | None = None
         #: Called with (address, rgb, time) when a node's LED changed.
@@ -266,6 +269,8 @@ class RealWire:
         a VM's UART has no baud rate: the bytes come at once, when the master wrote them, so the master talked
         over a node only if it wrote while the node's answer was (in the model) on the wire."""
         self.counters.master_frames += 1
+        if self.last_master is None or end - self.last_master > self.gap_s:
+            self.talking_since = end
         self.last_master = end
         if self.trace is not None:
             self.trace.write(f"{self.now() - self.t0:.6f} master {frame.encode().hex()} "

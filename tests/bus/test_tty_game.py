@@ -34,7 +34,7 @@ GAME_S = 240.0
 
 #: Shorter than the VM's config (hardware/system-test/tianhei.toml): natively a screen reaches a seat in
 #: milliseconds, so the windows the bots answer need not be long, and those nobody answers are the time a test takes.
-QUICK_TIMERS = {"vote_window_s": "2.5", "deal_s": "1", "recognition_s": "1", "answer_s": "1", "tally_s": "1",
+QUICK_TIMERS = {"vote_window_s": "3.0", "deal_s": "1", "recognition_s": "1", "answer_s": "1", "tally_s": "1",
                 "defence_claim_s": "1", "direction_s": "1"}
 
 
