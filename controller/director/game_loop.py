@@ -90,6 +90,7 @@ class GameLoop:
     def resume(self, replay: Replay) -> None:
         """Carry on a game from its journal after a power cut: same step, the timer from what was left, every
         screen redrawn."""
+        self.parts.inputs.take_presses_from(self.clock.now())
         self.table.start(self.parts.inputs.handle)
         self.state = engine.fold(replay.events)
         self.events = list(replay.events)

@@ -38,6 +38,15 @@ class InputRouting:
         self.voice = setup.voice
         #: Seats gone quiet (their link is down): play is paused until every one is back.
         self.offline: set[int] = set()
+        #: A resumed game takes presses made from this moment (the table's clock) on. Seat nodes that kept their
+        #: power while the table restarted (a crash, the watchdog) still hold the presses made on the screens of
+        #: before, and hand them over as soon as the new table polls them: a player's OK meant for the screen that
+        #: was shown then must not land in a window the resumed game has just opened.
+        self.inputs_from: float | None = None
+
+    def take_presses_from(self, when: float) -> None:
+        """A resumed game ignores the presses made before ``when`` (see ``inputs_from``)."""
+        self.inputs_from = when
 
     def handle(self, event: InputEvent) -> None:
         """The sink: every adapter's inputs arrive here, on the loop."""
@@ -70,6 +79,9 @@ class InputRouting:
         return seat not in s.picks
 
     def _button(self, e: ButtonEvent) -> None:
+        if self.inputs_from is not None and e.at < self.inputs_from:
+            log.info("seat %s: %s pressed before the game was resumed, ignored", e.seat, e.button.name)
+            return
         seat = e.seat
         ui = self.parts.seats.ui.get(seat)
         if ui is None:
