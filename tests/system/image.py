@@ -2,8 +2,8 @@
 
 Built with mmdebstrap from Debian's own packages, through qemu-user-static in binfmt_misc (the host is not
 aarch64). The result lives outside the checkout, in ``~/.cache/tianhei/system-test/<key>/``, where ``<key>`` is
-a hash of everything that goes into it: the suite, the package lists, the packages install.sh asks for and this
-file and the guest agent themselves. A change to any of them builds a new image; an unchanged one is reused, and
+a hash of everything that goes into it: the suite, the package lists, the packages install.sh asks for, the
+recipe's number (:data:`RECIPE`) and the guest agent. A change to any of them builds a new image; an unchanged one is reused, and
 every run boots a fresh qcow2 overlay on it, so nothing a run does is seen by the next.
 
 What the cache directory holds:
@@ -31,8 +31,8 @@ HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent.parent
 SUITE = "bookworm"
 MIRROR = "http://deb.debian.org/debian"
-#: Bumped when the way the image is made changes in a way the hashed files do not show.
-RECIPE = 3
+#: Part of the cache key: bump it with any change to how :func:`build` makes the image (its hooks, options).
+RECIPE = 4
 #: The operating system a Pi's table needs before install.sh: a kernel, systemd as PID 1, udev, Python.
 BASE_PACKAGES = ("linux-image-arm64", "systemd", "systemd-sysv", "udev", "python3", "kmod", "passwd", "procps",
                  "e2fsprogs", "util-linux")
@@ -71,7 +71,7 @@ def key(packages: list[str]) -> str:
     h = hashlib.sha256()
     h.update(json.dumps({"suite": SUITE, "base": BASE_PACKAGES, "install": packages, "recipe": RECIPE,
                          "size": IMAGE_SIZE}).encode())
-    for f in (HERE / "image.py", HERE / "guest/agent.py", HERE / "guest/tianhei-test-agent.service"):
+    for f in (HERE / "guest/agent.py", HERE / "guest/tianhei-test-agent.service", HERE / "guest/initramfs-hook"):
         h.update(f.read_bytes())
     return h.hexdigest()[:16]
 
@@ -145,7 +145,7 @@ def build(packages: list[str], log: Path) -> Path:
     ensure_binfmt()
     out = cache_root() / k
     work = cache_root() / f"{k}.building"
-    shutil.rmtree(work, ignore_errors=True)
+    remove_build(work)
     work.mkdir(parents=True)
     rootfs = work / "rootfs"
     debs = work / "debs"
@@ -154,6 +154,14 @@ def build(packages: list[str], log: Path) -> Path:
     say(f"building Debian {SUITE} arm64 (key {k}); a cold build takes a while (every package's scripts run "
         f"under qemu-user); log: {log}")
     guest = HERE / "guest"
+    # Before the kernel's package: its initramfs holds only what this VM boots from (virtio, ext4). Debian's
+    # MODULES=most copies a thousand modules one qemu-user process at a time (an hour and more here); a Pi's
+    # Raspberry Pi OS boots with no initramfs at all.
+    initramfs = [
+        'mkdir -p "$1/etc/initramfs-tools/conf.d" "$1/etc/initramfs-tools/hooks"',
+        'echo MODULES=list > "$1/etc/initramfs-tools/conf.d/tianhei-vm.conf"',
+        f'install -m 0755 {guest}/initramfs-hook "$1/etc/initramfs-tools/hooks/tianhei-vm"',
+    ]
     hooks = [
         # what install.sh will ask apt for, as .debs (exactly what this image lacks), for install.sh --offline
         f'chroot "$1" apt-get install --download-only -y -q {" ".join(packages)}',
@@ -174,6 +182,8 @@ def build(packages: list[str], log: Path) -> Path:
     ]
     cmd = ["mmdebstrap", "--mode=root", "--arch=arm64", "--variant=minbase",
            f"--include={','.join(BASE_PACKAGES)}", "--aptopt=APT::Install-Recommends \"false\""]
+    for hook in initramfs:
+        cmd.append(f"--essential-hook={hook}")
     for hook in hooks:
         cmd.append(f"--customize-hook={hook}")
     cmd += [SUITE, str(rootfs), MIRROR]
@@ -197,6 +207,23 @@ def build(packages: list[str], log: Path) -> Path:
     work.rename(out)
     say(f"image built in {manifest['built_s']} s: {out}")
     return out
+
+
+def remove_build(work: Path) -> None:
+    """Remove an unfinished build, never through a file system still mounted inside it (a killed mmdebstrap
+    can leave the chroot's /proc, /sys or /dev mounted: removing through those would remove the host's)."""
+    if not work.exists():
+        return
+    inside = [line.split()[1] for line in Path("/proc/mounts").read_text().splitlines()
+              if line.split()[1].startswith(str(work) + "/")]
+    for mount in sorted(inside, key=len, reverse=True):
+        subprocess.run(["umount", "-l", mount], check=False)
+    still = [line.split()[1] for line in Path("/proc/mounts").read_text().splitlines()
+             if line.split()[1].startswith(str(work) + "/")]
+    if still:
+        raise ImageError(f"an unfinished build in {work} still has mounts ({', '.join(still)}): unmount them, "
+                         "then remove the folder")
+    shutil.rmtree(work)
 
 
 def run_logged(cmd: list[str], log: Path) -> None:
