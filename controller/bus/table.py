@@ -130,7 +130,10 @@ class BusTable:
                 post(sink, event)
 
             self.master.sink = hand_over
-        if self._threaded:
+        # Started again by the next user of the same table (the lobby's check-in, then the game): the inputs go
+        # to the new sink, and the one poll thread goes on. A second thread would drive the master at the same
+        # time, each reading (and dropping) the answers the other waits for, until the seats count as down.
+        if self._threaded and (self._thread is None or not self._thread.is_alive()):
             self._stop.clear()
             self._thread = threading.Thread(target=self._run, name="seat-bus", daemon=True)
             self._thread.start()
@@ -184,4 +187,5 @@ def open_bus_table(
         raise OSError(exc.errno, f"the seat bus adapter {profile.bus.port} cannot be opened ({exc.strerror or exc}); "
                                  f"plug in the USB RS-485 adapter (udev names it /dev/tianhei-bus) or set [bus] port "
                                  f"in {profile.source}") from exc
-    return BusTable(BusMaster(transport, nodes, baud=profile.bus.baud), post=post)
+    master = BusMaster(transport, nodes, baud=profile.bus.baud, reply_timeout=profile.bus.reply_timeout_ms / 1000)
+    return BusTable(master, post=post)

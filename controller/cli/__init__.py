@@ -27,6 +27,7 @@ SUBCOMMANDS: dict[str, str] = {
     "diag": "check every seat's screen, LED, buttons and reader, and the speaker",
     "deck": "enroll, show or check a physical deck of role cards",
     "bus-sim": "play a whole game over the simulated seat bus with real firmware nodes",
+    "seat-nodes": "firmware seat nodes and their players behind a real tty or socket",
     "remote": "pair the judge's radio remote (seat bus tables)",
     "hall": "the club's hall: every room live on a web page, announcements, waiting list",
     "club-demo": "three simulated tables and the hall on one loopback Mosquitto, an evening",

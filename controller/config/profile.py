@@ -98,6 +98,9 @@ class BusSpec:
     baud: int
     remote_address: int | None
     board: str = "pico-seat"
+    #: How long the master waits for a node's answer before it tries again (a slow adapter, or a table in an
+    #: emulated VM, needs longer than the 10 ms a USB adapter at 1 Mbaud does).
+    reply_timeout_ms: int = 10
 
 
 @dataclass(frozen=True, slots=True)
@@ -389,7 +392,7 @@ def _check_seats(r: _Reader, seats: list[SeatSpec], adapter: str) -> None:
 
 def _bus(r: _Reader, data: Mapping[str, Any]) -> BusSpec:
     bus = r.table(data, "bus", "")
-    r.problems += unknown_keys(bus, ("port", "baud", "remote_address", "board"), "bus", r.file)
+    r.problems += unknown_keys(bus, ("port", "baud", "remote_address", "board", "reply_timeout_ms"), "bus", r.file)
     port = r.str_(bus, "port", "bus.", "")
     if not port:
         r.report("bus.port", "the seat bus needs a serial port",
@@ -399,7 +402,8 @@ def _bus(r: _Reader, data: Mapping[str, Any]) -> BusSpec:
     board = r.str_(bus, "board", "bus.", "pico-seat")
     if not (profiles_dir().parent / "boards" / f"{board}.toml").is_file():
         r.report("bus.board", f"no seat-node board {board!r} in hardware/boards/", 'use board = "pico-seat"')
-    return BusSpec(port, baud, remote, board)
+    reply = r.int_(bus, "reply_timeout_ms", "bus.", 10, 1, 1000) or 10
+    return BusSpec(port, baud, remote, board, reply)
 
 
 def _check_remote_address(r: _Reader, bus: BusSpec, seats: list[SeatSpec]) -> None:

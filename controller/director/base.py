@@ -112,6 +112,12 @@ class Line:
 class DirectorBase(ABC):
     """The director's state, and the methods its parts call on one another."""
 
+    #: A resumed game takes presses made from this moment (the table's clock) on. Seat nodes that kept their
+    #: power while the table restarted (a crash, the watchdog) still hold the presses made on the screens of
+    #: before, and hand them over as soon as the new table polls them: a player's OK meant for the screen that
+    #: was shown then must not land in a window the resumed game has just opened.
+    inputs_from: float | None = None
+
     def __init__(
         self,
         table: Table,

@@ -62,6 +62,7 @@ class GameLoop(DirectorBase):
     def resume(self, replay: Replay) -> None:
         """Carry on a game from its journal after a power cut: same step, the timer from what was left, every
         screen redrawn."""
+        self.inputs_from = self.clock.now()
         self.table.start(self.handle)
         self.state = engine.fold(replay.events)
         self.events = list(replay.events)

@@ -57,6 +57,9 @@ class InputRouting(DirectorBase):
         return seat not in s.picks
 
     def _button(self, e: ButtonEvent) -> None:
+        if self.inputs_from is not None and e.at < self.inputs_from:
+            log.info("seat %s: %s pressed before the game was resumed, ignored", e.seat, e.button.name)
+            return
         seat = e.seat
         ui = self.ui.get(seat)
         if ui is None:

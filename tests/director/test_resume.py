@@ -158,3 +158,31 @@ def test_a_vote_cut_by_a_power_failure_goes_on_from_the_call_that_took_the_last_
     calls = [p for p in r.voice.prompts_said() if p.startswith("seat.")]
     assert calls[0] == f"seat.{last}"
     assert not any(f"seat.{c}" == p for c in called_before for p in calls)
+
+
+def test_a_press_a_seat_node_kept_from_before_the_restart_does_not_land_in_the_resumed_window(tmp_path):
+    """The table restarted (a crash, the watchdog) while the seat nodes kept their power: a node hands over the
+    presses still queued in it as soon as the new table polls it, made on the screen of before. The resumed
+    game takes presses made from its start on, so that old OK does not confirm whatever the cursor points at."""
+    from controller.ports import Button, ButtonEvent
+
+    path = tmp_path / "j.sqlite"
+    s1 = session("standard-2.0", 8, 2, "heuristic", journal_path=path)
+    s1.start()
+    s1.clock.run(until=lambda: s1.director.window is not None and s1.director.window.kind == "night")
+    s2 = session("standard-2.0", 8, 2, None, journal_path=path)
+    resumed = s2.clock.now()
+    s2.start()
+    s2.clock.run(until=lambda: s2.director.window is not None)
+    w = s2.director.window
+    assert w.kind == "night"
+    killer = w.seats[0]
+    picks = dict(s2.director.state.picks)
+    old = resumed - 1.0  # made while the table was down, a second before it resumed the game
+    s2.director.handle(ButtonEvent(killer, Button.OK, True, old))
+    s2.director.handle(ButtonEvent(killer, Button.OK, False, old))
+    assert s2.director.state.picks == picks and s2.director.window is w, "a press from before the restart was taken"
+    now = s2.clock.now()
+    s2.director.handle(ButtonEvent(killer, Button.OK, True, now))  # a press made now is the player's
+    s2.director.handle(ButtonEvent(killer, Button.OK, False, now))
+    assert s2.director.state.picks != picks or s2.director.window is not w
