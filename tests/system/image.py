@@ -32,7 +32,7 @@ ROOT = HERE.parent.parent
 SUITE = "bookworm"
 MIRROR = "http://deb.debian.org/debian"
 #: Part of the cache key: bump it with any change to how :func:`build` makes the image (its hooks, options).
-RECIPE = 4
+RECIPE = 5
 #: The operating system a Pi's table needs before install.sh: a kernel, systemd as PID 1, udev, Python.
 BASE_PACKAGES = ("linux-image-arm64", "systemd", "systemd-sysv", "udev", "python3", "kmod", "passwd", "procps",
                  "e2fsprogs", "util-linux")
@@ -168,14 +168,15 @@ def build(packages: list[str], log: Path) -> Path:
         f'cp "$1"/var/cache/apt/archives/*.deb {debs}/',
         'echo tianhei-vm > "$1/etc/hostname"',
         'printf "/dev/vda / ext4 defaults,errors=remount-ro 0 1\\n" > "$1/etc/fstab"',
-        'echo snd-dummy > "$1/etc/modules-load.d/snd-dummy.conf"',
+        # a real ALSA device for pygame: Debian's arm64 kernel has no snd-dummy, its loopback card is one
+        'echo snd-aloop > "$1/etc/modules-load.d/snd-aloop.conf"',
         f'install -D -m 0755 {guest}/agent.py "$1/usr/local/lib/tianhei-test/agent.py"',
         f'install -D -m 0644 {guest}/tianhei-test-agent.service "$1/etc/systemd/system/tianhei-test-agent.service"',
         'chroot "$1" systemctl enable tianhei-test-agent.service',
         # nothing waits for a network that is not there, nor for a login on a console nobody types on
         'chroot "$1" systemctl mask systemd-networkd-wait-online.service getty@tty1.service '
-        'serial-getty@ttyAMA0.service serial-getty@hvc0.service apt-daily.timer apt-daily-upgrade.timer '
-        'e2scrub_all.timer fstrim.timer man-db.timer',
+        'serial-getty@ttyAMA0.service serial-getty@hvc0.service getty-static.service apt-daily.timer '
+        'apt-daily-upgrade.timer e2scrub_all.timer e2scrub_reap.service fstrim.timer man-db.timer',
         'chroot "$1" passwd -d root',
         f'cp -L "$1"/vmlinuz {work}/vmlinuz',
         f'cp -L "$1"/initrd.img {work}/initrd.img',

@@ -27,7 +27,9 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-CMDLINE = "root=/dev/vda rw console=hvc0 rootwait fsck.repair=yes systemd.show_status=1 loglevel=4"
+#: Root mounted read-only first so that systemd-fsck-root checks it (after a power cut too), then read-write by
+#: /etc/fstab, as Debian boots.
+CMDLINE = "root=/dev/vda ro rootwait fsck.repair=yes systemd.show_status=1 loglevel=4"
 
 
 class VMError(Exception):
@@ -149,7 +151,8 @@ class VM:
         cmd = ["qemu-system-aarch64", "-M", "virt", "-cpu", "max", "-smp", str(self.cpus), "-m", str(self.memory_mb),
                "-accel", "tcg,thread=multi", "-display", "none", "-nodefaults", "-no-reboot", "-monitor", "none",
                "-kernel", str(self.image / "vmlinuz"), "-initrd", str(self.image / "initrd.img"),
-               "-append", CMDLINE,
+               # the kernel's own messages also on the UART while nothing is wired to it (they are in the log)
+               "-append", CMDLINE + (" console=ttyAMA0 console=hvc0" if self.serial is None else " console=hvc0"),
                "-drive", f"if=none,id=root,file={self.root_disk},format=qcow2,cache=writeback",
                "-device", "virtio-blk-pci,drive=root"]
         for i, disk in enumerate(self.data_disks):
