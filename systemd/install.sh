@@ -122,8 +122,8 @@ if [ -z "$offline" ]; then
     # shellcheck disable=SC2086
     system packages "apt-get install -y $packages" apt-get install -y $packages
 else
-    # the .debs the bundle holds (what this system lacked when it was fetched); apt resolves among them and
-    # what is installed, and says which package is missing if the bundle is short of one
+    # the .debs the bundle holds (what this system lacked when it was fetched); dpkg says which dependency is
+    # missing if the bundle is short of one
     debs=()
     if [ -d "$offline/debs" ]; then
         for deb in "$offline"/debs/*.deb; do [ -e "$deb" ] && debs+=("$deb"); done
@@ -142,9 +142,10 @@ else
             exit 1
         fi
     else
-        # shellcheck disable=SC2086
-        system packages "apt-get install -y --no-download ${#debs[@]} .debs from $offline/debs ($packages)" \
-            env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-download "${debs[@]}" $packages
+        # dpkg, not apt: apt wants an index to install local files from, and there is none without internet.
+        # Given all at once, dpkg unpacks them all before configuring any, so their order does not matter.
+        system packages "dpkg -i ${#debs[@]} .debs from $offline/debs ($packages)" \
+            env DEBIAN_FRONTEND=noninteractive dpkg -i "${debs[@]}"
     fi
 fi
 pipfrom=""

@@ -168,12 +168,13 @@ def rss_mb(vm: VM) -> float:
     return int(out.split()[1]) / 1024
 
 
-def game_records(state: dict[str, Any]) -> list[tuple[str, str]]:
+def game_records(state: dict[str, Any], kinds: tuple[str, ...] = ("input", "event")) -> list[tuple[str, str]]:
     """What must equal the uncut game: the inputs and the rule events, in order (timer checkpoints and notes say
-    when, not what)."""
+    when, not what). On the bus only the rule events: the players' presses reach the table in real time over a
+    line, and a press it lost to a cut (or a timeout it did not reach) is an input of its own."""
     out = []
     for kind, data in state["records"]:
-        if kind not in ("input", "event"):
+        if kind not in kinds:
             continue
         if kind == "input":
             d = json.loads(data)
@@ -192,27 +193,74 @@ def winner(state: dict[str, Any]) -> str:
     return "(no end)"
 
 
+TIANHEI = Path(sys.executable).parent / "tianhei"
+BUS_CONFIG = ROOT / "hardware/system-test/tianhei.toml"
+
+
+def bus_missing() -> str:
+    """Why the game over the VM's UART cannot be played from this tree ('' when it can)."""
+    if not BUS_CONFIG.is_file():
+        return f"no {BUS_CONFIG.relative_to(ROOT)} (the bus table's config for the system test)"
+    if not (ROOT / "controller/cli/seat_nodes.py").is_file():
+        return "no `tianhei seat-nodes` in this tree (the seat nodes behind a real tty)"
+    return ""
+
+
+def bus_reference_config(where: Path) -> Path:
+    """The system test's bus table on a host pty in ``where``, its journal there: the uncut game."""
+    profile = (BUS_CONFIG.parent / "bus-8-tty.toml").read_text()
+    (where / "bus-8-tty.toml").write_text(profile.replace('"/dev/ttyAMA0"', json.dumps(str(where / "bus"))))
+    lines = []
+    for line in BUS_CONFIG.read_text().splitlines():
+        if line.split("=", 1)[0].strip() == "path":
+            line = f"path = {json.dumps(str(where / 'journal.sqlite'))}"
+        lines.append(line)
+    cfg = where / "tianhei.toml"
+    cfg.write_text("\n".join(lines) + "\n")
+    return cfg
+
+
 class Reference(threading.Thread):
     """The uncut game with the same seed and configuration, played on the host meanwhile (the same engine,
-    the same bots; the null voice takes the same time as the VM's ALSA one)."""
+    the same bots; the null voice takes the same time as the VM's ALSA one). On the bus: ``tianhei serve`` and
+    ``tianhei seat-nodes`` over a pty."""
 
-    def __init__(self, run_dir: Path) -> None:
+    def __init__(self, run_dir: Path, bus: bool) -> None:
         super().__init__(daemon=True)
         self.dir = run_dir / "reference"
+        self.bus = bus
         self.state: dict[str, Any] | None = None
         self.error = ""
 
     def run(self) -> None:
         self.dir.mkdir(exist_ok=True)
-        cfg = self.dir / "reference.toml"
         journal = self.dir / "journal.sqlite"
-        cfg.write_text(TEST_CONFIG.replace("{journal}", str(journal)))
-        exe = Path(sys.executable).parent / "tianhei"
         env = dict(os.environ, SDL_AUDIODRIVER="dummy")
+        nodes = None
+        if self.bus:
+            cfg = bus_reference_config(self.dir)
+            cmd = ["nice", "-n", "10", str(TIANHEI), "serve", "--config", str(cfg), "--games", "1"]
+            with open(self.dir / "seat-nodes.log", "wb") as nlog:
+                nodes = subprocess.Popen(["nice", "-n", "10", str(TIANHEI), "seat-nodes", "--pty",
+                                          str(self.dir / "bus"), "--config", str(cfg), "--timeout", "1500"],
+                                         cwd=self.dir, stdout=nlog, stderr=subprocess.STDOUT,
+                                         stdin=subprocess.DEVNULL)
+            deadline = time.monotonic() + 120
+            while not (self.dir / "bus").exists() and time.monotonic() < deadline:
+                time.sleep(0.2)
+        else:
+            cfg = self.dir / "reference.toml"
+            cfg.write_text(TEST_CONFIG.replace("{journal}", str(journal)))
+            cmd = ["nice", "-n", "10", str(TIANHEI), "serve", "--config", str(cfg), "--autoplay", "heuristic",
+                   "--games", "1"]
         with open(self.dir / "reference.log", "wb") as log:
-            done = subprocess.run(["nice", "-n", "10", str(exe), "serve", "--config", str(cfg), "--autoplay",
-                                   "heuristic", "--games", "1"], cwd=self.dir, env=env, stdout=log,
-                                  stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, timeout=1800)
+            done = subprocess.run(cmd, cwd=self.dir, env=env, stdout=log, stderr=subprocess.STDOUT,
+                                  stdin=subprocess.DEVNULL, timeout=1800)
+        if nodes is not None:
+            try:
+                nodes.wait(120)
+            except subprocess.TimeoutExpired:
+                nodes.kill()
         if done.returncode != 0:
             self.error = f"the reference game exited {done.returncode} ({self.dir}/reference.log)"
             return
@@ -269,6 +317,9 @@ def main(argv: list[str] | None = None) -> int:
                                                          "the run fails)")
     ap.add_argument("--keep", action="store_true", help="keep the run's folder (logs, overlay) after a pass")
     ap.add_argument("--run-dir", type=Path, default=None, help="where the run's logs and disks go")
+    ap.add_argument("--bus", choices=("auto", "on", "off"), default="auto",
+                    help="the game over the VM's UART with the seat nodes on the host (auto: when this tree has "
+                         "them); off: the simulated table with bots (the tty game then counts as not run)")
     args = ap.parse_args(argv)
     report = Report()
     if os.environ.get("TIANHEI_REAL_HARDWARE") == "1":
@@ -280,7 +331,12 @@ def main(argv: list[str] | None = None) -> int:
     print(f"Tianhei system test: Debian bookworm arm64 under QEMU (TCG); logs in {run_dir}", flush=True)
     vm: VM | None = None
     reference: Reference | None = None
+    nodes: subprocess.Popen[bytes] | None = None
+    missing = bus_missing()
+    bus = args.bus == "on" or (args.bus == "auto" and not missing)
     try:
+        if args.bus == "on" and missing:
+            raise Failed(f"--bus on: {missing}")
         report.step("image")
         try:
             image = img.build(img.install_packages(), run_dir / "image-build.log")
@@ -303,11 +359,24 @@ def main(argv: list[str] | None = None) -> int:
         root = img.overlay(image, run_dir)
         report.ok("bundle", f"{len(list(wh.glob('*.whl')))} wheels, {len(list((image / 'debs').glob('*.deb')))} "
                             f".debs, two trees, on a second disk")
-        reference = Reference(run_dir)
+        reference = Reference(run_dir, bus)
         reference.start()
         report.info("the uncut reference game (same seed) is being played on the host meanwhile")
 
-        vm = VM(image, root, run_dir, data_disks=(data,))
+        serial = None
+        if bus:
+            sock = run_dir / "bus.sock"
+            report.info("the seat nodes on the host, behind the VM's PL011 (tianhei seat-nodes --connect)")
+            with open(run_dir / "seat-nodes.log", "wb") as nlog, open(run_dir / "seat-nodes.json", "wb") as nout:
+                nodes = subprocess.Popen([str(TIANHEI), "seat-nodes", "--connect", str(sock), "--config",
+                                          str(BUS_CONFIG), "--slow", "4", "--timeout", "3600", "--json-log",
+                                          str(run_dir / "seats.jsonl")], stdout=nout, stderr=nlog,
+                                         stdin=subprocess.DEVNULL)
+            serial = f"unix:{sock},server=on,wait=off"
+        else:
+            report.fail("tty game", f"not run ({missing or '--bus off'}): the game is played on the simulated "
+                                    "table instead")
+        vm = VM(image, root, run_dir, data_disks=(data,), serial=serial)
         report.step("boot")
         boot_s = vm.boot()
         _, kernel = vm.sh("uname -srm; systemctl is-system-running || true; cat /proc/1/comm")
@@ -336,10 +405,16 @@ def main(argv: list[str] | None = None) -> int:
               "&& systemctl is-enabled tianhei && id tianhei")
         report.ok("installed", "config, remote key (0600), venv, tianhei user, the unit enabled")
 
-        report.step("the service on the simulated table (a drop-in: no seats are wired)")
-        vm.sh(f"install -m 0644 {DATA}/system-test/system-test.toml /etc/tianhei/system-test.toml && "
-              f"mkdir -p /etc/systemd/system/tianhei.service.d && install -m 0644 {DATA}/system-test/dropin.conf "
-              "/etc/systemd/system/tianhei.service.d/system-test.conf && "
+        if bus:
+            report.step("the service on the bus: /dev/ttyAMA0, the seat nodes on the host (the installed unit as is)")
+            setup = (f"install -m 0644 {DATA}/tree-1/hardware/system-test/tianhei.toml /etc/tianhei/tianhei.toml && "
+                     f"install -m 0644 {DATA}/tree-1/hardware/system-test/bus-8-tty.toml /etc/tianhei/ && ")
+        else:
+            report.step("the service on the simulated table (a drop-in: no seats are wired)")
+            setup = (f"install -m 0644 {DATA}/system-test/system-test.toml /etc/tianhei/system-test.toml && "
+                     f"mkdir -p /etc/systemd/system/tianhei.service.d && install -m 0644 "
+                     f"{DATA}/system-test/dropin.conf /etc/systemd/system/tianhei.service.d/system-test.conf && ")
+        vm.sh(setup +
               "mkdir -p /etc/tianhei/decks && printf '# a club deck (the upgrade must keep it)\\n' > "
               "/etc/tianhei/decks/system-test.toml && "
               "printf '\\n# edited by the club after install (the upgrade must keep it)\\n' >> /etc/tianhei/tianhei.toml"
@@ -349,8 +424,9 @@ def main(argv: list[str] | None = None) -> int:
         report.figure("boot to READY (unit start to READY=1)", f"{ready:.1f} s (target <= 10 s)")
         mem = rss_mb(vm)
         report.figure("RSS of tianhei serve in the VM", f"{mem:.0f} MiB")
-        wait_for("the game's first events in the journal", lambda: progress(journal_state(vm)) >= 5, 240)
-        report.ok("playing", "the service plays on the simulated table; the journal fills")
+        wait_for("the game's first events in the journal", lambda: progress(journal_state(vm)) >= 5, 600)
+        report.ok("playing", f"the service plays {'over /dev/ttyAMA0' if bus else 'on the simulated table'}; "
+                             "the journal fills")
 
         report.step("watchdog: the table's process frozen (SIGSTOP)")
         _, wd = vm.sh("systemctl show -p WatchdogUSec --value tianhei")
@@ -390,7 +466,8 @@ def main(argv: list[str] | None = None) -> int:
         reference.join(timeout=900)
         if reference.state is None:
             raise Failed(reference.error or "the reference game did not finish")
-        mine, theirs = game_records(final), game_records(reference.state)
+        kinds = ("event",) if bus else ("input", "event")
+        mine, theirs = game_records(final, kinds), game_records(reference.state, kinds)
         if mine != theirs:
             first = next((i for i, (a, b) in enumerate(zip(mine, theirs, strict=False)) if a != b),
                          min(len(mine), len(theirs)))
@@ -399,10 +476,25 @@ def main(argv: list[str] | None = None) -> int:
             raise Failed(f"the cut game differs from the uncut one at record {first} of {len(mine)}/{len(theirs)}"
                          f": VM {mine[first] if first < len(mine) else '(end)'} vs uncut "
                          f"{theirs[first] if first < len(theirs) else '(end)'}")
-        report.ok("same game", f"{len(mine)} inputs and events equal to the uncut game with seed {SEED}; "
+        if nodes is not None:
+            try:
+                nodes.wait(300)
+            except subprocess.TimeoutExpired as exc:
+                raise Failed("the seat nodes did not see the game end on their screens") from exc
+            summary_line = (run_dir / "seat-nodes.json").read_text().strip()
+            if nodes.returncode != 0:
+                raise Failed(f"tianhei seat-nodes exited {nodes.returncode}: {summary_line[-500:]}")
+            seen = json.loads(summary_line)
+            lat = seen.get("latency_ms", {})
+            report.ok("tty game", f"a whole game over /dev/ttyAMA0: the nodes saw {seen.get('winners')}, "
+                                  f"{seen.get('presses')} presses, {seen.get('screens')} screens")
+            report.figure("press latency over the emulated UART (press to the seat's next frame)",
+                          f"p50 {lat.get('p50')} ms, p99 {lat.get('p99')} ms, max {lat.get('max')} ms "
+                          f"(n={lat.get('n')}; informational: TCG)")
+        report.ok("same game", f"{len(mine)} {'events' if bus else 'inputs and events'} equal to the uncut game with seed {SEED}; "
                                f"outcome {winner(final)} = {winner(reference.state)}")
 
-        upgrade(vm, report)
+        upgrade(vm, report, "/etc/tianhei/bus-8-tty.toml" if bus else "/etc/tianhei/system-test.toml")
         report.step("shut down; ext4 checked from outside")
         vm.shutdown()
         fsck(root, run_dir, report)
@@ -415,6 +507,9 @@ def main(argv: list[str] | None = None) -> int:
     finally:
         if vm is not None and vm.alive():
             vm.power_cut()
+        if nodes is not None and nodes.poll() is None:
+            nodes.terminate()
+            nodes.wait(30)
     return summary(report, run_dir, args.keep)
 
 
@@ -475,10 +570,9 @@ def power_cuts(vm: VM, report: Report, cuts: int) -> None:
                                     f"{', ext4 journal replayed' if recovered else ''}")
 
 
-def upgrade(vm: VM, report: Report) -> None:
+def upgrade(vm: VM, report: Report, config: str) -> None:
     report.step("upgrade: install.sh again from a newer tree")
-    keep = ("/etc/tianhei/tianhei.toml /etc/tianhei/system-test.toml /etc/tianhei/decks/system-test.toml "
-            "/var/lib/tianhei/remote.key")
+    keep = f"/etc/tianhei/tianhei.toml {config} /etc/tianhei/decks/system-test.toml /var/lib/tianhei/remote.key"
     _, before = vm.sh(f"sha256sum {keep}; cat /opt/tianhei/SYSTEM-TEST-TREE")
     old = game_records(journal_state(vm))
     rc, out = vm.sh(f"{DATA}/tree-2/systemd/install.sh --profile bus-16 --offline {DATA}/offline", timeout=1800,
