@@ -369,7 +369,7 @@ async def run_live(config: Config, opts: LiveOptions) -> Director:
         from controller.sim.play import OtherHands
 
         hands_of_bots: Any = OtherHands(table, played, seat_of if gc.variant.live == "both" else lambda n: n)
-        TableBots(director, hands_of_bots if played else table, opts.autoplay, opts.seed)  # type: ignore[arg-type]
+        TableBots(director, hands_of_bots if played else table, opts.autoplay, seed)  # type: ignore[arg-type]
     done = asyncio.Event()
     window_closed = asyncio.Event()
     director.on_over.append(lambda d: done.set())

@@ -2,12 +2,15 @@
 # Install Tianhei as a service on Raspberry Pi OS, from a checkout:
 #
 #   sudo systemd/install.sh [--profile compact-8|bus-16|sim] [--dry-run] [--root DIR] [--reconfigure]
+#                           [--offline DIR]
 #
 #   --profile P     the table's hardware (asked when not given and a person is at the terminal)
 #   --dry-run       print every change (packages, user, files, boot config, udev, units) and make none
 #   --root DIR      write the files under DIR instead of / (a scratch root for tests and images); the steps
 #                   that change the running system (packages, user, venv, systemctl, udev) are printed, not run
 #   --reconfigure   write a new /etc/tianhei/tianhei.toml even if one exists (the old one is kept as .bak)
+#   --offline DIR   no internet (a venue without it): the .debs from DIR/debs and the wheels from DIR/wheels,
+#                   as systemd/fetch-offline.sh DIR fetched them; apt and pip reach no network
 #
 # Idempotent: running it again upgrades the code and keeps the config, the decks, the journal and the remote's
 # pairing key. The installed service (`tianhei serve`) waits for players on the configured hardware; on the sim
@@ -19,7 +22,8 @@ profile=""
 dry=0
 root="/"
 reconfigure=0
-usage() { sed -n '2,15p' "$0" | sed 's/^# \{0,1\}//'; }
+offline=""
+usage() { sed -n '2,19p' "$0" | sed 's/^# \{0,1\}//'; }
 while [ $# -gt 0 ]; do
     case "$1" in
         --profile) profile=${2:-}; shift 2 ;;
@@ -28,6 +32,8 @@ while [ $# -gt 0 ]; do
         --root) root=${2:-}; shift 2 ;;
         --root=*) root=${1#*=}; shift ;;
         --reconfigure) reconfigure=1; shift ;;
+        --offline) offline=${2:-}; shift 2 ;;
+        --offline=*) offline=${1#*=}; shift ;;
         -h|--help) usage; exit 0 ;;
         *) echo "install.sh: unknown option '$1' (--help lists them)" >&2; exit 2 ;;
     esac
@@ -55,6 +61,13 @@ if [ "$root" != "/" ]; then
     case "$root" in /*) ;; *) root="$(pwd)/$root" ;; esac
     root=${root%/}
     if [ "$dry" = 0 ]; then mkdir -p "$root" || { echo "install.sh: cannot use --root $root" >&2; exit 2; }; fi
+fi
+if [ -n "$offline" ]; then
+    case "$offline" in /*) ;; *) offline="$(pwd)/$offline" ;; esac
+    if [ ! -d "$offline/wheels" ]; then
+        echo "install.sh: --offline $offline has no wheels/ folder (systemd/fetch-offline.sh $offline makes it)" >&2
+        exit 2
+    fi
 fi
 if [ "$dry" = 0 ] && [ "$root" = "/" ] && [ "$(id -u)" != 0 ]; then
     echo "install.sh: run it as root (sudo systemd/install.sh ...), or with --dry-run to see what it would do" >&2
@@ -104,9 +117,39 @@ extras=""
 case "$profile" in
     compact-8) packages="$packages swig liblgpio-dev i2c-tools"; extras="[pi]" ;;
 esac
-system packages "apt-get update" apt-get update
-# shellcheck disable=SC2086
-system packages "apt-get install -y $packages" apt-get install -y $packages
+if [ -z "$offline" ]; then
+    system packages "apt-get update" apt-get update
+    # shellcheck disable=SC2086
+    system packages "apt-get install -y $packages" apt-get install -y $packages
+else
+    # the .debs the bundle holds (what this system lacked when it was fetched); dpkg says which dependency is
+    # missing if the bundle is short of one
+    debs=()
+    if [ -d "$offline/debs" ]; then
+        for deb in "$offline"/debs/*.deb; do [ -e "$deb" ] && debs+=("$deb"); done
+    fi
+    missing_pkgs=""
+    for p in $packages; do
+        dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing_pkgs="$missing_pkgs $p"
+    done
+    if [ -z "$missing_pkgs" ] && [ "$root" = "/" ] && [ "$dry" = 0 ]; then
+        say packages "all installed already:$(printf ' %s' $packages)"
+    elif [ ${#debs[@]} = 0 ]; then
+        if [ "$dry" = 1 ] || [ "$root" != "/" ]; then
+            say packages "apt-get install -y$missing_pkgs (not run: no .debs in $offline/debs)"
+        else
+            echo "install.sh: --offline: these packages are missing and $offline/debs has no .debs:$missing_pkgs" >&2
+            exit 1
+        fi
+    else
+        # dpkg, not apt: apt wants an index to install local files from, and there is none without internet.
+        # Given all at once, dpkg unpacks them all before configuring any, so their order does not matter.
+        system packages "dpkg -i ${#debs[@]} .debs from $offline/debs ($packages)" \
+            env DEBIAN_FRONTEND=noninteractive dpkg -i "${debs[@]}"
+    fi
+fi
+pipfrom=""
+[ -n "$offline" ] && pipfrom="--no-index --find-links $offline/wheels "
 
 # --- the service's user ------------------------------------------------------------------------------------------
 groups=""
@@ -130,9 +173,9 @@ done
 # --- the code ----------------------------------------------------------------------------------------------------
 system files "copy the code to /opt/tianhei (rsync, without .venv and .git)" \
     rsync -a --delete --exclude .venv --exclude .git --exclude /var "$src/" /opt/tianhei/
-system files "create the virtualenv /opt/tianhei/.venv and install tianhei$extras into it" \
-    sh -c "python3 -m venv /opt/tianhei/.venv && /opt/tianhei/.venv/bin/pip install --upgrade pip \
-           && /opt/tianhei/.venv/bin/pip install -e '/opt/tianhei$extras'"
+system files "create the virtualenv /opt/tianhei/.venv and install tianhei$extras into it${pipfrom:+ (pip ${pipfrom% })}" \
+    sh -c "python3 -m venv /opt/tianhei/.venv && { [ -n '$offline' ] || /opt/tianhei/.venv/bin/pip install --upgrade pip; } \
+           && /opt/tianhei/.venv/bin/pip install $pipfrom-e '/opt/tianhei$extras'"
 
 # --- state and configuration -------------------------------------------------------------------------------------
 make_dir files /var/lib/tianhei 0700 tianhei:tianhei

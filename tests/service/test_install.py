@@ -125,3 +125,25 @@ def test_the_bus_16_table_opens_the_port_the_udev_rule_names(tmp_path: Path) -> 
     assert profile.bus is not None and links == {profile.bus.port.removeprefix("/dev/")}
     dry = install("--dry-run", "--root", str(tmp_path / "dry"), "--profile", "bus-16").stdout
     assert "the USB RS-485 adapter appears as /dev/tianhei-bus" in dry and "warning" not in dry
+
+
+def test_a_venue_without_internet_installs_from_the_bundle_it_was_given(tmp_path: Path) -> None:
+    bundle = tmp_path / "bundle"
+    (bundle / "wheels").mkdir(parents=True)
+    (bundle / "debs").mkdir()
+    (bundle / "debs" / "rsync_3.2.7-1_arm64.deb").write_bytes(b"")
+    result = install("--dry-run", "--root", str(tmp_path / "root"), "--profile", "bus-16", "--offline", str(bundle))
+    assert result.returncode == 0, result.stderr
+    out = result.stdout
+    assert "apt-get update" not in out, "no index to update without internet"
+    assert f"dpkg -i 1 .debs from {bundle}/debs" in out
+    assert f"--no-index --find-links {bundle}/wheels" in out
+
+
+def test_an_offline_bundle_without_wheels_is_one_line_saying_how_to_make_it(tmp_path: Path) -> None:
+    result = install("--dry-run", "--root", str(tmp_path / "root"), "--profile", "sim", "--offline",
+                     str(tmp_path / "nothing"))
+    assert result.returncode == 2
+    assert result.stderr.strip().splitlines() == [
+        f"install.sh: --offline {tmp_path}/nothing has no wheels/ folder "
+        f"(systemd/fetch-offline.sh {tmp_path}/nothing makes it)"]
