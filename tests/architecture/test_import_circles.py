@@ -9,12 +9,7 @@ import grimp
 import pytest
 
 #: Circles known and left for now, each as the set of its modules (pyproject.toml names the same ones).
-KNOWN: tuple[frozenset[str], ...] = (
-    # balance.py draws its report with plots.py, which reads balance.py's result type.
-    frozenset({"controller.club.balance", "controller.club.plots"}),
-    # Until bus/master.py is split by job (then this line goes).
-    frozenset({"controller.bus.listen", "controller.bus.master"}),
-)
+KNOWN: tuple[frozenset[str], ...] = ()
 
 
 def circles(graph: grimp.ImportGraph, package: str) -> list[frozenset[str]]:
