@@ -6,8 +6,10 @@ import threading
 
 import serial
 
-from controller.bus.master import BusMaster, NodeSpec, SerialTransport
+from controller.bus.master import BusMaster
+from controller.bus.nodes import NodeSpec
 from controller.bus.table import BusTable
+from controller.bus.transport import SerialTransport
 from controller.ports import InputEvent
 
 

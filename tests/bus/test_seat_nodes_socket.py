@@ -13,8 +13,10 @@ from pathlib import Path
 import pytest
 
 from controller.bus.endpoint import UnixClient, open_endpoint
-from controller.bus.master import BusMaster, NodeSpec, SerialTransport
+from controller.bus.master import BusMaster
+from controller.bus.nodes import NodeSpec
 from controller.bus.sim import find_micropython, node_config
+from controller.bus.transport import SerialTransport
 from controller.bus.wire import RealNode, RealWire
 
 SEATS = 4
