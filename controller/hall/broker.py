@@ -21,12 +21,21 @@ import time
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from controller.hall import topics
 
-if TYPE_CHECKING:
-    from controller.league.bridge import Bridge
+
+class Bridge(Protocol):
+    """A bridge from this club's broker to another broker (the league's: controller/league/bridge.py). The hall
+    only appends its section to the conf: the hall is the layer below the league and never imports it."""
+
+    @property
+    def club(self) -> str: ...
+
+    def section(self) -> str:
+        """The bridge's lines of ``mosquitto.conf``."""
+        ...
 
 MOSQUITTO = ("/usr/sbin/mosquitto", "mosquitto")
 PASSWD = ("/usr/bin/mosquitto_passwd", "mosquitto_passwd")
@@ -123,11 +132,9 @@ def write_files(root: Path, club: str, rooms: Sequence[str], *, port: int = 1883
     text = config(port=port, binds=binds, password_file=passwd, acl_file=root / "acl", data_dir=data_dir,
                   run_as=run_as, log_file=log_file)
     if bridge is not None:
-        from controller.league.bridge import bridge_section
-
         if bridge.club != club:
             raise BrokerError(f"the bridge is for club {bridge.club!r}, this broker is club {club!r}")
-        text += bridge_section(bridge)
+        text += bridge.section()
     files.conf.write_text(text)
     return files
 

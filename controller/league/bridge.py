@@ -50,6 +50,10 @@ class Bridge:
         topics.check_name("club", self.club)
         check_address(self.address)
 
+    def section(self) -> str:
+        """The club broker's bridge section (what :func:`controller.hall.broker.write_files` appends)."""
+        return bridge_section(self)
+
 
 def check_address(address: str) -> str:
     host, sep, port = address.rpartition(":")
