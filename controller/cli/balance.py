@@ -18,6 +18,10 @@ def register(sub: Any) -> None:
     p.add_argument("--policy", default="uninformed", help="the bots' policy (default uninformed)")
     p.add_argument("--games", type=int, default=2000, help="games per player count (default 2000)")
     p.add_argument("--jobs", type=int, default=None, help="processes (default: every core); same counts for any N")
+    p.add_argument("--cluster", nargs="?", const="local", default=None, metavar="ADDRESS",
+                   help="play the chunks on a dask scheduler's workers (tcp://HOST:8786); without ADDRESS, or "
+                   "'local': a LocalCluster of --jobs worker processes here. Same counts as --jobs 1. Needs "
+                   "pip install 'tianhei[cluster]'")
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--out", type=Path, default=None, metavar="DIR",
                    help="where the report goes (default balance/VARIANT-POLICY)")
@@ -34,7 +38,7 @@ def run(args: argparse.Namespace) -> int:
         counts = parse_players(args.players) if args.players else None
         options = dict(_option(o) for o in args.option)
         result = run_balance(args.variant, counts, args.policy, args.games, seed=args.seed, jobs=args.jobs,
-                             options=options, progress=not args.no_progress)
+                             options=options, progress=not args.no_progress, cluster=args.cluster)
         out = args.out or Path("balance") / f"{Path(args.variant).stem}-{args.policy}"
         paths = write_report(result, out)
     except BalanceError as exc:

@@ -102,7 +102,9 @@ def tasks(variant: str, counts: Sequence[int], policy: str, games: int, seed: in
 
 def run_balance(variant: str, counts: Sequence[int] | None, policy: str, games: int, *, seed: int = 1,
                 jobs: int | None = None, options: dict[str, object] | None = None,
-                progress: bool = True) -> BalanceResult:
+                progress: bool = True, cluster: str | None = None) -> BalanceResult:
+    """The lab's run. ``cluster``: a dask scheduler's address, or "local" for a LocalCluster of ``jobs`` worker
+    processes here (controller/club/cluster.py); the same chunks and seeds, so the same counts as ``--jobs``."""
     from controller.bots import POLICIES
     from controller.club.exact import exact_shares
     from controller.club.progress import games_bar
@@ -125,17 +127,34 @@ def run_balance(variant: str, counts: Sequence[int] | None, policy: str, games: 
     rows = {n: Row(n, configs[n].composition, exact=exact_shares(configs[n], policy)) for n in counts}
     work = tasks(variant, counts, policy, games, seed, options)
     started = time.perf_counter()
+    setup = 0.0
     cpu: dict[int, float] = {}
+    if cluster is not None:
+        from controller.club.cluster import ClusterError, run_on_cluster
+
+        def ready() -> None:  # the cluster is up: the games' time starts now
+            nonlocal started, setup
+            setup = time.perf_counter() - started
+            started = time.perf_counter()
+
+        results: Iterable[ChunkResult] = run_on_cluster(work, cluster, jobs, ready)
+    else:
+        results = _run(work, jobs)
     with games_bar(games * len(counts), f"{variant} {policy}", progress) as advance:
-        for n, played, wins, days, seconds, pid in _run(work, jobs):
-            row = rows[n]
-            row.games += played
-            row.wins.update(wins)
-            row.days += days
-            cpu[pid] = cpu.get(pid, 0.0) + seconds
-            advance(played)
-    result = BalanceResult(variant, policy, seed, games, jobs, options, [rows[n] for n in counts],
-                           worker_cpu=cpu)
+        try:
+            for n, played, wins, days, seconds, pid in results:
+                row = rows[n]
+                row.games += played
+                row.wins.update(wins)
+                row.days += days
+                cpu[pid] = cpu.get(pid, 0.0) + seconds
+                advance(played)
+        except Exception as exc:
+            if cluster is not None and isinstance(exc, ClusterError):
+                raise BalanceError(str(exc)) from None
+            raise
+    result = BalanceResult(variant, policy, seed, games, len(cpu) if cluster is not None else jobs, options,
+                           [rows[n] for n in counts], worker_cpu=cpu, cluster=cluster, setup_seconds=setup)
     result.seconds = time.perf_counter() - started
     return result
 

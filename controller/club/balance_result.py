@@ -71,6 +71,10 @@ class BalanceResult:
     seconds: float = 0.0
     #: CPU seconds each worker process spent playing (pid -> seconds): the benchmark's load-free figure.
     worker_cpu: dict[int, float] = field(default_factory=dict)
+    #: The dask scheduler the chunks went to ("local": a LocalCluster here), or None: this machine's processes.
+    cluster: str | None = None
+    #: Seconds to start (or reach) the cluster and learn its workers, before the first game: not in ``seconds``.
+    setup_seconds: float = 0.0
 
     @property
     def games_per_second(self) -> float:
@@ -85,8 +89,10 @@ class BalanceResult:
         return all(z is not None and abs(z) <= limit for z in zs)
 
     def summary_lines(self) -> list[str]:
-        lines = [f"{self.variant}, policy {self.policy}, {self.games} games a count, seed {self.seed}, "
-                 f"{self.jobs} job(s): {self.games_per_second:,.0f} games/s"]
+        ran = f"{self.jobs} job(s)" if self.cluster is None else \
+            f"cluster {self.cluster} ({self.setup_seconds:.1f} s to start), {self.jobs} worker(s)"
+        lines = [f"{self.variant}, policy {self.policy}, {self.games} games a count, seed {self.seed}, {ran}: "
+                 f"{self.games_per_second:,.0f} games/s"]
         for r in self.rows:
             parts = []
             for side in SIDES:

@@ -1,0 +1,82 @@
+"""The balance lab on a Dask cluster: games per second for --jobs 1 and for a LocalCluster of 2 worker processes
+(issue target: at least 1.8x the games per second of --jobs 1), and that both give the same counts.
+
+    .venv/bin/python benchmarks/balance_cluster.py [--games 8000] [--players 12] [--runs 3]
+
+The cluster is started once (about 3 s, printed) and each run connects to its scheduler by address as
+``tianhei balance --cluster tcp://…`` does; a run's time starts once its client is connected (run_balance's
+``seconds``). Wall-clock counts the machine's other load (the load average is printed before and after), so it
+also prints the figure that load does not move: "CPU of all games at --jobs 1 / CPU of the busiest worker on the
+cluster", the speed-up two idle cores would give (the scheduler and the client only add up counts).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+
+def warm(players: int) -> None:
+    """On every worker: import the engine and build the variant's configuration (not part of any run's games)."""
+    from controller.club.balance import _play_chunk
+
+    _play_chunk(("standard-2.0", players, "uninformed", {}, 10, 99, 0))
+
+
+def main() -> None:
+    from distributed import Client, LocalCluster
+
+    from controller.club.balance import run_balance
+
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--games", type=int, default=8000)
+    ap.add_argument("--players", type=int, default=12)
+    ap.add_argument("--runs", type=int, default=3)
+    args = ap.parse_args()
+    print(f"cores: {os.cpu_count()}, load average before: {os.getloadavg()[0]:.2f}")
+    started = time.perf_counter()
+    with LocalCluster(n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1", dashboard_address=None,
+                      silence_logs=50) as cluster:
+        print(f"LocalCluster of 2 worker processes at {cluster.scheduler_address}: "
+              f"{time.perf_counter() - started:.1f} s to start")
+        with Client(cluster) as client:  # a warm-up on each worker, as --jobs 1 is warm in this process
+            client.run(warm, args.players)
+        warm(args.players)
+        speeds: dict[str, list[float]] = {"jobs 1": [], "cluster": []}
+        cpu_ratio: list[float] = []
+        same = True
+        for _ in range(args.runs):
+            one = run_balance("standard-2.0", [args.players], "uninformed", args.games, seed=1, jobs=1,
+                              progress=False)
+            two = run_balance("standard-2.0", [args.players], "uninformed", args.games, seed=1, progress=False,
+                              cluster=cluster.scheduler_address)
+            speeds["jobs 1"].append(one.games_per_second)
+            speeds["cluster"].append(two.games_per_second)
+            same &= [(r.players, dict(r.wins), r.days) for r in one.rows] == \
+                [(r.players, dict(r.wins), r.days) for r in two.rows]
+            cpu_ratio.append(sum(one.worker_cpu.values()) / max(two.worker_cpu.values()))
+            print(f"  --jobs 1: {one.games_per_second:,.0f} games/s; cluster: {two.games_per_second:,.0f} games/s "
+                  f"(connect {two.setup_seconds:.2f} s), workers' CPU seconds "
+                  + ", ".join(f"{v:.2f}" for v in sorted(two.worker_cpu.values(), reverse=True))
+                  + f"; load {os.getloadavg()[0]:.2f}")
+    for name, s in speeds.items():
+        print(f"{name}: {args.games} games at {args.players} players: min {min(s):,.0f} games/s, "
+              f"median {statistics.median(s):,.0f} games/s ({', '.join(f'{x:,.0f}' for x in s)})")
+    ratio = statistics.median(speeds["cluster"]) / statistics.median(speeds["jobs 1"])
+    print(f"wall-clock speed-up, 2 local workers / --jobs 1 (medians): {ratio:.2f}x "
+          f"(min {min(c / o for c, o in zip(speeds['cluster'], speeds['jobs 1'], strict=True)):.2f}x; "
+          f"at load {os.getloadavg()[0]:.2f}; target >= 1.8x)")
+    print(f"two idle cores: CPU of all games at --jobs 1 / busiest worker's CPU on the cluster: min "
+          f"{min(cpu_ratio):.2f}x, median {statistics.median(cpu_ratio):.2f}x (target >= 1.8x)")
+    print(f"same counts for --jobs 1 and the cluster: {same}")
+    print(f"load average after: {os.getloadavg()[0]:.2f}")
+
+
+if __name__ == "__main__":
+    main()

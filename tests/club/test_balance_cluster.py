@@ -1,0 +1,40 @@
+"""The balance lab on a Dask cluster: a real LocalCluster of two worker processes on loopback plays the same
+chunks with the same seeds as --jobs 1, so the counts are the same; a scheduler that is not there is one line."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from controller.cli import main
+from controller.club import cluster
+from controller.club.balance import BalanceError, run_balance
+
+pytest.importorskip("distributed")
+
+
+def test_two_local_workers_count_what_one_process_counts(tmp_path, capsys):
+    one = run_balance("standard-2.0", [9, 12], "uninformed", 250, seed=7, jobs=1, progress=False)
+    out = tmp_path / "report"
+    assert main(["balance", "--variant", "standard-2.0", "--players", "9,12", "--games", "250", "--seed", "7",
+                 "--jobs", "2", "--cluster", "--out", str(out), "--no-progress"]) == 0
+    assert "cluster local" in capsys.readouterr().out
+    rows = json.loads((out / "report.json").read_text())["rows"]
+    assert [(r["players"], {s: v["wins"] for s, v in r["sides"].items()}) for r in rows] == \
+        [(r.players, {s: r.wins.get(s, 0) for s in ("good", "killers", "draw")}) for r in one.rows]
+    assert [r["mean_days"] for r in rows] == [round(r.days / r.games, 4) for r in one.rows]
+
+
+def test_the_same_counts_from_a_local_cluster_through_run_balance():
+    one = run_balance("classic-1.0", [8], "uninformed", 300, seed=3, jobs=1, progress=False)
+    two = run_balance("classic-1.0", [8], "uninformed", 300, seed=3, jobs=2, progress=False, cluster="local")
+    assert [(r.games, dict(r.wins), r.days) for r in two.rows] == [(r.games, dict(r.wins), r.days) for r in one.rows]
+    assert two.jobs == 2 and len(two.worker_cpu) == 2 and two.cluster == "local"
+    assert "cluster local" in two.summary_lines()[0]
+
+
+def test_a_scheduler_that_is_not_there_is_one_line(monkeypatch):
+    monkeypatch.setattr(cluster, "CONNECT_S", 1.0)
+    with pytest.raises(BalanceError, match=r"--cluster tcp://127.0.0.1:9: no dask scheduler answers there"):
+        run_balance("classic-1.0", [8], "uninformed", 10, jobs=1, progress=False, cluster="tcp://127.0.0.1:9")
