@@ -137,7 +137,7 @@ def run_balance(variant: str, counts: Sequence[int] | None, policy: str, games: 
             setup = time.perf_counter() - started
             started = time.perf_counter()
 
-        results: Iterable[ChunkResult] = run_on_cluster(work, cluster, jobs, ready)
+        results: Iterable[ChunkResult] = run_on_cluster(work, cluster, jobs, f"{__name__}:_play_chunk", ready)
     else:
         results = _run(work, jobs)
     with games_bar(games * len(counts), f"{variant} {policy}", progress) as advance:

@@ -11,6 +11,8 @@ the speed-up. dask is an optional extra (``pip install 'tianhei[cluster]'``), im
 from __future__ import annotations
 
 import contextlib
+import functools
+import importlib
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
@@ -23,14 +25,16 @@ class ClusterError(Exception):
     """No dask, no scheduler at that address, or no workers: the message says which and what to do."""
 
 
-def _play_batch(batch: Sequence[Any]) -> list[Any]:
-    """A worker plays a batch of chunks (the compiled rules where this machine has their current build)."""
+def _play_batch(play: str, batch: Sequence[Any]) -> list[Any]:
+    """A worker plays a batch of chunks (the compiled rules where this machine has their current build).
+    ``play`` names the chunk's function as ``module:function``: it is imported only after the compiled rules are
+    activated, and this module (which the balance lab imports) never imports the lab back."""
     from controller import compiled_rules
 
     compiled_rules.activate()
-    from controller.club.balance import _play_chunk
-
-    return [_play_chunk(task) for task in batch]
+    module, _, name = play.partition(":")
+    play_chunk = getattr(importlib.import_module(module), name)
+    return [play_chunk(task) for task in batch]
 
 
 @contextlib.contextmanager
@@ -62,7 +66,7 @@ def client_for(address: str | None, workers: int) -> Iterator[Any]:
         client.close()
 
 
-def run_on_cluster(work: list[Any], address: str | None, workers: int,
+def run_on_cluster(work: list[Any], address: str | None, workers: int, play: str,
                    ready: Callable[[], None] = lambda: None) -> Iterator[Any]:
     """Every chunk's result, as the batches finish (in any order: the caller adds them up). ``ready()`` is called
     once the cluster is up and its workers known (the games' time starts there)."""
@@ -73,6 +77,6 @@ def run_on_cluster(work: list[Any], address: str | None, workers: int,
         ready()
         size = max(1, len(work) // (have * 16))
         batches = [work[i:i + size] for i in range(0, len(work), size)]
-        futures = client.map(_play_batch, batches, pure=False)
+        futures = client.map(functools.partial(_play_batch, play), batches, pure=False)
         for future in as_completed(futures):
             yield from future.result()
