@@ -44,7 +44,7 @@ def wait_for(what: str, condition: Callable[[], bool], timeout: float) -> None:
     while not condition():
         if time.monotonic() > end:
             pytest.fail(f"waited {timeout:.0f} s for {what}")
-        time.sleep(0.05)
+        time.sleep(0.05)  # a real serve process on a real pty: a bounded poll, not a wait for time to pass
 
 
 def quick_voice(tmp: Path) -> Path:

@@ -140,7 +140,7 @@ def wait_for(what: str, test: Any, timeout: float, every: float = 2.0) -> Any:
             return value
         if time.monotonic() > deadline:
             raise Failed(f"{what}: not within {timeout:.0f} s")
-        time.sleep(every)
+        time.sleep(every)  # the VM runs on real time: a bounded poll of a real process
 
 
 def service_pid(vm: VM) -> int:
@@ -247,7 +247,7 @@ class Reference(threading.Thread):
                                          stdin=subprocess.DEVNULL)
             deadline = time.monotonic() + 120
             while not (self.dir / "bus").exists() and time.monotonic() < deadline:
-                time.sleep(0.2)
+                time.sleep(0.2)  # the VM runs on real time: a bounded poll of a real process
         else:
             cfg = self.dir / "reference.toml"
             cfg.write_text(TEST_CONFIG.replace("{journal}", str(journal)))

@@ -57,7 +57,7 @@ class Agent:
                 threading.Thread(target=self._read, daemon=True).start()
                 return
             except OSError:
-                time.sleep(0.1)
+                time.sleep(0.1)  # QEMU runs on real time: a bounded poll of a real process
         raise VMError(f"QEMU's agent socket {self.path} never appeared")
 
     def _read(self) -> None:
@@ -185,7 +185,7 @@ class VM:
                 raise VMError(f"QEMU exited at once ({self.proc.returncode}): {self.run_dir}/qemu-{self.boots}.log")
             if time.monotonic() > deadline:
                 raise VMError("QEMU did not start")
-            time.sleep(0.05)
+            time.sleep(0.05)  # QEMU runs on real time: a bounded poll of a real process
         self.agent.connect(deadline)
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:
