@@ -99,6 +99,17 @@ class BrokerFiles:
         return self.root / "secrets" / f"{user}.secret"
 
 
+def kept_secret(path: Path) -> str:
+    """The password in ``path`` if it holds one (clients already configured keep working), else a new one
+    written there (0600)."""
+    if path.is_file() and path.read_text().strip():
+        return path.read_text().strip()
+    password = secrets.token_urlsafe(18)
+    path.write_text(password + "\n")
+    os.chmod(path, 0o600)
+    return password
+
+
 def write_files(root: Path, club: str, rooms: Sequence[str], *, port: int = 1883,
                 binds: Sequence[str] = ("127.0.0.1",), data_dir: Path | None = None, run_as: str | None = None,
                 log_file: Path | None = None, bridge: Bridge | None = None) -> BrokerFiles:
@@ -117,13 +128,7 @@ def write_files(root: Path, club: str, rooms: Sequence[str], *, port: int = 1883
     passwd.unlink(missing_ok=True)
     tool = _tool(PASSWD)
     for user in [topics.HALL_USER, *(topics.username(r) for r in rooms)]:
-        secret_path = files.secret_file(user)
-        if secret_path.is_file() and secret_path.read_text().strip():
-            password = secret_path.read_text().strip()
-        else:
-            password = secrets.token_urlsafe(18)
-            secret_path.write_text(password + "\n")
-            os.chmod(secret_path, 0o600)
+        password = kept_secret(files.secret_file(user))
         files.passwords[user] = password
         flags = ["-b"] if passwd.exists() else ["-c", "-b"]
         subprocess.run([tool, *flags, str(passwd), user, password], check=True, capture_output=True)

@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import getpass
 import os
-import secrets
 import subprocess
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -126,13 +125,7 @@ def league_files(root: Path, clubs: Sequence[str], certs: Path, *, tls_port: int
     (root / "secrets").mkdir(exist_ok=True)
     os.chmod(root / "secrets", 0o700)
     files = LeagueFiles(root, tls_port, local_port, clubs, root / "mosquitto.conf")
-    secret = root / "secrets" / f"{LEAGUE_USER}.secret"
-    if secret.is_file() and secret.read_text().strip():
-        password = secret.read_text().strip()
-    else:
-        password = secrets.token_urlsafe(18)
-        secret.write_text(password + "\n")
-        os.chmod(secret, 0o600)
+    password = broker.kept_secret(root / "secrets" / f"{LEAGUE_USER}.secret")
     files.passwords[LEAGUE_USER] = password
     passwd = root / "passwd"
     passwd.unlink(missing_ok=True)
