@@ -44,12 +44,12 @@ python3 -m pip download --quiet --dest "$dir/wheels" --only-binary=:all: "${plat
 if [ "$debs" = 1 ]; then
     if [ "$(dpkg --print-architecture 2>/dev/null || true)" = arm64 ]; then
         packages=$(bash "$src/systemd/install.sh" --dry-run --profile bus-16 \
-                   | sed -n 's/^\[packages\] *apt-get install -y //p')
+                   | sed -n 's/^\[packages\] *apt-get install -y \(--no-install-recommends \)\{0,1\}//p')
         echo "[debs]     apt-get install --download-only $packages"
         mkdir -p "$dir/debs"
         apt-get update -q
         # shellcheck disable=SC2086
-        apt-get install -y -q --download-only -o Dir::Cache::archives="$(cd "$dir/debs" && pwd)" $packages
+        apt-get install -y -q --no-install-recommends --download-only -o Dir::Cache::archives="$(cd "$dir/debs" && pwd)" $packages
         rm -f "$dir/debs/lock"; rm -rf "$dir/debs/partial"
     else
         echo "[debs]     not fetched: this is not an arm64 Debian (the .debs must be the table's own);"

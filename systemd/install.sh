@@ -112,22 +112,38 @@ make_dir() {
 [ "$dry" = 1 ] && echo "Dry run: every change install.sh would make for the $profile table; nothing is changed."
 
 # --- packages -------------------------------------------------------------------------------------------------
-packages="python3-venv python3-dev rsync libsdl2-mixer-2.0-0 alsa-utils openssl"  # openssl: the console's HTTPS certificate
+# openssl: the console's HTTPS certificate; alsa-utils: ALSA's configuration and aplay/amixer (pygame's arm64
+# wheel brings its own SDL and libasound, which read /usr/share/alsa)
+packages="python3-venv rsync alsa-utils openssl"
+# 32-bit Raspberry Pi OS takes pygame from piwheels, built against Debian's SDL
+[ "$(dpkg --print-architecture 2>/dev/null || true)" = armhf ] && packages="$packages libsdl2-mixer-2.0-0"
 extras=""
 case "$profile" in
-    compact-8) packages="$packages swig liblgpio-dev i2c-tools"; extras="[pi]" ;;
+    # python3-dev and swig: the [pi] extra's lgpio is built from source on the Pi (a bus table builds nothing)
+    compact-8) packages="$packages python3-dev swig liblgpio-dev i2c-tools"; extras="[pi]" ;;
 esac
 if [ -z "$offline" ]; then
     system packages "apt-get update" apt-get update
     # shellcheck disable=SC2086
-    system packages "apt-get install -y $packages" apt-get install -y $packages
+    system packages "apt-get install -y --no-install-recommends $packages" apt-get install -y --no-install-recommends $packages
 else
     # the .debs the bundle holds (what this system lacked when it was fetched); dpkg says which dependency is
     # missing if the bundle is short of one
-    debs=()
+    # Only the .debs this system does not have at that version: a bundle fetched on another machine may hold
+    # packages that are installed already (reinstalling the kernel's or systemd's would only cost time and risk).
+    debs=() have=0
     if [ -d "$offline/debs" ]; then
-        for deb in "$offline"/debs/*.deb; do [ -e "$deb" ] && debs+=("$deb"); done
+        for deb in "$offline"/debs/*.deb; do
+            [ -e "$deb" ] || continue
+            if [ "$root" = "/" ] && [ "$dry" = 0 ]; then
+                name=$(dpkg-deb -f "$deb" Package) version=$(dpkg-deb -f "$deb" Version)
+                if [ "$(dpkg-query -W -f='${Status} ${Version}' "$name" 2>/dev/null)" = "install ok installed $version" ]
+                then have=$((have + 1)); continue; fi
+            fi
+            debs+=("$deb")
+        done
     fi
+    [ "$have" = 0 ] || say packages "$have .debs of $offline/debs are installed already at their version: left alone"
     missing_pkgs=""
     for p in $packages; do
         dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing_pkgs="$missing_pkgs $p"
@@ -267,8 +283,28 @@ write_file units /etc/systemd/system/tianhei.service 0644 < "$src/systemd/tianhe
 system units "systemctl daemon-reload" systemctl daemon-reload
 system check "tianhei config check $config (as the tianhei user)" \
     sh -c "cd /var/lib/tianhei && runuser -u tianhei -- /opt/tianhei/.venv/bin/tianhei config check $config"
-system units "systemctl enable tianhei.service; systemctl restart tianhei.service" \
-    sh -c "systemctl enable tianhei.service && systemctl restart tianhei.service"
+system units "systemctl enable tianhei.service" systemctl enable --quiet tianhei.service
+# The table starts now if its hardware is there. A bus table whose RS-485 adapter is not plugged in yet cannot:
+# the unit stays enabled and systemd retries it every RestartSec until the adapter appears, so that is said and is
+# not a failed install. Any other failure to start is one (its log is printed).
+bus_port="" waiting_for=""
+[ "$profile" = bus-16 ] && bus_port=$(sed -n 's/^port *= *"\([^"]*\)".*/\1/p' "$src/hardware/profiles/bus-16.toml")
+if [ "$dry" = 1 ] || [ "$root" != "/" ]; then
+    system units "systemctl restart tianhei.service" true
+elif [ -n "$bus_port" ] && [ ! -e "$bus_port" ] && grep -qs "^hardware *= *\"bus-16\"" "$(R $config)"; then
+    say units "not started now: $bus_port is missing (the RS-485 adapter unplugged?); tianhei.service is enabled"
+    say units "and starts by itself once the adapter is plugged in (systemd retries it every few seconds)"
+    systemctl restart --no-block tianhei.service || true
+    waiting_for="$bus_port"
+else
+    say units "systemctl restart tianhei.service (waits until the table says READY)"
+    if ! systemctl restart tianhei.service; then
+        echo "install.sh: tianhei.service did not start; its last lines:" >&2
+        journalctl -u tianhei.service -n 25 --no-pager -o cat >&2 || true
+        echo "install.sh: fix what they say, then: sudo systemctl restart tianhei; systemctl status tianhei" >&2
+        exit 1
+    fi
+fi
 
 # --- the club's broker and hall (docs/club.md), only when asked: TIANHEI_CLUB_ROOMS=1,2,3 [TIANHEI_CLUB_ARGS=...]
 if [ -n "${TIANHEI_CLUB_ROOMS:-}" ]; then
@@ -282,7 +318,11 @@ if [ "$dry" = 1 ]; then
 elif [ "$root" != "/" ]; then
     echo "Files written under $root; nothing on this system was changed."
 else
-    echo "Tianhei is running and waits for players: journalctl -u tianhei -f; systemctl status tianhei"
+    if [ -n "$waiting_for" ]; then
+        echo "Tianhei is installed and starts once $waiting_for is there: journalctl -u tianhei -f"
+    else
+        echo "Tianhei is running and waits for players: journalctl -u tianhei -f; systemctl status tianhei"
+    fi
     if [ "$profile" = sim ]; then
         echo "The simulated table waits; to let bots play it: sudo systemctl edit tianhei (ExecStart= then"
         echo "ExecStart=/opt/tianhei/.venv/bin/tianhei serve --config $config --autoplay heuristic)"

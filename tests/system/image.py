@@ -32,7 +32,7 @@ ROOT = HERE.parent.parent
 SUITE = "bookworm"
 MIRROR = "http://deb.debian.org/debian"
 #: Part of the cache key: bump it with any change to how :func:`build` makes the image (its hooks, options).
-RECIPE = 5
+RECIPE = 6
 #: The operating system a Pi's table needs before install.sh: a kernel, systemd as PID 1, udev, Python.
 BASE_PACKAGES = ("linux-image-arm64", "systemd", "systemd-sysv", "udev", "python3", "kmod", "passwd", "procps",
                  "e2fsprogs", "util-linux")
@@ -62,7 +62,7 @@ def install_packages(profile: str = "bus-16") -> list[str]:
                          capture_output=True, text=True, check=True).stdout
     for line in out.splitlines():
         if line.startswith("[packages]") and "apt-get install -y" in line:
-            return line.split("apt-get install -y", 1)[1].split()
+            return [w for w in line.split("apt-get install -y", 1)[1].split() if not w.startswith("-")]
     raise ImageError("install.sh --dry-run names no packages ('[packages] apt-get install -y ...' not found)")
 
 
@@ -164,6 +164,9 @@ def build(packages: list[str], log: Path) -> Path:
     ]
     hooks = [
         # what install.sh will ask apt for, as .debs (exactly what this image lacks), for install.sh --offline
+        # (the cache first emptied of the base system's own .debs, which mmdebstrap leaves there: installing those
+        # again would rebuild the kernel's initramfs and take most of an hour under TCG)
+        'rm -f "$1"/var/cache/apt/archives/*.deb',
         f'chroot "$1" apt-get install --download-only -y -q {" ".join(packages)}',
         f'cp "$1"/var/cache/apt/archives/*.deb {debs}/',
         'echo tianhei-vm > "$1/etc/hostname"',

@@ -151,8 +151,11 @@ class VM:
         cmd = ["qemu-system-aarch64", "-M", "virt", "-cpu", "max", "-smp", str(self.cpus), "-m", str(self.memory_mb),
                "-accel", "tcg,thread=multi", "-display", "none", "-nodefaults", "-no-reboot", "-monitor", "none",
                "-kernel", str(self.image / "vmlinuz"), "-initrd", str(self.image / "initrd.img"),
-               # the kernel's own messages also on the UART while nothing is wired to it (they are in the log)
-               "-append", CMDLINE + (" console=ttyAMA0 console=hvc0" if self.serial is None else " console=hvc0"),
+               # the kernel's own messages also on the UART while nothing is wired to it (they are in the log).
+               # On the bus the UART is the seats' alone; the kernel still needs an initial console before the
+               # virtio_console module gives hvc0 (with none, the initramfs hangs, silently): the VT's tty0.
+               "-append", CMDLINE + (" console=ttyAMA0 console=hvc0" if self.serial is None
+                                     else " console=tty0 console=hvc0"),
                "-drive", f"if=none,id=root,file={self.root_disk},format=qcow2,cache=writeback",
                "-device", "virtio-blk-pci,drive=root"]
         for i, disk in enumerate(self.data_disks):
