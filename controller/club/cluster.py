@@ -3,9 +3,14 @@ the same seeds, as ``--jobs`` plays on this machine's cores, sent to a scheduler
 spare machines: ``dask scheduler`` on one, ``dask worker tcp://HOST:8786`` on each, docs/balance.md). Without an
 address (or ``local``) a :class:`distributed.LocalCluster` of worker processes on loopback plays them here.
 
-Which worker plays which chunk never changes the counts: each chunk has its own seed (balance.chunk_seed). Chunks
-go a few at a time, about 16 batches a worker, as the process pool's do: a round trip per 20 ms chunk would eat
-the speed-up. dask is an optional extra (``pip install 'tianhei[cluster]'``), imported only here.
+Which worker plays which chunk never changes the counts: each chunk has its own seed (balance.chunk_seed). Where
+the time went on a 2-core machine (two workers, the scheduler and the client sharing the cores): a task per 20 ms
+chunk, and a result and a progress-bar step per chunk, kept the client and the scheduler busy on the cores the
+games needed. So the chunks go in a few large batches, :data:`BATCHES_PER_WORKER` a worker (enough that no worker
+waits long for a slow one at the end, and dask's work stealing evens out the rest); a worker adds up its batch's
+counts itself and sends back one small result per player count; the client takes the results as they come, in
+groups (``as_completed(..., with_results=True).batches()``), and only adds them up. dask is an optional extra
+(``pip install 'tianhei[cluster]'``), imported only here.
 """
 
 from __future__ import annotations
@@ -19,6 +24,9 @@ from typing import Any
 #: The optional extra that brings dask.distributed.
 EXTRA = "tianhei[cluster]"
 CONNECT_S = 10.0
+#: Batches per worker: one each would leave a worker idle at the end whenever the other gets less of the machine;
+#: many each puts the scheduler's and the client's work per task back on the cores the games need.
+BATCHES_PER_WORKER = 4
 
 
 class ClusterError(Exception):
@@ -27,14 +35,27 @@ class ClusterError(Exception):
 
 def _play_batch(play: str, batch: Sequence[Any]) -> list[Any]:
     """A worker plays a batch of chunks (the compiled rules where this machine has their current build).
-    ``play`` names the chunk's function as ``module:function``: it is imported only after the compiled rules are
-    activated, and this module (which the balance lab imports) never imports the lab back."""
+    ``play`` names the batch's function as ``module:function`` (it plays the whole batch and returns its results,
+    added up as it likes): it is imported only after the compiled rules are activated, and this module (which the
+    balance lab imports) never imports the lab back."""
     from controller import compiled_rules
 
     compiled_rules.activate()
     module, _, name = play.partition(":")
-    play_chunk = getattr(importlib.import_module(module), name)
-    return [play_chunk(task) for task in batch]
+    return list(getattr(importlib.import_module(module), name)(batch))
+
+
+def batches(work: Sequence[Any], workers: int) -> list[Sequence[Any]]:
+    """``work`` cut in order into ``workers * BATCHES_PER_WORKER`` batches (fewer when there is less work) whose
+    sizes differ by one at most."""
+    count = max(1, min(len(work), workers * BATCHES_PER_WORKER))
+    size, extra = divmod(len(work), count)
+    out, start = [], 0
+    for i in range(count):
+        end = start + size + (1 if i < extra else 0)
+        out.append(work[start:end])
+        start = end
+    return [b for b in out if b]
 
 
 @contextlib.contextmanager
@@ -68,15 +89,15 @@ def client_for(address: str | None, workers: int) -> Iterator[Any]:
 
 def run_on_cluster(work: list[Any], address: str | None, workers: int, play: str,
                    ready: Callable[[], None] = lambda: None) -> Iterator[Any]:
-    """Every chunk's result, as the batches finish (in any order: the caller adds them up). ``ready()`` is called
-    once the cluster is up and its workers known (the games' time starts there)."""
+    """Every batch's results, as the batches finish (in any order: the caller adds them up). ``play`` names the
+    function that plays a batch (see :func:`_play_batch`). ``ready()`` is called once the cluster is up and its
+    workers known (the games' time starts there)."""
     from distributed import as_completed
 
     with client_for(address, workers) as client:
         have = max(1, len(client.scheduler_info().get("workers", {})))
         ready()
-        size = max(1, len(work) // (have * 16))
-        batches = [work[i:i + size] for i in range(0, len(work), size)]
-        futures = client.map(functools.partial(_play_batch, play), batches, pure=False)
-        for future in as_completed(futures):
-            yield from future.result()
+        futures = client.map(functools.partial(_play_batch, play), batches(work, have), pure=False)
+        for done in as_completed(futures, with_results=True).batches():
+            for _future, results in done:
+                yield from results
