@@ -34,6 +34,11 @@ def warm(players: int) -> None:
 
 
 def main() -> None:
+    from controller import compiled_rules
+
+    # The same engine on both sides: the workers activate the compiled rules where they are built, as the
+    # command line does for --jobs 1.
+    compiled_rules.activate()
     from distributed import Client, LocalCluster
 
     from controller.club.balance import run_balance
