@@ -167,8 +167,9 @@ async def evening(root: Path, *, games: int = 2, speed: float = 60.0, seed: int 
             import uvicorn
 
             from controller.league.web import create_app
+            from controller.web.hosts import default_names
 
-            server = uvicorn.Server(uvicorn.Config(create_app(league), host=host, port=port, log_level="warning",
+            server = uvicorn.Server(uvicorn.Config(create_app(league, names=default_names(host)), host=host, port=port, log_level="warning",
                                                    lifespan="off"))
             tasks.append(asyncio.create_task(server.serve()))
             say(f"the league's page: http://{host}:{port}/  (English: http://{host}:{port}/?lang=en)")
