@@ -24,6 +24,9 @@ from typing import Any
 #: The optional extra that brings dask.distributed.
 EXTRA = "tianhei[cluster]"
 CONNECT_S = 10.0
+#: Dask settings for the workers of a LocalCluster: no statistical profiler (it wakes every 10 ms to walk the
+#: playing thread's stack, a few per cent of every game's CPU; a club's own workers: docs/balance/README.md).
+WORKER_CONFIG = {"distributed.worker.profile.enabled": False}
 #: Batches per worker: one each would leave a worker idle at the end whenever the other gets less of the machine;
 #: many each puts the scheduler's and the client's work per task back on the cores the games need.
 BATCHES_PER_WORKER = 4
@@ -59,16 +62,27 @@ def batches(work: Sequence[Any], workers: int) -> list[Sequence[Any]]:
 
 
 @contextlib.contextmanager
+def local_cluster(workers: int) -> Iterator[Any]:
+    """A LocalCluster of ``workers`` processes here (one thread each, loopback, no dashboard, no profiler)."""
+    import dask
+    from distributed import LocalCluster
+
+    with dask.config.set(WORKER_CONFIG), LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
+                                                       host="127.0.0.1", dashboard_address=None,
+                                                       silence_logs=50) as cluster:
+        yield cluster
+
+
+@contextlib.contextmanager
 def client_for(address: str | None, workers: int) -> Iterator[Any]:
     """A dask Client: on the scheduler at ``address``, or on a LocalCluster of ``workers`` processes (one thread
     each, loopback, no dashboard) when ``address`` is None or "local"."""
     try:
-        from distributed import Client, LocalCluster
+        from distributed import Client
     except ImportError:
         raise ClusterError(f"--cluster needs dask's distributed: pip install '{EXTRA}'") from None
     if address in (None, "", "local"):
-        with LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, host="127.0.0.1",
-                          dashboard_address=None, silence_logs=50) as cluster, Client(cluster) as client:
+        with local_cluster(workers) as cluster, Client(cluster) as client:
             yield client
         return
     try:

@@ -59,3 +59,12 @@ def test_a_batch_sends_back_one_result_per_player_count_with_the_chunks_totals()
         g, w, d = one_by_one.get(n, (0, {}, 0))
         one_by_one[n] = (g + games, {s: w.get(s, 0) + wins.get(s, 0) for s in {*w, *wins}}, d + days)
     assert folded == one_by_one and sorted(folded) == [8, 9]
+
+
+def test_the_local_workers_play_without_dasks_profiler():
+    import dask
+    from distributed import Client
+
+    with cluster.local_cluster(1) as local, Client(local) as client:
+        said = client.run(lambda: dask.config.get("distributed.worker.profile.enabled"))
+    assert list(said.values()) == [False]
