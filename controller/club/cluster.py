@@ -1,16 +1,16 @@
 """The balance lab on a Dask distributed cluster (``tianhei balance … --cluster ADDRESS``): the same chunks, with
 the same seeds, as ``--jobs`` plays on this machine's cores, sent to a scheduler's workers instead (a club's
-spare machines: ``dask scheduler`` on one, ``dask worker tcp://HOST:8786`` on each, docs/balance.md). Without an
+spare machines: ``dask scheduler`` on one, ``dask worker tcp://HOST:8786`` on each, docs/balance/README.md). Without an
 address (or ``local``) a :class:`distributed.LocalCluster` of worker processes on loopback plays them here.
 
 Which worker plays which chunk never changes the counts: each chunk has its own seed (balance.chunk_seed). Where
 the time went on a 2-core machine (two workers, the scheduler and the client sharing the cores): a task per 20 ms
 chunk, and a result and a progress-bar step per chunk, kept the client and the scheduler busy on the cores the
-games needed. So the chunks go in a few large batches, :data:`BATCHES_PER_WORKER` a worker (enough that no worker
-waits long for a slow one at the end, and dask's work stealing evens out the rest); a worker adds up its batch's
-counts itself and sends back one small result per player count; the client takes the results as they come, in
-groups (``as_completed(..., with_results=True).batches()``), and only adds them up. dask is an optional extra
-(``pip install 'tianhei[cluster]'``), imported only here.
+games needed. So the chunks go in a few large batches, :data:`BATCHES_PER_WORKER` a worker (the scheduler hands
+them out as workers come free, so a worker that gets less of the machine plays fewer, and none waits at the end
+for more than one batch); a worker adds up its batch's counts itself and sends back one small result per player
+count; the client takes the results as they come, in groups (``as_completed(..., with_results=True).batches()``),
+and only adds them up. dask is an optional extra (``pip install 'tianhei[cluster]'``), imported only here.
 """
 
 from __future__ import annotations
@@ -29,7 +29,7 @@ CONNECT_S = 10.0
 WORKER_CONFIG = {"distributed.worker.profile.enabled": False}
 #: Batches per worker: one each would leave a worker idle at the end whenever the other gets less of the machine;
 #: many each puts the scheduler's and the client's work per task back on the cores the games need.
-BATCHES_PER_WORKER = 4
+BATCHES_PER_WORKER = 8
 
 
 class ClusterError(Exception):
