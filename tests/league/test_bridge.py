@@ -5,7 +5,9 @@ league's ACL lets a club write only its own topics."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import subprocess
+from collections.abc import AsyncIterator
 
 import aiomqtt
 import pytest
@@ -56,29 +58,42 @@ def test_the_halls_records_go_on_to_the_league_and_the_receipt_comes_back(tmp_pa
     assert back == [("tianhei/red/hall/league/receipt", b'{"uids": ["g"]}')]
 
 
+@contextlib.asynccontextmanager
+async def red_through_a_relay(tmp_path, league_broker, certs, topics: str) -> AsyncIterator[tuple[Relay, Mosquitto,
+                                                                                                   list]]:
+    """Red's broker bridged to the league through a relay that can cut the link, and what the league gets on
+    ``topics`` (a persistent session: nothing is missed while the link is down)."""
+    relay = Relay(league_broker.tls_port)
+    await relay.start()
+    red = red_broker(tmp_path, league_broker, certs, relay.port)
+    got: list = []
+    try:
+        with red:
+            async with league_client(league_broker, identifier="league-test", clean_session=False) as lg:
+                await lg.subscribe(topics, qos=1)
+                reader = asyncio.create_task(collect(lg, got))
+                try:
+                    yield relay, red, got
+                finally:
+                    reader.cancel()
+    finally:
+        await relay.stop()
+
+
 def test_a_bridge_cut_for_a_while_delivers_every_record_when_it_is_back(tmp_path, league_broker, certs):
     async def go():
-        relay = Relay(league_broker.tls_port)
-        await relay.start()
-        red = red_broker(tmp_path, league_broker, certs, relay.port)
-        got: list = []
-        with red:
-            async with league_client(league_broker, identifier="league-test", clean_session=False) as lg, \
-                    hall_client(red) as hall:
-                await lg.subscribe("league/red/record", qos=1)
-                reader = asyncio.create_task(collect(lg, got))
-                await hall.publish("tianhei/red/hall/league/record", b"0", qos=1)
-                await until(lambda: len(got) == 1)
-                await relay.block()  # the club's internet goes; its tables play on
-                for n in range(1, 21):
-                    await hall.publish("tianhei/red/hall/league/record", str(n).encode(), qos=1)
-                await asyncio.sleep(0)  # nothing can arrive meanwhile: the link is gone
-                assert len(got) == 1
-                await relay.unblock()
-                await until(lambda: {int(p) for _, p in got} == set(range(21)))
-                reader.cancel()
-        await relay.stop()
-        return got
+        async with red_through_a_relay(tmp_path, league_broker, certs, "league/red/record") as (relay, red, got), \
+                hall_client(red) as hall:
+            await hall.publish("tianhei/red/hall/league/record", b"0", qos=1)
+            await until(lambda: len(got) == 1)
+            await relay.block()  # the club's internet goes; its tables play on
+            for n in range(1, 21):
+                await hall.publish("tianhei/red/hall/league/record", str(n).encode(), qos=1)
+            await asyncio.sleep(0)  # nothing can arrive meanwhile: the link is gone
+            assert len(got) == 1
+            await relay.unblock()
+            await until(lambda: {int(p) for _, p in got} == set(range(21)))
+            return list(got)
 
     got = asyncio.run(go())
     # in order; QoS 1 may bring again what was in flight when the link went (the league takes a game once)
@@ -93,29 +108,20 @@ def test_a_bridge_cut_for_a_while_delivers_every_record_when_it_is_back(tmp_path
                           "avoids that code path; docs/league.md, 'What would trip you'")
 def test_a_bridge_whose_tls_handshakes_are_cut_for_a_while_comes_back(tmp_path, league_broker, certs):
     async def go():
-        relay = Relay(league_broker.tls_port)
-        await relay.start()
-        red = red_broker(tmp_path, league_broker, certs, relay.port)
-        got: list = []
-        with red:
-            async with league_client(league_broker, identifier="league-test", clean_session=False) as lg:
-                await lg.subscribe("league/red/#", qos=1)
-                reader = asyncio.create_task(collect(lg, got))
-                await until(lambda: ("league/red/bridge", b"1") in got)
-                relay.drop_handshakes()  # a captive portal: every new link closed in its TLS handshake
-                async with hall_client(red) as hall:
-                    await hall.publish("tianhei/red/hall/league/record", b"while cut", qos=1)
-                await until(lambda: relay.dropped >= 12, 60)  # ~2 s apart (restart_timeout 1 2)
-                async with hall_client(red) as hall:  # the club's broker still answers its tables and hall
-                    await hall.publish("tianhei/red/hall/league/record", b"still cut", qos=1)
-                await relay.unblock()
-                await until(lambda: ("league/red/record", b"still cut") in got, 30)
-                reader.cancel()
-        await relay.stop()
-        return got
+        async with red_through_a_relay(tmp_path, league_broker, certs, "league/red/#") as (relay, red, got):
+            await until(lambda: ("league/red/bridge", b"1") in got)
+            relay.drop_handshakes()  # a captive portal: every new link closed in its TLS handshake
+            async with hall_client(red) as hall:
+                await hall.publish("tianhei/red/hall/league/record", b"while cut", qos=1)
+            await until(lambda: relay.dropped >= 12, 60)  # ~2 s apart (restart_timeout 1 2)
+            async with hall_client(red) as hall:  # the club's broker still answers its tables and hall
+                await hall.publish("tianhei/red/hall/league/record", b"still cut", qos=1)
+            await relay.unblock()
+            await until(lambda: ("league/red/record", b"still cut") in got, 30)
+            return list(got)
 
-    got = asyncio.run(go())
-    assert ("league/red/record", b"while cut") in got and got[-1] == ("league/red/record", b"still cut")
+    records = [p for t, p in asyncio.run(go()) if t == "league/red/record"]
+    assert list(dict.fromkeys(records)) == [b"while cut", b"still cut"]  # each once at the league, in order
 
 
 def test_broker_files_warn_of_a_mosquitto_whose_bridge_hangs_on_cut_handshakes():
