@@ -8,6 +8,7 @@ import argparse
 import asyncio
 import logging
 import signal
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -105,8 +106,14 @@ def _broker_files(config: Any, args: argparse.Namespace) -> int:
     print(f"wrote {files.conf}, {args.out / 'acl'}, {args.out / 'passwd'} and a password per user in "
           f"{args.out / 'secrets'}/ ({', '.join(files.passwords)})")
     if bridge is not None:
+        from controller.hall.broker import version
+        from controller.league.bridge import handshake_warning
+
         print(f"the broker bridges club {club!r}'s results and standings to the league at {bridge.address} (TLS, "
               f"as {bridge.certfile.name})")
+        warning = handshake_warning(version())
+        if warning:
+            print(warning, file=sys.stderr)
     return 0
 
 

@@ -26,7 +26,8 @@ def _serve_options(p: argparse.ArgumentParser, *, sub: bool = False) -> None:
     p.add_argument("--db", type=Path, default=d(Path("var/league.sqlite")), help="the league's database "
                    "(default var/league.sqlite)")
     p.add_argument("--config", type=Path, default=d(None), help="tianhei.toml whose [club.scoring] the league uses "
-                   "(default: the shipped scoring)")
+                   "and whose [league] http_names the page answers to besides its --host and this machine's "
+                   "names (default: the shipped scoring)")
     p.add_argument("--broker", default=d("127.0.0.1:1884"), metavar="HOST:PORT",
                    help="the league broker's loopback listener (default 127.0.0.1:1884)")
     p.add_argument("--password-file", type=Path, default=d(None),
@@ -71,6 +72,8 @@ def _clubs(args: argparse.Namespace) -> list[str]:
 
 def run(args: argparse.Namespace) -> int:
     args.action = args.action or "serve"
+    from controller.cli.club_args import club_failed
+    from controller.config.errors import ConfigError
     from controller.hall.broker import BrokerError
     from controller.hall.topics import TopicError
     from controller.league.certs import CertError
@@ -86,6 +89,8 @@ def run(args: argparse.Namespace) -> int:
         if args.action == "merge":
             return _merge(args)
         return _serve(args)
+    except ConfigError as exc:
+        return club_failed(f"league {args.action}", exc)
     except (BrokerError, TopicError, CertError, LeagueError) as exc:
         return fail(f"league {args.action}: {exc}")
     except OSError as exc:
@@ -148,7 +153,7 @@ def _serve(args: argparse.Namespace) -> int:
     if not sep or not port.isdigit():
         return fail(f"league: --broker {args.broker!r}: write HOST:PORT")
     password = args.password_file.read_text(encoding="utf-8").strip() if args.password_file else None
-    scoring = _scoring(args.config)
+    scoring, names = _settings(args.config)
     service = LeagueService(LeagueStore(args.db), scoring=scoring)
     print(f"tianhei league: the page is at http://{args.host}:{args.port}/ (English: ?lang=en); broker "
           f"{host}:{port} as {LEAGUE_USER!r}", flush=True)
@@ -157,14 +162,16 @@ def _serve(args: argparse.Namespace) -> int:
         import uvicorn
 
         from controller.league.web import create_app
+        from controller.web.hosts import default_names
 
         stop = asyncio.Event()
         loop = asyncio.get_running_loop()
         for sig in (signal.SIGTERM, signal.SIGINT):
             loop.add_signal_handler(sig, stop.set)
         link = asyncio.create_task(service.run_mqtt(BrokerAddress(host, int(port), LEAGUE_USER, password), stop))
-        server = uvicorn.Server(uvicorn.Config(create_app(service), host=args.host, port=args.port,
-                                               log_level="warning", lifespan="off"))
+        app = create_app(service, names=default_names(args.host, *names))
+        server = uvicorn.Server(uvicorn.Config(app, host=args.host, port=args.port, log_level="warning",
+                                               lifespan="off", server_header=False, proxy_headers=False))
         page = asyncio.create_task(server.serve())
         await asyncio.wait([asyncio.create_task(stop.wait()), page], return_when=asyncio.FIRST_COMPLETED)
         stop.set()
@@ -178,12 +185,13 @@ def _serve(args: argparse.Namespace) -> int:
     return 0
 
 
-def _scoring(path: Path | None) -> Any:
+def _settings(path: Path | None) -> tuple[Any, tuple[str, ...]]:
+    """The league's scoring table and the page's extra names ([league] http_names) from ``--config``."""
     from controller.club.scoring import DEFAULT, parse_scoring
 
     if path is None:
-        return DEFAULT
+        return DEFAULT, ()
     from controller.config.settings import load
 
     config = load(path, validate_game=None, find_pack=None)
-    return parse_scoring(config.club.scoring, config.club.levels)[0]
+    return parse_scoring(config.club.scoring, config.club.levels)[0], config.league.http_names

@@ -91,6 +91,24 @@ def _play_chunk(task: tuple[str, int, str, dict[str, object], int, int, int]) ->
     return players, games, wins, summary.days_total, time.process_time() - cpu, os.getpid()
 
 
+def play_batch(batch: Iterable[tuple[str, int, str, dict[str, object], int, int, int]]) -> list[ChunkResult]:
+    """A batch of chunks played in one process, added up into one result per player count (the cluster's task:
+    its worker sends back a few small tuples, not one per chunk). Sums of whole counts: the same totals as the
+    chunks' results added up one by one."""
+    out: dict[int, ChunkResult] = {}
+    for task in batch:
+        n, games, wins, days, seconds, pid = _play_chunk(task)
+        if n in out:
+            _, g, w, d, s, _ = out[n]
+            merged = dict(w)
+            for side, count in wins.items():
+                merged[side] = merged.get(side, 0) + count
+            out[n] = (n, g + games, merged, d + days, s + seconds, pid)
+        else:
+            out[n] = (n, games, wins, days, seconds, pid)
+    return list(out.values())
+
+
 def tasks(variant: str, counts: Sequence[int], policy: str, games: int, seed: int,
           options: dict[str, object]) -> list[tuple[str, int, str, dict[str, object], int, int, int]]:
     out = []
@@ -137,7 +155,7 @@ def run_balance(variant: str, counts: Sequence[int] | None, policy: str, games: 
             setup = time.perf_counter() - started
             started = time.perf_counter()
 
-        results: Iterable[ChunkResult] = run_on_cluster(work, cluster, jobs, f"{__name__}:_play_chunk", ready)
+        results: Iterable[ChunkResult] = run_on_cluster(work, cluster, jobs, f"{__name__}:play_batch", ready)
     else:
         results = _run(work, jobs)
     with games_bar(games * len(counts), f"{variant} {policy}", progress) as advance:

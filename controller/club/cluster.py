@@ -1,11 +1,16 @@
 """The balance lab on a Dask distributed cluster (``tianhei balance … --cluster ADDRESS``): the same chunks, with
 the same seeds, as ``--jobs`` plays on this machine's cores, sent to a scheduler's workers instead (a club's
-spare machines: ``dask scheduler`` on one, ``dask worker tcp://HOST:8786`` on each, docs/balance.md). Without an
+spare machines: ``dask scheduler`` on one, ``dask worker tcp://HOST:8786`` on each, docs/balance/README.md). Without an
 address (or ``local``) a :class:`distributed.LocalCluster` of worker processes on loopback plays them here.
 
-Which worker plays which chunk never changes the counts: each chunk has its own seed (balance.chunk_seed). Chunks
-go a few at a time, about 16 batches a worker, as the process pool's do: a round trip per 20 ms chunk would eat
-the speed-up. dask is an optional extra (``pip install 'tianhei[cluster]'``), imported only here.
+Which worker plays which chunk never changes the counts: each chunk has its own seed (balance.chunk_seed). Where
+the time went on a 2-core machine (two workers, the scheduler and the client sharing the cores): a task per 20 ms
+chunk, and a result and a progress-bar step per chunk, kept the client and the scheduler busy on the cores the
+games needed. So the chunks go in a few large batches, :data:`BATCHES_PER_WORKER` a worker (the scheduler hands
+them out as workers come free, so a worker that gets less of the machine plays fewer, and none waits at the end
+for more than one batch); a worker adds up its batch's counts itself and sends back one small result per player
+count; the client takes the results as they come, in groups (``as_completed(..., with_results=True).batches()``),
+and only adds them up. dask is an optional extra (``pip install 'tianhei[cluster]'``), imported only here.
 """
 
 from __future__ import annotations
@@ -19,6 +24,12 @@ from typing import Any
 #: The optional extra that brings dask.distributed.
 EXTRA = "tianhei[cluster]"
 CONNECT_S = 10.0
+#: Dask settings for the workers of a LocalCluster: no statistical profiler (it wakes every 10 ms to walk the
+#: playing thread's stack, a few per cent of every game's CPU; a club's own workers: docs/balance/README.md).
+WORKER_CONFIG = {"distributed.worker.profile.enabled": False}
+#: Batches per worker: one each would leave a worker idle at the end whenever the other gets less of the machine;
+#: many each puts the scheduler's and the client's work per task back on the cores the games need.
+BATCHES_PER_WORKER = 8
 
 
 class ClusterError(Exception):
@@ -27,14 +38,39 @@ class ClusterError(Exception):
 
 def _play_batch(play: str, batch: Sequence[Any]) -> list[Any]:
     """A worker plays a batch of chunks (the compiled rules where this machine has their current build).
-    ``play`` names the chunk's function as ``module:function``: it is imported only after the compiled rules are
-    activated, and this module (which the balance lab imports) never imports the lab back."""
+    ``play`` names the batch's function as ``module:function`` (it plays the whole batch and returns its results,
+    added up as it likes): it is imported only after the compiled rules are activated, and this module (which the
+    balance lab imports) never imports the lab back."""
     from controller import compiled_rules
 
     compiled_rules.activate()
     module, _, name = play.partition(":")
-    play_chunk = getattr(importlib.import_module(module), name)
-    return [play_chunk(task) for task in batch]
+    return list(getattr(importlib.import_module(module), name)(batch))
+
+
+def batches(work: Sequence[Any], workers: int) -> list[Sequence[Any]]:
+    """``work`` cut in order into ``workers * BATCHES_PER_WORKER`` batches (fewer when there is less work) whose
+    sizes differ by one at most."""
+    count = max(1, min(len(work), workers * BATCHES_PER_WORKER))
+    size, extra = divmod(len(work), count)
+    out, start = [], 0
+    for i in range(count):
+        end = start + size + (1 if i < extra else 0)
+        out.append(work[start:end])
+        start = end
+    return [b for b in out if b]
+
+
+@contextlib.contextmanager
+def local_cluster(workers: int) -> Iterator[Any]:
+    """A LocalCluster of ``workers`` processes here (one thread each, loopback, no dashboard, no profiler)."""
+    import dask
+    from distributed import LocalCluster
+
+    with dask.config.set(WORKER_CONFIG), LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
+                                                       host="127.0.0.1", dashboard_address=None,
+                                                       silence_logs=50) as cluster:
+        yield cluster
 
 
 @contextlib.contextmanager
@@ -42,12 +78,11 @@ def client_for(address: str | None, workers: int) -> Iterator[Any]:
     """A dask Client: on the scheduler at ``address``, or on a LocalCluster of ``workers`` processes (one thread
     each, loopback, no dashboard) when ``address`` is None or "local"."""
     try:
-        from distributed import Client, LocalCluster
+        from distributed import Client
     except ImportError:
         raise ClusterError(f"--cluster needs dask's distributed: pip install '{EXTRA}'") from None
     if address in (None, "", "local"):
-        with LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, host="127.0.0.1",
-                          dashboard_address=None, silence_logs=50) as cluster, Client(cluster) as client:
+        with local_cluster(workers) as cluster, Client(cluster) as client:
             yield client
         return
     try:
@@ -68,15 +103,15 @@ def client_for(address: str | None, workers: int) -> Iterator[Any]:
 
 def run_on_cluster(work: list[Any], address: str | None, workers: int, play: str,
                    ready: Callable[[], None] = lambda: None) -> Iterator[Any]:
-    """Every chunk's result, as the batches finish (in any order: the caller adds them up). ``ready()`` is called
-    once the cluster is up and its workers known (the games' time starts there)."""
+    """Every batch's results, as the batches finish (in any order: the caller adds them up). ``play`` names the
+    function that plays a batch (see :func:`_play_batch`). ``ready()`` is called once the cluster is up and its
+    workers known (the games' time starts there)."""
     from distributed import as_completed
 
     with client_for(address, workers) as client:
         have = max(1, len(client.scheduler_info().get("workers", {})))
         ready()
-        size = max(1, len(work) // (have * 16))
-        batches = [work[i:i + size] for i in range(0, len(work), size)]
-        futures = client.map(functools.partial(_play_batch, play), batches, pure=False)
-        for future in as_completed(futures):
-            yield from future.result()
+        futures = client.map(functools.partial(_play_batch, play), batches(work, have), pure=False)
+        for done in as_completed(futures, with_results=True).batches():
+            for _future, results in done:
+                yield from results

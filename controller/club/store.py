@@ -12,8 +12,8 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Callable, Sequence
+from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from pathlib import Path
@@ -21,6 +21,7 @@ from typing import Any
 
 from controller.club.record import GameRecord
 from controller.private_file import make_private
+from controller.sqlite_tx import immediate
 
 APPLICATION_ID = 0x54484342  # "THCB"
 
@@ -120,15 +121,9 @@ class ClubStore:
     def version(self) -> int:
         return int(self.db.execute("PRAGMA user_version").fetchone()[0])
 
-    @contextmanager
-    def _tx(self) -> Iterator[None]:
-        self.db.execute("BEGIN IMMEDIATE")
-        try:
-            yield
-        except BaseException:
-            self.db.execute("ROLLBACK")
-            raise
-        self.db.execute("COMMIT")
+    def _tx(self) -> AbstractContextManager[None]:
+        """One write transaction: all of it or nothing (controller/sqlite_tx.py)."""
+        return immediate(self.db)
 
     def close(self) -> None:
         self.db.close()

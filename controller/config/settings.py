@@ -140,6 +140,15 @@ class HallSection:
     http_names: tuple[str, ...] = ()
 
 
+@dataclass(frozen=True, slots=True)
+class LeagueSection:
+    """The league's page (``tianhei league --config``, docs/league.md)."""
+
+    #: More names the league's page answers to (a request for any other ``Host`` gets 421): besides its
+    #: ``--host``, localhost, this machine's name and ``name.local``, and the address a browser connected to.
+    http_names: tuple[str, ...] = ()
+
+
 ROOM_KINDS = ("standard", "entry", "training", "recruit")  # V2.13, controller/club/rooms.py
 
 
@@ -173,12 +182,13 @@ class Config:
     mqtt: MqttSection = field(default_factory=MqttSection)
     hall: HallSection = field(default_factory=HallSection)
     club: ClubSection = field(default_factory=ClubSection)
+    league: LeagueSection = field(default_factory=LeagueSection)
 
 
 _SECTIONS: dict[str, type] = {
     "table": TableSection, "game": GameSection, "voice": VoiceSection, "journal": JournalSection,
     "timers": TimersSection, "remote": RemoteSection, "console": ConsoleSection, "mqtt": MqttSection,
-    "hall": HallSection, "club": ClubSection,
+    "hall": HallSection, "club": ClubSection, "league": LeagueSection,
 }
 
 
@@ -324,6 +334,8 @@ def load(path: str | Path | None = None, *, validate_game: ValidateGame | None =
         _check_club_scoring(c, club, gm_variant=str(game.get("variant") or GameSection().variant), roles=variant_roles)
     if "levels" in club:
         club["levels"] = tuple(club["levels"])
+    league = c.section(data, "league")
+    _names(c, league, "league", "http_names")
 
     sections = (TableSection(**table), GameSection(**game), VoiceSection(**voice), JournalSection(**journal),
                 TimersSection(**timers))
@@ -350,7 +362,7 @@ def load(path: str | Path | None = None, *, validate_game: ValidateGame | None =
     if c.problems:
         raise ConfigError(c.problems)
     return Config(tbl, gm, vc, jn, tm, file, profile, rm, ConsoleSection(**console), mqtt, hall,
-                  ClubSection(**club))
+                  ClubSection(**club), LeagueSection(**league))
 
 
 def _names(c: _Checker, values: dict[str, Any], section: str, key: str) -> None:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import contextlib
 import getpass
+import itertools
 import os
 import secrets
 import shutil
@@ -51,6 +52,22 @@ def _tool(candidates: Sequence[str]) -> str:
         if found:
             return found
     raise BrokerError(f"{candidates[-1]} is not installed; install Debian's package: sudo apt-get install mosquitto")
+
+
+def version() -> tuple[int, ...]:
+    """The installed Mosquitto's version (``mosquitto -h`` says it on its first line), () when it does not say."""
+    try:
+        out = subprocess.run([_tool(MOSQUITTO), "-h"], capture_output=True, text=True, timeout=10)
+    except (BrokerError, OSError, subprocess.TimeoutExpired):
+        return ()
+    words = (out.stdout + out.stderr).split()
+    for word, following in itertools.pairwise(words):
+        if word == "version":
+            try:
+                return tuple(int(part) for part in following.split("."))
+            except ValueError:
+                return ()
+    return ()
 
 
 def acl(club: str, rooms: Iterable[str]) -> str:

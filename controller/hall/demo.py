@@ -27,6 +27,7 @@ from controller.club.standings import standings
 from controller.hall.announce import Announcer
 from controller.hall.app import serve
 from controller.hall.broker import Mosquitto
+from controller.hall.demo_report import Report, cancel_all, restart, tell, until
 from controller.hall.mqtt import BrokerAddress, MqttPublisher
 from controller.hall.outbox import Outbox
 from controller.hall.service import HallService, RoomConfig
@@ -42,7 +43,7 @@ SURNAMES = ["Zhao", "Qian", "Sun", "Li", "Zhou", "Wu", "Zheng", "Wang", "Feng", 
 
 
 @dataclass
-class DemoReport:
+class DemoReport(Report):
     games: int = 0
     results_at_hall: int = 0
     announced: int = 0
@@ -51,12 +52,6 @@ class DemoReport:
     copies: int = 0
     restarts: list[float] = field(default_factory=list)
     delays: list[float] = field(default_factory=list)
-    problems: list[str] = field(default_factory=list)
-    lines: list[str] = field(default_factory=list)
-
-    @property
-    def ok(self) -> bool:
-        return not self.problems
 
 
 def _names(room: str, n: int) -> list[str]:
@@ -81,7 +76,7 @@ async def evening(root: Path, *, games: int = 3, speed: float = 30.0, restarts: 
                                           host=host, port=port, web=web))
     tasks: list[asyncio.Task[Any]] = []
     try:
-        await _until(lambda: service.connected, 10, "the hall did not connect to the broker")
+        await until(lambda: service.connected, 10, "the hall did not connect to the broker")
         if web:
             say(f"the hall's page: http://{host}:{port}/  (English: http://{host}:{port}/?lang=en)")
         say(f"broker: mosquitto on 127.0.0.1:{broker.port}; rooms 1, 2, 3; {games} games a room at {speed:g}x")
@@ -104,41 +99,26 @@ async def evening(root: Path, *, games: int = 3, speed: float = 30.0, restarts: 
         started = time.monotonic()
         chaos = asyncio.create_task(_restarts(broker, restarts, rng, report, started, say))
         tasks.append(chaos)
-        await _until(lambda: sum(r["status"].get("state") == "playing" for r in service.snapshot()["rooms"]) >= 2,
-                     30, "rooms 1 and 2 did not start")
+        await until(lambda: sum(r["status"].get("state") == "playing" for r in service.snapshot()["rooms"]) >= 2,
+                    30, "rooms 1 and 2 did not start")
         for name in ARRIVING:  # members arrive in the hall one by one; the organiser puts them on the list
             await asyncio.sleep(0.7)
             service.add_waiting(name)
             say(f"  {time.monotonic() - started:5.1f}s  {name} waits in the hall")
         await asyncio.gather(*play)
         await chaos
-        await _until(lambda: all(o.counts()["unacked"] == 0 for o in outboxes.values()), 90,
-                     "messages still unacknowledged")
+        await until(lambda: all(o.counts()["unacked"] == 0 for o in outboxes.values()), 90,
+                    "messages still unacknowledged")
         await asyncio.sleep(0.5)
         _check(report, service, rooms, outboxes, publishers)
-        for line in report.lines:
-            say(line)
-        if linger > 0:
-            say(f"the page stays up {linger:g} s more")
-            await asyncio.sleep(linger)
+        await tell(report, say, linger)
     finally:
         stop.set()
-        for t in tasks:
-            t.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await t
+        await cancel_all(tasks)
         with contextlib.suppress(asyncio.CancelledError):
             await hall_task
         broker.stop()
     return report
-
-
-async def _until(cond: Callable[[], bool], timeout: float, what: str) -> None:
-    end = time.monotonic() + timeout
-    while not cond():
-        if time.monotonic() > end:
-            raise TimeoutError(what)
-        await asyncio.sleep(0.05)
 
 
 async def _restarts(broker: Mosquitto, n: int, rng: random.Random, report: DemoReport, t0: float,
@@ -151,7 +131,7 @@ async def _restarts(broker: Mosquitto, n: int, rng: random.Random, report: DemoR
         say(f"  {time.monotonic() - t0:5.1f}s  broker killed (kill -9); back in {down:.1f} s")
         broker.kill()
         await asyncio.sleep(down)
-        await asyncio.get_running_loop().run_in_executor(None, broker.start)
+        await restart(broker)
         say(f"  {time.monotonic() - t0:5.1f}s  broker back")
 
 

@@ -31,6 +31,21 @@ PREFIX = "league"
 LEAGUE_USER = "league"
 #: How the bridge reports its own state at the league (retained, with a last will of "0"): league/<club>/bridge.
 BRIDGE_STATE = "bridge"
+#: The first Mosquitto whose TLS bridge survives handshakes that the other end closes (upstream's "Backport SSL
+#: connect fixes", issues 2594 and 2595). Before it (Debian 12 has 2.0.11) such a failed handshake leaves the
+#: bridge in the broker's socket table, its next connection adds it a second time, and after a few the broker's
+#: main loop spins for good: the bridge and the club's whole broker stop. No bridge option avoids that code path.
+HANDSHAKE_FIXED = (2, 0, 15)
+
+
+def handshake_warning(version: tuple[int, ...]) -> str | None:
+    """One line for the club's organiser when the installed Mosquitto has that bug, else None."""
+    if not version or version >= HANDSHAKE_FIXED:
+        return None
+    return (f"warning: Mosquitto {'.'.join(map(str, version))} can hang (the bridge and the whole club broker) "
+            f"after a few TLS handshakes to the league are cut short by something in the way (a captive portal, a "
+            f"proxy); use Mosquitto {'.'.join(map(str, HANDSHAKE_FIXED))} or later where you can, and restart the "
+            f"club's broker if the league shows this club down while it is online (docs/league.md)")
 
 
 @dataclass(frozen=True)

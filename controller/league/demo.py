@@ -14,7 +14,6 @@ his two records are merged.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import functools
 import hashlib
 import random
@@ -28,6 +27,7 @@ from typing import Any
 from controller.club.record import GameRecord
 from controller.club.standings import standings
 from controller.hall.broker import Mosquitto
+from controller.hall.demo_report import Report, cancel_all, restart, tell, until
 from controller.hall.mqtt import BrokerAddress, MqttPublisher
 from controller.hall.outbox import Outbox
 from controller.hall.service import HallService, RoomConfig, evening_of
@@ -54,17 +54,11 @@ TRAVELLERS: dict[str, list[tuple[str, str, str, str | None]]] = {
 
 
 @dataclass
-class LeagueReport:
+class LeagueReport(Report):
     games: int = 0
     at_league: int = 0
     copies: int = 0
     cuts: list[str] = field(default_factory=list)
-    problems: list[str] = field(default_factory=list)
-    lines: list[str] = field(default_factory=list)
-
-    @property
-    def ok(self) -> bool:
-        return not self.problems
 
 
 def card_of(club: str, name: str) -> str:
@@ -109,14 +103,6 @@ class _Club:
     outboxes: list[Outbox]
 
 
-async def _until(cond: Callable[[], bool], timeout: float, what: str) -> None:
-    end = time.monotonic() + timeout
-    while not cond():
-        if time.monotonic() > end:
-            raise TimeoutError(what)
-        await asyncio.sleep(0.1)
-
-
 async def evening(root: Path, *, games: int = 2, speed: float = 60.0, seed: int = 1, host: str = "127.0.0.1",
                   port: int = 8089, web: bool = True, say: Callable[[str], None] = print,
                   linger: float = 0.0) -> LeagueReport:
@@ -159,16 +145,17 @@ async def evening(root: Path, *, games: int = 2, speed: float = 60.0, seed: int 
                                           plan=lambda: ([], "")))
                 outboxes.append(outbox)
             clubs[name] = _Club(name, broker, relay, hall, sims, outboxes)
-        await _until(lambda: league.connected and all(c.hall.connected for c in clubs.values()), 15,
-                     "the halls and the league did not connect to their brokers")
-        await _until(lambda: all(s[0] == "up" for s in league.store.clubs().values())
-                     and len(league.store.clubs()) == len(CLUBS), 20, "the clubs' bridges did not come up")
+        await until(lambda: league.connected and all(c.hall.connected for c in clubs.values()), 15,
+                    "the halls and the league did not connect to their brokers")
+        await until(lambda: all(s[0] == "up" for s in league.store.clubs().values())
+                    and len(league.store.clubs()) == len(CLUBS), 20, "the clubs' bridges did not come up")
         if web:
             import uvicorn
 
             from controller.league.web import create_app
+            from controller.web.hosts import default_names
 
-            server = uvicorn.Server(uvicorn.Config(create_app(league), host=host, port=port, log_level="warning",
+            server = uvicorn.Server(uvicorn.Config(create_app(league, names=default_names(host)), host=host, port=port, log_level="warning",
                                                    lifespan="off"))
             tasks.append(asyncio.create_task(server.serve()))
             say(f"the league's page: http://{host}:{port}/  (English: http://{host}:{port}/?lang=en)")
@@ -181,28 +168,20 @@ async def evening(root: Path, *, games: int = 2, speed: float = 60.0, seed: int 
         chaos = asyncio.create_task(_chaos(clubs, league_broker, league, rng, report, started, say))
         await asyncio.gather(*play, chaos)
         played = {(c.name, g.record["uid"]) for c in clubs.values() for r in c.rooms for g in r.played if g.record}
-        await _until(lambda: {(g["club"], g["uid"]) for g in league.store.games()} >= played, 120,
-                     "games still missing at the league")
-        await _until(lambda: all(not c.hall.league.pending for c in clubs.values()), 60,
-                     "a hall still waits for the league's receipt")
-        await _until(lambda: all(s[0] == "up" for s in league.store.clubs().values()), 30,
-                     "a club's bridge did not come back")
+        await until(lambda: {(g["club"], g["uid"]) for g in league.store.games()} >= played, 120,
+                    "games still missing at the league")
+        await until(lambda: all(not c.hall.league.pending for c in clubs.values()), 60,
+                    "a hall still waits for the league's receipt")
+        await until(lambda: all(s[0] == "up" for s in league.store.clubs().values()), 30,
+                    "a club's bridge did not come back")
         await asyncio.sleep(1.0)  # the last standings through the bridges
         _check(report, league, clubs)
-        for line in report.lines:
-            say(line)
-        if linger > 0:
-            say(f"the page stays up {linger:g} s more")
-            await asyncio.sleep(linger)
+        await tell(report, say, linger)
     finally:
         stop.set()
         if server is not None:
             server.should_exit = True
-        for t in tasks:
-            t.cancel()
-        for t in tasks:
-            with contextlib.suppress(asyncio.CancelledError):
-                await t
+        await cancel_all(tasks)
         for c in clubs.values():
             await c.relay.stop()
             c.broker.stop()
@@ -219,9 +198,6 @@ async def _chaos(clubs: dict[str, _Club], league_broker: LeagueMosquitto, league
         report.cuts.append(text)
         say(f"  {time.monotonic() - t0:5.1f}s  {text}")
 
-    async def restart(broker: Mosquitto) -> None:
-        await asyncio.get_running_loop().run_in_executor(None, broker.start)
-
     def ended(club: _Club, n: int = 1) -> Callable[[], bool]:
         return lambda: any(len(r.played) >= n for r in club.rooms)
 
@@ -230,26 +206,26 @@ async def _chaos(clubs: dict[str, _Club], league_broker: LeagueMosquitto, league
     note("red's bridge blocked (its internet gone)")
     await gold.relay.block()
     note("gold's bridge blocked")
-    await _until(ended(blue), 120, "blue's first game did not end")
+    await until(ended(blue), 120, "blue's first game did not end")
     await asyncio.sleep(rng.uniform(0.0, 0.5))
     blue.broker.kill()
     note("blue's broker killed (kill -9) just after its first game")
     await asyncio.sleep(rng.uniform(1.0, 2.5))
     await restart(blue.broker)
     note("blue's broker back")
-    await _until(ended(gold), 120, "gold's first game did not end")
-    await _until(lambda: gold.hall.league.sent >= 1, 30, "gold's hall did not pass its record on")
+    await until(ended(gold), 120, "gold's first game did not end")
+    await until(lambda: gold.hall.league.sent >= 1, 30, "gold's hall did not pass its record on")
     await asyncio.sleep(1.0)
     gold.broker.kill()
     note("gold's broker killed, its bridge still blocked: the queued record is gone with it")
     await asyncio.sleep(rng.uniform(1.0, 2.0))
     await restart(gold.broker)
     note("gold's broker back")
-    await _until(lambda: all(len(r.played) >= 1 for r in red.rooms), 120, "red's first games did not end")
+    await until(lambda: all(len(r.played) >= 1 for r in red.rooms), 120, "red's first games did not end")
     await asyncio.sleep(rng.uniform(1.0, 3.0))
     await red.relay.unblock()
     note("red's bridge back: its broker delivers the queue")
-    await _until(lambda: league.store.count_games() >= 3, 60, "three games did not reach the league")
+    await until(lambda: league.store.count_games() >= 3, 60, "three games did not reach the league")
     league_broker.kill()
     note("the league's broker killed (kill -9)")
     await asyncio.sleep(rng.uniform(1.0, 2.5))

@@ -2,8 +2,10 @@
 demo and the tests use to take a club's internet away (the bridge sees its connection drop and every new one
 refused) and give it back. Bytes only: the TLS between the brokers passes through untouched.
 
-A blocked relay stops listening (a connection is refused) rather than accepting and closing: Debian's Mosquitto
-2.0.11 bridge stops retrying after a TLS handshake cut short that way (docs/league.md, "What would trip you").
+A blocked relay stops listening (a connection is refused), what an outage looks like. A relay that drops
+handshakes (:meth:`drop_handshakes`) is the other kind of cut: it accepts, reads the bridge's first bytes (its TLS
+ClientHello) and closes, as a captive portal or a proxy in the way does. Mosquitto before 2.0.15 (Debian 12 has
+2.0.11) can hang for good after a few of those (docs/league.md, "What would trip you").
 """
 
 from __future__ import annotations
@@ -17,7 +19,10 @@ class Relay:
         self.target = (target_host, target_port)
         self.port = 0
         self.blocked = False
+        self.dropping = False
         self.cuts = 0
+        #: TLS handshakes cut short while :attr:`dropping`
+        self.dropped = 0
         self._server: asyncio.Server | None = None
         self._open: set[asyncio.StreamWriter] = set()
 
@@ -36,8 +41,16 @@ class Relay:
         for w in list(self._open):
             w.transport.abort()
 
+    def drop_handshakes(self) -> None:
+        """Cut every connection, then accept new ones and close each after its first bytes, until
+        :meth:`unblock`."""
+        self.dropping = True
+        self.cuts += 1
+        for w in list(self._open):
+            w.transport.abort()
+
     async def unblock(self) -> None:
-        self.blocked = False
+        self.blocked = self.dropping = False
         if self._server is None:
             await self.start()
 
@@ -47,6 +60,12 @@ class Relay:
     async def _connection(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         if self.blocked:
             writer.transport.abort()
+            return
+        if self.dropping:
+            with contextlib.suppress(OSError, asyncio.TimeoutError):
+                await asyncio.wait_for(reader.read(65536), 5.0)  # the ClientHello, not passed on
+            self.dropped += 1
+            writer.close()  # a clean close (FIN) in the middle of the handshake
             return
         try:
             up_reader, up_writer = await asyncio.open_connection(*self.target)

@@ -11,14 +11,14 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from controller.club.store import normalise_card
 from controller.private_file import make_private
+from controller.sqlite_tx import immediate
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS games (club TEXT NOT NULL, uid TEXT NOT NULL, room TEXT NOT NULL, at REAL NOT NULL,
@@ -71,15 +71,9 @@ class LeagueStore:
         self.db.execute("PRAGMA synchronous=FULL")  # a game taken is a game kept (a few a minute at most)
         self.db.executescript(SCHEMA)
 
-    @contextmanager
-    def transaction(self) -> Iterator[None]:
-        self.db.execute("BEGIN IMMEDIATE")
-        try:
-            yield
-        except BaseException:
-            self.db.execute("ROLLBACK")
-            raise
-        self.db.execute("COMMIT")
+    def transaction(self) -> AbstractContextManager[None]:
+        """One write transaction: all of it or nothing (controller/sqlite_tx.py)."""
+        return immediate(self.db)
 
     # ---- games -------------------------------------------------------------------------------------------------
     def add_game(self, club: str, uid: str, room: str, at: float, evening: str, record: dict[str, Any],

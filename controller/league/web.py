@@ -2,12 +2,19 @@
 standings and the week's standings, the week's games. Starlette on uvicorn, rendered on the server, nothing
 fetched from the internet; it reloads itself every 10 s. ``GET /`` the page · ``GET /state`` the same as JSON.
 Read-only: nothing on it changes the league (merging two records is ``tianhei league merge`` on the league's
-machine)."""
+machine), so there is no write call for another site's page to send (any other method is 405).
+
+Every request must name the league (its ``Host`` one of the page's names or the address it reached, else 421):
+the club's console and hall do the same with the same guard (controller/web/hosts.py), so a DNS-rebinding page
+cannot read ``/state`` through a browser on the league's network. More names: ``[league] http_names``."""
 
 from __future__ import annotations
 
 import datetime
 import html
+import logging
+import time
+from collections.abc import Callable
 from typing import Any
 
 from starlette.applications import Starlette
@@ -16,6 +23,9 @@ from starlette.responses import HTMLResponse, JSONResponse
 from starlette.routing import Route
 
 from controller.league.service import LeagueService
+from controller.web.hosts import HostGuard, Throttled, default_names
+
+log = logging.getLogger(__name__)
 
 WORDS = {
     "zh": {"title": "天黑联赛", "clubs": "俱乐部", "club": "俱乐部", "bridge": "连接", "up": "在线",
@@ -75,7 +85,10 @@ td,th{{padding:.15em .6em;text-align:left;border-bottom:1px solid #333}} th{{col
 </body></html>"""
 
 
-def create_app(service: LeagueService) -> Starlette:
+def create_app(service: LeagueService, *, names: frozenset[str] | None = None,
+               clock: Callable[[], float] = time.monotonic) -> Starlette:
+    """The league's page. ``names``: the ``Host`` names answered (default: :func:`default_names` of a page on
+    loopback)."""
     async def page(request: Request) -> HTMLResponse:
         lang = "en" if request.query_params.get("lang", "").startswith("en") else "zh"
         return HTMLResponse(render_page(service.snapshot(), lang))
@@ -83,4 +96,7 @@ def create_app(service: LeagueService) -> Starlette:
     async def state(request: Request) -> JSONResponse:
         return JSONResponse(service.snapshot())
 
-    return Starlette(routes=[Route("/", page), Route("/state", state)])
+    app = Starlette(routes=[Route("/", page), Route("/state", state)])
+    app.add_middleware(HostGuard, names=names if names is not None else default_names("127.0.0.1"), who="league",
+                       key="[league] http_names", log=Throttled(log, clock))
+    return app

@@ -38,3 +38,33 @@ def test_a_scheduler_that_is_not_there_is_one_line(monkeypatch):
     monkeypatch.setattr(cluster, "CONNECT_S", 1.0)
     with pytest.raises(BalanceError, match=r"--cluster tcp://127.0.0.1:9: no dask scheduler answers there"):
         run_balance("classic-1.0", [8], "uninformed", 10, jobs=1, progress=False, cluster="tcp://127.0.0.1:9")
+
+
+def test_two_workers_get_a_few_large_batches_in_order():
+    work = list(range(82))  # 82 chunks of 100 games
+    cut = cluster.batches(work, 2)
+    assert len(cut) == 2 * cluster.BATCHES_PER_WORKER
+    assert [c for batch in cut for c in batch] == work
+    assert max(map(len, cut)) - min(map(len, cut)) <= 1
+    assert cluster.batches(work[:3], 2) == [[0], [1], [2]]
+
+
+def test_a_batch_sends_back_one_result_per_player_count_with_the_chunks_totals():
+    from controller.club.balance import _play_chunk, play_batch, tasks
+
+    work = tasks("classic-1.0", [8, 9], "uninformed", 250, 5, {})
+    folded = {n: (games, wins, days) for n, games, wins, days, _, _ in play_batch(work)}
+    one_by_one: dict[int, tuple[int, dict[str, int], int]] = {}
+    for n, games, wins, days, _, _ in map(_play_chunk, work):
+        g, w, d = one_by_one.get(n, (0, {}, 0))
+        one_by_one[n] = (g + games, {s: w.get(s, 0) + wins.get(s, 0) for s in {*w, *wins}}, d + days)
+    assert folded == one_by_one and sorted(folded) == [8, 9]
+
+
+def test_the_local_workers_play_without_dasks_profiler():
+    import dask
+    from distributed import Client
+
+    with cluster.local_cluster(1) as local, Client(local) as client:
+        said = client.run(lambda: dask.config.get("distributed.worker.profile.enabled"))
+    assert list(said.values()) == [False]

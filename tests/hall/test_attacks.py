@@ -5,15 +5,11 @@ cross-site calls, DNS rebinding, a body nested a thousand deep. The real app on 
 
 from __future__ import annotations
 
-import asyncio
 import logging
 import socket
-import threading
 from collections.abc import Iterator
 
-import httpx
 import pytest
-import uvicorn
 from websockets.exceptions import InvalidStatus
 from websockets.sync.client import connect
 
@@ -21,50 +17,23 @@ from controller.hall.service import HallService, RoomConfig
 from controller.hall.web import create_app
 from controller.web.hosts import default_names
 from tests.hall.conftest import hall
+from tests.hall.served import Served
 from tests.hall.test_service import envelope
 
 EVIL = "https://evil.example"
 DEEP = b"[" * 1024 + b"]" * 1024  # 2 KB
 
 
-class RealHall:
+class RealHall(Served):
     """The hall's page served by uvicorn on 127.0.0.1 in a thread of its own, as ``tianhei hall`` serves it."""
 
     def __init__(self, service: HallService, names: tuple[str, ...] = ()) -> None:
         self.service = service
-        self.sock = socket.socket()
-        self.sock.bind(("127.0.0.1", 0))
-        self.port = self.sock.getsockname()[1]
-        app = create_app(service, names=default_names("127.0.0.1", *names))
-        self.server = uvicorn.Server(uvicorn.Config(app, log_level="warning", lifespan="off"))
-        self.thread = threading.Thread(target=lambda: asyncio.run(self.server.serve(sockets=[self.sock])),
-                                       daemon=True)
+        super().__init__(create_app(service, names=default_names("127.0.0.1", *names)))
 
     def __enter__(self) -> RealHall:
-        self.thread.start()
-        with httpx.Client(timeout=1) as probe:  # bounded poll until it answers
-            for _ in range(100):
-                try:
-                    probe.get(f"{self.base}/state")
-                    break
-                except httpx.TransportError:
-                    continue
+        super().__enter__()
         return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.server.should_exit = True
-        self.server.force_exit = True  # a closed page's socket handler ends only at the hall's next change
-        self.thread.join(10)
-        assert not self.thread.is_alive(), "the hall's server did not stop"
-        self.sock.close()
-
-    @property
-    def base(self) -> str:
-        return f"http://127.0.0.1:{self.port}"
-
-    def browser(self) -> httpx.Client:
-        """The hall TV's browser (on the hall's own machine)."""
-        return httpx.Client(base_url=self.base, timeout=5)
 
     def waiting(self) -> list[str]:
         return [w["name"] for w in self.service.snapshot()["waiting"]]
