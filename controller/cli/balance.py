@@ -47,6 +47,10 @@ def run(args: argparse.Namespace) -> int:
         return club_failed("balance", Exception(f"cannot write the report: {exc}"))
     for line in result.summary_lines():
         print(line)
+    from controller.club.plots import missing
+
+    if missing():
+        print(missing())
     print("wrote " + ", ".join(str(p) for p in paths))
     return 0
 

@@ -197,13 +197,16 @@ def _run(work: list[Any], jobs: int) -> Iterable[ChunkResult]:
 
 
 def write_report(result: BalanceResult, out: Path) -> list[Path]:
-    """report.md (the table), report.json (the numbers), winrate.png and, with the exact model, vs-exact.png."""
-    from controller.club.plots import plot_vs_exact, plot_winrate
+    """report.md (the table), report.json (the numbers), winrate.png and, with the exact model, vs-exact.png (the
+    pictures only where matplotlib is installed: plots.missing())."""
+    from controller.club.plots import missing, plot_vs_exact, plot_winrate
 
     out.mkdir(parents=True, exist_ok=True)
-    paths = [out / "report.md", out / "report.json", plot_winrate(result, out / "winrate.png")]
-    if any(r.exact is not None for r in result.rows):
-        paths.append(plot_vs_exact(result, out / "vs-exact.png"))
+    paths = [out / "report.md", out / "report.json"]
+    if not missing():
+        paths.append(plot_winrate(result, out / "winrate.png"))
+        if any(r.exact is not None for r in result.rows):
+            paths.append(plot_vs_exact(result, out / "vs-exact.png"))
     data = {"variant": result.variant, "policy": result.policy, "seed": result.seed, "games": result.games,
             "options": result.options, "agrees_with_exact": result.agrees(),
             "rows": [r.as_dict() for r in result.rows]}

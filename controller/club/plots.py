@@ -12,6 +12,15 @@ COLOURS = {"good": "#1f77b4", "killers": "#d62728", "draw": "#7f7f7f"}
 LABELS = {"good": "good side (police + civilians)", "killers": "killers", "draw": "draw"}
 
 
+def missing() -> str:
+    """Why no plots can be drawn here ('' when they can): matplotlib is the [lab] extra, not on a table's Pi."""
+    import importlib.util
+
+    if importlib.util.find_spec("matplotlib") is None:
+        return "no plots: matplotlib is not installed here (pip install 'tianhei[lab]'); the tables are written"
+    return ""
+
+
 def _pyplot() -> Any:
     import matplotlib
 

@@ -63,6 +63,22 @@ def test_the_report_has_a_table_the_exact_rows_and_the_plots(tmp_path, capsys):
         assert (out / png).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
 
 
+def test_on_a_table_without_matplotlib_the_lab_writes_its_tables_and_says_why_there_are_no_plots(
+        tmp_path, capsys, monkeypatch):
+    import importlib.util
+
+    real = importlib.util.find_spec
+    monkeypatch.setattr(importlib.util, "find_spec",
+                        lambda name, *a: None if name == "matplotlib" else real(name, *a))
+    out = tmp_path / "report"
+    assert main(["balance", "--variant", "classic-1.0", "--players", "10", "--games", "50", "--jobs", "1",
+                 "--out", str(out), "--no-progress"]) == 0
+    printed = capsys.readouterr().out
+    assert "no plots: matplotlib is not installed here (pip install 'tianhei[lab]')" in printed
+    assert (out / "report.md").is_file() and (out / "report.json").is_file()
+    assert not list(out.glob("*.png")) and "winrate.png" not in (out / "report.md").read_text()
+
+
 @pytest.mark.parametrize(("args", "message"), [
     (["--players", "8-x"], "--players '8-x': write a count or a range"),
     (["--players", "1-3"], "counts are 2..20"),
