@@ -5,40 +5,58 @@
 #   --rooms LIST     the rooms' ids, comma-separated (each table gets a user and a password for its room)
 #   --bind ADDR      the Pi's address on the club network (repeatable); without it the broker listens on loopback only
 #   --hall           also install and start the hall service (tianhei-hall.service)
+#   --dry-run        print every step (the broker's package too) and make no change
+#   --offline DIR    no internet: Mosquitto from DIR/broker-debs, as systemd/fetch-offline.sh DIR fetched it
+# Mosquitto 2.0.15 or later, from Debian's bookworm-backports on Raspberry Pi OS bookworm (2.0.11, bookworm's own,
+# hangs after a few bridge handshakes cut short; systemd/mosquitto-package.sh, docs/league.md "Which Mosquitto").
 # Idempotent: running it again keeps every password (tables already set up keep working) and adds new rooms.
 set -euo pipefail
 src=$(cd "$(dirname "$0")/.." && pwd)
-club=club rooms="" binds=() hall=0
+club=club rooms="" binds=() hall=0 dry=0 offline=""
 while [ $# -gt 0 ]; do
     case "$1" in
         --club) club=$2; shift 2 ;;
         --rooms) rooms=$2; shift 2 ;;
         --bind) binds+=(--bind "$2"); shift 2 ;;
         --hall) hall=1; shift ;;
+        --dry-run) dry=1; shift ;;
+        --offline) offline=${2:-}; shift 2 ;;
         *) echo "install-broker.sh: unknown option $1 (see the comment at the top)" >&2; exit 2 ;;
     esac
 done
 [ -n "$rooms" ] || { echo "install-broker.sh: give the rooms, e.g. --rooms 1,2,3" >&2; exit 2; }
 tianhei=/opt/tianhei/.venv/bin/tianhei
-[ -x "$tianhei" ] || { echo "install-broker.sh: run systemd/install.sh first (no $tianhei)" >&2; exit 2; }
+[ "$dry" = 1 ] || [ -x "$tianhei" ] || { echo "install-broker.sh: run systemd/install.sh first (no $tianhei)" >&2; exit 2; }
+if [ -n "$offline" ] && [ ! -d "$offline/broker-debs" ]; then
+    echo "install-broker.sh: --offline $offline has no broker-debs/ folder (systemd/fetch-offline.sh $offline makes it)" >&2
+    exit 2
+fi
+[ "$dry" = 1 ] && echo "Dry run: every step install-broker.sh would take for club $club; nothing is changed."
+# Each step printed; run unless this is a dry run.
+step() { printf '%-11s %s\n' "[$1]" "${*:2}"; [ "$dry" = 1 ] || "${@:2}"; }
 
-command -v mosquitto >/dev/null 2>&1 || { apt-get update; apt-get install -y mosquitto; }
+package=(sh "$src/systemd/mosquitto-package.sh")
+[ "$dry" = 1 ] && package+=(--dry-run)
+[ -n "$offline" ] && package+=(--offline "$offline/broker-debs")
+"${package[@]}"
 
 # mosquitto.conf (listeners, no anonymous clients), the ACL and a password per user, in /etc/tianhei/mqtt.
 # Debian's own /etc/mosquitto/mosquitto.conf keeps persistence on in /var/lib/mosquitto and includes conf.d.
-"$tianhei" hall broker-files --club "$club" --rooms "$rooms" --out /etc/tianhei/mqtt "${binds[@]}"
-chown root:mosquitto /etc/tianhei/mqtt /etc/tianhei/mqtt/passwd /etc/tianhei/mqtt/acl
-chmod 0750 /etc/tianhei/mqtt && chmod 0640 /etc/tianhei/mqtt/passwd /etc/tianhei/mqtt/acl
-id tianhei >/dev/null 2>&1 && chown -R tianhei /etc/tianhei/mqtt/secrets
-install -m 0644 /etc/tianhei/mqtt/mosquitto.conf /etc/mosquitto/conf.d/tianhei.conf
-systemctl enable mosquitto
-systemctl restart mosquitto
+step files "$tianhei" hall broker-files --club "$club" --rooms "$rooms" --out /etc/tianhei/mqtt "${binds[@]}"
+step files chown root:mosquitto /etc/tianhei/mqtt /etc/tianhei/mqtt/passwd /etc/tianhei/mqtt/acl
+step files chmod 0750 /etc/tianhei/mqtt
+step files chmod 0640 /etc/tianhei/mqtt/passwd /etc/tianhei/mqtt/acl
+if [ "$dry" = 1 ] || id tianhei >/dev/null 2>&1; then step files chown -R tianhei /etc/tianhei/mqtt/secrets; fi
+step files install -m 0644 /etc/tianhei/mqtt/mosquitto.conf /etc/mosquitto/conf.d/tianhei.conf
+step service systemctl enable mosquitto
+step service systemctl restart mosquitto
 
 if [ "$hall" = 1 ]; then
-    install -m 0644 "$src/systemd/tianhei-hall.service" /etc/systemd/system/tianhei-hall.service
-    systemctl daemon-reload
-    systemctl enable --now tianhei-hall.service
+    step hall install -m 0644 "$src/systemd/tianhei-hall.service" /etc/systemd/system/tianhei-hall.service
+    step hall systemctl daemon-reload
+    step hall systemctl enable --now tianhei-hall.service
 fi
+[ "$dry" = 1 ] && exit 0
 cat <<MSG
 The broker is running (mosquitto, users: hall and room-<id>; passwords in /etc/tianhei/mqtt/secrets/).
 On each table, add to /etc/tianhei/tianhei.toml (and copy that room's secret file there):
