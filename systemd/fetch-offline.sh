@@ -10,6 +10,9 @@
 #                 only when this machine is an arm64 Debian like the table's (a Pi with internet, or an arm64
 #                 chroot); elsewhere fetch them there (docs/system-test.md says how) or leave them out when the
 #                 table already has them
+#   DIR/broker-debs/  Mosquitto 2.0.15 or later from Debian's bookworm-backports, for the club's broker Pi
+#                 (systemd/install-broker.sh --offline DIR): fetched with the .debs, by
+#                 systemd/mosquitto-package.sh --download, which adds the backports source to this machine
 #
 # Then copy the checkout and DIR to the table and run: sudo systemd/install.sh --profile P --offline DIR
 set -euo pipefail
@@ -19,7 +22,7 @@ while [ $# -gt 0 ]; do
     case "$1" in
         --python-version) pyver=${2:-}; shift 2 ;;
         --no-debs) debs=0; shift ;;
-        -h|--help) sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        -h|--help) sed -n '2,17p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
         -*) echo "fetch-offline.sh: unknown option '$1' (--help lists them)" >&2; exit 2 ;;
         *) dir=$1; shift ;;
     esac
@@ -51,6 +54,8 @@ if [ "$debs" = 1 ]; then
         # shellcheck disable=SC2086
         apt-get install -y -q --no-install-recommends --download-only -o Dir::Cache::archives="$(cd "$dir/debs" && pwd)" $packages
         rm -f "$dir/debs/lock"; rm -rf "$dir/debs/partial"
+        echo "[debs]     the club broker's Mosquitto from bookworm-backports into $dir/broker-debs"
+        sh "$src/systemd/mosquitto-package.sh" --download "$dir/broker-debs"
     else
         echo "[debs]     not fetched: this is not an arm64 Debian (the .debs must be the table's own);"
         echo "           docs/system-test.md says how to fetch them, or leave them out if the table has them"

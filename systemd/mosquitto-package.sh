@@ -10,10 +10,12 @@
 #                    unasked) and apt-get install -t bookworm-backports mosquitto; nothing when it is new enough
 #   --dry-run        print what it would do and do nothing
 #   --quiet          say nothing when Mosquitto is new enough already (./dev test)
-#   --offline DIR    no internet: dpkg -i the .debs in DIR (as --download DIR fetched them) that are not installed
-#                    at their version
+#   --offline DIR    no internet: dpkg -i the .debs in DIR (as --download DIR fetched them) whose package is
+#                    missing here, or is a backport newer than the one installed; never one that would move a
+#                    package of the base system (libc6, libssl3, ...) to another version
 #   --download DIR   on a machine with internet of the Pi's kind (arm64 Debian bookworm): fetch the backports
-#                    Mosquitto and what it needs that this machine lacks into DIR, for --offline DIR
+#                    Mosquitto and the packages it depends on into DIR, for --offline DIR (this machine gets the
+#                    backports source too)
 #
 # Exit status: 0 when Mosquitto is (or, on a dry run, would be) new enough; 1 when it could not be made so, with
 # one line saying what to do. Checking an installed Mosquitto that is new enough starts one process.
@@ -28,7 +30,7 @@ while [ $# -gt 0 ]; do
         --quiet) quiet=1; shift ;;
         --offline) offline=${2:-}; shift 2 ;;
         --download) download=${2:-}; shift 2 ;;
-        -h|--help) sed -n '2,19p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        -h|--help) sed -n '2,21p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
         *) echo "mosquitto-package.sh: unknown option '$1' (--help lists them)" >&2; exit 2 ;;
     esac
 done
@@ -53,7 +55,7 @@ if [ -z "$download" ] && [ -n "$have" ] && at_least "$have" "$NEEDED"; then
     exit 0  # one process started, so an already set-up ./dev test stays quick
 fi
 what="Mosquitto ${have:-(not installed)}"
-if [ "$dry" = 0 ] && [ -z "$download" ] && [ "$(id -u)" != 0 ]; then
+if [ "$dry" = 0 ] && [ "$(id -u)" != 0 ]; then
     echo "mosquitto-package.sh: $what; $NEEDED or later is needed: run it as root (sudo sh $0)" >&2
     exit 1
 fi
@@ -63,8 +65,11 @@ if [ -n "$offline" ]; then
     for deb in "$offline"/*.deb; do
         [ -e "$deb" ] || continue
         name=$(dpkg-deb -f "$deb" Package) version=$(dpkg-deb -f "$deb" Version)
-        [ "$(dpkg-query -W -f='${Status} ${Version}' "$name" 2>/dev/null)" = "install ok installed $version" ] \
-            || debs="$debs $deb"
+        now=$(dpkg-query -W -f='${Status} ${Version}' "$name" 2>/dev/null | sed -n 's/^install ok installed //p')
+        if [ -z "$now" ]; then debs="$debs $deb"
+        else case "$version" in
+            *~bpo*) dpkg --compare-versions "$version" gt "$now" && debs="$debs $deb" ;;
+        esac; fi
     done
     if [ -z "$debs" ]; then
         echo "mosquitto-package.sh: $what is older than $NEEDED and $offline has no Mosquitto .debs" \
@@ -121,10 +126,14 @@ run apt-get update -qq
 if [ -n "$download" ]; then
     mkdir -p "$download"
     archives=$(cd "$download" && pwd)
-    # --reinstall: fetched even where this machine has it already; its dependencies only where it lacks them
-    run apt-get install -y -q --no-install-recommends --reinstall --download-only -o Dir::Cache::archives="$archives" \
-        -t bookworm-backports mosquitto
-    [ "$dry" = 1 ] || { rm -f "$archives/lock"; rm -rf "$archives/partial"; }
+    # apt-get download: each one fetched whatever this machine has installed (the Pi may lack what it has).
+    # Mosquitto and its own library from backports, what else it depends on from bookworm (a backports systemd
+    # library would not match the Pi's systemd); --offline takes only what the Pi lacks or the newer Mosquitto.
+    needs=$(apt-cache depends -t bookworm-backports mosquitto | sed -n 's/^ *|\{0,1\}Depends: \([^< ][^ ]*\).*/\1/p' \
+            | grep -vx 'libmosquitto1' | sort -u | tr '\n' ' ')
+    # shellcheck disable=SC2086
+    (cd "$archives" && run apt-get download -q -o APT::Sandbox::User=root \
+        mosquitto/bookworm-backports libmosquitto1/bookworm-backports $needs)
     exit 0
 fi
 run env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends -t bookworm-backports mosquitto

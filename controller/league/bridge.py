@@ -35,6 +35,8 @@ BRIDGE_STATE = "bridge"
 #: connect fixes", issues 2594 and 2595). Before it (Debian 12 has 2.0.11) such a failed handshake leaves the
 #: bridge in the broker's socket table, its next connection adds it a second time, and after a few the broker's
 #: main loop spins for good: the bridge and the club's whole broker stop. No bridge option avoids that code path.
+#: systemd/install-broker.sh installs a newer one (Debian's bookworm-backports); the warning is for a club whose
+#: broker came another way.
 HANDSHAKE_FIXED = (2, 0, 15)
 
 
@@ -44,8 +46,9 @@ def handshake_warning(version: tuple[int, ...]) -> str | None:
         return None
     return (f"warning: Mosquitto {'.'.join(map(str, version))} can hang (the bridge and the whole club broker) "
             f"after a few TLS handshakes to the league are cut short by something in the way (a captive portal, a "
-            f"proxy); use Mosquitto {'.'.join(map(str, HANDSHAKE_FIXED))} or later where you can, and restart the "
-            f"club's broker if the league shows this club down while it is online (docs/league.md)")
+            f"proxy); install Mosquitto {'.'.join(map(str, HANDSHAKE_FIXED))} or later (on Debian or Raspberry Pi OS "
+            f"bookworm: sudo sh systemd/mosquitto-package.sh, from bookworm-backports), or restart the club's broker "
+            f"whenever the league shows this club down while it is online (docs/league.md, 'Which Mosquitto')")
 
 
 @dataclass(frozen=True)
