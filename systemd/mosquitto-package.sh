@@ -19,6 +19,7 @@
 #
 # Exit status: 0 when Mosquitto is (or, on a dry run, would be) new enough; 1 when it could not be made so, with
 # one line saying what to do. Checking an installed Mosquitto that is new enough starts one process.
+# (TIANHEI_MOSQUITTO and TIANHEI_OS_RELEASE name another broker binary and os-release file: tests/league.)
 set -eu
 NEEDED=2.0.15
 SOURCE=/etc/apt/sources.list.d/debian-backports.sources
@@ -39,7 +40,7 @@ run() { say "$*"; [ "$dry" = 1 ] || "$@"; }
 
 # The version the broker says on its first line of -h ("mosquitto version 2.0.21"), empty when not installed.
 installed() {
-    bin=/usr/sbin/mosquitto
+    bin=${TIANHEI_MOSQUITTO:-/usr/sbin/mosquitto}
     [ -x "$bin" ] || bin=$(command -v mosquitto 2>/dev/null) || return 0
     "$bin" -h 2>&1 | sed -n 's/^mosquitto version \([0-9][0-9.]*\).*/\1/p' | head -n 1
 }
@@ -87,10 +88,10 @@ fi
 
 # Where backports can come from: Debian bookworm, or Raspberry Pi OS bookworm on arm64 (ID=debian; its Debian
 # part is Debian's own archive). 32-bit Raspberry Pi OS (ID=raspbian) is built for ARMv6 and has no backports.
-id="" codename=""
-if [ -r /etc/os-release ]; then
-    id=$(sed -n 's/^ID=//p' /etc/os-release | tr -d '"')
-    codename=$(sed -n 's/^VERSION_CODENAME=//p' /etc/os-release | tr -d '"')
+id="" codename="" release=${TIANHEI_OS_RELEASE:-/etc/os-release}
+if [ -r "$release" ]; then
+    id=$(sed -n 's/^ID=//p' "$release" | tr -d '"')
+    codename=$(sed -n 's/^VERSION_CODENAME=//p' "$release" | tr -d '"')
 fi
 if [ "$id" != debian ] || [ "$codename" != bookworm ]; then
     os="${id:-this system}${codename:+ $codename}"
