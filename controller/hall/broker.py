@@ -51,7 +51,8 @@ def _tool(candidates: Sequence[str]) -> str:
         found = c if os.path.isabs(c) and os.access(c, os.X_OK) else shutil.which(c)
         if found:
             return found
-    raise BrokerError(f"{candidates[-1]} is not installed; install Debian's package: sudo apt-get install mosquitto")
+    raise BrokerError(f"{candidates[-1]} is not installed; install Mosquitto 2.0.15 or later: sudo sh "
+                      f"systemd/mosquitto-package.sh (on Debian bookworm from bookworm-backports, docs/league.md)")
 
 
 def version() -> tuple[int, ...]:

@@ -5,7 +5,7 @@ refused) and give it back. Bytes only: the TLS between the brokers passes throug
 A blocked relay stops listening (a connection is refused), what an outage looks like. A relay that drops
 handshakes (:meth:`drop_handshakes`) is the other kind of cut: it accepts, reads the bridge's first bytes (its TLS
 ClientHello) and closes, as a captive portal or a proxy in the way does. Mosquitto before 2.0.15 (Debian 12 has
-2.0.11) can hang for good after a few of those (docs/league.md, "What would trip you").
+2.0.11) can hang for good after a few of those (docs/league.md, "Which Mosquitto").
 """
 
 from __future__ import annotations
