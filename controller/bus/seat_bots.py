@@ -118,7 +118,8 @@ class SeatBot:
         self.p.figures.looks += 1
         if seen != self.seen:
             self.p.figures.screens += 1
-            self.p.log(f"seat {self.seat} sees {describe(seen)}")
+            # a screen the bots cannot read goes to the log whole (hex), to be drawn and looked at later
+            self.p.log(f"seat {self.seat} sees {describe(seen)}", **({"screen": ram.hex()} if seen.kind == "other" else {}))
             self.seen = seen
             self.tries = 0
         if seen.kind == "over":
@@ -247,13 +248,13 @@ class Players:
 
     def __init__(self, wire: RealWire, book: ScreenBook, seats: dict[int, int], seed: int,
                  timing: BotTiming | None = None, cards: dict[int, str] | None = None,
-                 log: Callable[[str], None] | None = None) -> None:
+                 log: Callable[..., None] | None = None) -> None:
         self.wire = wire
         self.book = book
         self.seed = seed
         self.timing = timing or BotTiming()
         self.figures = Figures()
-        self.log = log or (lambda line: None)
+        self.log = log or (lambda line, **more: None)
         self.bots = {seat: SeatBot(seat, address, self) for seat, address in seats.items()}
         self._by_address = {bot.address: bot for bot in self.bots.values()}
         for seat, uid in (cards or {}).items():

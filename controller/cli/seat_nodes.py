@@ -135,7 +135,7 @@ def run(args: argparse.Namespace) -> int:
         timing = BotTiming(hold_s=base.hold_s, retry_s=base.retry_s * args.slow, settle_s=base.settle_s * args.slow,
                            card_s=base.card_s * args.slow, silent_s=base.silent_s * args.slow,
                            look_s=base.look_s * args.slow, stale_s=base.stale_s * args.slow)
-        crowd = Players(wire, book, seat_nodes, seed, timing, cards, log=lambda line: log(line))
+        crowd = Players(wire, book, seat_nodes, seed, timing, cards, log=log)
         print(f"tianhei seat-nodes: {len(nodes)} seat nodes (micropython firmware) on {endpoint.name}, "
               f"{baud} baud; seed {seed}, {'cards' if cards else 'digital deal'}", file=sys.stderr, flush=True)
         stop = {"signal": 0}
