@@ -107,12 +107,16 @@ class BusSerialInterface:
     def cleanup(self) -> None:
         """Nothing to release: the bus belongs to the master."""
 
-    def restore_frames(self) -> list[tuple[int, bytes]]:
-        """What repaints a freshly booted node (blank panel) to match the shadow: the display settings in one
-        DISPLAY_CMD frame (the node takes a sequence of them), then the picture."""
+    def restore_frames(self, whole: bool = False) -> list[tuple[int, bytes]]:
+        """What repaints a node to match the shadow: the display settings in one DISPLAY_CMD frame (the node
+        takes a sequence of them), then the picture. A freshly booted node's panel is blank, so only what differs
+        from blank is sent; ``whole``: the panel may show anything (a node that kept its power while the table
+        restarted, or was out of reach while screens changed), so every byte is written, the dark ones too —
+        else what it showed before (another screen, a role) stays lit between the new picture's pixels."""
         settings = b"".join(self._passthrough.values())
         frames = [(sb.DISPLAY_CMD, settings)] if settings else []
-        return frames + self._writes(bytearray(WIDTH * PAGES), self.shadow)
+        unknown = bytes(b ^ 0xFF for b in self.shadow) if whole else bytearray(WIDTH * PAGES)
+        return frames + self._writes(unknown, self.shadow)
 
     def _emit(self, mtype: int, payload: bytes) -> None:
         self.bytes_sent += len(payload) + sb.OVERHEAD

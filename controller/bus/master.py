@@ -463,7 +463,10 @@ class BusMaster:
         node.last_event = 0  # a new session: the node numbers its events from 1 again
         node.status = "up"
         if rebooted or was != "up":
-            self._restore(node)
+            # Only a node known to have booted since it was last drawn has a blank panel; at a first contact (this
+            # table just started, the node may have kept its power) or after it was out of reach, it may show
+            # anything: repaint every byte.
+            self._restore(node, whole=not rebooted)
         cause = {sb.RESET_WATCHDOG: "watchdog", sb.RESET_POWER_ON: "power-on", sb.RESET_SOFT: "reset"}
         reason = (
             f"{node.spec.name} answered (firmware {'.'.join(str(x) for x in ident['fw'])}, last reset: "
@@ -473,13 +476,13 @@ class BusMaster:
             self._link(node, True, reason)
         return True
 
-    def _restore(self, node: NodeState) -> None:
+    def _restore(self, node: NodeState, whole: bool) -> None:
         """Put back what the node showed before it went away: queued ahead of anything newer."""
         items: list[tuple[int, bytes]] = []
         if node.led is not None:
             items.append((sb.SET_LED, bytes(node.led)))
         if node.restore is not None:
-            items.extend(node.restore())
+            items.extend(node.restore(whole))
         with self._lock:
             rest = [item for item in node.outbox if item[0] != sb.SET_LED or not items]
             if node.restore is not None:  # the repaint is the screen as last drawn: older writes are in it

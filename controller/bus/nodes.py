@@ -57,7 +57,7 @@ class NodeState:
     refused_at: float = 0.0
     outbox: deque[tuple[int, bytes]] = field(default_factory=deque)
     led: RGB | None = None
-    restore: Callable[[], list[tuple[int, bytes]]] | None = None
+    restore: Callable[[bool], list[tuple[int, bytes]]] | None = None
     #: Events were applied since the last POLL_ALL: its ack goes in the next one.
     ack_due: bool = False
     #: A queued DISPLAY_STAGED's payload -> the plain frames that replace it if the node missed its stage.
