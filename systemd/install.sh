@@ -113,8 +113,9 @@ make_dir() {
 
 # --- packages -------------------------------------------------------------------------------------------------
 # openssl: the console's HTTPS certificate; alsa-utils: ALSA's configuration and aplay/amixer (pygame's arm64
-# wheel brings its own SDL and libasound, which read /usr/share/alsa)
-packages="python3-venv rsync alsa-utils openssl"
+# wheel brings its own SDL and libasound, which read /usr/share/alsa); libglib2.0-0: the one library that wheel's
+# mixer still takes from the system (its fluidsynth links libgthread: without it the table runs silent)
+packages="python3-venv rsync alsa-utils openssl libglib2.0-0"
 # 32-bit Raspberry Pi OS takes pygame from piwheels, built against Debian's SDL
 [ "$(dpkg --print-architecture 2>/dev/null || true)" = armhf ] && packages="$packages libsdl2-mixer-2.0-0"
 extras=""

@@ -184,6 +184,38 @@ def game_records(state: dict[str, Any], kinds: tuple[str, ...] = ("input", "even
     return out
 
 
+def same_moves(records: list[tuple[str, str]]) -> list[tuple[str, str]]:
+    """What players did at the same moment, in seat order: the hands raised at one call (V2.6: at once) and the
+    picks of a night group's members in one window. Over a real line they cross in either order; the game is
+    the same (as tests/bus/test_tty_game.py compares its cut games)."""
+    out: list[tuple[str, str]] = []
+    run: list[tuple[tuple[str, Any], tuple[str, str]]] = []
+
+    def key(record: tuple[str, str]) -> tuple[str, Any] | None:
+        if record[0] != "event":
+            return None
+        d = json.loads(record[1])
+        if d.get("type") == "voted":
+            return ("voted", d.get("target"))
+        if d.get("type") == "picked":
+            return ("picked", None)
+        return None
+
+    def seat(record: tuple[str, str]) -> int:
+        return int(json.loads(record[1]).get("seat", 0))
+
+    for record in [*records, None]:
+        k = key(record) if record is not None else None
+        if k is not None and record is not None and (not run or run[0][0] == k):
+            run.append((k, record))
+            continue
+        out += sorted((r for _, r in run), key=seat)
+        run = [(k, record)] if k is not None and record is not None else []
+        if record is not None and k is None:
+            out.append(record)
+    return out
+
+
 def winner(state: dict[str, Any]) -> str:
     for kind, data in state["records"]:
         if kind == "event":
@@ -424,6 +456,10 @@ def main(argv: list[str] | None = None) -> int:
         report.figure("boot to READY (unit start to READY=1)", f"{ready:.1f} s (target <= 10 s)")
         mem = rss_mb(vm)
         report.figure("RSS of tianhei serve in the VM", f"{mem:.0f} MiB")
+        _, silent = vm.sh("journalctl -u tianhei -b -o cat --no-pager | grep -m1 'no sound' || true")
+        if silent.strip():
+            raise Failed(f"the table runs silent in the VM, though ALSA has a card: {silent.strip()}")
+        report.ok("sound", "the table opened ALSA's card (no 'no sound' in its log)")
         wait_for("the game's first events in the journal", lambda: progress(journal_state(vm)) >= 5, 600)
         report.ok("playing", f"the service plays {'over /dev/ttyAMA0' if bus else 'on the simulated table'}; "
                              "the journal fills")
@@ -467,7 +503,7 @@ def main(argv: list[str] | None = None) -> int:
         if reference.state is None:
             raise Failed(reference.error or "the reference game did not finish")
         kinds = ("event",) if bus else ("input", "event")
-        mine, theirs = game_records(final, kinds), game_records(reference.state, kinds)
+        mine, theirs = same_moves(game_records(final, kinds)), same_moves(game_records(reference.state, kinds))
         if mine != theirs:
             first = next((i for i, (a, b) in enumerate(zip(mine, theirs, strict=False)) if a != b),
                          min(len(mine), len(theirs)))
