@@ -82,7 +82,10 @@ system() {
     if [ "$dry" = 1 ]; then say "$kind" "$what"; return 0; fi
     if [ "$root" != "/" ]; then say "$kind" "$what (not run: --root)"; return 0; fi
     say "$kind" "$what"
+    local started=$SECONDS
     "$@"
+    # on a Pi the slow steps are the packages and the virtualenv: say how long they took
+    if [ $((SECONDS - started)) -ge 5 ]; then say "$kind" "... took $((SECONDS - started)) s"; fi
 }
 # A file written from stdin with its mode (and owner, on / only); printed in full on a dry run.
 write_file() {
@@ -188,8 +191,10 @@ for g in $groups; do
 done
 
 # --- the code ----------------------------------------------------------------------------------------------------
+# --checksum: a file of a newer tree with the old one's size and time (an archive unpacked with its times, a
+# one-character fix) is still copied; rsync's quick check alone kept the old one
 system files "copy the code to /opt/tianhei (rsync, without .venv and .git)" \
-    rsync -a --delete --exclude .venv --exclude .git --exclude /var "$src/" /opt/tianhei/
+    rsync -a --delete --checksum --exclude .venv --exclude .git --exclude /var "$src/" /opt/tianhei/
 system files "create the virtualenv /opt/tianhei/.venv and install tianhei$extras into it${pipfrom:+ (pip ${pipfrom% })}" \
     sh -c "python3 -m venv /opt/tianhei/.venv && { [ -n '$offline' ] || /opt/tianhei/.venv/bin/pip install --upgrade pip; } \
            && /opt/tianhei/.venv/bin/pip install $pipfrom-e '/opt/tianhei$extras'"

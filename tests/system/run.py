@@ -238,6 +238,13 @@ def bus_missing() -> str:
     return ""
 
 
+def bus_seed() -> int:
+    """The seed of the bus table's game (its config's [game] seed)."""
+    import tomllib
+
+    return int(tomllib.loads(BUS_CONFIG.read_text())["game"]["seed"])
+
+
 def bus_reference_config(where: Path) -> Path:
     """The system test's bus table on a host pty in ``where``, its journal there: the uncut game."""
     profile = (BUS_CONFIG.parent / "bus-8-tty.toml").read_text()
@@ -527,7 +534,7 @@ def main(argv: list[str] | None = None) -> int:
             report.figure("press latency over the emulated UART (press to the seat's next frame)",
                           f"p50 {lat.get('p50')} ms, p99 {lat.get('p99')} ms, max {lat.get('max')} ms "
                           f"(n={lat.get('n')}; informational: TCG)")
-        report.ok("same game", f"{len(mine)} {'events' if bus else 'inputs and events'} equal to the uncut game with seed {SEED}; "
+        report.ok("same game", f"{len(mine)} {'events' if bus else 'inputs and events'} equal to the uncut game with seed {bus_seed() if bus else SEED}; "
                                f"outcome {winner(final)} = {winner(reference.state)}")
 
         upgrade(vm, report, "/etc/tianhei/bus-8-tty.toml" if bus else "/etc/tianhei/system-test.toml")
