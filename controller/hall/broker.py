@@ -93,13 +93,21 @@ def config(*, port: int, binds: Sequence[str], password_file: Path, acl_file: Pa
     lines += ["allow_anonymous false", f"password_file {password_file}", f"acl_file {acl_file}",
               # a session survives reconnects and restarts; the hall's queue must not overflow in an outage
               "max_queued_messages 100000", "max_inflight_messages 100"]
+    lines += process_lines(data_dir, run_as, log_file)
+    return "\n".join(lines) + "\n"
+
+
+def process_lines(data_dir: Path | None, run_as: str | None, log_file: Path | None) -> list[str]:
+    """The broker process's own settings, the same for a club's and the league's: where it keeps its sessions
+    across restarts, the user it runs as, where it logs."""
+    lines: list[str] = []
     if data_dir is not None:
         lines += ["persistence true", f"persistence_location {data_dir}/", "autosave_interval 30"]
     if run_as is not None:
         lines.append(f"user {run_as}")
     if log_file is not None:
         lines += [f"log_dest file {log_file}", "log_type error", "log_type warning", "log_type notice"]
-    return "\n".join(lines) + "\n"
+    return lines
 
 
 @dataclass

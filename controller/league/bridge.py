@@ -161,12 +161,7 @@ def league_files(root: Path, clubs: Sequence[str], certs: Path, *, tls_port: int
     lines += [f"listener {local_port} 127.0.0.1", "allow_anonymous false", f"password_file {passwd}",
               f"acl_file {acl}",
               "max_queued_messages 100000", "max_inflight_messages 100"]
-    if data_dir is not None:
-        lines += ["persistence true", f"persistence_location {data_dir}/", "autosave_interval 30"]
-    if run_as is not None:
-        lines.append(f"user {run_as}")
-    if log_file is not None:
-        lines += [f"log_dest file {log_file}", "log_type error", "log_type warning", "log_type notice"]
+    lines += broker.process_lines(data_dir, run_as, log_file)
     files.conf.write_text("\n".join(lines) + "\n")
     return files
 
