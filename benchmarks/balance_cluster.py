@@ -1,8 +1,10 @@
 """The balance lab on a Dask cluster: games per second for --jobs 1 and for a LocalCluster of 2 worker processes
 (issue target: at least 1.8x the games per second of --jobs 1), and that both give the same counts.
 
-    .venv/bin/python benchmarks/balance_cluster.py [--games 20000] [--players 12] [--runs 3]
+    .venv/bin/python benchmarks/balance_cluster.py [--games 100000] [--players 12] [--runs 3]
 
+100,000 games (the size docs/balance/README.md runs on a cluster) take about 3 s at --jobs 1: with 20,000 (0.6 s)
+the fixed cost of a run (sending sixteen batches, the last batch's wait, gathering) was a fifth of it.
 The cluster is started once (about 1-3 s, printed) and each run connects to its scheduler by address as
 ``tianhei balance --cluster tcp://…`` does against a club's scheduler that is already up. A run's wall-clock time
 is the whole ``run_balance`` call, measured here around it: connecting, sending the batches, the workers' games,
@@ -26,11 +28,15 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 
-def warm(players: int) -> None:
-    """On every worker: import the engine and build the variant's configuration (not part of any run's games)."""
-    from controller.club.balance import _play_chunk
+def warm(players: int) -> str:
+    """On every worker: import the engine as a batch does (the compiled rules first, where built) and build the
+    variant's configuration (not part of any run's games). Returns which rules the process plays: a warm-up that
+    imported the lab before activating the build would leave the workers on the Python source, several times slower."""
+    from controller import compiled_rules
+    from controller.club.cluster import _play_batch
 
-    _play_chunk(("standard-2.0", players, "uninformed", {}, 10, 99, 0))
+    _play_batch("controller.club.balance:play_batch", [("standard-2.0", players, "uninformed", {}, 10, 99, 0)])
+    return compiled_rules.mode()
 
 
 def main() -> None:
@@ -45,7 +51,7 @@ def main() -> None:
     from controller.club.cluster import local_cluster
 
     ap = argparse.ArgumentParser()
-    ap.add_argument("--games", type=int, default=20000)
+    ap.add_argument("--games", type=int, default=100000)
     ap.add_argument("--players", type=int, default=12)
     ap.add_argument("--runs", type=int, default=3)
     args = ap.parse_args()
@@ -55,8 +61,9 @@ def main() -> None:
         print(f"LocalCluster of 2 worker processes at {cluster.scheduler_address}: "
               f"{time.perf_counter() - started:.1f} s to start")
         with Client(cluster) as client:  # a warm-up on each worker, as --jobs 1 is warm in this process
-            client.run(warm, args.players)
-        warm(args.players)
+            engines = client.run(warm, args.players)
+        print(f"rules played: here {warm(args.players)}; workers "
+              + ", ".join(sorted(engines.values())))
         speeds: dict[str, list[float]] = {"jobs 1": [], "cluster": []}
         cpu_ratio: list[float] = []
         same = True

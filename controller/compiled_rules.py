@@ -87,16 +87,15 @@ def activate() -> str:
         return mode()
     if not current():
         return "python"
-    sys.path.append(str(BUILD))  # the shared library the compiled modules load by its own (unique) name
     added: list[tuple[str, str, bool]] = []
     try:
+        _load_group()
         for package in COMPILED:
             directory = str(BUILD.joinpath(*package.split(".")))
             added.append((package, directory, package not in sys.modules))
             _search_first(package, directory)
         return mode()
     except ImportError as exc:  # a damaged build, or one this interpreter cannot load: play the source
-        sys.path.remove(str(BUILD))
         for package, directory, created in added:
             module = sys.modules.get(package)
             if created:  # its __init__ may have stopped half-way: import it afresh from the source
@@ -107,6 +106,35 @@ def activate() -> str:
             del sys.modules[name]
         print(f"the compiled rules in {BUILD} do not load ({exc}); playing the Python source", file=sys.stderr)
         return "python"
+
+
+def _load_group() -> None:
+    """Load the shared library every compiled module imports by its own top-level name (GROUP) from the build,
+    into ``sys.modules``. Not by putting the build on ``sys.path``: a worker process (``--jobs``' pool, a dask
+    worker) starts with its parent's ``sys.path``, and there the build's ``controller/`` folder (no
+    ``__init__``) became the namespace package ``controller`` itself: the workers found the compiled modules
+    but not the rest of the package, and crashed on every chunk while the pool waited for ever."""
+    from importlib.machinery import EXTENSION_SUFFIXES
+
+    name = f"{GROUP}__mypyc"
+    if name in sys.modules:
+        return
+    for suffix in EXTENSION_SUFFIXES:
+        path = BUILD / f"{name}{suffix}"
+        if path.exists():
+            break
+    else:
+        raise ImportError(f"no {name} in the build")
+    spec = importlib.util.spec_from_file_location(name, path)
+    if spec is None or spec.loader is None:
+        raise ImportError(f"{path} is not a loadable module")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    try:
+        spec.loader.exec_module(module)
+    except BaseException:
+        del sys.modules[name]
+        raise
 
 
 def _search_first(package: str, directory: str) -> None:

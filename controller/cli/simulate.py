@@ -60,5 +60,5 @@ def run(args: argparse.Namespace) -> int:
     if compiled_rules.mode() == "mypyc":
         print("  rules: compiled with mypyc (build/mypyc)")
     else:
-        print("  rules: Python source (./dev fast compiles them for the simulator: about twice the games/s)")
+        print("  rules: Python source (./dev fast compiles them for the simulator: several times the games/s)")
     return 0

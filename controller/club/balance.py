@@ -72,11 +72,20 @@ def allowed_counts(variant: str, options: dict[str, object]) -> list[int]:
 _CACHE: dict[tuple[str, int, str], GameConfig] = {}
 
 
-ChunkResult = tuple[int, int, dict[str, int], int, float, int]
+ChunkResult = tuple[int, int, dict[str, int], int, float, int, str]
+
+
+def _rules() -> str:
+    """Which rules this worker plays, "mypyc" or "python" (controller/compiled_rules.py): a club's spare machine
+    without the compiled build plays several times slower, and the report says so."""
+    from controller import compiled_rules
+
+    return compiled_rules.mode()
 
 
 def _play_chunk(task: tuple[str, int, str, dict[str, object], int, int, int]) -> ChunkResult:
-    """(players, games, wins by side, days, CPU seconds, worker pid) of one chunk; runs in a worker process."""
+    """(players, games, wins by side, days, CPU seconds, worker pid, rules played) of one chunk; runs in a worker
+    process."""
     from controller.simulate import simulate
 
     cpu = time.process_time()
@@ -88,7 +97,7 @@ def _play_chunk(task: tuple[str, int, str, dict[str, object], int, int, int]) ->
     summary = simulate(config, policy, games, chunk_seed(seed, players, chunk))
     wins = dict(summary.wins)
     wins["draw"] = summary.draws
-    return players, games, wins, summary.days_total, time.process_time() - cpu, os.getpid()
+    return players, games, wins, summary.days_total, time.process_time() - cpu, os.getpid(), _rules()
 
 
 def play_batch(batch: Iterable[tuple[str, int, str, dict[str, object], int, int, int]]) -> list[ChunkResult]:
@@ -97,15 +106,15 @@ def play_batch(batch: Iterable[tuple[str, int, str, dict[str, object], int, int,
     chunks' results added up one by one."""
     out: dict[int, ChunkResult] = {}
     for task in batch:
-        n, games, wins, days, seconds, pid = _play_chunk(task)
+        n, games, wins, days, seconds, pid, rules = _play_chunk(task)
         if n in out:
-            _, g, w, d, s, _ = out[n]
+            _, g, w, d, s, _, _ = out[n]
             merged = dict(w)
             for side, count in wins.items():
                 merged[side] = merged.get(side, 0) + count
-            out[n] = (n, g + games, merged, d + days, s + seconds, pid)
+            out[n] = (n, g + games, merged, d + days, s + seconds, pid, rules)
         else:
-            out[n] = (n, games, wins, days, seconds, pid)
+            out[n] = (n, games, wins, days, seconds, pid, rules)
     return list(out.values())
 
 
@@ -147,6 +156,7 @@ def run_balance(variant: str, counts: Sequence[int] | None, policy: str, games: 
     started = time.perf_counter()
     setup = 0.0
     cpu: dict[int, float] = {}
+    rules: dict[int, str] = {}
     if cluster is not None:
         from controller.club.cluster import ClusterError, run_on_cluster
 
@@ -160,19 +170,21 @@ def run_balance(variant: str, counts: Sequence[int] | None, policy: str, games: 
         results = _run(work, jobs)
     with games_bar(games * len(counts), f"{variant} {policy}", progress) as advance:
         try:
-            for n, played, wins, days, seconds, pid in results:
+            for n, played, wins, days, seconds, pid, played_with in results:
                 row = rows[n]
                 row.games += played
                 row.wins.update(wins)
                 row.days += days
                 cpu[pid] = cpu.get(pid, 0.0) + seconds
+                rules[pid] = played_with
                 advance(played)
         except Exception as exc:
             if cluster is not None and isinstance(exc, ClusterError):
                 raise BalanceError(str(exc)) from None
             raise
     result = BalanceResult(variant, policy, seed, games, len(cpu) if cluster is not None else jobs, options,
-                           [rows[n] for n in counts], worker_cpu=cpu, cluster=cluster, setup_seconds=setup)
+                           [rows[n] for n in counts], worker_cpu=cpu, cluster=cluster, setup_seconds=setup,
+                           worker_rules=rules)
     result.seconds = time.perf_counter() - started
     return result
 
@@ -192,7 +204,12 @@ def _run(work: list[Any], jobs: int) -> Iterable[ChunkResult]:
     # short, so neither worker waits long for the other at the end. (Which chunks a worker plays never changes
     # the counts: each chunk has its own seed.)
     batch = max(1, len(work) // (jobs * 32))
-    with multiprocessing.get_context(method).Pool(jobs) as pool:
+    # The workers play the rules this process plays: the compiled build where it is active here (each worker
+    # activates it before its first chunk imports the engine), else the Python source.
+    from controller import compiled_rules
+
+    init = compiled_rules.activate if compiled_rules.mode() == "mypyc" else None
+    with multiprocessing.get_context(method).Pool(jobs, initializer=init) as pool:
         yield from pool.imap_unordered(_play_chunk, work, chunksize=batch)
 
 

@@ -75,6 +75,8 @@ class BalanceResult:
     cluster: str | None = None
     #: Seconds to start (or reach) the cluster and learn its workers, before the first game: not in ``seconds``.
     setup_seconds: float = 0.0
+    #: Which rules each worker process played (pid -> "mypyc" or "python").
+    worker_rules: dict[int, str] = field(default_factory=dict)
 
     @property
     def games_per_second(self) -> float:
@@ -88,6 +90,18 @@ class BalanceResult:
             return None
         return all(z is not None and abs(z) <= limit for z in zs)
 
+    def rules_line(self) -> str:
+        """Which rules played the games: a worker without the compiled build (a club's spare machine where nobody
+        ran the build) plays several times slower than the others, and is the first thing to fix."""
+        source = sum(1 for r in self.worker_rules.values() if r != "mypyc")
+        if not source:
+            return "  rules: compiled with mypyc" + (" on every worker" if len(self.worker_rules) > 1 else "")
+        build = "python -m controller.compiled_rules build (./dev fast) compiles them"
+        if source == len(self.worker_rules):
+            return f"  rules: Python source ({build}: several times the games/s)"
+        return (f"  rules: {source} of {len(self.worker_rules)} workers played the Python source, several times "
+                f"slower: on their machines, {build}")
+
     def summary_lines(self) -> list[str]:
         ran = f"{self.jobs} job(s)" if self.cluster is None else \
             f"cluster {self.cluster} ({self.setup_seconds:.1f} s to start), {self.jobs} worker(s)"
@@ -100,6 +114,7 @@ class BalanceResult:
                 exact = f" exact {r.exact[side]:.1%}" if r.exact is not None else ""
                 parts.append(f"{side} {r.share(side):.1%} [{lo:.1%}-{hi:.1%}]{exact}")
             lines.append(f"  {r.players:>2}p: " + "; ".join(parts))
+        lines.append(self.rules_line())
         agree = self.agrees()
         if agree is not None:
             lines.append("  the simulated rows agree with the exact model (every |z| <= 3)" if agree else

@@ -53,9 +53,9 @@ def test_a_batch_sends_back_one_result_per_player_count_with_the_chunks_totals()
     from controller.club.balance import _play_chunk, play_batch, tasks
 
     work = tasks("classic-1.0", [8, 9], "uninformed", 250, 5, {})
-    folded = {n: (games, wins, days) for n, games, wins, days, _, _ in play_batch(work)}
+    folded = {n: (games, wins, days) for n, games, wins, days, _, _, _ in play_batch(work)}
     one_by_one: dict[int, tuple[int, dict[str, int], int]] = {}
-    for n, games, wins, days, _, _ in map(_play_chunk, work):
+    for n, games, wins, days, _, _, _ in map(_play_chunk, work):
         g, w, d = one_by_one.get(n, (0, {}, 0))
         one_by_one[n] = (g + games, {s: w.get(s, 0) + wins.get(s, 0) for s in {*w, *wins}}, d + days)
     assert folded == one_by_one and sorted(folded) == [8, 9]
@@ -68,3 +68,12 @@ def test_the_local_workers_play_without_dasks_profiler():
     with cluster.local_cluster(1) as local, Client(local) as client:
         said = client.run(lambda: dask.config.get("distributed.worker.profile.enabled"))
     assert list(said.values()) == [False]
+
+
+def test_a_worker_without_the_compiled_build_is_named_in_the_report():
+    """A club's spare machine where nobody compiled the rules plays several times slower than the rest."""
+    one = run_balance("classic-1.0", [8], "uninformed", 100, seed=3, jobs=1, progress=False)
+    one.worker_rules = {101: "mypyc", 102: "python", 103: "mypyc"}
+    assert "1 of 3 workers played the Python source" in "\n".join(one.summary_lines())
+    one.worker_rules = {101: "mypyc", 102: "mypyc"}
+    assert "compiled with mypyc on every worker" in "\n".join(one.summary_lines())

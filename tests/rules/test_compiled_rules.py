@@ -117,3 +117,36 @@ def test_a_damaged_build_is_set_aside_for_the_source_with_a_message(tmp_path):
     assert done.returncode == 0, done.stderr
     assert done.stdout.split() == ["python", "python"]
     assert "do not load" in done.stderr
+
+
+def _balance(*extra: str, tmp_path: Path) -> subprocess.CompletedProcess[str]:
+    """``tianhei balance`` as a club runs it: its own process, which activates the compiled rules first."""
+    env = {k: v for k, v in os.environ.items() if k != compiled_rules.PURE_ENV}
+    command = [sys.executable, "-c", "import sys; from controller.cli import main; sys.argv[0] = 'tianhei'; "
+               "raise SystemExit(main())", "balance", "--variant", "standard-2.0", "--players", "9",
+               "--games", "400", "--no-progress", "--out", str(tmp_path / "report"), *extra]
+    return subprocess.run(command, capture_output=True, text=True, env=env, timeout=300)
+
+
+@pytest.mark.skipif(not _can_compile(), reason="mypyc needs a C compiler and the Python headers")
+def test_the_labs_two_worker_processes_play_the_compiled_rules_and_finish(tmp_path):
+    """With the build on sys.path, --jobs 2's workers started with the build's controller/ folder as the package
+    ``controller``: every chunk failed to import, and the pool waited for ever."""
+    if not compiled_rules.current():
+        compiled_rules.build()
+    done = _balance("--jobs", "2", tmp_path=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert "2 job(s)" in done.stdout
+    assert "rules: compiled with mypyc on every worker" in done.stdout
+    assert "Traceback" not in done.stderr
+
+
+@pytest.mark.skipif(not _can_compile(), reason="mypyc needs a C compiler and the Python headers")
+def test_a_local_clusters_workers_play_the_compiled_rules(tmp_path):
+    pytest.importorskip("distributed")
+    if not compiled_rules.current():
+        compiled_rules.build()
+    done = _balance("--jobs", "2", "--cluster", "local", tmp_path=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert "cluster local" in done.stdout
+    assert "rules: compiled with mypyc on every worker" in done.stdout
