@@ -157,7 +157,7 @@ class LeagueStore:
         self.db.execute("UPDATE people SET merged_into = ? WHERE id = ? OR merged_into = ?", (into, other, other))
 
     def find(self, text: str) -> int:
-        """A person by ``#id``, ``card:<uid>`` or ``<club>:<name>`` (the league page shows all three)."""
+        """A person by ``#id``, ``card:<uid>`` or ``<club>:<name>`` (``tianhei league members`` lists all three)."""
         text = text.strip()
         if text.startswith("#") and text[1:].isdigit():
             row = self.db.execute("SELECT id FROM people WHERE id = ?", (int(text[1:]),)).fetchone()

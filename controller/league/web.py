@@ -11,6 +11,7 @@ cannot read ``/state`` through a browser on the league's network. More names: ``
 from __future__ import annotations
 
 import datetime
+import functools
 import html
 import logging
 import time
@@ -23,6 +24,7 @@ from starlette.responses import HTMLResponse, JSONResponse
 from starlette.routing import Route
 
 from controller.league.service import LeagueService
+from controller.rules.variant import builtin_ids, load_variant
 from controller.web.hosts import HostGuard, Throttled, default_names
 
 log = logging.getLogger(__name__)
@@ -40,6 +42,18 @@ WORDS = {
            "players": "Players", "winner": "Winner", "when": "When", "none": "none yet", "good": "good",
            "killers": "killers", "draw": "draw", "in": "Clubs"},
 }
+#: The week's games say their day in the page's language (the server's locale is not the reader's).
+DAYS = {"zh": ("周一", "周二", "周三", "周四", "周五", "周六", "周日"), "en": ("Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun")}
+
+
+@functools.cache
+def variant_name(variant: str, lang: str) -> str:
+    """A built-in variant's name in the page's language ("标准版 2.0（警匪）"); any other id as it came (a club's own
+    variant file: the league has no copy of it, and never opens a path that came over a bridge)."""
+    if variant not in builtin_ids():
+        return variant
+    v = load_variant(variant)
+    return v.name if lang == "en" else v.name_zh
 
 
 def _table(head: list[str], rows: list[list[Any]], none: str) -> str:
@@ -65,10 +79,12 @@ def render_page(snap: dict[str, Any], lang: str = "zh") -> str:
                      [[m["name"], ", ".join(m["clubs"]), m["games"]] for m in snap["members"]], w["none"])
 
     def when(at: float) -> str:
-        return datetime.datetime.fromtimestamp(at).strftime("%a %H:%M")
+        t = datetime.datetime.fromtimestamp(at)
+        return f"{DAYS['en' if lang == 'en' else 'zh'][t.weekday()]} {t:%H:%M}"
 
     week = _table([w["when"], w["club"], w["room"], w["variant"], w["players"], w["winner"]],
-                  [[when(g["at"]), g["club"], g["room"], g["variant"], g["players"], w.get(g["winner"], g["winner"])]
+                  [[when(g["at"]), g["club"], g["room"], variant_name(str(g["variant"]), lang), g["players"],
+                    w.get(g["winner"], g["winner"])]
                    for g in snap["week"]], w["none"])
     return f"""<!doctype html><html lang="{'en' if lang == 'en' else 'zh-CN'}"><head><meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1"><meta http-equiv="refresh" content="10">

@@ -6,8 +6,6 @@ from __future__ import annotations
 
 import asyncio
 import functools
-import os
-import shutil
 import threading
 import time
 from pathlib import Path
@@ -26,10 +24,9 @@ from controller.hall.simroom import SimulatedRoom
 from controller.hall.store import HallStore
 from controller.voice.null_voice import NullVoice
 from controller.voice.packs import load_voice_pack
+from tests.chromium import headless_chromium, shot
 from tests.hall.conftest import CLUB, until
 
-CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
-DRIVER = shutil.which("chromedriver") or "/usr/bin/chromedriver"
 NAMES = {"1": [f"Zhao {i}" for i in range(1, 13)], "2": [f"Qian {i}" for i in range(1, 10)]}
 
 
@@ -82,20 +79,8 @@ class ClubInAThread:
 
 @pytest.fixture
 def browser():
-    from selenium import webdriver
-    from selenium.webdriver.chrome.service import Service
-
-    options = webdriver.ChromeOptions()
-    options.binary_location = CHROMIUM
-    for arg in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu", "--lang=zh-CN",
-                "--window-size=1280,860", "--force-device-scale-factor=1"):
-        options.add_argument(arg)
-    driver = webdriver.Chrome(service=Service(DRIVER), options=options)
-    driver.set_page_load_timeout(30)
-    try:
+    with headless_chromium() as driver:
         yield driver
-    finally:
-        driver.quit()
 
 
 def text(driver, css: str) -> str:
@@ -116,16 +101,6 @@ def wait_for(driver, what, timeout: float = 90.0):
     from selenium.webdriver.support.ui import WebDriverWait
 
     return WebDriverWait(driver, timeout, poll_frequency=0.2).until(lambda d: what(d))
-
-
-def shot(driver, folder: Path, name: str) -> Path:
-    path = folder / name
-    driver.save_screenshot(str(path))
-    extra = os.environ.get("TIANHEI_SCREENSHOTS")
-    if extra:
-        Path(extra).mkdir(parents=True, exist_ok=True)
-        shutil.copy(path, Path(extra) / name)
-    return path
 
 
 def test_the_hall_page_shows_the_rooms_live_the_waiting_list_the_announcement_and_the_standings(
