@@ -105,11 +105,13 @@ def _broker_files(config: Any, args: argparse.Namespace) -> int:
         return fail(str(exc))
     print(f"wrote {files.conf}, {args.out / 'acl'}, {args.out / 'passwd'} and a password per user in "
           f"{args.out / 'secrets'}/ ({', '.join(files.passwords)})")
+    if files.warning:
+        print(files.warning, file=sys.stderr)
     if bridge is not None:
         from controller.hall.broker import version
         from controller.league.bridge import handshake_warning
 
-        print(f"the broker bridges club {club!r}'s results and standings to the league at {bridge.address} (TLS, "
+        print(f"the broker bridges club {club}'s results and standings to the league at {bridge.address} (TLS, "
               f"as {bridge.certfile.name})")
         warning = handshake_warning(version())
         if warning:

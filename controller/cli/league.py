@@ -11,6 +11,7 @@ import argparse
 import asyncio
 import logging
 import signal
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -120,6 +121,8 @@ def _broker_files(args: argparse.Namespace) -> int:
     print(f"wrote {files.conf}, {args.out / 'acl'}, {args.out / 'passwd'} and {args.out / 'secrets'}/league.secret: "
           f"bridges on TLS port {files.tls_port}, the league service on 127.0.0.1:{files.local_port}; clubs "
           + ", ".join(files.clubs))
+    if files.warning:
+        print(files.warning, file=sys.stderr)
     return 0
 
 

@@ -127,6 +127,10 @@ def _virtual_game(config: Any, args: argparse.Namespace) -> int:
     from controller.live import game_config, timings
     from controller.sessions.session import Session
 
+    if config.mqtt.room is not None:  # a game on the virtual clock is minutes in a second: no hall could follow it
+        print(f"tianhei table: this game is printed, not sent to the club's hall ([mqtt] room {config.mqtt.room}); "
+              f"a table that plays in real time sends its games: tianhei serve --autoplay heuristic "
+              f"(bots on the simulated table), or tianhei table on a desktop", file=sys.stderr)
     policy = args.autoplay or "heuristic"
     gc = game_config(config, args.players)
     lang = args.lang

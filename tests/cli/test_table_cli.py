@@ -95,3 +95,12 @@ def test_a_board_with_no_screen_anywhere_says_so_and_prints_the_game(capsys, mon
     out, err = table(capsys, "--seed", "4", "--board")
     assert err.startswith("tianhei: --board: no screen to show the public board on")
     assert f"「{said('zh-CN', 'night.falls')}」" in out
+
+
+def test_a_table_of_a_clubs_room_says_its_printed_game_goes_to_no_hall(capsys, tmp_path) -> None:
+    """A club sets [mqtt] room on a headless machine and runs tianhei table: the game is printed on the virtual
+    clock, and the table says so rather than leave the hall waiting for it."""
+    (tmp_path / "tianhei.toml").write_text('[mqtt]\nclub = "red"\nroom = "1"\npassword_file = "room-1.secret"\n')
+    out, err = table(capsys, "--seed", "4")
+    assert "身份：" in out
+    assert "not sent to the club's hall ([mqtt] room 1)" in err and "tianhei serve --autoplay heuristic" in err
