@@ -97,16 +97,27 @@ def test_without_a_profile_and_nobody_to_ask_it_says_what_to_give(tmp_path: Path
     assert install("--dry-run", "--profile", "bus-32").returncode == 2
 
 
-def test_systemd_accepts_the_unit(tmp_path: Path) -> None:
+@pytest.mark.parametrize("name, command", [("tianhei.service", "serve"), ("tianhei-hall.service", "hall"),
+                                           ("tianhei-league.service", "league")])
+def test_systemd_accepts_the_unit(tmp_path: Path, name: str, command: str) -> None:
     """`systemd-analyze verify` reads the unit as systemd would: a misspelt directive or a bad value fails here
     (the program it starts is swapped for one that exists on this machine)."""
-    unit = (ROOT / "systemd" / "tianhei.service").read_text()
-    assert "ExecStart=/opt/tianhei/.venv/bin/tianhei serve" in unit
-    (tmp_path / "tianhei.service").write_text(unit.replace("/opt/tianhei/.venv/bin/tianhei", "/bin/true"))
-    result = subprocess.run(["systemd-analyze", "verify", str(tmp_path / "tianhei.service")], capture_output=True,
+    unit = (ROOT / "systemd" / name).read_text()
+    assert f"ExecStart=/opt/tianhei/.venv/bin/tianhei {command}" in unit
+    (tmp_path / name).write_text(unit.replace("/opt/tianhei/.venv/bin/tianhei", "/bin/true"))
+    result = subprocess.run(["systemd-analyze", "verify", str(tmp_path / name)], capture_output=True,
                             text=True, timeout=60)
-    complaints = [line for line in (result.stdout + result.stderr).splitlines() if "tianhei.service" in line]
+    complaints = [line for line in (result.stdout + result.stderr).splitlines() if name in line]
     assert result.returncode == 0 and complaints == [], result.stdout + result.stderr
+
+
+def test_the_league_units_command_line_is_one_the_league_takes() -> None:
+    from controller.cli import build_parser
+
+    unit = (ROOT / "systemd" / "tianhei-league.service").read_text()
+    line = next(x for x in unit.splitlines() if x.startswith("ExecStart="))
+    args = build_parser().parse_args(line.split()[1:])
+    assert args.password_file == Path("/etc/tianhei/league/secrets/league.secret") and args.port == 8089
 
 
 def test_the_bus_16_table_opens_the_port_the_udev_rule_names(tmp_path: Path) -> None:
