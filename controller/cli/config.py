@@ -51,12 +51,32 @@ def run_check(args: argparse.Namespace) -> int:
     club, path = config.club, club_path(config)
     print(f"  club: {f'records in {path}, table {club.table!r}, room {club.room}' if path else 'off'}"
           f"{', its own scoring table' if club.scoring or club.levels else ', the default scoring table'}")
+    for line in _hall_lines(config):
+        print(f"  {line}")
     from controller.web.certificate import describe  # (the standard library only: not the web stack)
 
     c = config.console
     print(f"  judge's console: {'on' if c.enabled else 'off (tianhei table --console turns it on)'}, "
           f"{describe(c.tls, c.cert, c.key, config.journal.path)}")
     return 0
+
+
+def _hall_lines(config: Any) -> list[str]:
+    """What the file sets of the club's broker and hall: a table of a room sends its games (and a password file
+    that is not there is said here, not at the first game's end); the hall's rooms and page."""
+    m, h = config.mqtt, config.hall
+    out = []
+    missing = m.password_file is not None and not Path(m.password_file).is_file()
+    secret = f", password file {m.password_file}" + (" (no such file here: copy it from the broker's machine, docs/club.md)" if missing else "") if m.password_file else \
+        ", no password file"
+    if m.room is not None:
+        out.append(f"hall: this table is room {m.room} of club {m.club!r}, sending its games to the broker at "
+                   f"{m.host}:{m.port}{secret}")
+    if h.rooms:
+        rooms = ", ".join(str(r["id"]) for r in h.rooms)
+        out.append(f"hall (tianhei hall): club {m.club!r}, rooms {rooms}, page http://{h.http_host}:{h.http_port}/, "
+                   f"broker {m.host}:{m.port}{secret}")
+    return out
 
 
 def run_profiles(args: argparse.Namespace) -> int:

@@ -29,3 +29,21 @@ def test_profiles_are_listed(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["config", "profiles"]) == 0
     out = capsys.readouterr().out
     assert "compact-8" in out and "bus-16" in out
+
+
+def test_a_table_of_a_clubs_room_is_said_with_its_broker_and_a_missing_password_file(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    (tmp_path / "room-3.secret").write_text("s3cret\n")
+    path = tmp_path / "tianhei.toml"
+    path.write_text(f'[mqtt]\nhost = "192.168.8.2"\nclub = "redclub"\nroom = "3"\n'
+                    f'password_file = "{tmp_path / "room-3.secret"}"\n', encoding="utf-8")
+    assert main(["config", "check", str(path)]) == 0
+    out = capsys.readouterr().out
+    assert "this table is room 3 of club 'redclub', sending its games to the broker at 192.168.8.2:1883" in out
+    assert "no such file" not in out
+    path.write_text('[mqtt]\nclub = "redclub"\nroom = "3"\npassword_file = "nowhere/room-3.secret"\n'
+                    '[hall]\nrooms = [{ id = "3", seats = 12 }]\n', encoding="utf-8")
+    assert main(["config", "check", str(path)]) == 0
+    out = capsys.readouterr().out
+    assert "nowhere/room-3.secret (no such file here: copy it from the broker's machine" in out
+    assert "hall (tianhei hall): club 'redclub', rooms 3, page http://127.0.0.1:8088/" in out
