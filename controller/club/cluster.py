@@ -48,6 +48,39 @@ def _play_batch(play: str, batch: Sequence[Any]) -> list[Any]:
     return list(getattr(importlib.import_module(module), name)(batch))
 
 
+#: What decides a simulated game's counts: the rules, the bots, the variant files, the simulator and the lab.
+_SOURCES = ("rules/*.py", "bots/*.py", "variants/*.toml", "simulate.py", "club/balance.py")
+
+
+def rules_digest() -> str:
+    """A digest of the source that decides the counts, on the machine that runs it: a club's spare machine with
+    another checkout would play other games for the same seeds, and the report would add them up silently."""
+    import hashlib
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[1]
+    h = hashlib.sha256()
+    for pattern in _SOURCES:
+        for path in sorted(root.glob(pattern)):
+            h.update(path.relative_to(root).as_posix().encode() + b"\0" + path.read_bytes())
+    return h.hexdigest()[:16]
+
+
+def check_same_rules(client: Any, mine: str | None = None) -> None:
+    """Every worker the scheduler has now plays the source this machine plays, else a ClusterError naming them."""
+    mine = mine or rules_digest()
+    try:
+        theirs = client.run(rules_digest)
+    except Exception as exc:  # a worker's own error, re-raised here: most likely a checkout without this function
+        raise ClusterError(f"a worker could not say which rules it runs ({type(exc).__name__}: {exc}); give every "
+                           f"worker this checkout (git pull, then restart 'dask worker')") from None
+    other = sorted(address for address, digest in theirs.items() if digest != mine)
+    if other:
+        raise ClusterError(f"{len(other)} of {len(theirs)} workers run other rules than this machine "
+                           f"({', '.join(other)}): their games would not be these seeds' games; give them the same "
+                           f"checkout (git pull, then restart 'dask worker')")
+
+
 def batches(work: Sequence[Any], workers: int) -> list[Sequence[Any]]:
     """``work`` cut in order into ``workers * BATCHES_PER_WORKER`` batches (fewer when there is less work) whose
     sizes differ by one at most."""
@@ -110,6 +143,7 @@ def run_on_cluster(work: list[Any], address: str | None, workers: int, play: str
 
     with client_for(address, workers) as client:
         have = max(1, len(client.scheduler_info().get("workers", {})))
+        check_same_rules(client)
         ready()
         futures = client.map(functools.partial(_play_batch, play), batches(work, have), pure=False)
         for done in as_completed(futures, with_results=True).batches():

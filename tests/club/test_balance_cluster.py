@@ -77,3 +77,21 @@ def test_a_worker_without_the_compiled_build_is_named_in_the_report():
     assert "1 of 3 workers played the Python source" in "\n".join(one.summary_lines())
     one.worker_rules = {101: "mypyc", 102: "mypyc"}
     assert "compiled with mypyc on every worker" in "\n".join(one.summary_lines())
+
+
+def test_a_worker_with_other_rules_is_refused_before_a_game_is_played():
+    """A spare machine on another checkout would play other games for the same seeds: named, nothing counted."""
+    from distributed import Client
+
+    with cluster.local_cluster(1) as local, Client(local) as client:
+        cluster.check_same_rules(client)  # the same checkout: no complaint
+        with pytest.raises(cluster.ClusterError, match=r"1 of 1 workers run other rules than this machine \(tcp://"):
+            cluster.check_same_rules(client, mine="yesterday's rules")
+
+
+def test_the_rules_digest_covers_the_variant_files_and_the_engine():
+    from pathlib import Path
+
+    root = Path(cluster.__file__).resolve().parents[1]
+    assert (root / "variants" / "standard-2.0.toml").is_file() and (root / "rules" / "engine.py").is_file()
+    assert cluster.rules_digest() == cluster.rules_digest() and len(cluster.rules_digest()) == 16
