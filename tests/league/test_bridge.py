@@ -115,7 +115,7 @@ def test_a_bridge_whose_tls_handshakes_are_cut_for_a_while_comes_back(tmp_path, 
             relay.drop_handshakes()  # a captive portal: every new link closed in its TLS handshake
             async with hall_client(red) as hall:
                 await hall.publish("tianhei/red/hall/league/record", b"while cut", qos=1)
-            await until(lambda: relay.dropped >= 12, 60)  # ~2 s apart (restart_timeout 1 2)
+            await until(lambda: relay.dropped >= 6, 60)  # ~2 s apart (restart_timeout 1 2); 2.0.11 hung after 2-3
             async with hall_client(red) as hall:  # the club's broker still answers its tables and hall
                 await hall.publish("tianhei/red/hall/league/record", b"still cut", qos=1)
             await relay.unblock()
