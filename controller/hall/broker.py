@@ -115,10 +115,11 @@ BROKER_USER = "mosquitto"
 def readable_by_the_broker(files: Iterable[Path], data_dir: Path | None = None) -> str | None:
     """Let the broker read ``files`` and write ``data_dir``, where this runs as root and the user exists. Started
     as root, Mosquitto drops to that user before it opens the password file, the ACL and the TLS key: files only
-    root could read made it stop at once ("Unable to open pwfile"). Files become the broker's own, 0640 (it warns
-    of a password file or an ACL it does not own, and says later versions will refuse them); folders stay root's,
-    group ``mosquitto``, 0750. Not root: nothing changes (the broker runs as whoever wrote the files). Returns a
-    warning when a folder above the files is closed to that user (the broker would stop at once), else None."""
+    root could read made it stop at once ("Unable to open pwfile"). The files become the broker's own, 0640 (it
+    warns of a password file or an ACL it does not own, and says later versions will refuse them). Folders keep
+    their modes: the club's folder is also the way the hall's user reaches its own secret (secrets/, 0700). Not
+    root: nothing changes (the broker runs as whoever wrote the files). Returns a warning when a folder above the
+    files is closed to that user (the broker would stop at once), else None."""
     import grp
     import pwd
 
@@ -131,9 +132,8 @@ def readable_by_the_broker(files: Iterable[Path], data_dir: Path | None = None) 
         return None
     files = list(files)
     for path in files:
-        folder = path.is_dir()
-        os.chown(path, 0 if folder else user.pw_uid, group)
-        os.chmod(path, 0o750 if folder else 0o640)
+        os.chown(path, user.pw_uid, group)
+        os.chmod(path, 0o640)
     if data_dir is not None:
         data_dir.mkdir(parents=True, exist_ok=True)
         os.chown(data_dir, user.pw_uid, user.pw_gid)
@@ -226,13 +226,13 @@ def write_files(root: Path, club: str, rooms: Sequence[str], *, port: int = 1883
     (root / "acl").write_text(acl(club, rooms))
     text = config(port=port, binds=binds, password_file=passwd, acl_file=root / "acl", data_dir=data_dir,
                   run_as=run_as, log_file=log_file)
-    if run_as is None:
-        bridge_files = [bridge.keyfile.parent, bridge.keyfile] if bridge is not None else []
-        files.warning = readable_by_the_broker([root, passwd, root / "acl", *bridge_files], data_dir)
     if bridge is not None:
         if bridge.club != club:
             raise BrokerError(f"the bridge is for club {bridge.club!r}, this broker is club {club!r}")
         text += bridge.section()
+    if run_as is None:
+        bridge_key = [bridge.keyfile] if bridge is not None else []
+        files.warning = readable_by_the_broker([passwd, root / "acl", *bridge_key], data_dir)
     files.conf.write_text(text)
     return files
 
@@ -247,6 +247,26 @@ def port_open(port: int, host: str = "127.0.0.1") -> bool:
     with socket.socket() as s:
         s.settimeout(0.2)
         return s.connect_ex((host, port)) == 0
+
+
+def launch(conf: Path, port: int, *, timeout: float = 10.0, cwd: Path | str | None = None,
+           log: Path | None = None) -> subprocess.Popen[bytes]:
+    """``mosquitto -c CONF``, returned once it listens on 127.0.0.1:``port``; a BrokerError with what it said
+    (its stderr, the tail of ``log``) when it exits first, or when it does not listen within ``timeout`` s."""
+    proc = subprocess.Popen([_tool(MOSQUITTO), "-c", str(conf)], cwd=cwd, stdin=subprocess.DEVNULL,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    end = time.monotonic() + timeout
+    while not port_open(port):
+        if proc.poll() is not None:
+            err = proc.stderr.read().decode(errors="replace") if proc.stderr else ""
+            err += log.read_text(errors="replace")[-800:] if log is not None and log.is_file() else ""
+            raise BrokerError(f"mosquitto exited at start (port {port}): {err.strip()}")
+        if time.monotonic() > end:
+            proc.kill()
+            proc.wait(5)
+            raise BrokerError(f"mosquitto did not listen on 127.0.0.1:{port} within {timeout} s")
+        time.sleep(0.02)
+    return proc
 
 
 class Mosquitto:
@@ -267,19 +287,7 @@ class Mosquitto:
     def start(self, timeout: float = 10.0) -> None:
         if self.proc is not None and self.proc.poll() is None:
             return
-        self.proc = subprocess.Popen([_tool(MOSQUITTO), "-c", str(self.files.conf)], stdin=subprocess.DEVNULL,
-                                     stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-        end = time.monotonic() + timeout
-        while not port_open(self.port):
-            if self.proc.poll() is not None:
-                err = self.proc.stderr.read().decode(errors="replace") if self.proc.stderr else ""
-                log = (self.root / "mosquitto.log")
-                err += log.read_text(errors="replace")[-800:] if log.is_file() else ""
-                raise BrokerError(f"mosquitto exited at start (port {self.port}): {err.strip()}")
-            if time.monotonic() > end:
-                self.stop()
-                raise BrokerError(f"mosquitto did not listen on 127.0.0.1:{self.port} within {timeout} s")
-            time.sleep(0.02)
+        self.proc = launch(self.files.conf, self.port, timeout=timeout, log=self.root / "mosquitto.log")
         self.starts += 1
 
     def kill(self) -> None:

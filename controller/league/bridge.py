@@ -166,7 +166,7 @@ def league_files(root: Path, clubs: Sequence[str], certs: Path, *, tls_port: int
     lines += broker.process_lines(data_dir, run_as, log_file)
     files.conf.write_text("\n".join(lines) + "\n")
     if run_as is None:
-        files.warning = broker.readable_by_the_broker([root, passwd, acl, certs, certs / "league.key"], data_dir)
+        files.warning = broker.readable_by_the_broker([passwd, acl, certs / "league.key"], data_dir)
     return files
 
 
