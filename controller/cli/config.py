@@ -66,9 +66,12 @@ def _hall_lines(config: Any) -> list[str]:
     that is not there is said here, not at the first game's end); the hall's rooms and page."""
     m, h = config.mqtt, config.hall
     out = []
-    missing = m.password_file is not None and not Path(m.password_file).is_file()
-    secret = f", password file {m.password_file}" + (" (no such file here: copy it from the broker's machine, docs/club.md)" if missing else "") if m.password_file else \
-        ", no password file"
+    if m.password_file is None:
+        secret = ", no password file"
+    elif Path(m.password_file).is_file():
+        secret = f", password file {m.password_file}"
+    else:
+        secret = f", password file {m.password_file} (no such file here: copy it from the broker's machine, docs/club.md)"
     if m.room is not None:
         out.append(f"hall: this table is room {m.room} of club {m.club!r}, sending its games to the broker at "
                    f"{m.host}:{m.port}{secret}")

@@ -11,6 +11,7 @@ counts for a seed are the same whatever N is, and chunks go to whichever process
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import os
@@ -75,9 +76,11 @@ _CACHE: dict[tuple[str, int, str], GameConfig] = {}
 ChunkResult = tuple[int, int, dict[str, int], int, float, int, str]
 
 
+@functools.cache
 def _rules() -> str:
     """Which rules this worker plays, "mypyc" or "python" (controller/compiled_rules.py): a club's spare machine
-    without the compiled build plays several times slower, and the report says so."""
+    without the compiled build plays several times slower, and the report says so. Asked once a process: the
+    engine, once imported, stays what it is."""
     from controller import compiled_rules
 
     return compiled_rules.mode()

@@ -47,13 +47,18 @@ DAYS = {"zh": ("周一", "周二", "周三", "周四", "周五", "周六", "周�
 
 
 @functools.cache
+def _builtin_names() -> dict[str, tuple[str, str]]:
+    """Every built-in variant's (English, Chinese) name, read once."""
+    return {v.id: (v.name, v.name_zh) for v in map(load_variant, builtin_ids())}
+
+
 def variant_name(variant: str, lang: str) -> str:
     """A built-in variant's name in the page's language ("标准版 2.0（警匪）"); any other id as it came (a club's own
     variant file: the league has no copy of it, and never opens a path that came over a bridge)."""
-    if variant not in builtin_ids():
+    names = _builtin_names().get(variant)
+    if names is None:
         return variant
-    v = load_variant(variant)
-    return v.name if lang == "en" else v.name_zh
+    return names[0] if lang == "en" else names[1]
 
 
 def _table(head: list[str], rows: list[list[Any]], none: str) -> str:
