@@ -160,15 +160,20 @@ def mode() -> str:
     return "mypyc" if all(compiled) else "python"
 
 
+# mypycify runs in the project's folder (module names come from the paths), setup() in the build's own folder:
+# setuptools reads the pyproject.toml of the folder it runs in, and the project's metadata is for pip's current
+# setuptools, not for whichever one the venv holds for this C build.
 _BUILD_SCRIPT = textwrap.dedent("""
+    import os
     import sys
     from setuptools import setup
     from mypyc.build import mypycify
 
     paths = sys.argv[1:-3]
     target, lib, temp = sys.argv[-3:]
-    setup(name="tianhei-compiled-rules",
-          ext_modules=mypycify(paths, group_name="{group}", target_dir=target),
+    extensions = mypycify(paths, group_name="{group}", target_dir=target)
+    os.chdir(os.path.dirname(target))
+    setup(name="tianhei-compiled-rules", ext_modules=extensions,
           script_args=["build_ext", "--build-lib", lib, "--build-temp", temp])
 """).format(group=GROUP)
 

@@ -170,7 +170,7 @@ def run_balance(variant: str, counts: Sequence[int] | None, policy: str, games: 
 
         results: Iterable[ChunkResult] = run_on_cluster(work, cluster, jobs, f"{__name__}:play_batch", ready)
     else:
-        results = _run(work, jobs)
+        results = _run(work, jobs, rules)
     with games_bar(games * len(counts), f"{variant} {policy}", progress) as advance:
         try:
             for n, played, wins, days, seconds, pid, played_with in results:
@@ -192,8 +192,13 @@ def run_balance(variant: str, counts: Sequence[int] | None, policy: str, games: 
     return result
 
 
-def _run(work: list[Any], jobs: int) -> Iterable[ChunkResult]:
+def _run(work: list[Any], jobs: int, rules: dict[int, str]) -> Iterable[ChunkResult]:
+    """The chunks' results, played here (one job) or by a pool of ``jobs`` processes. ``rules`` is filled with
+    what every worker process plays *before the first chunk is handed out*: each worker reports it as it starts, so
+    the report names every worker whichever of them happened to get chunks (it once named only the ones that did,
+    and a test of "every worker" passed or failed by which process won the race)."""
     if jobs == 1 or len(work) == 1:
+        rules[os.getpid()] = _rules()
         yield from map(_play_chunk, work)
         return
     import multiprocessing
@@ -202,6 +207,7 @@ def _run(work: list[Any], jobs: int) -> Iterable[ChunkResult]:
     # the middle of another thread's lock, and the pool then waits on it for ever. "forkserver" forks the workers
     # from a clean server process instead (spawn where there is no fork).
     method = "forkserver" if "forkserver" in multiprocessing.get_all_start_methods() else "spawn"
+    context = multiprocessing.get_context(method)
     # Chunks go to the workers a few at a time: one chunk is ~20 ms of games, and a round trip to a worker per chunk
     # cost the pool a tenth of its speed-up once the games got faster. About 32 batches a worker keep the last ones
     # short, so neither worker waits long for the other at the end. (Which chunks a worker plays never changes
@@ -211,9 +217,28 @@ def _run(work: list[Any], jobs: int) -> Iterable[ChunkResult]:
     # activates it before its first chunk imports the engine), else the Python source.
     from controller import compiled_rules
 
-    init = compiled_rules.activate if compiled_rules.mode() == "mypyc" else None
-    with multiprocessing.get_context(method).Pool(jobs, initializer=init) as pool:
+    reports = context.SimpleQueue()
+    with context.Pool(jobs, initializer=_start_worker,
+                      initargs=(reports, compiled_rules.mode() == "mypyc")) as pool:
+        for _ in range(jobs):
+            pid, played_with = reports.get()
+            rules[pid] = played_with
         yield from pool.imap_unordered(_play_chunk, work, chunksize=batch)
+
+
+def _start_worker(reports: Any, compiled: bool) -> None:
+    """A pool worker's first act: load the rules the parent plays, then say which ones loaded (pid, rules). A
+    worker whose rules do not import says so too (never silence, which would keep the parent waiting); its first
+    chunk then raises the import's error in the parent."""
+    try:
+        if compiled:
+            from controller import compiled_rules
+
+            compiled_rules.activate()
+        played_with = _rules()
+    except Exception as exc:  # noqa: BLE001 - told to the parent through its first chunk
+        played_with = f"not loaded ({type(exc).__name__})"
+    reports.put((os.getpid(), played_with))
 
 
 def write_report(result: BalanceResult, out: Path) -> list[Path]:

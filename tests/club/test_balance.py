@@ -24,6 +24,14 @@ def test_the_counts_for_a_seed_are_the_same_with_one_process_or_two():
     assert [dict(r.wins) for r in other.rows] != [dict(r.wins) for r in one.rows]
 
 
+def test_every_worker_of_two_says_which_rules_it_plays_even_when_one_of_them_plays_every_chunk():
+    """Each worker reports its rules as it starts, before any chunk: two workers are named with a single chunk's
+    worth of work for the pool (a test of "every worker" once passed or failed by which process got chunks)."""
+    two = run_balance("classic-1.0", [8], "uninformed", 150, seed=3, jobs=2, progress=False)
+    assert len(two.worker_rules) == 2
+    assert set(two.worker_rules.values()) <= {"mypyc", "python"}
+
+
 def test_the_work_is_cut_into_chunks_that_do_not_depend_on_the_number_of_processes():
     work = tasks("standard-2.0", [8, 9], "uninformed", 250, 1, {})
     assert [(t[1], t[4], t[6]) for t in work] == [(8, 100, 0), (8, 100, 1), (8, 50, 2), (9, 100, 0), (9, 100, 1),
