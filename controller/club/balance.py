@@ -236,7 +236,7 @@ def _start_worker(reports: Any, compiled: bool) -> None:
 
             compiled_rules.activate()
         played_with = _rules()
-    except Exception as exc:  # noqa: BLE001 - told to the parent through its first chunk
+    except Exception as exc:  # told to the parent through its first chunk
         played_with = f"not loaded ({type(exc).__name__})"
     reports.put((os.getpid(), played_with))
 
