@@ -11,6 +11,7 @@ import asyncio
 import contextlib
 import logging
 import os
+import sys
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -24,7 +25,7 @@ from controller.director.director import Director
 from controller.director.identity import GameIdentity
 from controller.director.journal import SqliteJournal, first_victims, open_journal
 from controller.director.lobby import Lobby
-from controller.director.saved import ABANDON, SavedGame, abandon, find_saved
+from controller.director.saved import ABANDON, RESUME, SavedGame, abandon, find_saved
 from controller.director.timing import Timings
 from controller.ports import Table, Voice
 from controller.rules.setup import GameConfig, configure
@@ -274,7 +275,8 @@ async def run_live(config: Config, opts: LiveOptions) -> Director:
         choice = opts.on_saved
         if choice is None:
             ready()  # the table is up and waits for its judge (under systemd: a wait, not a failed start)
-            choice = await _judge_chooses(config, saved, loop, scheduler, table_for)
+            choice = await _judge_chooses(config, saved, loop, scheduler, table_for,
+                                          window=opts.window and has_display())
         if choice == ABANDON:
             abandon(journal, saved)
             log.warning("the saved game was closed (kept in the journal, marked abandoned); a new game starts")
@@ -432,10 +434,13 @@ async def run_live(config: Config, opts: LiveOptions) -> Director:
 
 
 async def _judge_chooses(config: Config, saved: SavedGame, loop: asyncio.AbstractEventLoop,
-                         scheduler: AsyncioScheduler, table_for: Callable[[int], Table]) -> str:
-    """Ask the judge on the remote (or the phone's console) which way to go with a saved game that is not the
-    one asked for. The table waits for the answer (under systemd too: a wait, never a crash and a restart)."""
-    from controller.director.saved_choice import SavedGameChoice
+                         scheduler: AsyncioScheduler, table_for: Callable[[int], Table], *,
+                         window: bool = False) -> str:
+    """Ask which way to go with a saved game that is not the one asked for, wherever someone can answer: the
+    judge's remote (or the phone's console), the simulator's window (R / A, or the remote's keys in it) and a
+    terminal (r / a and Enter). The question and the ways out are printed in the table's language, the flags
+    among them. The table waits for the answer (under systemd too: a wait, never a crash and a restart)."""
+    from controller.director.saved_choice import SavedGameChoice, question_lines
 
     table = table_for(saved.config.players // 2 if saved.config.variant.live == "both" else saved.config.players)
     chosen: asyncio.Future[str] = loop.create_future()
@@ -446,13 +451,54 @@ async def _judge_chooses(config: Config, saved: SavedGame, loop: asyncio.Abstrac
             chosen.set_result(choice)
 
     SavedGameChoice(table, saved, lambda c: scheduler.threadsafe(lambda: choose(c)), lang=lang).start()
-    if table.remote is None:
-        log.warning("this table has no remote to choose with: run tianhei table --resume-saved or "
-                    "--abandon-saved (the table waits)")
+    lines = question_lines(saved, lang, window=window, remote=table.remote is not None, terminal=_tty_in())
+    print("\n".join(lines), flush=True)
+    helpers: list[asyncio.Task[Any]] = []
+    if window:
+        helpers.append(asyncio.create_task(_choice_window(table, choose, lines, lang)))
+    if _tty_in():
+        _read_choice_from_terminal(loop, choose)
     try:
         return await chosen
     finally:
+        if _tty_in():
+            loop.remove_reader(sys.stdin.fileno())
+        for helper in helpers:
+            helper.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await helper
         table.stop()
+
+
+def _tty_in() -> bool:
+    return sys.stdin is not None and sys.stdin.isatty()
+
+
+def _read_choice_from_terminal(loop: asyncio.AbstractEventLoop, choose: Callable[[str], None]) -> None:
+    """r / a and Enter at the terminal the table was started from."""
+    def answer() -> None:
+        word = sys.stdin.readline().strip().lower()
+        if word[:1] == "r":
+            choose(RESUME)
+        elif word[:1] == "a":
+            choose(ABANDON)
+
+    loop.add_reader(sys.stdin.fileno(), answer)
+
+
+async def _choice_window(table: Any, choose: Callable[[str], None], lines: list[str], lang: str) -> None:
+    """The simulator's window while the saved game's question waits: every seat's screen and the remote (its
+    keys work), the question in the strip below, R and A as answers. Closing it changes nothing: the table still
+    waits for an answer from the remote or the terminal."""
+    from controller.sim.emulator import Emulator
+
+    emulator = Emulator(table, told=lambda: lines, lang=lang, title="Tianhei",
+                        keys={"r": lambda: choose(RESUME), "a": lambda: choose(ABANDON)})
+    try:
+        while emulator.step():
+            await asyncio.sleep(0.05)
+    finally:
+        emulator.close()
 
 
 def _failed(task: asyncio.Task[Any], done: asyncio.Event) -> None:

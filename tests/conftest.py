@@ -18,6 +18,9 @@ _NO_TIMING = {"deadline": None, "suppress_health_check": [HealthCheck.too_slow]}
 settings.register_profile("tianhei", derandomize=True, database=None, print_blob=True, **_NO_TIMING)
 settings.register_profile("explore", print_blob=True, **_NO_TIMING)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "tianhei"))
+# The hints commands print name the command as the person ran it (./dev sets this): the tests read them as
+# `tianhei ...` whether or not they were started through ./dev.
+os.environ.pop("TIANHEI_COMMAND", None)
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:

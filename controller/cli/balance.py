@@ -24,7 +24,7 @@ def register(sub: Any) -> None:
                    "pip install 'tianhei[cluster]'")
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--out", type=Path, default=None, metavar="DIR",
-                   help="where the report goes (default balance/VARIANT-POLICY)")
+                   help="where the report goes (default var/balance/VARIANT-POLICY)")
     p.add_argument("--option", action="append", default=[], metavar="KEY=VALUE", help="a rule option (repeatable)")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
     p.set_defaults(func=run)
@@ -39,7 +39,7 @@ def run(args: argparse.Namespace) -> int:
         options = dict(_option(o) for o in args.option)
         result = run_balance(args.variant, counts, args.policy, args.games, seed=args.seed, jobs=args.jobs,
                              options=options, progress=not args.no_progress, cluster=args.cluster)
-        out = args.out or Path("balance") / f"{Path(args.variant).stem}-{args.policy}"
+        out = args.out or Path("var") / "balance" / f"{Path(args.variant).stem}-{args.policy}"
         paths = write_report(result, out)
     except BalanceError as exc:
         return club_failed("balance", exc)

@@ -39,6 +39,7 @@ def run(args: argparse.Namespace) -> int:
     from controller.bots import POLICIES
     from controller.cli.club_args import club_failed
     from controller.cli.records import print_standings
+    from controller.cli.words import command, say
     from controller.club.evening import Evening, Plan
     from controller.club.export import export_csv
     from controller.club.recorder import env_crash_point
@@ -75,4 +76,6 @@ def run(args: argparse.Namespace) -> int:
         paths = export_csv(club, args.csv)
         print("wrote " + ", ".join(str(p) for p in paths))
     club.close()
+    print(say("evening_read", args.lang, club=club_path, command=command("records", "standings", "--club",
+                                                                          club_path)))
     return 0

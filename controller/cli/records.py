@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from controller.cli.club_args import add_club_arguments, club_failed, open_club
+from controller.cli.words import command
 
 
 def register(sub: Any) -> None:
@@ -96,6 +97,7 @@ def run_list(args: argparse.Namespace) -> int:
         return 0
     if not games:
         print(f"no games recorded yet in {club.store.path}")
+        _point_at_the_demo_evening(club.store.path)
         return 0
     print(f"{'id':>4}  {'started':19}  {'table':10} {'room':9} {'variant':14} {'n':>2}  {'min':>4}  winner")
     for g in games:
@@ -180,7 +182,21 @@ def run_standings(args: argparse.Namespace) -> int:
         print(json.dumps(data, ensure_ascii=False))
         return 0
     print_standings(data)
+    if not data["standings"]:
+        _point_at_the_demo_evening(club.store.path, "standings")
     return 0
+
+
+#: Where ``tianhei evening`` keeps its scripted club (its --dir default): not the club's own records.
+DEMO_EVENING_CLUB = Path("var/evening/club.sqlite")
+
+
+def _point_at_the_demo_evening(read: str | Path, *action: str) -> None:
+    """After ``evening`` a person asks ``records`` and finds the club's own (empty) database: name the evening's,
+    with the command that reads it. The demo never writes into the club's real records (its members are made up)."""
+    if DEMO_EVENING_CLUB.exists() and Path(read).resolve() != DEMO_EVENING_CLUB.resolve():
+        print(f"(this is {read}; the scripted evening's games are in {DEMO_EVENING_CLUB}: "
+              f"{command('records', *action, '--club', DEMO_EVENING_CLUB)})")
 
 
 def print_standings(data: dict[str, Any]) -> None:

@@ -21,9 +21,11 @@ from controller.cli.game_args import (
     game_config,
     setup_logging,
 )
+from controller.cli.words import say
 from controller.director.journal import JournalError
 from controller.director.saved import ABANDON, FLAGS, RESUME, SavedGameDiffers
 from controller.director.transcript import Entry, line
+from controller.screens.strings import Lang, winner_name
 from controller.sessions.session import Session
 
 
@@ -81,15 +83,15 @@ def run(args: argparse.Namespace) -> int:
         print(f"tianhei: {session.journal_note}")
     # what became of the journal's unfinished game: on stderr, so that --json stays one object on stdout
     if session.abandoned is not None:
-        print(f"tianhei: the saved game ({session.abandoned.where()}) was closed, kept in the journal marked "
-              "abandoned; a new game starts", file=sys.stderr)
+        print("tianhei: " + say("saved_closed", args.lang, where=session.abandoned.where()), file=sys.stderr)
     if session.saved is not None:
-        how = "the same game" if session.saved.matches else "going on with it under its own settings"
-        print(f"tianhei: resuming the journal's unfinished game from what it holds ({session.saved.where()}; "
-              f"{how})", file=sys.stderr)
+        key = "saved_resumed_same" if session.saved.matches else "saved_resumed_own"
+        print("tianhei: " + say(key, args.lang, where=session.saved.where()), file=sys.stderr)
     if not args.json:  # the saved game's own set-up when it is resumed
-        print(f"{session.config.variant.name}, {session.config.players} players, seed {session.seed}, "
-              f"bots '{args.autoplay}'")
+        variant = session.config.variant
+        name = variant.name_zh if args.lang == "zh" and variant.name_zh else variant.name
+        print(say("run_header", args.lang, variant=name, players=session.config.players, seed=session.seed,
+                  policy=args.autoplay))
     try:
         session.start()
         session.run(max_time=args.stop_after)
@@ -106,8 +108,13 @@ def run(args: argparse.Namespace) -> int:
         return 0
     if finished:
         r = session.result()
-        print(f"winner: {r['winner']} after {r['days']} days ({r['events']} events, {r['seconds']:.0f}s of table time)")
+        numbers = {"days": r["days"], "events": r["events"], "seconds": f"{r['seconds']:.0f}"}
+        if r["winner"] in (None, "none"):
+            print(say("run_no_winner", args.lang, **numbers))
+        else:
+            winner = winner_name(r["winner"], Lang.ZH if args.lang == "zh" else Lang.EN, session.config.variant.id)
+            print(say("run_winner", args.lang, winner=winner, **numbers))
     else:
         session.transcript.flush()
-        print(f"stopped at {director.clock.now():.1f}s; run again with the same --journal to resume")
+        print(say("run_stopped", args.lang, seconds=f"{director.clock.now():.1f}"))
     return 0

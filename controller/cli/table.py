@@ -18,6 +18,7 @@ from typing import Any
 from controller.bots import POLICIES
 from controller.cli.game_args import add_log_level, fail, fresh_seed, setup_logging
 from controller.cli.run import add_saved_game_arguments
+from controller.cli.words import command, say
 from controller.config import ConfigError, load
 from controller.director.journal import JournalError
 from controller.live import LiveOptions, board_screen, has_display, run_live
@@ -105,7 +106,7 @@ def run(args: argparse.Namespace) -> int:
                        cards=args.cards, told=lambda entry: print(line(entry, lang), flush=True),
                        on_saved=args.on_saved, seed_drawn=seed_drawn,
                        # the game's seed: a resumed saved game's own, else this run's
-                       on_seed=lambda seed: print(_say(lang, "seed", seed=seed), flush=True))
+                       on_seed=lambda seed: print(say("table_seed", lang, seed=seed), flush=True))
     try:
         director = asyncio.run(run_live(config, opts))
     except (OSError, JournalError) as exc:  # the console's port is taken, the journal cannot be set up, ...
@@ -114,9 +115,9 @@ def run(args: argparse.Namespace) -> int:
     if state is not None and state.over:
         from controller.screens.strings import Lang, side_name
 
-        print(_say(lang, "over", winner=side_name(state.winner or "draw", Lang.parse(lang))))
+        print(say("table_over", lang, winner=side_name(state.winner or "draw", Lang.parse(lang))))
     else:
-        print(_say(lang, "closed", seed=director.seed))
+        print(say("table_closed", lang, seed=director.seed))
     return 0
 
 
@@ -136,29 +137,13 @@ def _virtual_game(config: Any, args: argparse.Namespace) -> int:
     lang = args.lang
     seed = config.game.seed if config.game.seed is not None else args.seed  # as the live table does
     name = gc.variant.name_zh if lang == "zh" and gc.variant.name_zh else gc.variant.name
-    print(_say(lang, "head", variant=name, n=gc.players, policy=policy))
-    print(_say(lang, "seed", seed=seed))
+    print(say("table_head", lang, variant=name, n=gc.players, policy=policy))
+    print(say("table_seed", lang, seed=seed))
     session = Session(gc, seed, policy, None, lang=lang, timings=timings(config), pack=config.voice.pack,
                       told=lambda entry: print(line(entry, lang), flush=False))
     session.start()
     session.run()
     r = session.result()
-    print(_say(lang, "end", days=r["days"], minutes=int(r["seconds"] // 60), seed=seed))
+    print(say("table_end", lang, days=r["days"], minutes=int(r["seconds"] // 60),
+              replay=command("table", "--seed", seed)))
     return 0
-
-
-_WORDS = {
-    "head": ("模拟牌桌：{variant}，{n}人，机器人按“{policy}”策略玩（没有显示器；在桌面上运行会打开窗口）",
-             "Simulated table: {variant}, {n} players, bots playing '{policy}' (no display; on a desktop a "
-             "window opens)"),
-    "seed": ("种子 {seed}（用 --seed {seed} 重玩这一局）", "Seed {seed} (replay this game with --seed {seed})"),
-    "over": ("游戏结束：{winner}", "Game over: {winner}"),
-    "closed": ("牌桌停了，这一局还没下完（种子 {seed}）", "The table stopped before the end of the game (seed {seed})"),
-    "end": ("共{days}天，牌桌时间{minutes}分钟。重玩：tianhei table --seed {seed}",
-            "{days} days, {minutes} minutes of table time. Replay: tianhei table --seed {seed}"),
-}
-
-
-def _say(lang: str, key: str, **fields: object) -> str:
-    zh, en = _WORDS[key]
-    return (zh if lang == "zh" else en).format(**fields)

@@ -101,7 +101,7 @@ class CardDeal:
             self._reveal(dealer, role, ui.cards.index(uid) + 1)
         elif len(ui.cards) >= self.hand:
             self.parts.seats.notice(dealer, v.CardProblem(v.CardProblemKind.TAPPED_TWICE, hand=self.hand))
-            self.parts.remote.remote_line(words("deal_extra_card", n=name, which=("second", "third")[self.hand - 1]))
+            self.parts.remote.remote_line(words("deal_extra_card", n=name, count=self.hand + 1))
         elif holder is not None:
             other = self._card_seat(holder, self.parts.seats.ui[holder].cards.index(uid) + 1)
             self.parts.seats.notice(dealer, v.CardProblem(v.CardProblemKind.DUPLICATE, other_seat=other), keep=True)

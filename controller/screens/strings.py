@@ -268,7 +268,7 @@ UI: dict[str, tuple[str, str]] = {
     "lobby_sit": ("请坐在1到{n}号", "players sit in seats 1..{n}"),
     "lobby_cannot": ("{n}人不能玩这个版本", "{n} players cannot play this version"),
     "deal_unknown_card": ("{n}号：牌{uid}不在本副牌中", "seat {n}: card {uid} is not in this deck"),
-    "deal_extra_card": ("{n}号：多刷了一张牌", "seat {n}: tapped a {which} card"),
+    "deal_extra_card": ("{n}号：多刷了一张牌（第{count}张）", "seat {n}: tapped one card too many (card {count})"),
     "deal_duplicate_card": ("{n}号：牌{uid}已在{m}号", "seat {n}: card {uid} is already at seat {m}"),
     "deal_mismatch": ("牌组不符：缺{missing}，多{extra}；请重新发牌", "deck mismatch: missing {missing}, extra {extra}; redeal"),
     "deal_void": ("发牌无效（{code}）：杀手和警察在同一手", "deal void ({code}): {why}"),

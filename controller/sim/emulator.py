@@ -41,11 +41,16 @@ BUTTON = (90, 86, 80)
 BUTTON_DOWN = (150, 146, 140)
 CARD_BACK = (70, 40, 90)
 
-BUTTON_LABELS = {Button.PREV: "<", Button.OK: "OK", Button.NEXT: ">"}
+#: The same symbols as the README and the seat's own screen (◀ ▶ OK); the arrows are drawn as triangles, since
+#: pygame's built-in font has no glyph for them.
+BUTTON_LABELS = {Button.PREV: "◀", Button.OK: "OK", Button.NEXT: "▶"}
 REMOTE_KEYS = (RemoteKey.MENU, RemoteKey.UP, RemoteKey.BACK, RemoteKey.LEFT, RemoteKey.CENTER, RemoteKey.RIGHT,
                RemoteKey.DOWN)
-REMOTE_LABELS = {RemoteKey.MENU: "M", RemoteKey.UP: "^", RemoteKey.BACK: "B", RemoteKey.LEFT: "<",
-                 RemoteKey.CENTER: "o", RemoteKey.RIGHT: ">", RemoteKey.DOWN: "v"}
+REMOTE_LABELS = {RemoteKey.MENU: "M", RemoteKey.UP: "▲", RemoteKey.BACK: "B", RemoteKey.LEFT: "◀",
+                 RemoteKey.CENTER: "o", RemoteKey.RIGHT: "▶", RemoteKey.DOWN: "▼"}
+#: Each arrow's triangle as corners on a unit square centred on 0 (x right, y down).
+ARROWS = {"◀": ((0.5, -0.5), (0.5, 0.5), (-0.5, 0.0)), "▶": ((-0.5, -0.5), (-0.5, 0.5), (0.5, 0.0)),
+          "▲": ((-0.5, 0.5), (0.5, 0.5), (0.0, -0.5)), "▼": ((-0.5, -0.5), (0.5, -0.5), (0.0, 0.5))}
 
 
 class SeatModel(Protocol):
@@ -158,7 +163,7 @@ class Emulator:
 
     ``seat``: one person plays that seat (``tianhei table --seat 3``): only its screen, LED and buttons are drawn
     (the others' screens, LEDs and the judge's remote are secrets at a real table), and the keyboard is its
-    buttons. ``board``: an object whose ``last`` is the public board's facts (controller/board/sim.py), drawn in
+    buttons. ``keys``: letter keys (pygame's key names) with actions of their own. ``board``: an object whose ``last`` is the public board's facts (controller/board/sim.py), drawn in
     a panel by the HDMI board's own painter. ``told``: the transcript's lines so far (the last few are shown).
     ``cards``: (UID, label) of face-down cards in a tray: drag one onto a seat to tap it on that seat's reader,
     or click it to tap it on the seat being played (``on_tap`` defaults to ``table.tap``)."""
@@ -170,12 +175,15 @@ class Emulator:
                  on_remote_key: Callable[[RemoteKey], None] | None = None,
                  title: str = "Tianhei table", seat: int | None = None, board: Any = None,
                  told: Callable[[], Sequence[str]] | None = None, cards: Sequence[tuple[str, str]] = (),
-                 on_tap: Callable[[int, str], None] | None = None, lang: str = "zh") -> None:
+                 on_tap: Callable[[int, str], None] | None = None, lang: str = "zh",
+                 keys: Mapping[str, Callable[[], None]] | None = None) -> None:
         self.table = table
         self.on_press = on_press or getattr(table, "press", None)
         self.on_release = on_release or getattr(table, "release", None)
         self.on_remote_key = on_remote_key or getattr(table, "remote_key", None)
         self.on_tap = on_tap or getattr(table, "tap", None)
+        #: Letter keys with an action of their own (the saved game's question: R resumes, A closes it).
+        self.keys = dict(keys or {})
         self.title = title
         self.seat = seat
         self.lang = lang
@@ -320,6 +328,11 @@ class Emulator:
 
     # -- drawing --------------------------------------------------------------------------------------------
     def _label(self, text: str, pos: tuple[int, int], center: bool = False) -> None:
+        corners = ARROWS.get(text)
+        if corners is not None:
+            size = 6 * self.scale
+            pygame.draw.polygon(self.surface, TEXT, [(pos[0] + x * size, pos[1] + y * size) for x, y in corners])
+            return
         surf = self.font.render(text, True, TEXT)
         rect = surf.get_rect(center=pos) if center else surf.get_rect(topleft=pos)
         self.surface.blit(surf, rect)
@@ -475,6 +488,10 @@ class Emulator:
                 self.on_release(*held)
             return
         name = pygame.key.name(key)
+        action = self.keys.get(name)
+        if action is not None:
+            action()
+            return
         button = KEY_BUTTONS.get(name)
         if button is not None and self.focus and key not in self.keys_held:
             self.keys_held[key] = (self.focus, button)

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from controller.ports import RemoteKey, RemoteKeyEvent
+from controller.screens.strings import Lang
 from controller.screens.views import L10n
 
 if TYPE_CHECKING:
@@ -90,9 +91,9 @@ def _lobby(lobby: Lobby | None, director: Director | None, name: str, args: Mapp
             return Answer(False, L10n("参数错误：step 应为 -1 或 1", "step must be -1 or 1"), 400)
         key = RemoteKey.RIGHT if step == 1 else RemoteKey.LEFT
     else:
-        problem = lobby.ready()
-        if problem is not None:
-            return Answer(False, L10n(f"无法开始：{problem}", f"cannot start: {problem}"), 409)
+        if lobby.ready() is not None:  # the lobby's reason in each language, never English inside the Chinese
+            zh, en = lobby.problem(Lang.ZH), lobby.problem(Lang.EN)
+            return Answer(False, L10n(f"无法开始：{zh}", f"cannot start: {en}"), 409)
         key = RemoteKey.CENTER
     if lobby.page != "checkin":
         lobby.handle(RemoteKeyEvent(RemoteKey.MENU, True, 0.0))

@@ -81,3 +81,68 @@ def test_a_seed_asked_for_that_differs_is_named_and_the_flag_chooses(tmp_path, c
     out = capsys.readouterr().out
     assert a_desktop[0].seed == 5 and "Seed 5 " in out and "Seed 77" not in out
     assert SqliteJournal(journal).replay(1).closed == "abandoned"  # type: ignore[union-attr]
+
+
+def _window_key(monkeypatch: pytest.MonkeyPatch, name: str) -> list[str]:
+    """The person at the simulator's window presses ``name`` once the question is drawn; the window titles seen."""
+    import pygame
+
+    from controller.sim.emulator import Emulator
+
+    titles: list[str] = []
+    step = Emulator.step
+
+    def pressed_once(self: Emulator) -> bool:
+        if not titles:
+            titles.append(self.title)
+            pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=pygame.key.key_code(name)))
+        return step(self)
+
+    monkeypatch.setattr(Emulator, "step", pressed_once)
+    return titles
+
+
+def _with_the_window(monkeypatch: pytest.MonkeyPatch, seen: list[Any]) -> None:
+    """The live table with its window (the question's; the game's own is closed once the game starts)."""
+
+    async def with_the_window(config: Any, opts: LiveOptions) -> Any:
+        started = asyncio.Event()
+        opts.on_started = lambda d: (seen.append(d), started.set())
+        opts.window = True
+        task = asyncio.create_task(real_run_live(config, opts))
+        await asyncio.wait_for(started.wait(), timeout=30)
+        task.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await task
+        return seen[-1]
+
+    monkeypatch.setattr(table_cli, "run_live", with_the_window)
+    monkeypatch.setattr("controller.live.has_display", lambda: True)
+
+
+@pytest.mark.parametrize(("key", "seed"), [("a", 5), ("r", 77)])
+def test_the_person_at_the_window_sees_the_question_and_answers_it_with_a_key(tmp_path, capsys, monkeypatch,
+                                                                              a_desktop, key, seed):
+    """``./dev table --seat 3 --seed 5`` after an interrupted game once opened no window and waited with one
+    English line on stderr: the question and every way out are printed, and the window answers it."""
+    journal, _ = power_cut(tmp_path, 77)
+    titles = _window_key(monkeypatch, key)
+    _with_the_window(monkeypatch, a_desktop)
+    assert main(["table", "--lang", "en", "--seed", "5"]) == 0
+    out = capsys.readouterr().out
+    assert "The journal holds an unfinished game" in out
+    assert "in the window: R goes on with it, A closes it" in out
+    assert "--resume-saved / --abandon-saved" in out
+    assert titles, "no window was opened for the question"
+    assert a_desktop[-1].seed == seed
+    closed = SqliteJournal(journal).replay(1).closed  # type: ignore[union-attr]
+    assert (closed == "abandoned") == (key == "a")
+
+
+def test_the_question_is_asked_in_the_tables_language(tmp_path, capsys, monkeypatch, a_desktop):
+    power_cut(tmp_path, 77)
+    _window_key(monkeypatch, "a")
+    _with_the_window(monkeypatch, a_desktop)
+    assert main(["table", "--lang", "zh", "--seed", "5"]) == 0
+    out = capsys.readouterr().out
+    assert "日志里有一局未完成的游戏" in out and "在窗口里按 R 继续它" in out

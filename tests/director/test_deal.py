@@ -50,7 +50,7 @@ def test_a_seat_that_taps_a_second_card():
     t.table.tap(5, card_uid(5))
     t.table.tap(5, card_uid(6))
     assert t.screen(5) == v.CardProblem(v.CardProblemKind.TAPPED_TWICE)
-    assert "seat 5: tapped a second card" in t.remote_told()
+    assert "seat 5: tapped one card too many (card 2)" in t.remote_told()
     assert t.director.dealt_cards == {5: card_uid(5)}
     t.table.tap(6, card_uid(6))  # the card is still free for its owner
     assert t.screen(6) == v.RoleReveal(6, "civilian", (), hint=True)

@@ -131,7 +131,7 @@ def test_a_card_tapped_again_is_shown_again_and_a_third_card_is_refused():
     assert t.screen(4) == v.RoleReveal(4, "police", (), hint=True, card=1)
     t.tap(4, 1, owner=5)  # a third card
     assert t.screen(4) == v.CardProblem(v.CardProblemKind.TAPPED_TWICE, hand=2)
-    assert "seat 4: tapped a third card" in t.remote_told()
+    assert "seat 4: tapped one card too many (card 3)" in t.remote_told()
     assert t.director.ui[4].cards == (uid(4, 1), uid(4, 2))
     t.tap(5, 1)  # the card is still free for its owner
     assert t.screen(5) == v.RoleReveal(5, "sniper", (), hint=True, card=1)

@@ -47,8 +47,8 @@ def test_going_on_with_the_saved_game_plays_it_under_its_own_settings(tmp_path, 
     capsys.readouterr()
     assert main(["run", "--journal", str(path), "--players", "10", "--seed", "5", "--variant", "v3.0",
                  "--resume-saved"]) == 0
-    err = capsys.readouterr().err
-    assert "resuming the journal's unfinished game" in err and "going on with it under its own settings" in err
+    err = capsys.readouterr().err  # said in the table's language (tianhei run's default: zh)
+    assert "从日志继续未完成的对局" in err and "按它自己的设置继续" in err
     resumed, uninterrupted = SqliteJournal(path).replay(), SqliteJournal(whole).replay()
     assert resumed is not None and uninterrupted is not None and resumed.finished
     assert [to_json(e) for e in resumed.events] == [to_json(e) for e in uninterrupted.events]
