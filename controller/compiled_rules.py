@@ -30,6 +30,7 @@ import subprocess
 import sys
 import textwrap
 from pathlib import Path
+from typing import Any
 
 #: The modules every simulated game runs through, by package: the rules (with their events, inputs and records,
 #: which compiled become native objects) and the bots that play them with their game loop. The rest of both
@@ -158,6 +159,21 @@ def mode() -> str:
 
     compiled = [not (m.__file__ or "").endswith(".py") for m in (engine, policies)]
     return "mypyc" if all(compiled) else "python"
+
+
+def start_pool_worker(reports: Any, compiled: bool) -> None:
+    """A pool worker's first act (its initializer): load the rules its parent plays, then report (pid, which
+    rules) on ``reports``, so that the parent names every worker before any game, whichever of them then gets
+    work. It lives here, not beside the pool: unpickling an initializer imports its module, and the balance lab's
+    module imports the engine, too early for the build to be activated. A worker whose rules do not import says
+    so too (never silence, which would keep the parent waiting); its first chunk then raises the import's error."""
+    try:
+        if compiled:
+            activate()
+        played_with = mode()
+    except Exception as exc:  # told to the parent through its first chunk
+        played_with = f"not loaded ({type(exc).__name__})"
+    reports.put((os.getpid(), played_with))
 
 
 # mypycify runs in the project's folder (module names come from the paths), setup() in the build's own folder:

@@ -218,27 +218,12 @@ def _run(work: list[Any], jobs: int, rules: dict[int, str]) -> Iterable[ChunkRes
     from controller import compiled_rules
 
     reports = context.SimpleQueue()
-    with context.Pool(jobs, initializer=_start_worker,
+    with context.Pool(jobs, initializer=compiled_rules.start_pool_worker,
                       initargs=(reports, compiled_rules.mode() == "mypyc")) as pool:
         for _ in range(jobs):
             pid, played_with = reports.get()
             rules[pid] = played_with
         yield from pool.imap_unordered(_play_chunk, work, chunksize=batch)
-
-
-def _start_worker(reports: Any, compiled: bool) -> None:
-    """A pool worker's first act: load the rules the parent plays, then say which ones loaded (pid, rules). A
-    worker whose rules do not import says so too (never silence, which would keep the parent waiting); its first
-    chunk then raises the import's error in the parent."""
-    try:
-        if compiled:
-            from controller import compiled_rules
-
-            compiled_rules.activate()
-        played_with = _rules()
-    except Exception as exc:  # told to the parent through its first chunk
-        played_with = f"not loaded ({type(exc).__name__})"
-    reports.put((os.getpid(), played_with))
 
 
 def write_report(result: BalanceResult, out: Path) -> list[Path]:
