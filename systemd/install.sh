@@ -197,7 +197,7 @@ system files "copy the code to /opt/tianhei (rsync, without .venv and .git)" \
     rsync -a --delete --checksum --exclude .venv --exclude .git --exclude /var "$src/" /opt/tianhei/
 system files "create the virtualenv /opt/tianhei/.venv and install tianhei$extras into it${pipfrom:+ (pip ${pipfrom% })}" \
     sh -c "python3 -m venv /opt/tianhei/.venv && { [ -n '$offline' ] || /opt/tianhei/.venv/bin/pip install --upgrade pip; } \
-           && /opt/tianhei/.venv/bin/pip install $pipfrom--config-settings editable_mode=compat -e '/opt/tianhei$extras'"
+           && /opt/tianhei/.venv/bin/pip install $pipfrom-e '/opt/tianhei$extras'"
 
 # --- state and configuration -------------------------------------------------------------------------------------
 make_dir files /var/lib/tianhei 0700 tianhei:tianhei
