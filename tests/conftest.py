@@ -10,6 +10,8 @@ counterexamples, run ``HYPOTHESIS_PROFILE=explore ./dev test tests/...``: random
 from __future__ import annotations
 
 import os
+import sys
+import threading
 
 import pytest
 from hypothesis import HealthCheck, settings
@@ -26,3 +28,24 @@ os.environ.pop("TIANHEI_COMMAND", None)
 def pytest_addoption(parser: pytest.Parser) -> None:
     parser.addoption("--update-golden", action="store_true", default=False,
                      help="rewrite tests/screens/golden/*.png from the current renderer (look before committing)")
+
+
+_EXIT: dict[str, int] = {}
+
+
+def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
+    _EXIT["status"] = int(exitstatus)
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_unconfigure(config: pytest.Config) -> None:
+    """Leave without the interpreter's finalization when threads are still alive: a loaded run once passed every
+    test and then died with a segmentation fault in a leftover thread while Python tore itself down, turning a
+    green run red by chance. Everything is reported and flushed by now; the status is pytest's own."""
+    alive = [t.name for t in threading.enumerate() if t is not threading.main_thread() and t.is_alive()]
+    if alive and "status" in _EXIT:
+        print(f"(tests left {len(alive)} thread(s) running: {', '.join(sorted(set(alive))[:6])}; exiting without "
+              "the interpreter's finalization)", file=sys.stderr)
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os._exit(_EXIT["status"])
