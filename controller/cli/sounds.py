@@ -38,6 +38,7 @@ def run_check(args: argparse.Namespace) -> int:
         problems = check_pack(pack)
         for problem in problems:
             print(f"{pack}: {problem}")
+        print_licence(pack)
         print(f"{pack}: {'OK' if not problems else f'{len(problems)} problem(s)'}")
         failed += bool(problems)
     return 1 if failed else 0
@@ -55,8 +56,25 @@ def run_build(args: argparse.Namespace) -> int:
     problems = check_pack(root)
     for problem in problems:
         print(f"{root}: {problem}")
+    print_licence(root)
     print(f"built {root}: {'OK' if not problems else f'{len(problems)} problem(s)'}")
     return 1 if problems else 0
+
+
+def print_licence(pack: object) -> None:
+    """The pack's licence record, one field a line (a pack that cannot be read is already a problem above)."""
+    from controller.voice.packs import Pack, PackError, find_pack
+
+    try:
+        licence = Pack.load(find_pack(str(pack))).licence
+    except PackError:
+        return
+    if licence is None:
+        print(f"{pack}: licence: no record in its manifest (a club's own recordings: `tianhei sounds build "
+              f"FOLDER` writes one; a bought voice: write [licence] with voice, model, data and use)")
+        return
+    for line in licence.lines():
+        print(f"{pack}: licence {line}")
 
 
 def run_say(args: argparse.Namespace, *, clock: Callable[[], float] = time.monotonic,

@@ -20,7 +20,7 @@ from controller.cli.game_args import add_log_level, fail, fresh_seed, setup_logg
 from controller.cli.run import add_saved_game_arguments
 from controller.config import ConfigError, load
 from controller.director.journal import JournalError
-from controller.live import LiveOptions, board_screen, has_display, run_live
+from controller.live import LiveOptions, board_screen, has_display, run_live, voice_terms_notice
 
 
 def register(sub: Any) -> None:
@@ -63,6 +63,8 @@ def run(args: argparse.Namespace) -> int:
         code = "zh-CN" if args.lang == "zh" else "en"
         config = replace(config, table=replace(config.table, language=code), voice=replace(config.voice, pack=code))
     args.lang = "en" if config.table.language.startswith("en") else "zh"
+    if (notice := voice_terms_notice(config.voice.pack)) is not None:
+        print(f"tianhei: {notice}", file=sys.stderr)
     # a seed nobody asked for is only for a new game: an unfinished saved game is not another game for it
     seed_drawn = config.game.seed is None and args.seed is None
     if seed_drawn:

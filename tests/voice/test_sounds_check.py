@@ -24,7 +24,8 @@ def run(*argv: str) -> int:
 
 def test_the_committed_packs_pass(capsys: pytest.CaptureFixture[str]) -> None:
     assert run("check", "zh-CN", "en") == 0
-    assert capsys.readouterr().out.splitlines() == ["zh-CN: OK", "en: OK"]
+    verdicts = [line for line in capsys.readouterr().out.splitlines() if ": licence " not in line]
+    assert verdicts == ["zh-CN: OK", "en: OK"]
 
 
 def test_a_club_pack_with_every_kind_of_fault(make_pack: MakePack, capsys: pytest.CaptureFixture[str]) -> None:
