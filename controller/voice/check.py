@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import array
 import contextlib
+import importlib.util
 import math
 import os
 import tomllib
@@ -30,7 +31,7 @@ DURATION_TOLERANCE = 0.05
 @dataclass(frozen=True, slots=True)
 class Problem:
     prompt_id: str
-    kind: str  # missing | unreadable | silent | overlong | duration
+    kind: str  # missing | unreadable | silent | peak | overlong | duration
     detail: str
 
     def __str__(self) -> str:
@@ -69,8 +70,9 @@ def _decoder() -> Iterator[None]:
             os.environ["SDL_AUDIODRIVER"] = saved
 
 
-def peak(path: Path) -> float:
-    """Peak level 0..1 of an audio file, decoded by pygame (raises ``ValueError`` if it cannot be decoded)."""
+def decoded(path: Path) -> list[float] | None:
+    """An audio file as the table decodes it (pygame's mixer), mono floats -1..1; None for a mixer format this
+    cannot read (raises ``ValueError`` if it cannot be decoded)."""
     import pygame
     os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
     import pygame.mixer
@@ -81,16 +83,21 @@ def peak(path: Path) -> float:
         raise ValueError(str(exc)) from None
     init = pygame.mixer.get_init()
     raw = sound.get_raw()
-    if init is None or not raw:
-        return 0.0
-    size = init[1]
+    if init is None:
+        return None
+    size, channels = init[1], init[2]
     if size == -16:
-        samples = array.array("h", raw[: len(raw) // 2 * 2])
-        return max((abs(s) for s in samples), default=0) / 32768
-    if size == 32:
-        floats = array.array("f", raw[: len(raw) // 4 * 4])
-        return max((abs(s) for s in floats), default=0.0)
-    return 1.0  # an unusual mixer format: do not claim silence we cannot measure
+        samples = [s / 32768 for s in array.array("h", raw[: len(raw) // 2 * 2])]
+    elif size == 32:
+        samples = list(array.array("f", raw[: len(raw) // 4 * 4]))
+    else:
+        return None  # an unusual mixer format: claim nothing we cannot measure
+    return samples[::channels] if channels > 1 else samples
+
+
+def measures_true_peak() -> bool:
+    """The true peak needs numpy and scipy (the build's machine, the tests); the Pi checks without it."""
+    return all(importlib.util.find_spec(m) is not None for m in ("numpy", "scipy"))
 
 
 def check_pack(name_or_path: str | os.PathLike[str], required: set[str] | None = None) -> list[Problem]:
@@ -113,12 +120,19 @@ def _check_clip(pack: Pack, pid: str) -> list[Problem]:
         return [Problem(pid, "missing", f"file {clip.path.name} does not exist")]
     try:
         real = ogg_duration(clip.path)
-        level = peak(clip.path)
+        samples = decoded(clip.path)
     except (OSError, ValueError) as exc:
         return [Problem(pid, "unreadable", f"{clip.path.name}: {exc}")]
     out = []
+    level = 1.0 if samples is None else max((abs(s) for s in samples), default=0.0)
     if level < SILENT_PEAK:
         out.append(Problem(pid, "silent", f"{clip.path.name} peaks at {level:.4f} (below {SILENT_PEAK})"))
+    if samples is not None and level >= SILENT_PEAK and measures_true_peak():
+        from controller.voice.fidelity import MAX_TRUE_PEAK, true_peak
+
+        if (tp := true_peak(samples)) > MAX_TRUE_PEAK:
+            out.append(Problem(pid, "peak", f"{clip.path.name} reaches {tp:+.2f} dBTP after encoding (at most "
+                                            f"{MAX_TRUE_PEAK:g}: it may clip in the speaker's converter; rebuild it)"))
     limit = MAX_SECONDS.get(pid, MAX_PROMPT_SECONDS)
     if real > limit:
         out.append(Problem(pid, "overlong", f"{clip.path.name} lasts {real:.2f} s (limit {limit:.0f} s)"))
