@@ -58,4 +58,5 @@ def band_holes(source: Any, encoded: Any, rate: int) -> float:
         return 0.0
     sounding = src > src.max() * 10 ** (-SOUND_RANGE_DB / 10)
     lost = enc < src * 10 ** (-HOLE_DB / 10)
-    return float(np.count_nonzero(sounding & lost) / max(1, np.count_nonzero(sounding)))
+    heard = int(np.count_nonzero(sounding))
+    return float(np.count_nonzero(sounding & lost)) / max(1, heard)
