@@ -217,9 +217,12 @@ def _usable(clip: Clip | None) -> bool:
     return clip is not None and clip.path.is_file() and not math.isnan(clip.duration)
 
 
-def load_voice_pack(name_or_path: str | os.PathLike[str], default: str = DEFAULT_PACK) -> VoicePack:
-    """Load a pack with the default pack as its fallback, logging one warning that lists what it borrows."""
+def load_voice_pack(name_or_path: str | os.PathLike[str], default: str | None = None) -> VoicePack:
+    """Load a pack with a built pack as its fallback (``default``; else the built pack of the pack's own
+    language, else :data:`DEFAULT_PACK`), logging one warning that lists what it borrows."""
     primary = Pack.load(find_pack(name_or_path))
+    if default is None:
+        default = primary.language if _built(primary.language) else DEFAULT_PACK
     default_root = find_pack(default)
     if primary.root.resolve() == default_root.resolve():
         return VoicePack(primary)
@@ -233,6 +236,14 @@ def load_voice_pack(name_or_path: str | os.PathLike[str], default: str = DEFAULT
             _shorten(pack.borrowed),
         )
     return pack
+
+
+def _built(name: str) -> bool:
+    try:
+        find_pack(name)
+    except PackError:
+        return False
+    return len(Path(name).parts) == 1
 
 
 def _shorten(ids: Iterable[str], limit: int = 12) -> str:
