@@ -78,13 +78,20 @@ class Recorder:
         """The table speaks with these takes (``[voice] pack`` names this folder)."""
         return Path(self.plays).resolve() == self.folder.resolve()
 
+    def shown(self) -> str:
+        """The folder as the config would name it: relative to where the table runs, when it is below it."""
+        try:
+            return str(self.folder.resolve().relative_to(Path.cwd().resolve()))
+        except ValueError:
+            return str(self.folder)
+
     def listing(self) -> dict[str, Any]:
         r = self.recording
         prompts = r.prompts()
         done = sum(p.recorded for p in prompts)
         return {
-            "folder": str(self.folder), "language": r.language, "heard": self.heard,
-            "config_line": f'[voice] pack = "{self.folder}"', "tools": missing_tools(),
+            "folder": self.shown(), "language": r.language, "heard": self.heard,
+            "config_line": f'[voice] pack = "{self.shown()}"', "tools": missing_tools(),
             "total": len(prompts), "left": len(prompts) - done, "next": r.next_prompt(),
             "prompts": [{"id": p.id, "text": p.text, "recorded": p.recorded, "slot": round(r.slot(p.id), 1)}
                         for p in prompts],

@@ -39,8 +39,8 @@ def in_a_room(x: np.ndarray, before: float = 0.6, after: float = 0.5, hiss_db: f
     return padded + rng.normal(0, 10 ** (hiss_db / 20), len(padded))
 
 
-def takes() -> dict[str, np.ndarray]:
-    spoken = voice()
+def takes(prompt: str = "night.falls") -> dict[str, np.ndarray]:
+    spoken = voice(prompt)
     rng = np.random.default_rng(7)
     good = in_a_room(spoken)
     return {
