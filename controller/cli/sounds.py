@@ -22,6 +22,9 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     build.add_argument("--voice", choices=("neural", "espeak"), default=None,
                        help="the synthesiser (default: the catalogue's for the language: zh-CN neural, en espeak)")
     build.set_defaults(func=run_build)
+    from controller.cli import sounds_record
+
+    sounds_record.register(sub)
     say = sub.add_parser("say", help="say prompts through the speaker (a sound check for the table)")
     say.add_argument("prompts", nargs="*", metavar="ID", default=["test.sound"], help="prompt IDs (default: test.sound)")
     say.add_argument("--pack", default="zh-CN", help="pack name or club pack folder (default: zh-CN)")

@@ -14,6 +14,8 @@ remaining numbers, and last what only the club's hall says. Whoever records (the
 
 from __future__ import annotations
 
+import importlib.util
+import shutil
 import threading
 import tomllib
 from collections.abc import Callable, Iterable, Sequence
@@ -26,9 +28,20 @@ from controller.voice.packs import MANIFEST, Pack, PackError, find_pack
 from controller.voice.prompts import ENDINGS, ROLE_PROMPTS, ROLE_SYNONYMS
 from controller.voice.takes import TakeError, Verdict, judge, read_take, slot_for
 
+RECORD_TOOLS = ("recording needs numpy, pyloudnorm and sox on the table: pip install -e '.[record]' and "
+                "apt-get install sox libsox-fmt-all")
+
 #: Prompt families that every game of every version says (the script around the roles).
 _PARTS = ("seat", "number")
 _HALL = ("hall", "room")
+
+
+def missing_tools() -> str | None:
+    """Why this table cannot judge and finish a take (the build's tools are not installed), or None."""
+    lacking = [m for m in ("numpy", "pyloudnorm", "scipy") if importlib.util.find_spec(m) is None]
+    if shutil.which("sox") is None:
+        lacking.append("sox")
+    return f"{RECORD_TOOLS} (missing: {', '.join(lacking)})" if lacking else None
 
 
 def recording_order(ids: Sequence[str], roles: Iterable[str], variant: str, players: int) -> list[str]:

@@ -19,9 +19,7 @@ page says which line of the config makes the table speak with them.
 from __future__ import annotations
 
 import asyncio
-import importlib.util
 import logging
-import shutil
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -30,6 +28,7 @@ from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, RedirectResponse, Response
 from starlette.routing import Route
 
+from controller.voice.recording import missing_tools
 from controller.web.access import Refusal
 
 if TYPE_CHECKING:
@@ -40,16 +39,6 @@ log = logging.getLogger("controller.web.console")
 
 #: The largest take read: 30 s of 16-bit mono at 48 kHz, with room for the header.
 MAX_TAKE_BYTES = 3 * 1024 * 1024
-RECORD_TOOLS = "recording needs numpy, pyloudnorm and sox on the table: pip install -e '.[record]' and " \
-               "apt-get install sox libsox-fmt-all"
-
-
-def missing_tools() -> str | None:
-    """Why this table cannot finish a take (the build's tools are not installed), or None."""
-    lacking = [m for m in ("numpy", "pyloudnorm", "scipy") if importlib.util.find_spec(m) is None]
-    if shutil.which("sox") is None:
-        lacking.append("sox")
-    return f"{RECORD_TOOLS} (missing: {', '.join(lacking)})" if lacking else None
 
 
 class Recorder:
