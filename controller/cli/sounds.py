@@ -6,6 +6,7 @@ import argparse
 import sys
 import time
 from collections.abc import Callable, Sequence
+from pathlib import Path
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -19,8 +20,14 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     build = sub.add_parser("build", help="rebuild a pack (sox needed; espeak-ng, or the [voice] extra for neural)")
     build.add_argument("pack", metavar="PACK", help="catalogue language (zh-CN, en) or a club pack folder")
     build.add_argument("--force", action="store_true", help="re-synthesise every prompt, not only changed ones")
-    build.add_argument("--voice", choices=("neural", "espeak"), default=None,
-                       help="the synthesiser (default: the catalogue's for the language: zh-CN neural, en espeak)")
+    build.add_argument("--voice", choices=("neural", "espeak", "piper"), default=None,
+                       help="the synthesiser (default: the catalogue's for the language: zh-CN neural, en espeak; "
+                            "piper: a Piper voice file the club provides)")
+    build.add_argument("--piper-voice", type=Path, default=None, metavar="FILE.onnx",
+                       help="--voice piper: the club's Piper voice (FILE.onnx.json beside it; pip install piper-tts)")
+    build.add_argument("--voice-use", choices=("any", "non-commercial"), default=None,
+                       help="--voice piper: what the voice's licence allows (its dataset's, and the voice it was "
+                            "fine-tuned from): written into the pack's licence record")
     build.set_defaults(func=run_build)
     from controller.cli import sounds_record
 
@@ -48,11 +55,18 @@ def run_check(args: argparse.Namespace) -> int:
 
 
 def run_build(args: argparse.Namespace) -> int:
-    from controller.voice.build import BuildError, build
+    from controller.voice.build import BuildError, PiperChoice, build
     from controller.voice.check import check_pack
 
+    piper = None
+    if args.voice == "piper" or args.piper_voice is not None:
+        if args.piper_voice is None or args.voice_use is None or args.voice != "piper":
+            print("sounds build: a Piper voice needs all three: --voice piper --piper-voice FILE.onnx "
+                  "--voice-use any|non-commercial (the use its licence allows)", file=sys.stderr)
+            return 2
+        piper = PiperChoice(args.piper_voice, args.voice_use)
     try:
-        root = build(args.pack, force=args.force, voice=args.voice, progress=print)
+        root = build(args.pack, force=args.force, voice=args.voice, piper=piper, progress=print)
     except BuildError as exc:
         print(f"sounds build {args.pack}: {exc}", file=sys.stderr)
         return 2

