@@ -63,8 +63,6 @@ def run(args: argparse.Namespace) -> int:
         code = "zh-CN" if args.lang == "zh" else "en"
         config = replace(config, table=replace(config.table, language=code), voice=replace(config.voice, pack=code))
     args.lang = "en" if config.table.language.startswith("en") else "zh"
-    if (notice := voice_terms_notice(config.voice.pack)) is not None:
-        print(f"tianhei: {notice}", file=sys.stderr)
     # a seed nobody asked for is only for a new game: an unfinished saved game is not another game for it
     seed_drawn = config.game.seed is None and args.seed is None
     if seed_drawn:
@@ -96,6 +94,9 @@ def run(args: argparse.Namespace) -> int:
         if not shown:
             print(f"tianhei: --board: {why}; the game is printed instead", file=sys.stderr)
             return _virtual_game(config, args)
+    # the table speaks aloud from here on (the printed game above plays no sound): under whose terms, once
+    if (notice := voice_terms_notice(config.voice.pack)) is not None:
+        print(f"tianhei: {notice}", file=sys.stderr)
     autoplay = args.autoplay or ("heuristic" if args.seat is not None or (simulated and not window and not console)
                                  else None)
     from controller.director.transcript import line

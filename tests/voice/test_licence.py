@@ -39,7 +39,9 @@ def test_the_espeak_en_pack_is_free_for_every_use() -> None:
 
 
 @pytest.mark.usefixtures("mixer")
-def test_sounds_check_prints_each_packs_record(capsys: pytest.CaptureFixture[str]) -> None:
+def test_sounds_check_prints_each_packs_record(capsys: pytest.CaptureFixture[str],
+                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr("controller.voice.check.measures_true_peak", lambda: False)  # (test_sounds_check does)
     assert sounds("check", "zh-CN", "en") == 0
     out = capsys.readouterr().out
     assert "zh-CN: licence use:     non-commercial use only" in out
@@ -114,3 +116,28 @@ def test_config_check_shows_the_voice_and_its_terms(tmp_path: Path, capsys: pyte
     out = capsys.readouterr().out
     assert "voice: not free for every use ([voice] commercial = true if the club charges" in out
     assert "pack zh-CN (" in out
+
+
+@pytest.mark.parametrize(("pack", "said"), [("zh-CN", True), ("en", False)])
+def test_tianhei_table_says_once_at_start_whose_terms_its_voice_speaks_under(tmp_path: Path, pack: str,
+                                                                           said: bool) -> None:
+    """A table that speaks aloud (here with the judge's console; its port is taken, so it stops right after)."""
+    import os
+    import socket
+    import subprocess
+    import sys
+
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        cfg = tmp_path / "tianhei.toml"
+        cfg.write_text(f'[voice]\npack = "{pack}"\n[journal]\npath = "{tmp_path / "j.sqlite"}"\n'
+                       f'[console]\nhost = "127.0.0.1"\nport = {taken.getsockname()[1]}\ntls = false\n',
+                       encoding="utf-8")
+        done = subprocess.run([sys.executable, "-m", "controller.cli", "table", "--config", str(cfg), "--console"],
+                              capture_output=True, text=True, timeout=120,
+                              env={**os.environ, "SDL_AUDIODRIVER": "dummy", "SDL_VIDEODRIVER": "dummy"})
+    notices = [line for line in done.stderr.splitlines() if "not free for every use" in line]
+    assert len(notices) == int(said), done.stderr
+    if said:
+        assert "pack zh-CN" in notices[0] and "non-commercial use only" in notices[0]
