@@ -15,6 +15,7 @@ import tomllib
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from controller.voice.packs import DEFAULT_PACK, SOURCE_PACKS, Pack, PackError, find_pack, ogg_duration
 
@@ -70,9 +71,9 @@ def _decoder() -> Iterator[None]:
             os.environ["SDL_AUDIODRIVER"] = saved
 
 
-def decoded(path: Path) -> list[float] | None:
-    """An audio file as the table decodes it (pygame's mixer), mono floats -1..1; None for a mixer format this
-    cannot read (raises ``ValueError`` if it cannot be decoded)."""
+def decoded(path: Path) -> tuple[array.array[Any], float] | None:
+    """An audio file as the table decodes it (pygame's mixer): its samples (one channel) and their full scale;
+    None for a mixer format this cannot read (raises ``ValueError`` if it cannot be decoded)."""
     import pygame
     os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
     import pygame.mixer
@@ -86,13 +87,14 @@ def decoded(path: Path) -> list[float] | None:
     if init is None:
         return None
     size, channels = init[1], init[2]
+    samples: array.array[Any]
     if size == -16:
-        samples = [s / 32768 for s in array.array("h", raw[: len(raw) // 2 * 2])]
+        samples, scale = array.array("h", raw[: len(raw) // 2 * 2]), 32768.0
     elif size == 32:
-        samples = list(array.array("f", raw[: len(raw) // 4 * 4]))
+        samples, scale = array.array("f", raw[: len(raw) // 4 * 4]), 1.0
     else:
         return None  # an unusual mixer format: claim nothing we cannot measure
-    return samples[::channels] if channels > 1 else samples
+    return (samples[::channels] if channels > 1 else samples), scale
 
 
 def measures_true_peak() -> bool:
@@ -124,13 +126,15 @@ def _check_clip(pack: Pack, pid: str) -> list[Problem]:
     except (OSError, ValueError) as exc:
         return [Problem(pid, "unreadable", f"{clip.path.name}: {exc}")]
     out = []
-    level = 1.0 if samples is None else max((abs(s) for s in samples), default=0.0)
+    level = 1.0 if samples is None else max(-min(samples[0], default=0), max(samples[0], default=0)) / samples[1]
     if level < SILENT_PEAK:
         out.append(Problem(pid, "silent", f"{clip.path.name} peaks at {level:.4f} (below {SILENT_PEAK})"))
     if samples is not None and level >= SILENT_PEAK and measures_true_peak():
+        import numpy as np
+
         from controller.voice.fidelity import MAX_TRUE_PEAK, true_peak
 
-        if (tp := true_peak(samples)) > MAX_TRUE_PEAK:
+        if (tp := true_peak(np.asarray(samples[0], np.float64) / samples[1])) > MAX_TRUE_PEAK:
             out.append(Problem(pid, "peak", f"{clip.path.name} reaches {tp:+.2f} dBTP after encoding (at most "
                                             f"{MAX_TRUE_PEAK:g}: it may clip in the speaker's converter; rebuild it)"))
     limit = MAX_SECONDS.get(pid, MAX_PROMPT_SECONDS)
