@@ -155,6 +155,18 @@ def open_table(config: Config, players: int, clock: Callable[[], float]) -> Tabl
     raise ValueError(f"hardware adapter {adapter!r} is not one of: sim, gpio, bus")
 
 
+def voice_terms_notice(pack: str) -> str | None:
+    """Said once when a table starts: which voice speaks and under what terms, when it is not free for every
+    use (the packs' licence records; a pack that cannot be read is said when it is opened, not here)."""
+    from controller.voice.licence import start_notice
+    from controller.voice.packs import PackError, load_voice_pack
+
+    try:
+        return start_notice(load_voice_pack(pack).terms())
+    except PackError:
+        return None
+
+
 def open_voice_for(config: Config, clock: Callable[[], float]) -> Voice:
     """The speaker through pygame; the null voice (silent, still timed) when there is no sound device."""
     from controller.voice.factory import open_voice

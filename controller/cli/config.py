@@ -51,6 +51,8 @@ def run_check(args: argparse.Namespace) -> int:
     club, path = config.club, club_path(config)
     print(f"  club: {f'records in {path}, table {club.table!r}, room {club.room}' if path else 'off'}"
           f"{', its own scoring table' if club.scoring or club.levels else ', the default scoring table'}")
+    for line in _voice_lines(config):
+        print(f"  {line}")
     for line in _hall_lines(config):
         print(f"  {line}")
     from controller.web.certificate import describe  # (the standard library only: not the web stack)
@@ -59,6 +61,21 @@ def run_check(args: argparse.Namespace) -> int:
     print(f"  judge's console: {'on' if c.enabled else 'off (tianhei table --console turns it on)'}, "
           f"{describe(c.tls, c.cert, c.key, config.journal.path)}")
     return 0
+
+
+def _voice_lines(config: Any) -> list[str]:
+    """Which voice speaks at this table and under what terms ([voice] pack and the licence records)."""
+    from controller.voice.licence import free_for_every_use, speaking_lines
+    from controller.voice.packs import PackError, load_voice_pack
+
+    try:
+        terms = load_voice_pack(config.voice.pack).terms()
+    except PackError as exc:
+        return [f"voice: {exc}"]
+    charges = ("the club charges for its evenings" if config.voice.commercial
+               else "[voice] commercial = true if the club charges for its evenings")
+    head = "voice: free for every use" if free_for_every_use(terms) else f"voice: not free for every use ({charges})"
+    return [head, *(f"  {line}" for line in speaking_lines(terms))]
 
 
 def _hall_lines(config: Any) -> list[str]:

@@ -68,6 +68,10 @@ def run(args: argparse.Namespace) -> int:
         print(f"tianhei serve: --autoplay plays the simulated table only; {config.profile.name if config.profile else ''}"
               " is a real table, whose players check in", file=sys.stderr)
         return 2
+    from controller.live import voice_terms_notice
+
+    if (notice := voice_terms_notice(config.voice.pack)) is not None:
+        log.warning("%s", notice)
     notifier = Notifier()
     try:
         return asyncio.run(serve(config, args, notifier, simulated))

@@ -6,6 +6,7 @@ import argparse
 import sys
 import time
 from collections.abc import Callable, Sequence
+from pathlib import Path
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -19,9 +20,18 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     build = sub.add_parser("build", help="rebuild a pack (sox needed; espeak-ng, or the [voice] extra for neural)")
     build.add_argument("pack", metavar="PACK", help="catalogue language (zh-CN, en) or a club pack folder")
     build.add_argument("--force", action="store_true", help="re-synthesise every prompt, not only changed ones")
-    build.add_argument("--voice", choices=("neural", "espeak"), default=None,
-                       help="the synthesiser (default: the catalogue's for the language: zh-CN neural, en espeak)")
+    build.add_argument("--voice", choices=("neural", "espeak", "piper"), default=None,
+                       help="the synthesiser (default: the catalogue's for the language: zh-CN neural, en espeak; "
+                            "piper: a Piper voice file the club provides)")
+    build.add_argument("--piper-voice", type=Path, default=None, metavar="FILE.onnx",
+                       help="--voice piper: the club's Piper voice (FILE.onnx.json beside it; pip install piper-tts)")
+    build.add_argument("--voice-use", choices=("any", "non-commercial"), default=None,
+                       help="--voice piper: what the voice's licence allows (its dataset's, and the voice it was "
+                            "fine-tuned from): written into the pack's licence record")
     build.set_defaults(func=run_build)
+    from controller.cli import sounds_record
+
+    sounds_record.register(sub)
     say = sub.add_parser("say", help="say prompts through the speaker (a sound check for the table)")
     say.add_argument("prompts", nargs="*", metavar="ID", default=["test.sound"], help="prompt IDs (default: test.sound)")
     say.add_argument("--pack", default="zh-CN", help="pack name or club pack folder (default: zh-CN)")
@@ -38,25 +48,50 @@ def run_check(args: argparse.Namespace) -> int:
         problems = check_pack(pack)
         for problem in problems:
             print(f"{pack}: {problem}")
+        print_licence(pack)
         print(f"{pack}: {'OK' if not problems else f'{len(problems)} problem(s)'}")
         failed += bool(problems)
     return 1 if failed else 0
 
 
 def run_build(args: argparse.Namespace) -> int:
-    from controller.voice.build import BuildError, build
+    from controller.voice.build import BuildError, PiperChoice, build
     from controller.voice.check import check_pack
 
+    piper = None
+    if args.voice == "piper" or args.piper_voice is not None:
+        if args.piper_voice is None or args.voice_use is None or args.voice != "piper":
+            print("sounds build: a Piper voice needs all three: --voice piper --piper-voice FILE.onnx "
+                  "--voice-use any|non-commercial (the use its licence allows)", file=sys.stderr)
+            return 2
+        piper = PiperChoice(args.piper_voice, args.voice_use)
     try:
-        root = build(args.pack, force=args.force, voice=args.voice, progress=print)
+        root = build(args.pack, force=args.force, voice=args.voice, piper=piper, progress=print)
     except BuildError as exc:
         print(f"sounds build {args.pack}: {exc}", file=sys.stderr)
         return 2
     problems = check_pack(root)
     for problem in problems:
         print(f"{root}: {problem}")
+    print_licence(root)
     print(f"built {root}: {'OK' if not problems else f'{len(problems)} problem(s)'}")
     return 1 if problems else 0
+
+
+def print_licence(pack: object) -> None:
+    """The pack's licence record, one field a line (a pack that cannot be read is already a problem above)."""
+    from controller.voice.packs import Pack, PackError, find_pack
+
+    try:
+        licence = Pack.load(find_pack(str(pack))).licence
+    except PackError:
+        return
+    if licence is None:
+        print(f"{pack}: licence: no record in its manifest (a club's own recordings: `tianhei sounds build "
+              f"FOLDER` writes one; a bought voice: write [licence] with voice, model, data and use)")
+        return
+    for line in licence.lines():
+        print(f"{pack}: licence {line}")
 
 
 def run_say(args: argparse.Namespace, *, clock: Callable[[], float] = time.monotonic,

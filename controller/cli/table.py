@@ -21,7 +21,7 @@ from controller.cli.run import add_saved_game_arguments
 from controller.cli.words import command, say
 from controller.config import ConfigError, load
 from controller.director.journal import JournalError
-from controller.live import LiveOptions, board_screen, has_display, run_live
+from controller.live import LiveOptions, board_screen, has_display, run_live, voice_terms_notice
 
 
 def register(sub: Any) -> None:
@@ -95,6 +95,9 @@ def run(args: argparse.Namespace) -> int:
         if not shown:
             print(f"tianhei: --board: {why}; the game is printed instead", file=sys.stderr)
             return _virtual_game(config, args)
+    # the table speaks aloud from here on (the printed game above plays no sound): under whose terms, once
+    if (notice := voice_terms_notice(config.voice.pack)) is not None:
+        print(f"tianhei: {notice}", file=sys.stderr)
     autoplay = args.autoplay or ("heuristic" if args.seat is not None or (simulated and not window and not console)
                                  else None)
     from controller.director.transcript import line

@@ -6,7 +6,8 @@ reached through hooks, so this module does not depend on them and its tests can 
 
 * ``validate_game(variant, options, players)`` -> problems (default: the rules engine's own set-up check);
 * ``variant_roles(variant)`` -> the role names a deck may use (default: the rules engine's variant file);
-* ``find_pack(name)`` -> the pack folder or raises (default: ``controller.voice.packs.find_pack``).
+* ``find_pack(name)`` -> the pack folder or raises (default: ``controller.voice.packs.find_pack``);
+  with it, ``[voice] commercial = true`` reads the terms of every pack that would speak (its licence records).
 
 The schema is documented in docs/configuration.md.
 """
@@ -50,6 +51,8 @@ class GameSection:
 class VoiceSection:
     pack: str = "zh-CN"
     volume: float = 0.8
+    #: The club charges for its evenings: only voices free for every use may speak (the licence records).
+    commercial: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -219,6 +222,16 @@ def voice_find_pack(name: str) -> object:
     return find_pack(name)
 
 
+def voice_not_free(name: str) -> list[str]:
+    """The packs that would speak with ``name`` (its own prompts and those it borrows) whose voice is not free
+    for every use, one line each (empty when all are)."""
+    from controller.voice.licence import speaking_lines
+    from controller.voice.packs import load_voice_pack
+
+    terms = load_voice_pack(name).terms()
+    return speaking_lines([t for t in terms if t[2] and (t[1] is None or not t[1].free)])
+
+
 class _Checker:
     def __init__(self, file: str) -> None:
         self.file = file
@@ -289,6 +302,9 @@ def load(path: str | Path | None = None, *, validate_game: ValidateGame | None =
     c.typed(voice, "voice", "volume", (int, float), "volume = 0.8")
     if "volume" in voice and not 0.0 <= voice["volume"] <= 1.0:
         c.report("voice.volume", f"volume {voice.pop('volume')} is out of range", "use 0.0..1.0")
+    if "commercial" in voice and not isinstance(voice["commercial"], bool):
+        c.report("voice.commercial", f"{voice.pop('commercial')!r} is not true or false",
+                 "commercial = true when the club charges for its evenings, else false")
 
     journal = c.section(data, "journal")
     c.typed(journal, "journal", "path", str, 'path = "var/tianhei.sqlite"')
@@ -359,10 +375,26 @@ def load(path: str | Path | None = None, *, validate_game: ValidateGame | None =
         except Exception as exc:  # the voice module's own error type; any failure means "not usable"
             c.report("voice.pack", f"voice pack {vc.pack!r} is missing: {exc}",
                      "give the name of an installed pack (zh-CN, en) or a folder holding manifest.toml")
+        else:
+            if vc.commercial:
+                _check_voice_terms(c, vc.pack)
     if c.problems:
         raise ConfigError(c.problems)
     return Config(tbl, gm, vc, jn, tm, file, profile, rm, ConsoleSection(**console), mqtt, hall,
                   ClubSection(**club), LeagueSection(**league))
+
+
+def _check_voice_terms(c: _Checker, pack: str) -> None:
+    """``[voice] commercial = true``: every voice that would speak must be free for every use."""
+    try:
+        restricted = voice_not_free(pack)
+    except Exception as exc:  # the voice module's own error types: a manifest that cannot be read
+        c.report("voice.pack", f"voice pack {pack!r} cannot be read: {exc}", "fix its manifest.toml")
+        return
+    for line in restricted:
+        c.report("voice.commercial", f"the club charges for its evenings, and {line}",
+                 'choose pack = "en" (espeak-ng), a zh-CN pack built with `tianhei sounds build zh-CN --voice '
+                 "espeak`, or the club's own recordings (every prompt recorded)")
 
 
 def _names(c: _Checker, values: dict[str, Any], section: str, key: str) -> None:

@@ -8,12 +8,14 @@ from __future__ import annotations
 
 import array
 import contextlib
+import importlib.util
 import math
 import os
 import tomllib
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from controller.voice.packs import DEFAULT_PACK, SOURCE_PACKS, Pack, PackError, find_pack, ogg_duration
 
@@ -30,7 +32,7 @@ DURATION_TOLERANCE = 0.05
 @dataclass(frozen=True, slots=True)
 class Problem:
     prompt_id: str
-    kind: str  # missing | unreadable | silent | overlong | duration
+    kind: str  # missing | unreadable | silent | peak | overlong | duration
     detail: str
 
     def __str__(self) -> str:
@@ -69,8 +71,9 @@ def _decoder() -> Iterator[None]:
             os.environ["SDL_AUDIODRIVER"] = saved
 
 
-def peak(path: Path) -> float:
-    """Peak level 0..1 of an audio file, decoded by pygame (raises ``ValueError`` if it cannot be decoded)."""
+def decoded(path: Path) -> tuple[array.array[Any], float] | None:
+    """An audio file as the table decodes it (pygame's mixer): its samples (one channel) and their full scale;
+    None for a mixer format this cannot read (raises ``ValueError`` if it cannot be decoded)."""
     import pygame
     os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
     import pygame.mixer
@@ -81,16 +84,22 @@ def peak(path: Path) -> float:
         raise ValueError(str(exc)) from None
     init = pygame.mixer.get_init()
     raw = sound.get_raw()
-    if init is None or not raw:
-        return 0.0
-    size = init[1]
+    if init is None:
+        return None
+    size, channels = init[1], init[2]
+    samples: array.array[Any]
     if size == -16:
-        samples = array.array("h", raw[: len(raw) // 2 * 2])
-        return max((abs(s) for s in samples), default=0) / 32768
-    if size == 32:
-        floats = array.array("f", raw[: len(raw) // 4 * 4])
-        return max((abs(s) for s in floats), default=0.0)
-    return 1.0  # an unusual mixer format: do not claim silence we cannot measure
+        samples, scale = array.array("h", raw[: len(raw) // 2 * 2]), 32768.0
+    elif size == 32:
+        samples, scale = array.array("f", raw[: len(raw) // 4 * 4]), 1.0
+    else:
+        return None  # an unusual mixer format: claim nothing we cannot measure
+    return (samples[::channels] if channels > 1 else samples), scale
+
+
+def measures_true_peak() -> bool:
+    """The true peak needs numpy and scipy (the build's machine, the tests); the Pi checks without it."""
+    return all(importlib.util.find_spec(m) is not None for m in ("numpy", "scipy"))
 
 
 def check_pack(name_or_path: str | os.PathLike[str], required: set[str] | None = None) -> list[Problem]:
@@ -113,12 +122,21 @@ def _check_clip(pack: Pack, pid: str) -> list[Problem]:
         return [Problem(pid, "missing", f"file {clip.path.name} does not exist")]
     try:
         real = ogg_duration(clip.path)
-        level = peak(clip.path)
+        samples = decoded(clip.path)
     except (OSError, ValueError) as exc:
         return [Problem(pid, "unreadable", f"{clip.path.name}: {exc}")]
     out = []
+    level = 1.0 if samples is None else max(-min(samples[0], default=0), max(samples[0], default=0)) / samples[1]
     if level < SILENT_PEAK:
         out.append(Problem(pid, "silent", f"{clip.path.name} peaks at {level:.4f} (below {SILENT_PEAK})"))
+    if samples is not None and level >= SILENT_PEAK and measures_true_peak():
+        import numpy as np
+
+        from controller.voice.fidelity import MAX_TRUE_PEAK, true_peak
+
+        if (tp := true_peak(np.asarray(samples[0], np.float64) / samples[1])) > MAX_TRUE_PEAK:
+            out.append(Problem(pid, "peak", f"{clip.path.name} reaches {tp:+.2f} dBTP after encoding (at most "
+                                            f"{MAX_TRUE_PEAK:g}: it may clip in the speaker's converter; rebuild it)"))
     limit = MAX_SECONDS.get(pid, MAX_PROMPT_SECONDS)
     if real > limit:
         out.append(Problem(pid, "overlong", f"{clip.path.name} lasts {real:.2f} s (limit {limit:.0f} s)"))

@@ -34,10 +34,10 @@ def loudness(samples: Any, rate: int) -> float:
     return float(pyloudnorm.Meter(rate).integrated_loudness(x))
 
 
-def level(samples: Any, rate: int, target: float = TARGET_LUFS) -> Any:
-    """``samples`` brought to ``target`` LUFS. Peaks that would pass :data:`CEILING` are rounded off by a soft
+def level(samples: Any, rate: int, target: float = TARGET_LUFS, ceiling: float = CEILING) -> Any:
+    """``samples`` brought to ``target`` LUFS. Peaks that would pass ``ceiling`` are rounded off by a soft
     limiter (tanh above the knee), then the level is measured and set again, so the result is on target and
-    never clips."""
+    never clips. (The build lowers ``ceiling`` for a clip whose true peak rose past -1 dBTP in encoding.)"""
     import numpy as np
 
     x = np.asarray(samples, dtype=np.float64)
@@ -46,9 +46,9 @@ def level(samples: Any, rate: int, target: float = TARGET_LUFS) -> Any:
         if not np.isfinite(now):
             return x.astype(np.float32)
         x = x * 10 ** ((target - now) / 20)
-        if np.max(np.abs(x)) <= CEILING:
+        if np.max(np.abs(x)) <= ceiling:
             break
-        knee = 0.7 * CEILING
+        knee = 0.7 * ceiling
         over = np.abs(x) > knee
-        x[over] = np.sign(x[over]) * (knee + (CEILING - knee) * np.tanh((np.abs(x[over]) - knee) / (CEILING - knee)))
-    return np.clip(x, -CEILING, CEILING).astype(np.float32)
+        x[over] = np.sign(x[over]) * (knee + (ceiling - knee) * np.tanh((np.abs(x[over]) - knee) / (ceiling - knee)))
+    return np.clip(x, -ceiling, ceiling).astype(np.float32)

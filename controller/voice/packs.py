@@ -27,6 +27,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from controller.voice.licence import Licence, LicenceError, read_licence
+
 log = logging.getLogger(__name__)
 
 DEFAULT_PACK = "zh-CN"
@@ -69,6 +71,8 @@ class Pack:
     root: Path
     language: str
     clips: Mapping[str, Clip]
+    #: Who speaks and under what terms (``[licence]``); None for a pack made before the record existed.
+    licence: Licence | None = None
 
     @classmethod
     def load(cls, root: Path) -> Pack:
@@ -99,7 +103,11 @@ class Pack:
                 raise PackError(f"{where}: duration must be seconds >= 0, got {duration!r}")
             clips[pid] = Clip(pid, path, str(entry.get("text", "")), float(duration))
         name = str(meta.get("name", root.name))
-        return cls(name=name, root=root, language=str(meta.get("language", name)), clips=clips)
+        try:
+            licence = read_licence(data.get("licence"), str(manifest))
+        except LicenceError as exc:
+            raise PackError(str(exc)) from None
+        return cls(name=name, root=root, language=str(meta.get("language", name)), clips=clips, licence=licence)
 
 
 def _measured_duration(path: Path) -> float:
@@ -186,6 +194,18 @@ class VoicePack:
             return own  # the file is missing everywhere; the adapter will report it when it tries to play
         raise UnknownPrompt(f"prompt {prompt_id!r} is in neither pack {self.primary.name!r} nor its fallback")
 
+    def speakers(self) -> list[tuple[Pack, int]]:
+        """The packs that speak at this table and how many prompts each says (the fallback only for what the
+        primary lacks): whose terms the table plays under."""
+        out = [(self.primary, len(self.ids()) - len(self.borrowed))]
+        if self.fallback is not None and self.borrowed:
+            out.append((self.fallback, len(self.borrowed)))
+        return out
+
+    def terms(self) -> list[tuple[str, Licence | None, int]]:
+        """:meth:`speakers` as :func:`controller.voice.licence.speaking_lines` reads them."""
+        return [(pack.name, pack.licence, count) for pack, count in self.speakers()]
+
     def duration(self, prompts: Sequence[str]) -> float:
         """Seconds to say ``prompts`` back to back, with :data:`PART_GAP` between parts."""
         if not prompts:
@@ -197,9 +217,12 @@ def _usable(clip: Clip | None) -> bool:
     return clip is not None and clip.path.is_file() and not math.isnan(clip.duration)
 
 
-def load_voice_pack(name_or_path: str | os.PathLike[str], default: str = DEFAULT_PACK) -> VoicePack:
-    """Load a pack with the default pack as its fallback, logging one warning that lists what it borrows."""
+def load_voice_pack(name_or_path: str | os.PathLike[str], default: str | None = None) -> VoicePack:
+    """Load a pack with a built pack as its fallback (``default``; else the built pack of the pack's own
+    language, else :data:`DEFAULT_PACK`), logging one warning that lists what it borrows."""
     primary = Pack.load(find_pack(name_or_path))
+    if default is None:
+        default = primary.language if _built(primary.language) else DEFAULT_PACK
     default_root = find_pack(default)
     if primary.root.resolve() == default_root.resolve():
         return VoicePack(primary)
@@ -213,6 +236,14 @@ def load_voice_pack(name_or_path: str | os.PathLike[str], default: str = DEFAULT
             _shorten(pack.borrowed),
         )
     return pack
+
+
+def _built(name: str) -> bool:
+    try:
+        find_pack(name)
+    except PackError:
+        return False
+    return len(Path(name).parts) == 1
 
 
 def _shorten(ids: Iterable[str], limit: int = 12) -> str:

@@ -10,6 +10,7 @@
 ``/api/logout``    POST    this phone signs itself out
 ``/ws/judge``      socket  the judge's view, sent whenever it changes (a paired phone only)
 ``/ws/public``     socket  the board's view, sent whenever it changes
+``/record`` …      page    the club's judge records the prompts (controller/web/recorder.py)
 =================  ======  =============================================================================
 
 Every request must name the table (its ``Host`` one of the table's names or the address it reached, or it gets
@@ -28,6 +29,7 @@ Web sockets have limits of their own, so no crowd can take the judge's place: th
 from __future__ import annotations
 
 import asyncio
+import hmac
 import logging
 from collections.abc import Awaitable, Callable, MutableMapping
 from pathlib import Path
@@ -41,7 +43,7 @@ from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from controller.web import commands
+from controller.web import commands, recorder
 from controller.web.access import Paired, Refusal
 from controller.web.console import Console, lan_address
 from controller.web.hosts import HostGuard, Throttled, default_names
@@ -64,7 +66,8 @@ JUDGE_SOCKETS_PER_PHONE = 4
 
 SECURITY_HEADERS = [
     (b"content-security-policy", b"default-src 'self'; connect-src 'self'; img-src 'self' data:; "
-                                 b"style-src 'self'; script-src 'self'; frame-ancestors 'none'; base-uri 'none'; "
+                                 b"style-src 'self'; script-src 'self'; media-src 'self' blob:; frame-ancestors 'none'; "
+                                 b"base-uri 'none'; "
                                  b"form-action 'self'"),
     (b"x-frame-options", b"DENY"),
     (b"x-content-type-options", b"nosniff"),
@@ -298,7 +301,25 @@ def make_app(console: Console) -> Starlette:
         # the board's view: the whole room may see it
         await stream(ws, "public", lambda: True, public, client_of(ws), PUBLIC_PER_ADDRESS, MAX_PUBLIC_SOCKETS)
 
+    def record_guard(request: Request, changes: bool) -> Refusal | None:
+        """The recording page's calls: a paired phone; one that changes the pack also from our own page."""
+        if changes and not same_origin(request):
+            return CROSS_SITE
+        s = access.session(request.cookies.get(COOKIE), now())
+        if s is None:
+            return Refusal(401, "not paired", "未配对")
+        if changes and not hmac.compare_digest(request.headers.get(CSRF_HEADER, "").encode(), s.csrf.encode()):
+            return Refusal(403, "this request did not come from the judge's page", "请求不是来自法官页面")
+        return None
+
+    def csrf_of(request: Request) -> str | None:
+        s = access.session(request.cookies.get(COOKIE), now())
+        return s.csrf if s is not None else None
+
+    extra = [] if console.recorder is None else recorder.routes(console.recorder, record_guard, page, refused,
+                                                                 csrf_of)
     routes = [
+        *extra,
         Route("/", public_page),
         Route("/pair", pair_page),
         Route("/judge", judge_page),

@@ -26,6 +26,7 @@ if TYPE_CHECKING:
     from controller.director.lobby import Lobby
     from controller.ports import Board, Table
     from controller.web.doorman import Doorman
+    from controller.web.recorder import Recorder
 
 log = logging.getLogger(__name__)
 
@@ -64,6 +65,8 @@ class Console:
         self.remote: ConsoleRemote | None = None
         self.board: ConsoleBoard | None = None
         self.facts: Mapping[str, object] | None = None
+        #: The recording page's takes and pack (controller/web/recorder.py); None: no recording page.
+        self.recorder: Recorder | None = None
         self.port = settings.port
         self._url: str | None = None
         self.version = 0

@@ -30,6 +30,9 @@ async def open_console(config: Config, loop: asyncio.AbstractEventLoop) -> tuple
         access = _DOORS.setdefault((settings.host, settings.port), Access(
             code_ttl_s=settings.code_ttl_s, session_ttl_s=settings.session_ttl_s, phones=settings.phones))
     console = Console(settings, loop, lang=lang, access=access, certificate=certificate_for(config))
+    from controller.web.recorder import Recorder
+
+    console.recorder = Recorder(config)
     server = ConsoleServer(console)
     await server.start()
     return console, server

@@ -81,3 +81,11 @@ def test_the_neural_voice_calls_the_night_slower_than_the_day() -> None:
     assert len(night) > 20 and len(day) > 20
     assert statistics.median(night) < 0.9 * statistics.median(day)
     assert 2.5 < statistics.median(night) < statistics.median(day) < 6.0  # a judge's pace, syllables a second
+
+
+@pytest.mark.parametrize("name", PACKS)
+def test_no_clip_passes_minus_one_dbtp_after_encoding(name: str, decoded: dict) -> None:
+    from controller.voice.fidelity import MAX_TRUE_PEAK, true_peak
+
+    over = {pid: round(true_peak(x), 2) for pid, x in decoded[name].items() if true_peak(x) > MAX_TRUE_PEAK}
+    assert not over, f"{name}: clips whose true peak passes {MAX_TRUE_PEAK} dBTP as the table decodes them: {over}"

@@ -24,6 +24,7 @@ const WORDS = {
   confirm: ["确认", "Confirm"], cancel: ["取消", "Cancel"], logout: ["断开此手机", "Sign out"],
   phones: ["已配对手机：", "Phones paired: "], choose_seat: ["请先点一个座位", "Tap a seat first"],
   joined: ["已签到：", "Checked in: "], deck: ["牌：", "Deck: "], players_n: ["人数：", "Players: "],
+  record_voice: ["录制法官语音", "Record the judge's voice"],
   alive: ["存活", "in"], out: ["出局", "out"], penalties: ["罚", "pen."], signed_out: ["已断开", "Signed out"],
 };
 function pageLang() {
