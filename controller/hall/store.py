@@ -11,6 +11,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+from controller.hall import quarantine
 from controller.private_file import make_private
 
 SCHEMA = """
@@ -42,6 +43,7 @@ class HallStore:
         # syncs once before each batch of receipts goes out (sync()), so nothing it has acknowledged can be lost.
         self.db.execute("PRAGMA synchronous=NORMAL")
         self.db.executescript(SCHEMA)
+        self.db.executescript(quarantine.SCHEMA)
         columns = {c for _, c, *_ in self.db.execute("PRAGMA table_info(records)")}
         if "evening" not in columns:  # a hall file from before the club's records: its provisional records (not
             # the club's) keep evening '' and so never count in a standing
@@ -56,6 +58,7 @@ class HallStore:
             yield self.db
         except BaseException:
             self.db.execute("ROLLBACK")
+            self._marks.clear()  # what take() noted in memory went with the transaction
             raise
         self.db.execute("COMMIT")
 
@@ -160,6 +163,13 @@ class HallStore:
     def count(self, table: str) -> int:
         assert table in ("results", "records", "seen", "announced")
         return int(self.db.execute(f"SELECT COUNT(*) FROM {table}").fetchone()[0])
+
+    # ---- the quarantine (controller/hall/quarantine.py) ---------------------------------------------------------
+    def keep_refused(self, at: float, sender: str, topic: str, field: str, why: str, payload: bytes) -> int:
+        return quarantine.keep(self.db, at, sender, topic, field, why, payload)
+
+    def quarantined(self, limit: int = quarantine.KEEP) -> list[quarantine.Quarantined]:
+        return quarantine.rows(self.db, limit)
 
     # ---- waiting list and announcements ------------------------------------------------------------------------
     def waiting(self) -> list[tuple[str, float]]:

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from controller.club.store import normalise_card
+from controller.hall import quarantine
 from controller.private_file import make_private
 from controller.sqlite_tx import immediate
 
@@ -31,6 +32,14 @@ CREATE TABLE IF NOT EXISTS clubs (club TEXT PRIMARY KEY, bridge TEXT NOT NULL DE
 CREATE TABLE IF NOT EXISTS people (id INTEGER PRIMARY KEY, name TEXT NOT NULL, merged_into INTEGER);
 CREATE TABLE IF NOT EXISTS keys (key TEXT PRIMARY KEY, person INTEGER NOT NULL REFERENCES people(id));
 """
+
+
+def _json(text: str) -> Any:
+    """A stored JSON column, or None when it is not JSON (the reader's schema then leaves the row out)."""
+    try:
+        return json.loads(text)
+    except (ValueError, TypeError):
+        return None
 
 
 class LeagueError(ValueError):
@@ -70,6 +79,7 @@ class LeagueStore:
         self.db.execute("PRAGMA journal_mode=WAL")
         self.db.execute("PRAGMA synchronous=FULL")  # a game taken is a game kept (a few a minute at most)
         self.db.executescript(SCHEMA)
+        self.db.executescript(quarantine.SCHEMA)
 
     def transaction(self) -> AbstractContextManager[None]:
         """One write transaction: all of it or nothing (controller/sqlite_tx.py)."""
@@ -93,7 +103,7 @@ class LeagueStore:
             q += " AND club = ?"
             args.append(club)
         rows = self.db.execute(q + " ORDER BY at, club, uid", args).fetchall()
-        return [{"club": c, "uid": u, "room": r, "at": a, "evening": e, "record": json.loads(rec)}
+        return [{"club": c, "uid": u, "room": r, "at": a, "evening": e, "record": _json(rec)}
                 for c, u, r, a, e, rec in rows]
 
     def count_games(self) -> int:
@@ -104,11 +114,26 @@ class LeagueStore:
         self.db.execute("INSERT OR REPLACE INTO club_standings VALUES (?, ?, ?, ?)",
                         (club, evening, json.dumps(body, ensure_ascii=False), taken))
 
-    def club_standings(self, club: str) -> tuple[str, list[dict[str, Any]]] | None:
-        """(evening, standings) the club's hall published last."""
-        row = self.db.execute("SELECT evening, body FROM club_standings WHERE club = ? ORDER BY evening DESC "
-                              "LIMIT 1", (club,)).fetchone()
-        return (row[0], json.loads(row[1])) if row else None
+    def club_standings(self, club: str, until: str = "9999-12-31") -> tuple[str, list[Any]] | None:
+        """(evening, standings) of the club's latest evening up to ``until``, as its hall published them."""
+        row = self.db.execute("SELECT evening, body FROM club_standings WHERE club = ? AND evening <= ? "
+                              "ORDER BY evening DESC LIMIT 1", (club, until)).fetchone()
+        if row is None:
+            return None
+        rows = _json(row[1])
+        return row[0], rows if isinstance(rows, list) else []
+
+    # ---- the quarantine (controller/hall/quarantine.py) ---------------------------------------------------------
+    def keep_refused(self, at: float, sender: str, topic: str, field: str, why: str, payload: bytes,
+                   uid: str | None = None) -> int:
+        with self.transaction():
+            return quarantine.keep(self.db, at, sender, topic, field, why, payload, uid)
+
+    def quarantined(self, limit: int = quarantine.KEEP) -> list[quarantine.Quarantined]:
+        return quarantine.rows(self.db, limit)
+
+    def quarantined_uids(self, sender: str, since: float) -> list[str]:
+        return quarantine.uids(self.db, sender, since)
 
     def set_bridge(self, club: str, state: str, at: float) -> None:
         self.db.execute("INSERT INTO clubs VALUES (?, ?, ?) ON CONFLICT(club) DO UPDATE SET bridge = excluded.bridge,"
