@@ -324,11 +324,20 @@ def table_message(msg: Any, room: str, kind: str) -> dict[str, Any]:
     return data
 
 
-def message_id(msg: Any) -> tuple[str, int] | None:
-    """(epoch, seq) of an envelope when both are usable, even if the rest is not: the hall then acknowledges it,
-    so the table does not send a refused message again for ever."""
+#: The head of an envelope as a table's outbox writes it (``Message.envelope``): its id, even when the body is not
+#: JSON the hall can read (nested too deep, cut short).
+_HEAD = re.compile(rb'^\{\s*(?:"id"\s*:\s*"[^"\\]{0,100}"\s*,\s*)?"epoch"\s*:\s*"([^"\\]{1,64})"\s*,\s*"seq"\s*:\s*(\d{1,16})\s*,')
+
+
+def message_id(msg: Any, payload: bytes = b"") -> tuple[str, int] | None:
+    """(epoch, seq) of an envelope when both are usable, even if the rest is not (from the head of ``payload``
+    when it was not JSON at all): the hall then acknowledges it, so the table does not send a refused message again
+    for ever."""
     if not isinstance(msg, dict):
-        return None
+        head = _HEAD.match(payload[:300])
+        if head is None or not 1 <= int(head.group(2)) <= MAX_SEQ:
+            return None
+        return head.group(1).decode("utf-8", "replace"), int(head.group(2))
     try:
         return text(64)(msg.get("epoch"), "epoch"), integer(1, MAX_SEQ)(msg.get("seq"), "seq")
     except Refused:

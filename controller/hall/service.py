@@ -106,7 +106,7 @@ class HallService:
             data = schema.table_message(msg, where[1], where[2])
         except schema.Refused as exc:
             return self._refuse(topic, sender, exc, payload, where[1] if where and ours else None,
-                                schema.message_id(msg))
+                                schema.message_id(msg, payload))
         try:
             return self._take_message(where[1], where[2], data)
         except Exception as exc:  # a fault of ours met by this message: the next one is taken all the same
