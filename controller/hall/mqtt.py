@@ -106,11 +106,12 @@ GOOD_CONNECTION_S = 5.0
 
 
 async def keep_linked(connection: Callable[[], Coroutine[Any, Any, None]], stop: asyncio.Event, *, who: str,
-                      down: Callable[[str], None], clock: Callable[[], float] = time.monotonic) -> None:
+                      down: Callable[[str, bool], None], clock: Callable[[], float] = time.monotonic) -> None:
     """Run ``connection()`` (one whole connection to the broker) again and again until ``stop``: after the broker
     went (``aiomqtt.MqttError``) within 0.2 s doubling to 2 s, and after any other exception (a fault of ours, in
-    the link's own code) with one line in the log naming it, within 1 s doubling to 30 s. ``down(why)`` is called
-    each time, so whoever shows ``connected`` says the truth. Only cancelling the task ends it otherwise."""
+    the link's own code) with one line in the log naming it, within 1 s doubling to 30 s. ``down(why, fault)`` is
+    called each time, so whoever shows ``connected`` says the truth (``fault``: this function has logged it).
+    Only cancelling the task ends it otherwise."""
     import aiomqtt
 
     pause, fault_pause = 0.2, FAULT_PAUSE
@@ -120,10 +121,10 @@ async def keep_linked(connection: Callable[[], Coroutine[Any, Any, None]], stop:
             await connection()
             continue  # it returns when stop is set
         except aiomqtt.MqttError as exc:
-            down(str(exc))
+            down(str(exc), False)
             wait = pause = 0.2 if clock() - began >= GOOD_CONNECTION_S else min(2.0, pause * 2)
         except Exception as exc:
-            down(f"{type(exc).__name__}: {exc}")
+            down(f"{type(exc).__name__}: {exc}", True)
             wait = fault_pause
             log.error("%s: the broker link stopped on a fault (%s: %s); it starts again in %g s", who,
                       type(exc).__name__, exc, wait)

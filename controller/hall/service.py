@@ -309,7 +309,7 @@ class HallService:
         """Subscribe to every room (persistent session, QoS 1) and publish receipts and room lists, reconnecting
         for as long as it takes, and starting again after any fault (controller/hall/mqtt.py keep_linked)."""
         await keep_linked(lambda: self._connection(broker, stop), stop, who="hall",
-                          down=lambda why: self._link(False, why))
+                          down=lambda why, fault: self._link(False, why, quiet=fault))
         self._link(False, "stopped")
 
     async def _connection(self, broker: BrokerAddress, stop: asyncio.Event) -> None:
@@ -369,15 +369,17 @@ class HallService:
                     self.outgoing.setdefault(topic, body)
                 raise
 
-    def _link(self, up: bool, why: str = "") -> None:
+    def _link(self, up: bool, why: str = "", *, quiet: bool = False) -> None:
+        """The link is up or down (``why``); ``quiet``: the fault that took it down was logged already."""
         if up:
             self.link.connects += 1
-        elif not self.connected and self.link.connects == 0 and not self.link.errors and why != "stopped":
+        elif not self.connected and self.link.connects == 0 and not self.link.errors and why != "stopped" \
+                and not quiet:
             self.link.errors.append(why)
             log.warning("hall: cannot reach the broker (%s); retrying until it answers", why)
         elif self.connected:
             self.link.outages += 1
-            if why != "stopped":
+            if why != "stopped" and not quiet:
                 log.warning("hall: broker lost (%s); reconnecting", why)
         if self.connected != up:
             self.connected = up

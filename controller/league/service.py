@@ -235,9 +235,9 @@ class LeagueService:
         again after any fault (controller/hall/mqtt.py keep_linked); ``connected`` is true only while linked."""
         warned = False
 
-        def down(why: str) -> None:
+        def down(why: str, fault: bool) -> None:
             nonlocal warned
-            if not warned:
+            if not warned and not fault:
                 log.warning("league: broker %s:%s unreachable (%s); retrying until it answers", broker.host,
                             broker.port, why)
                 warned = True
