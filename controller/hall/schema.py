@@ -262,7 +262,7 @@ _RESULT_SEAT = {"seat": SEAT, "name": NAME, "side": TOKEN, "alive": boolean}
 _RESULT = {"game": NAME, "winner": TOKEN}
 _RESULT_OPTIONAL = {"variant": NAME, "players": integer(1, MAX_SEATS), "reason": text(80), "days": integer(0, 1000),
                     "nights": integer(0, 1000), "names": list_of(NAME), "winners": list_of(NAME),
-                    "seats": list_of(lambda v, w: obj(v, w, _RESULT_SEAT)), "minutes": number(0, 7 * 1440)}
+                    "seats": list_of(lambda v, w: obj(v, w, _RESULT_SEAT)), "minutes": number(0, 1e9)}
 
 _STATUS_OPTIONAL = {
     "state": text(16, re.compile(r"^(idle|checkin|playing|ended)$")), "game": text(80), "names": list_of(NAME),
