@@ -154,3 +154,42 @@ def test_tianhei_hall_quarantine_prints_what_was_refused(tmp_path, capsys):
     assert main(["hall", "quarantine", "--config", str(config)]) == 0
     out = capsys.readouterr().out
     assert "room 3" in out and "body.seats[0].member" in out and "tianhei/test/3/record" in out
+
+
+def test_the_halls_link_starts_again_after_a_fault_of_its_own_and_takes_the_next_game(mosquitto, tmp_path, caplog):
+    caplog.set_level(logging.WARNING, logger="controller.hall")
+
+    async def go() -> tuple[HallService, list[bool]]:
+        stop = asyncio.Event()
+        hall = HallService(HallStore(tmp_path / "hall.sqlite"), CLUB, [RoomConfig("1")])
+        ups: list[bool] = []
+
+        def linked() -> None:
+            if not ups or ups[-1] != hall.connected:
+                ups.append(hall.connected)
+        real, faults = hall.store.sync, [1]
+
+        def sync() -> None:  # the disk fails once while receipts go out
+            if faults:
+                faults.pop()
+                raise OSError(5, "Input/output error")
+            real()
+        hall.store.sync = sync  # type: ignore[method-assign]
+        hall.listeners.append(linked)
+        task = asyncio.create_task(hall.run_mqtt(address(mosquitto, "hall"), stop))
+        async with aiomqtt.Client("127.0.0.1", mosquitto.port, username="room-1",
+                                  password=mosquitto.files.passwords["room-1"], timeout=5) as room1:
+            await until(lambda: hall.connected)
+            await room1.publish(f"tianhei/{CLUB}/1/result", envelope("1", "result", 1, result("g1")), qos=1)
+            await until(lambda: not faults and hall.connected and hall.link.connects == 2)
+            await room1.publish(f"tianhei/{CLUB}/1/result", envelope("1", "result", 2, result("g2")), qos=1)
+            await until(lambda: hall.store.count("results") == 2)
+        stop.set()
+        await task
+        return hall, ups
+
+    hall, ups = asyncio.run(go())
+    assert ups == [True, False, True, False]  # /state's connected: up, down on the fault, up again, stopped
+    assert hall.counts.taken == 2 and hall.counts.rejected == 0
+    (line,) = [r.getMessage() for r in caplog.records if "fault" in r.getMessage()]
+    assert line.startswith("hall: the broker link stopped on a fault (OSError") and "starts again in 1 s" in line

@@ -96,7 +96,7 @@ def test_a_poisoned_club_is_refused_quarantined_and_answered_and_the_next_clubs_
         assert "from club red" in line and f": {field}: " in line, what
 
 
-def test_the_leagues_link_starts_again_after_a_fault_and_connected_says_so(tmp_path, league_broker, certs, caplog):
+def test_the_leagues_link_starts_again_after_a_fault_or_a_killed_broker_and_connected_says_so(tmp_path, league_broker, certs, caplog):
     caplog.set_level(logging.WARNING, logger="controller")
     root, made = certs
 
@@ -116,6 +116,10 @@ def test_the_leagues_link_starts_again_after_a_fault_and_connected_says_so(tmp_p
         task = asyncio.create_task(league.run_mqtt(BrokerAddress(
             "127.0.0.1", league_broker.port, LEAGUE_USER, league_broker.files.passwords[LEAGUE_USER]), stop))
         await until(lambda: not faults and league.connected)
+        league_broker.kill()  # and the broker killed under it: /state says so until it is back
+        await until(lambda: not league.connected)
+        league_broker.start()
+        await until(lambda: league.connected)
         async with club_tls_client(league_broker, root / "ca.crt", made["blue"].cert, made["blue"].key) as blue:
             await blue.publish("league/blue/record", message("blue", game("b1")), qos=1)
             await until(lambda: league.store.count_games() == 1)
@@ -125,7 +129,8 @@ def test_the_leagues_link_starts_again_after_a_fault_and_connected_says_so(tmp_p
         return league, seen
 
     league, seen = asyncio.run(go())
-    assert seen[-1] is False and True in seen  # it came up after the fault, and says when it is not linked
+    assert [g["uid"] for g in league.store.games()] == ["b1"]
+    assert seen[-1] is False and seen.count(True) >= 2  # up after the fault, and after the broker came back
     (line,) = [r.getMessage() for r in caplog.records if "fault" in r.getMessage()]
     assert "league" in line and "RuntimeError: disk I/O error" in line and "starts again" in line
 
