@@ -216,8 +216,8 @@ class MqttPublisher:
                     self.sent = ([str(m) for m in data["members"]], str(data.get("variant") or ""))
                     for cb in self.on_sent:
                         cb(*self.sent)
-            except (ValueError, KeyError, TypeError) as exc:
-                log.warning("hall message on %s not understood (%s)", message.topic, exc)
+            except Exception as exc:  # not understood, or a fault met by it: this message only, the link goes on
+                log.warning("hall message on %s not understood (%s: %s)", message.topic, type(exc).__name__, exc)
 
     def _up(self) -> None:
         self.connected = True

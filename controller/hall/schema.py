@@ -9,8 +9,8 @@ one. What passes is safe to store, to rank and to show: the code behind the door
 wants a name.
 
 Plain typed functions, no schema library: the messages are few and small, the checks are ranges a club can read,
-and the Pi starts nothing more. Each ``*_message``/``*_body`` function is one message kind; the ``_``-helpers are
-the vocabulary they share.
+and the Pi starts nothing more. Each ``*_message``/``*_body`` function is one message kind; the small checks
+(:func:`text`, :func:`integer`, :func:`number`, :func:`obj`, …) are the vocabulary they share.
 """
 
 from __future__ import annotations
@@ -197,14 +197,15 @@ def at_time(value: Any, where: str) -> float:
 
 
 def date(latest: float) -> Check:
-    """An evening's date ``YYYY-MM-DD``, a real one, not after the day of ``latest`` (a moment)."""
+    """An evening's date ``YYYY-MM-DD``, a real one, not after the day of ``latest`` (a moment). Any year before
+    is taken: a table whose clock was never set still played its games."""
     def check(value: Any, where: str) -> str:
         text(10, _DATE)(value, where)
         try:
             day = datetime.date.fromisoformat(value)
         except ValueError:
             raise Refused(where, f"{value!r} is not a date") from None
-        if day.year < 2000 or day > datetime.date.fromtimestamp(min(latest, LATEST_AT)):
+        if day > datetime.date.fromtimestamp(min(latest, LATEST_AT)):
             raise Refused(where, f"{value} is not an evening that can have been played yet")
         return value
     return check
@@ -345,10 +346,13 @@ def message_id(msg: Any, payload: bytes = b"") -> tuple[str, int] | None:
 
 
 # ---- what a club's bridge delivers (the league's input) ------------------------------------------------------
-def league_record(msg: Any, *, now: float) -> tuple[dict[str, Any], GameRecord]:
-    """A record as a hall sends it on (``controller/hall/league_feed.py``): written no later than a day from now."""
+def league_record(msg: Any, club: str, *, now: float) -> tuple[dict[str, Any], GameRecord]:
+    """A record as ``club``'s hall sends it on (``controller/hall/league_feed.py``): written no later than a day
+    from now."""
     data = obj(msg, "", {"room": NAME, "at": number(0.0, min(LATEST_AT, now + 86400.0)),
                          "evening": date(now + 86400.0), "record": lambda v, w: v}, {"club": TOKEN})
+    if data.get("club", club) != club:
+        raise Refused("club", "does not match the topic it came on")
     return data, record_body(data["record"], "record")
 
 
@@ -363,10 +367,12 @@ def standing_row(value: Any, where: str) -> dict[str, Any]:
     return obj(value, where, _STANDING, _STANDING_OPTIONAL)
 
 
-def league_standings(msg: Any, *, now: float) -> tuple[str, list[dict[str, Any]]]:
-    """A club's evening standings (retained on its topic): an evening played by now, rows of the club's ranking."""
+def league_standings(msg: Any, club: str, *, now: float) -> tuple[str, list[dict[str, Any]]]:
+    """``club``'s evening standings (retained on its topic): an evening played by now, rows of the club's ranking."""
     data = obj(msg, "", {"evening": date(now + 86400.0), "standings": list_of(standing_row, 10_000)},
                {"club": TOKEN})
+    if data.get("club", club) != club:
+        raise Refused("club", "does not match the topic it came on")
     return data["evening"], data["standings"]
 
 

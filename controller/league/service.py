@@ -108,8 +108,8 @@ class LeagueService:
                 checked: Any = state
             else:
                 msg = schema.parse(payload)
-                checked = (schema.league_standings(msg, now=self.clock()) if kind == "standings"
-                           else schema.league_record(msg, now=self.clock()))
+                checked = (schema.league_standings(msg, club, now=self.clock()) if kind == "standings"
+                           else schema.league_record(msg, club, now=self.clock()))
         except schema.Refused as exc:
             return self._refuse(topic, sender, exc, payload, where[0] if where else None, _uid(msg))
         try:
