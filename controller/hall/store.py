@@ -166,6 +166,7 @@ class HallStore:
 
     # ---- the quarantine (controller/hall/quarantine.py) ---------------------------------------------------------
     def keep_refused(self, at: float, sender: str, topic: str, field: str, why: str, payload: bytes) -> int:
+        """Keep a refused message; call inside :meth:`transaction` (with the :meth:`take` that acknowledges it)."""
         return quarantine.keep(self.db, at, sender, topic, field, why, payload)
 
     def quarantined(self, limit: int = quarantine.KEEP) -> list[quarantine.Quarantined]:

@@ -241,7 +241,7 @@ class LeagueService:
                 log.warning("league: broker %s:%s unreachable (%s); retrying until it answers", broker.host,
                             broker.port, why)
                 warned = True
-            self.connected = False
+            self._linked(False)
 
         async def connection() -> None:
             nonlocal warned
@@ -252,7 +252,8 @@ class LeagueService:
                                     logger=CLIENT_LOG)
             try:
                 async with client:
-                    self.connected, warned = True, False
+                    warned = False
+                    self._linked(True)
                     for kind in KINDS:
                         await client.subscribe(f"{PREFIX}/+/{kind}", qos=1)
                     self.owed |= set(self.store.clubs())  # the receipts again (retained; a killed broker lost them)
@@ -260,10 +261,16 @@ class LeagueService:
                     await first_of(stop, self._messages(client), self._receipts(client, stop))
             finally:
                 seen(client)
-                self.connected = False
+                self._linked(False)
 
         await keep_linked(connection, stop, who="league", down=down)
-        self.connected = False
+        self._linked(False)
+
+    def _linked(self, up: bool) -> None:
+        """``connected`` changes (the page's listeners hear it)."""
+        if self.connected != up:
+            self.connected = up
+            self._changed()
 
     async def _receipts(self, client: Any, stop: asyncio.Event) -> None:
         while not stop.is_set():

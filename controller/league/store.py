@@ -126,6 +126,7 @@ class LeagueStore:
     # ---- the quarantine (controller/hall/quarantine.py) ---------------------------------------------------------
     def keep_refused(self, at: float, sender: str, topic: str, field: str, why: str, payload: bytes,
                    uid: str | None = None) -> int:
+        """Keep a refused message (its own transaction); ``uid``: the game it offered, for the club's receipt."""
         with self.transaction():
             return quarantine.keep(self.db, at, sender, topic, field, why, payload, uid)
 

@@ -112,7 +112,11 @@ def test_the_leagues_link_starts_again_after_a_fault_or_a_killed_broker_and_conn
             return real()
         league.store.clubs = clubs  # type: ignore[method-assign]
         seen: list[bool] = []
-        watch = asyncio.create_task(_watch(league, seen, stop))
+
+        def linked() -> None:
+            if not seen or seen[-1] != league.connected:
+                seen.append(league.connected)
+        league.listeners.append(linked)
         task = asyncio.create_task(league.run_mqtt(BrokerAddress(
             "127.0.0.1", league_broker.port, LEAGUE_USER, league_broker.files.passwords[LEAGUE_USER]), stop))
         await until(lambda: not faults and league.connected)
@@ -124,22 +128,15 @@ def test_the_leagues_link_starts_again_after_a_fault_or_a_killed_broker_and_conn
             await blue.publish("league/blue/record", message("blue", game("b1")), qos=1)
             await until(lambda: league.store.count_games() == 1)
         stop.set()
-        await asyncio.gather(task, watch)
-        seen.append(league.connected)
+        await task
         return league, seen
 
     league, seen = asyncio.run(go())
     assert [g["uid"] for g in league.store.games()] == ["b1"]
-    assert seen[-1] is False and seen.count(True) >= 2  # up after the fault, and after the broker came back
+    # /state's connected: up, down on the fault, up again, down with the broker, up again, stopped
+    assert seen == [True, False, True, False, True, False]
     (line,) = [r.getMessage() for r in caplog.records if "fault" in r.getMessage()]
     assert "league" in line and "RuntimeError: disk I/O error" in line and "starts again" in line
-
-
-async def _watch(league: LeagueService, seen: list[bool], stop: asyncio.Event) -> None:
-    while not stop.is_set():
-        if not seen or seen[-1] != league.connected:
-            seen.append(league.connected)
-        await asyncio.sleep(0.01)
 
 
 def test_the_league_page_answers_for_rows_stored_before_the_league_checked_them(tmp_path):
