@@ -21,8 +21,9 @@ CREATE INDEX IF NOT EXISTS quarantine_last ON quarantine (last);
 """
 #: Rows kept (the oldest go first).
 KEEP = 1000
-#: How much of a payload is kept: enough to see what it was.
-PAYLOAD_CHARS = 2000
+#: How much of a payload is kept: a whole club record of 32 seats (so a record refused by a fault of the door
+#: itself can be taken again by hand), at most 16 MB in all.
+PAYLOAD_CHARS = 16_000
 
 
 @dataclass(frozen=True)

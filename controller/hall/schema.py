@@ -191,9 +191,22 @@ def obj(value: Any, where: str, required: Mapping[str, Check], optional: Mapping
     return out
 
 
-def at_time(value: Any, where: str) -> float:
-    """A moment (seconds since 1970), finite and before 2100."""
-    return number(0.0, LATEST_AT)(value, where)
+def moment(latest: float = LATEST_AT) -> Check:
+    """A moment (seconds since 1970), finite and not after ``latest`` (at most the year 2100)."""
+    latest = min(latest, LATEST_AT)
+
+    def check(value: Any, where: str) -> float:
+        try:
+            return number(0.0, latest)(value, where)
+        except Refused as exc:
+            if "outside" not in exc.why:
+                raise
+            until = datetime.datetime.fromtimestamp(latest).strftime("%Y-%m-%d %H:%M")
+            raise Refused(where, f"{value:g} is not a time from 1970 to {until}") from None
+    return check
+
+
+at_time = moment()
 
 
 def date(latest: float) -> Check:
@@ -356,7 +369,7 @@ def message_id(msg: Any, payload: bytes = b"") -> tuple[str, int] | None:
 def league_record(msg: Any, club: str, *, now: float) -> tuple[dict[str, Any], GameRecord]:
     """A record as ``club``'s hall sends it on (``controller/hall/league_feed.py``): written no later than a day
     from now."""
-    data = obj(msg, "", {"room": NAME, "at": number(0.0, min(LATEST_AT, now + 86400.0)),
+    data = obj(msg, "", {"room": NAME, "at": moment(now + 86400.0),
                          "evening": date(now + 86400.0), "record": lambda v, w: v}, {"club": TOKEN})
     if data.get("club", club) != club:
         raise Refused("club", "does not match the topic it came on")

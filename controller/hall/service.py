@@ -94,7 +94,8 @@ class HallService:
     def receive(self, topic: str, payload: bytes) -> str:
         """Take one message: ``taken``, ``copy`` (its id was taken before) or ``rejected``: refused by the schema
         (controller/hall/schema.py) or by a fault of ours met while taking it; either way one line in the log, the
-        message in the quarantine, and its id acknowledged so its table stops sending it. Never raises."""
+        message in the quarantine, and its id acknowledged so its table stops sending it. Raises only when the
+        hall's own store fails (the link then starts again: controller/hall/mqtt.py keep_linked)."""
         where = topics.parse(topic)
         ours = where is not None and where[0] == self.club
         sender = f"room {where[1]}" if where is not None and ours else "an unknown sender"
@@ -320,9 +321,9 @@ class HallService:
                                 timeout=5.0, logger=CLIENT_LOG)
         try:
             async with client:
-                self._link(True)
                 for t in topics.room_subscriptions(self.club):
                     await client.subscribe(t, qos=1)
+                self._link(True)  # linked once the rooms' messages reach it
                 for view in self.room_views():  # the room lists again (retained; idempotent)
                     self._queue_sent(view.id, list(view.sent), view.next_variant)
                 # what the league has not confirmed goes again soon: a broker killed while its bridge was

@@ -93,7 +93,8 @@ class LeagueService:
         """Take one message: ``taken``, ``copy`` (that club's game is in already) or ``rejected``: refused by the
         schema (controller/hall/schema.py) or by a fault of ours met while taking it; either way one line in the
         log naming the club and the field, the message in the quarantine, and a refused game's id in the club's
-        next receipt, so its hall stops offering it. Never raises."""
+        next receipt, so its hall stops offering it. Raises only when the league's own store fails (the link then
+        starts again: controller/hall/mqtt.py keep_linked)."""
         where = parse(topic)
         sender = f"club {where[0]}" if where is not None else "an unknown sender"
         msg: Any = None
@@ -252,10 +253,10 @@ class LeagueService:
                                     logger=CLIENT_LOG)
             try:
                 async with client:
-                    warned = False
-                    self._linked(True)
                     for kind in KINDS:
                         await client.subscribe(f"{PREFIX}/+/{kind}", qos=1)
+                    warned = False
+                    self._linked(True)  # linked once the clubs' messages reach it
                     self.owed |= set(self.store.clubs())  # the receipts again (retained; a killed broker lost them)
                     self._wake.set()
                     await first_of(stop, self._messages(client), self._receipts(client, stop))
