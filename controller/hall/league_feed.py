@@ -16,7 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from controller.hall import schema, topics
+from controller.hall import checks, schema, topics
 
 #: How long the hall goes on offering a record the league has not confirmed: three days.
 RESEND_S = 3 * 24 * 3600.0
@@ -87,7 +87,7 @@ class Ledger:
 
     def receipt(self, payload: bytes) -> int:
         """The league's receipt: the uids it has of this club's recent games. Returns how many it confirmed."""
-        uids = schema.league_receipt(schema.parse(payload))
+        uids = schema.league_receipt(checks.parse(payload))
         self.confirmed = uids
         done = [u for u in self.pending if u in uids]
         for u in done:

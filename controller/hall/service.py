@@ -19,7 +19,7 @@ from typing import Any
 
 from controller.club.scoring import DEFAULT, ScoringTable
 from controller.club.standings import standings
-from controller.hall import league_feed, schema, topics
+from controller.hall import checks, league_feed, schema, topics
 from controller.hall.announce import Announcer, game_over_text
 from controller.hall.mqtt import CLIENT_LOG, BrokerAddress, LinkStats, first_of, keep_linked, seen
 from controller.hall.store import HallStore
@@ -102,16 +102,16 @@ class HallService:
         msg: Any = None
         try:
             if where is None or not ours:
-                raise schema.Refused("topic", f"not a room topic of club {self.club!r}")
-            msg = schema.parse(payload)
+                raise checks.Refused("topic", f"not a room topic of club {self.club!r}")
+            msg = checks.parse(payload)
             data = schema.table_message(msg, where[1], where[2])
-        except schema.Refused as exc:
+        except checks.Refused as exc:
             return self._refuse(topic, sender, exc, payload, where[1] if where and ours else None,
                                 schema.message_id(msg, payload))
         try:
             return self._take_message(where[1], where[2], data)
         except Exception as exc:  # a fault of ours met by this message: the next one is taken all the same
-            return self._refuse(topic, sender, schema.Refused("(handling)", f"{type(exc).__name__}: {exc}"),
+            return self._refuse(topic, sender, checks.Refused("(handling)", f"{type(exc).__name__}: {exc}"),
                                 payload, where[1], schema.message_id(msg), fault=True)
 
     def _take_message(self, room: str, kind: str, msg: dict[str, Any]) -> str:
@@ -136,7 +136,7 @@ class HallService:
         self._wake.set()
         return outcome
 
-    def _refuse(self, topic: str, sender: str, exc: schema.Refused, payload: bytes, room: str | None,
+    def _refuse(self, topic: str, sender: str, exc: checks.Refused, payload: bytes, room: str | None,
                 msg_id: tuple[str, int] | None, *, fault: bool = False) -> str:
         """One line naming the sender and the field, the message kept in the quarantine, and its id taken (when
         it has a usable one) so the receipt covers it."""
@@ -272,14 +272,14 @@ class HallService:
     def snapshot(self) -> dict[str, Any]:
         now = self.clock()
         evening = evening_of(now)
-        results = schema.readable(self.store.results(evening), schema.stored_result, "hall: a stored result")
+        results = checks.readable(self.store.results(evening), schema.stored_result, "hall: a stored result")
         rooms = []
         for view in self.room_views():
             info = self.store.room(view.id)
             last = next((r for r in reversed(results) if r["room"] == view.id), None)
             rooms.append({"id": view.id, "kind": view.kind, "seats": view.seats,
-                          "status": (schema.readable([info["status"]], schema.status_body, "hall: a stored status")
-                                     or [{}])[0], "at": schema.finite(info["at"]), "sent": info["sent"], "next_variant": info["next_variant"],
+                          "status": (checks.readable([info["status"]], schema.status_body, "hall: a stored status")
+                                     or [{}])[0], "at": checks.finite(info["at"]), "sent": info["sent"], "next_variant": info["next_variant"],
                           "players": info["players"], "events": self.events.get(view.id, 0),
                           "last": {k: last.get(k) for k in ("winner", "reason", "days", "game", "winners")}
                           if last else None})
@@ -298,7 +298,7 @@ class HallService:
         ranking (``controller/club/standings.py``) and the club's scoring table; guests are not ranked. (Levels
         need every game a member ever played, which the club database has and the hall does not: not shown.)
         A stored record that does not fit the schema (kept before the hall checked them) is left out."""
-        return standings(schema.readable(self.store.records(evening), schema.record_body, "hall: a stored record"),
+        return standings(checks.readable(self.store.records(evening), schema.record_body, "hall: a stored record"),
                          self.scoring)
 
     def _changed(self) -> None:

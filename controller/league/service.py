@@ -21,7 +21,7 @@ from typing import Any
 from controller.club.record import GameRecord
 from controller.club.scoring import DEFAULT, ScoringTable
 from controller.club.standings import standings
-from controller.hall import schema, topics
+from controller.hall import checks, schema, topics
 from controller.hall.league_feed import RECEIPT
 from controller.hall.mqtt import CLIENT_LOG, BrokerAddress, first_of, keep_linked, seen
 from controller.league.bridge import BRIDGE_STATE, PREFIX
@@ -62,7 +62,7 @@ def _uid(msg: Any) -> str | None:
 def _stored_game(row: Any, where: str) -> dict[str, Any]:
     """A game row as the store gives it back, held to the record's schema (a row kept before the league checked
     its input, or edited by hand, is left out of every page instead of failing it)."""
-    schema.at_time(row["at"], f"{where}at")
+    checks.at_time(row["at"], f"{where}at")
     schema.record_body(row["record"], f"{where}record")
     return dict(row)
 
@@ -100,23 +100,23 @@ class LeagueService:
         msg: Any = None
         try:
             if where is None:
-                raise schema.Refused("topic", "not a league topic (league/<club>/record|standings|bridge)")
+                raise checks.Refused("topic", "not a league topic (league/<club>/record|standings|bridge)")
             club, kind = where
             if kind == BRIDGE_STATE:
                 state = {b"1": "up", b"0": "down"}.get(payload.strip())
                 if state is None:
-                    raise schema.Refused("message", f"bridge state {payload[:10]!r} is not 0 or 1")
+                    raise checks.Refused("message", f"bridge state {payload[:10]!r} is not 0 or 1")
                 checked: Any = state
             else:
-                msg = schema.parse(payload)
+                msg = checks.parse(payload)
                 checked = (schema.league_standings(msg, club, now=self.clock()) if kind == "standings"
                            else schema.league_record(msg, club, now=self.clock()))
-        except schema.Refused as exc:
+        except checks.Refused as exc:
             return self._refuse(topic, sender, exc, payload, where[0] if where else None, _uid(msg))
         try:
             return self._take(club, kind, checked)
         except Exception as exc:  # a fault of ours met by this message: the next one is taken all the same
-            return self._refuse(topic, sender, schema.Refused("(handling)", f"{type(exc).__name__}: {exc}"),
+            return self._refuse(topic, sender, checks.Refused("(handling)", f"{type(exc).__name__}: {exc}"),
                                 payload, club, _uid(msg), fault=True)
 
     def _take(self, club: str, kind: str, checked: Any) -> str:
@@ -144,7 +144,7 @@ class LeagueService:
         self._changed()
         return "taken"
 
-    def _refuse(self, topic: str, sender: str, exc: schema.Refused, payload: bytes, club: str | None,
+    def _refuse(self, topic: str, sender: str, exc: checks.Refused, payload: bytes, club: str | None,
                 uid: str | None, *, fault: bool = False) -> str:
         self.counts.rejected += 1
         (log.error if fault else log.warning)("league: refused a message from %s on %s: %s", sender, topic[:120],
@@ -187,16 +187,16 @@ class LeagueService:
 
     def games(self, since: float | None = None) -> list[dict[str, Any]]:
         """The stored games that can be shown (:func:`_stored_game`), oldest first."""
-        return schema.readable(self.store.games(since), _stored_game, "league: a stored game")
+        return checks.readable(self.store.games(since), _stored_game, "league: a stored game")
 
     def club_standings(self, club: str) -> tuple[str, list[dict[str, Any]]] | None:
         """The club's latest evening's standings, rows that cannot be shown left out; an evening after tomorrow
         (a row kept before the league checked its input) is not the latest."""
-        tomorrow = datetime.date.fromtimestamp(min(self.clock(), schema.LATEST_AT) + 86400).isoformat()
+        tomorrow = datetime.date.fromtimestamp(min(self.clock(), checks.LATEST_AT) + 86400).isoformat()
         found = self.store.club_standings(club, until=tomorrow)
         if found is None:
             return None
-        return found[0], schema.readable(found[1], schema.standing_row, f"league: a standings row of {club}")
+        return found[0], checks.readable(found[1], schema.standing_row, f"league: a standings row of {club}")
 
     def standings(self, since: float | None = None) -> list[dict[str, Any]]:
         return standings(self.records(since), self.scoring)

@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from controller.hall import schema
+from controller.hall import checks, schema
 from tests.hall.test_poisoned_room import envelope, good_record, result
 
 NOW = 1_764_000_000.0
@@ -30,7 +30,7 @@ def league_message(**changes) -> dict:
     ({"record": dict(good_record("g"), options={"o": {"a": {"b": {"c": {"d": 1}}}}})}, "record.options.o.a.b.c"),
 ])
 def test_the_league_refuses_a_record_naming_the_field(changes, field):
-    with pytest.raises(schema.Refused) as refused:
+    with pytest.raises(checks.Refused) as refused:
         schema.league_record(league_message(**changes), "red", now=NOW)
     assert refused.value.field == field
 
@@ -49,8 +49,8 @@ def test_a_record_as_the_hall_sends_it_passes_and_is_the_clubs_record():
 ])
 def test_a_refused_envelopes_id_is_read_even_when_its_body_is_not(payload, expected):
     try:
-        msg = schema.parse(payload)
-    except schema.Refused:
+        msg = checks.parse(payload)
+    except checks.Refused:
         msg = None
     assert schema.message_id(msg, payload) == expected
 
@@ -61,6 +61,6 @@ def test_a_tables_envelope_names_its_rooms_topic_and_its_numbers_are_finite():
     for msg, room, kind, field in [(ok, "4", "result", "room"), (ok, "3", "record", "kind"),
                                    (dict(ok, seq=-1), "3", "result", "seq"), (dict(ok, at=True), "3", "result", "at"),
                                    (dict(ok, body=dict(ok["body"], days=1.5)), "3", "result", "body.days")]:
-        with pytest.raises(schema.Refused) as refused:
+        with pytest.raises(checks.Refused) as refused:
             schema.table_message(msg, room, kind)
         assert refused.value.field == field
