@@ -9,6 +9,7 @@ Pi starts nothing more.
 from __future__ import annotations
 
 import datetime
+import json
 import logging
 import math
 import re
@@ -63,6 +64,14 @@ def readable(items: Iterable[Any], check: Callable[[Any, str], T], what: str) ->
                 _said.add(key)
                 log.warning("%s is left out: %s", what, exc)
     return out
+
+
+def stored_json(text: Any, default: Any = None) -> Any:
+    """A stored JSON column, or ``default`` when it is not JSON (the reader's check then leaves the row out)."""
+    try:
+        return json.loads(text)
+    except (ValueError, TypeError, RecursionError):
+        return default
 
 
 def finite(value: Any, default: float = 0.0) -> float:

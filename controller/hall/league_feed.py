@@ -77,7 +77,8 @@ class Ledger:
         """The recent records from the hall's file (after a restart, or on connecting): those not confirmed go
         again shortly, unless the receipt comes first."""
         for room, at, evening, body in store.records_since(now - RESEND_S):
-            self.add(room, at, evening, body, now, due=now + CONNECT_GRACE_S)
+            if isinstance(body, dict) and isinstance(body.get("uid"), str):  # (a hand-edited row is not offered)
+                self.add(room, at, evening, body, now, due=now + CONNECT_GRACE_S)
 
     def connected(self, now: float) -> None:
         """The link to the broker is new: what it had queued may be gone, so everything unconfirmed goes soon."""

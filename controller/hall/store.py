@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from controller.hall import quarantine
+from controller.hall.checks import stored_json
 from controller.private_file import make_private
 
 SCHEMA = """
@@ -29,6 +30,11 @@ CREATE TABLE IF NOT EXISTS records (game TEXT PRIMARY KEY, room TEXT NOT NULL, a
 CREATE TABLE IF NOT EXISTS waiting (name TEXT PRIMARY KEY, since REAL NOT NULL, how TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS announced (game TEXT PRIMARY KEY, room TEXT NOT NULL, at REAL NOT NULL);
 """
+
+
+def _names(value: Any) -> list[str]:
+    """A stored list of names as names (a hand-edited row may hold anything)."""
+    return [str(n) for n in value] if isinstance(value, list) else []
 
 
 class HallStore:
@@ -117,8 +123,8 @@ class HallStore:
         status, status_seq, at, events, sent, nxt, players = self.db.execute(
             "SELECT status, status_seq, at, events, sent, next_variant, players FROM rooms WHERE room = ?",
             (room,)).fetchone()
-        return {"status": json.loads(status), "status_seq": status_seq, "at": at, "events": events,
-                "sent": json.loads(sent), "next_variant": nxt, "players": json.loads(players)}
+        return {"status": stored_json(status, {}), "status_seq": status_seq, "at": at, "events": events,
+                "sent": _names(stored_json(sent, [])), "next_variant": nxt, "players": _names(stored_json(players, []))}
 
     def update_room(self, room: str, **fields: Any) -> None:
         self.room(room)
@@ -147,18 +153,19 @@ class HallStore:
     def records(self, evening: str) -> list[dict[str, Any]]:
         """The club records of the evening's games, in the order the tables wrote them."""
         rows = self.db.execute("SELECT body FROM records WHERE evening = ? ORDER BY at", (evening,)).fetchall()
-        return [json.loads(body) for (body,) in rows]
+        return [stored_json(body) for (body,) in rows]
 
     def records_since(self, at: float) -> list[tuple[str, float, str, dict[str, Any]]]:
         """(room, written at, evening, record) of every club record the tables wrote since ``at``, oldest first."""
         rows = self.db.execute("SELECT room, at, evening, body FROM records WHERE at >= ? AND evening != '' "
                                "ORDER BY at", (at,)).fetchall()
-        return [(room, float(when), evening, json.loads(body)) for room, when, evening, body in rows]
+        return [(room, float(when), evening, stored_json(body)) for room, when, evening, body in rows]
 
     def results(self, evening: str | None = None) -> list[dict[str, Any]]:
         q = "SELECT room, at, body FROM results" + (" WHERE evening = ?" if evening else "") + " ORDER BY at"
         rows = self.db.execute(q, (evening,) if evening else ()).fetchall()
-        return [dict(json.loads(body), room=room, at=at) for room, at, body in rows]
+        return [dict(body, room=room, at=at) if isinstance(body := stored_json(text), dict) else body
+                for room, at, text in rows]
 
     def count(self, table: str) -> int:
         assert table in ("results", "records", "seen", "announced")

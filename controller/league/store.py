@@ -18,6 +18,7 @@ from typing import Any
 
 from controller.club.store import normalise_card
 from controller.hall import quarantine
+from controller.hall.checks import stored_json
 from controller.private_file import make_private
 from controller.sqlite_tx import immediate
 
@@ -32,14 +33,6 @@ CREATE TABLE IF NOT EXISTS clubs (club TEXT PRIMARY KEY, bridge TEXT NOT NULL DE
 CREATE TABLE IF NOT EXISTS people (id INTEGER PRIMARY KEY, name TEXT NOT NULL, merged_into INTEGER);
 CREATE TABLE IF NOT EXISTS keys (key TEXT PRIMARY KEY, person INTEGER NOT NULL REFERENCES people(id));
 """
-
-
-def _json(text: str) -> Any:
-    """A stored JSON column, or None when it is not JSON (the reader's schema then leaves the row out)."""
-    try:
-        return json.loads(text)
-    except (ValueError, TypeError):
-        return None
 
 
 class LeagueError(ValueError):
@@ -103,7 +96,7 @@ class LeagueStore:
             q += " AND club = ?"
             args.append(club)
         rows = self.db.execute(q + " ORDER BY at, club, uid", args).fetchall()
-        return [{"club": c, "uid": u, "room": r, "at": a, "evening": e, "record": _json(rec)}
+        return [{"club": c, "uid": u, "room": r, "at": a, "evening": e, "record": stored_json(rec)}
                 for c, u, r, a, e, rec in rows]
 
     def count_games(self) -> int:
@@ -120,7 +113,7 @@ class LeagueStore:
                               "ORDER BY evening DESC LIMIT 1", (club, until)).fetchone()
         if row is None:
             return None
-        rows = _json(row[1])
+        rows = stored_json(row[1])
         return row[0], rows if isinstance(rows, list) else []
 
     # ---- the quarantine (controller/hall/quarantine.py) ---------------------------------------------------------

@@ -133,6 +133,10 @@ def test_the_hall_page_answers_for_rows_stored_before_the_hall_checked_them(tmp_
         store.db.execute("INSERT INTO records VALUES (?, ?, ?, ?, ?)",
                          ("good", "1", AT, json.dumps(good_record("good")), evening))
         store.update_room("3", status={"state": "playing", "seconds": None, "names": "not a list"}, at=math.inf)
+        store.db.execute("INSERT INTO results VALUES ('text', '3', ?, ?, '{not json', 0)", (evening, AT))
+        store.db.execute("INSERT INTO records VALUES ('text', '3', ?, '{not json', ?)", (AT, evening))
+        store.db.execute("UPDATE rooms SET status = '{not json', players = '7' WHERE room = '1'")
+    hall = HallService(store, CLUB, [RoomConfig("1"), RoomConfig("3")], clock=lambda: AT)  # and it starts again
     with Served(create_app(hall)) as served, served.browser() as browser:
         for path in ("/", "/state", "/?lang=en"):
             assert browser.get(path).status_code == 200, path
