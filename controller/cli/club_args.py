@@ -46,3 +46,16 @@ def club_failed(where: str, exc: Exception) -> int:
     else:
         print(f"tianhei {where}: {exc}", file=sys.stderr)
     return 2
+
+
+def print_quarantine(rows: Any, where: str) -> int:
+    """``tianhei hall quarantine`` / ``tianhei league quarantine``: the refused messages, the latest first."""
+    import datetime
+
+    if not rows:
+        print(f"nothing refused: the quarantine in {where} is empty")
+        return 0
+    print(f"{len(rows)} refused message(s) in {where}, the latest first (sender, topic, field: why):")
+    for q in rows:
+        print(q.line(datetime.datetime.fromtimestamp(q.last).strftime("%Y-%m-%d %H:%M:%S")))
+    return 0

@@ -8,6 +8,7 @@ import argparse
 import asyncio
 import logging
 import signal
+import sqlite3
 import sys
 from pathlib import Path
 from typing import Any
@@ -18,8 +19,9 @@ from controller.config import ConfigError, load
 
 def register(sub: Any) -> None:
     p = sub.add_parser("hall", help="the club's hall: every room live on a web page, announcements, waiting list")
-    p.add_argument("action", nargs="?", default="serve", choices=("serve", "broker-files"),
-                   help="serve (default): run the hall service; broker-files: write Mosquitto's configuration")
+    p.add_argument("action", nargs="?", default="serve", choices=("serve", "broker-files", "quarantine"),
+                   help="serve (default): run the hall service; broker-files: write Mosquitto's configuration; "
+                   "quarantine: the messages the hall refused")
     p.add_argument("--config", type=Path, default=None, help="tianhei.toml with [mqtt] and [hall] (default ./tianhei.toml)")
     p.add_argument("--host", default=None, help="the page's address (default [hall] http_host, 127.0.0.1); the "
                    "hall's address on the club network to let the TV and phones in")
@@ -54,6 +56,8 @@ def run(args: argparse.Namespace) -> int:
         return fail(str(exc))
     if args.action == "broker-files":
         return _broker_files(config, args)
+    if args.action == "quarantine":
+        return _quarantine(config)
     from controller.hall.app import SetupError, broker_address, build_service, serve
     from controller.hall.outbox import OutboxError
 
@@ -117,6 +121,19 @@ def _broker_files(config: Any, args: argparse.Namespace) -> int:
         if warning:
             print(warning, file=sys.stderr)
     return 0
+
+
+def _quarantine(config: Any) -> int:
+    from controller.cli.club_args import print_quarantine
+    from controller.hall.store import HallStore
+
+    if not Path(config.hall.db).exists():
+        return print_quarantine([], config.hall.db)
+    try:
+        store = HallStore(config.hall.db)
+    except (OSError, sqlite3.Error) as exc:
+        return fail(f"hall quarantine: {config.hall.db}: {exc}")
+    return print_quarantine(store.quarantined(), config.hall.db)
 
 
 def _league_bridge(args: argparse.Namespace, club: str) -> Any:

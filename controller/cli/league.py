@@ -2,7 +2,7 @@
 
 ``serve`` (default) the league service and its page, fed from the league's broker · ``certs`` the league's CA
 and certificates (openssl) · ``broker-files`` the league broker's configuration · ``members`` the people the
-league knows · ``merge A B`` make B's records A's (one person).
+league knows · ``merge A B`` make B's records A's (one person) · ``quarantine`` the messages it refused.
 """
 
 from __future__ import annotations
@@ -61,6 +61,8 @@ def register(sub: Any) -> None:
     b.add_argument("--data-dir", type=Path, default=None, help="where the broker keeps its sessions")
     m = actions.add_parser("members", help="the people the league knows, with their clubs and keys")
     m.add_argument("--db", type=Path, default=argparse.SUPPRESS, help="the league's database")
+    q = actions.add_parser("quarantine", help="the messages the league refused: which club, which field, why")
+    q.add_argument("--db", type=Path, default=argparse.SUPPRESS, help="the league's database")
     g = actions.add_parser("merge", help="one person from two records: B's games become A's")
     g.add_argument("people", nargs=2, metavar="PERSON", help="A then B, each #ID, card:UID or CLUB:NAME")
     g.add_argument("--db", type=Path, default=argparse.SUPPRESS, help="the league's database")
@@ -89,6 +91,8 @@ def run(args: argparse.Namespace) -> int:
             return _members(args)
         if args.action == "merge":
             return _merge(args)
+        if args.action == "quarantine":
+            return _quarantine(args)
         return _serve(args)
     except ConfigError as exc:
         return club_failed(f"league {args.action}", exc)
@@ -133,6 +137,15 @@ def _members(args: argparse.Namespace) -> int:
     for p in store.people():
         print(f"#{p.id}  {p.name}  clubs: {', '.join(p.clubs) or '-'}  keys: {', '.join(p.keys)}")
     return 0
+
+
+def _quarantine(args: argparse.Namespace) -> int:
+    from controller.cli.club_args import print_quarantine
+    from controller.league.store import LeagueStore
+
+    if not Path(args.db).exists():
+        return print_quarantine([], str(args.db))
+    return print_quarantine(LeagueStore(args.db).quarantined(), str(args.db))
 
 
 def _merge(args: argparse.Namespace) -> int:

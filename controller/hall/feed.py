@@ -18,6 +18,7 @@ club's scoring and a hall and a ``records`` command never disagree about a game.
 
 from __future__ import annotations
 
+import bisect
 import dataclasses
 import time
 from collections.abc import Callable, Mapping, Sequence
@@ -89,6 +90,8 @@ class TableFeed:
         self.director: Any = None
         self.game = ""
         self.sent_events = 0
+        #: Where each public event published for this game stands in the director's events.
+        self.public_at: list[int] = []
         self.last_status: dict[str, object] | None = None
         self.projected: tuple[float, float] | None = None  # (seconds, wall time) of the last published countdown
         self.ended = False
@@ -107,6 +110,7 @@ class TableFeed:
         self.director = director
         self.game = self.new_game_id()
         self.sent_events = 0
+        self.public_at = []
         self.ended = False
         self.last_status = None
         self.started_wall = self.wall()
@@ -183,17 +187,24 @@ class TableFeed:
 
     # ---- events ---------------------------------------------------------------------------------------------------
     def _flush(self) -> None:
+        """Publish the public view of each new event, numbered by this feed's own count of public events: the
+        table's event number counts the night's secret events too, and its gaps would tell how many acted (a
+        dead seat that was police). An undo says how many public events still stand, and only when some went."""
         d = self.director
         if d is None:
             return
         events = d.events
         if len(events) < self.sent_events:  # the judge undid an input: play went back
             self.sent_events = len(events)
-            self.publisher.publish("event", {"game": self.game, "undo_to": self.sent_events})
+            standing = bisect.bisect_left(self.public_at, len(events))
+            if standing < len(self.public_at):
+                del self.public_at[standing:]
+                self.publisher.publish("event", {"game": self.game, "undo_to": standing})
         for n in range(self.sent_events, len(events)):
             view = public_event(events[n])
             if view is not None:
-                self.publisher.publish("event", {"game": self.game, "n": n, "event": view})
+                self.publisher.publish("event", {"game": self.game, "n": len(self.public_at), "event": view})
+                self.public_at.append(n)
         self.sent_events = len(events)
 
     def _status(self, body: dict[str, object]) -> None:

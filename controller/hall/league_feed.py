@@ -13,11 +13,10 @@ however often it comes.
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from controller.hall import topics
+from controller.hall import checks, schema, topics
 
 #: How long the hall goes on offering a record the league has not confirmed: three days.
 RESEND_S = 3 * 24 * 3600.0
@@ -78,7 +77,8 @@ class Ledger:
         """The recent records from the hall's file (after a restart, or on connecting): those not confirmed go
         again shortly, unless the receipt comes first."""
         for room, at, evening, body in store.records_since(now - RESEND_S):
-            self.add(room, at, evening, body, now, due=now + CONNECT_GRACE_S)
+            if isinstance(body, dict) and isinstance(body.get("uid"), str):  # (a hand-edited row is not offered)
+                self.add(room, at, evening, body, now, due=now + CONNECT_GRACE_S)
 
     def connected(self, now: float) -> None:
         """The link to the broker is new: what it had queued may be gone, so everything unconfirmed goes soon."""
@@ -88,8 +88,7 @@ class Ledger:
 
     def receipt(self, payload: bytes) -> int:
         """The league's receipt: the uids it has of this club's recent games. Returns how many it confirmed."""
-        data = json.loads(payload)
-        uids = {str(u) for u in data["uids"]}
+        uids = schema.league_receipt(checks.parse(payload))
         self.confirmed = uids
         done = [u for u in self.pending if u in uids]
         for u in done:

@@ -97,6 +97,42 @@ async def first_of(stop: asyncio.Event, *jobs: Coroutine[Any, Any, None]) -> Non
         raise aiomqtt.MqttError("the broker closed the connection")
 
 
+#: After a fault of ours in a broker link (not the broker going away), the first wait before it starts again; it
+#: doubles up to :data:`FAULT_PAUSE_MAX` while the fault keeps coming back.
+FAULT_PAUSE = 1.0
+FAULT_PAUSE_MAX = 30.0
+#: A connection that lasted this long was a good one: the next reconnection waits the shortest pause again.
+GOOD_CONNECTION_S = 5.0
+
+
+async def keep_linked(connection: Callable[[], Coroutine[Any, Any, None]], stop: asyncio.Event, *, who: str,
+                      down: Callable[[str, bool], None], clock: Callable[[], float] = time.monotonic) -> None:
+    """Run ``connection()`` (one whole connection to the broker) again and again until ``stop``: after the broker
+    went (``aiomqtt.MqttError``) within 0.2 s doubling to 2 s, and after any other exception (a fault of ours, in
+    the link's own code) with one line in the log naming it, within 1 s doubling to 30 s. ``down(why, fault)`` is
+    called each time, so whoever shows ``connected`` says the truth (``fault``: this function has logged it).
+    Only cancelling the task ends it otherwise."""
+    import aiomqtt
+
+    pause, fault_pause = 0.2, FAULT_PAUSE
+    while not stop.is_set():
+        began = clock()
+        try:
+            await connection()
+            continue  # it returns when stop is set
+        except aiomqtt.MqttError as exc:
+            down(str(exc), False)
+            wait = pause = 0.2 if clock() - began >= GOOD_CONNECTION_S else min(2.0, pause * 2)
+        except Exception as exc:
+            down(f"{type(exc).__name__}: {exc}", True)
+            wait = fault_pause
+            log.error("%s: the broker link stopped on a fault (%s: %s); it starts again in %g s", who,
+                      type(exc).__name__, exc, wait)
+            fault_pause = min(FAULT_PAUSE_MAX, fault_pause * 2)
+        with contextlib.suppress(asyncio.TimeoutError):
+            await asyncio.wait_for(stop.wait(), wait)
+
+
 class MqttPublisher:
     """A table's publisher: ``publish(kind, body)`` -> the outbox -> the broker, under ``tianhei/<club>/<room>/``."""
 
@@ -180,8 +216,8 @@ class MqttPublisher:
                     self.sent = ([str(m) for m in data["members"]], str(data.get("variant") or ""))
                     for cb in self.on_sent:
                         cb(*self.sent)
-            except (ValueError, KeyError, TypeError) as exc:
-                log.warning("hall message on %s not understood (%s)", message.topic, exc)
+            except Exception as exc:  # not understood, or a fault met by it: this message only, the link goes on
+                log.warning("hall message on %s not understood (%s: %s)", message.topic, type(exc).__name__, exc)
 
     def _up(self) -> None:
         self.connected = True

@@ -17,15 +17,13 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from controller.club.record import GameRecord
 from controller.club.scoring import DEFAULT, ScoringTable
 from controller.club.standings import standings
-from controller.hall import league_feed, topics
+from controller.hall import checks, league_feed, schema, topics
 from controller.hall.announce import Announcer, game_over_text
-from controller.hall.mqtt import CLIENT_LOG, BrokerAddress, LinkStats, first_of, seen
+from controller.hall.mqtt import CLIENT_LOG, BrokerAddress, LinkStats, first_of, keep_linked, seen
 from controller.hall.store import HallStore
 from controller.hall.waiting import Proposal, Room, next_variant, propose
-from controller.web import safejson
 
 log = logging.getLogger(__name__)
 
@@ -94,23 +92,31 @@ class HallService:
 
     # ---- messages from the rooms -------------------------------------------------------------------------------
     def receive(self, topic: str, payload: bytes) -> str:
-        """Take one message: ``taken``, ``copy`` (its id was taken before) or ``rejected`` (logged, one line)."""
+        """Take one message: ``taken``, ``copy`` (its id was taken before) or ``rejected``: refused by the schema
+        (controller/hall/schema.py) or by a fault of ours met while taking it; either way one line in the log, the
+        message in the quarantine, and its id acknowledged so its table stops sending it. Raises only when the
+        hall's own store fails (the link then starts again: controller/hall/mqtt.py keep_linked)."""
         where = topics.parse(topic)
+        ours = where is not None and where[0] == self.club
+        sender = f"room {where[1]}" if where is not None and ours else "an unknown sender"
+        msg: Any = None
         try:
-            if where is None or where[0] != self.club:
-                raise ValueError(f"not a room topic of club {self.club!r}")
-            msg = safejson.loads(payload)
-            room, kind = where[1], where[2]
-            epoch, seq, body = str(msg["epoch"]), int(msg["seq"]), msg["body"]
-            at = float(msg.get("at", self.clock()))
-            if msg.get("room") != room or msg.get("kind") != kind or not isinstance(body, dict):
-                raise ValueError("the envelope does not match its topic")
-            if kind == "record":
-                GameRecord.from_dict(body)  # the club's record, whole, or nothing of it is taken
-        except (ValueError, KeyError, TypeError) as exc:
-            self.counts.rejected += 1
-            log.warning("hall: message on %s dropped: %s", topic, exc)
-            return "rejected"
+            if where is None or not ours:
+                raise checks.Refused("topic", f"not a room topic of club {self.club!r}")
+            msg = checks.parse(payload)
+            data = schema.table_message(msg, where[1], where[2])
+        except checks.Refused as exc:
+            return self._refuse(topic, sender, exc, payload, where[1] if where and ours else None,
+                                schema.message_id(msg, payload))
+        try:
+            return self._take_message(where[1], where[2], data)
+        except Exception as exc:  # a fault of ours met by this message: the next one is taken all the same
+            return self._refuse(topic, sender, checks.Refused("(handling)", f"{type(exc).__name__}: {exc}"),
+                                payload, where[1], schema.message_id(msg), fault=True)
+
+    def _take_message(self, room: str, kind: str, msg: dict[str, Any]) -> str:
+        epoch, seq, body = msg["epoch"], msg["seq"], msg["body"]
+        at = msg.get("at", self.clock())
         announce = False
         with self.store.transaction():
             if not self.store.take(room, epoch, seq, self.clock()):
@@ -129,6 +135,21 @@ class HallService:
             self._changed()
         self._wake.set()
         return outcome
+
+    def _refuse(self, topic: str, sender: str, exc: checks.Refused, payload: bytes, room: str | None,
+                msg_id: tuple[str, int] | None, *, fault: bool = False) -> str:
+        """One line naming the sender and the field, the message kept in the quarantine, and its id taken (when
+        it has a usable one) so the receipt covers it."""
+        self.counts.rejected += 1
+        (log.error if fault else log.warning)("hall: refused a message from %s on %s: %s", sender, topic[:120], exc)
+        with self.store.transaction():
+            self.store.keep_refused(self.clock(), sender, topic, exc.field, exc.why, payload)
+            if room is not None and msg_id is not None:
+                self.store.take(room, msg_id[0], msg_id[1], self.clock())
+        if room is not None and msg_id is not None:
+            self.owed.add((room, msg_id[0]))
+            self._wake.set()
+        return "rejected"
 
     def receipts(self) -> dict[str, dict[str, Any]]:
         """What goes out next: the room lists and a receipt for each room heard from since the last batch."""
@@ -251,13 +272,14 @@ class HallService:
     def snapshot(self) -> dict[str, Any]:
         now = self.clock()
         evening = evening_of(now)
-        results = self.store.results(evening)
+        results = checks.readable(self.store.results(evening), schema.stored_result, "hall: a stored result")
         rooms = []
         for view in self.room_views():
             info = self.store.room(view.id)
             last = next((r for r in reversed(results) if r["room"] == view.id), None)
-            rooms.append({"id": view.id, "kind": view.kind, "seats": view.seats, "status": info["status"],
-                          "at": info["at"], "sent": info["sent"], "next_variant": info["next_variant"],
+            rooms.append({"id": view.id, "kind": view.kind, "seats": view.seats,
+                          "status": (checks.readable([info["status"]], schema.status_body, "hall: a stored status")
+                                     or [{}])[0], "at": checks.finite(info["at"]), "sent": info["sent"], "next_variant": info["next_variant"],
                           "players": info["players"], "events": self.events.get(view.id, 0),
                           "last": {k: last.get(k) for k in ("winner", "reason", "days", "game", "winners")}
                           if last else None})
@@ -274,8 +296,10 @@ class HallService:
     def standings(self, evening: str) -> list[dict[str, Any]]:
         """The evening's standings from the club records the tables sent, by the club's own pure scoring and
         ranking (``controller/club/standings.py``) and the club's scoring table; guests are not ranked. (Levels
-        need every game a member ever played, which the club database has and the hall does not: not shown.)"""
-        return standings([GameRecord.from_dict(r) for r in self.store.records(evening)], self.scoring)
+        need every game a member ever played, which the club database has and the hall does not: not shown.)
+        A stored record that does not fit the schema (kept before the hall checked them) is left out."""
+        return standings(checks.readable(self.store.records(evening), schema.record_body, "hall: a stored record"),
+                         self.scoring)
 
     def _changed(self) -> None:
         for cb in list(self.listeners):
@@ -284,36 +308,32 @@ class HallService:
     # ---- the broker ----------------------------------------------------------------------------------------------
     async def run_mqtt(self, broker: BrokerAddress, stop: asyncio.Event) -> None:
         """Subscribe to every room (persistent session, QoS 1) and publish receipts and room lists, reconnecting
-        for as long as it takes."""
+        for as long as it takes, and starting again after any fault (controller/hall/mqtt.py keep_linked)."""
+        await keep_linked(lambda: self._connection(broker, stop), stop, who="hall",
+                          down=lambda why, fault: self._link(False, why, quiet=fault))
+        self._link(False, "stopped")
+
+    async def _connection(self, broker: BrokerAddress, stop: asyncio.Event) -> None:
         import aiomqtt
 
-        pause = 0.2
-        while not stop.is_set():
-            client = aiomqtt.Client(broker.host, broker.port, username=broker.username, password=broker.password,
-                                    identifier=f"tianhei-{self.club}-hall", clean_session=False, keepalive=5,
-                                    timeout=5.0, logger=CLIENT_LOG)
-            try:
-                async with client:
-                    self._link(True)
-                    pause = 0.2
-                    for t in topics.room_subscriptions(self.club):
-                        await client.subscribe(t, qos=1)
-                    for view in self.room_views():  # the room lists again (retained; idempotent)
-                        self._queue_sent(view.id, list(view.sent), view.next_variant)
-                    # what the league has not confirmed goes again soon: a broker killed while its bridge was
-                    # down lost the bridge's queue with it (the league takes each game once)
-                    await client.subscribe(league_feed.topic(self.club, league_feed.RECEIPT), qos=1)
-                    self.league.connected(self.clock())
-                    self._queue_standings(evening_of(self.clock()))
-                    await first_of(stop, self._take(client), self._publish(client, stop),
-                                   self._to_league(client, stop))
-            except aiomqtt.MqttError as exc:
-                seen(client)
-                self._link(False, str(exc))
-                with contextlib.suppress(asyncio.TimeoutError):
-                    await asyncio.wait_for(stop.wait(), pause)
-                pause = min(2.0, pause * 2)
-        self._link(False, "stopped")
+        client = aiomqtt.Client(broker.host, broker.port, username=broker.username, password=broker.password,
+                                identifier=f"tianhei-{self.club}-hall", clean_session=False, keepalive=5,
+                                timeout=5.0, logger=CLIENT_LOG)
+        try:
+            async with client:
+                for t in topics.room_subscriptions(self.club):
+                    await client.subscribe(t, qos=1)
+                self._link(True)  # linked once the rooms' messages reach it
+                for view in self.room_views():  # the room lists again (retained; idempotent)
+                    self._queue_sent(view.id, list(view.sent), view.next_variant)
+                # what the league has not confirmed goes again soon: a broker killed while its bridge was
+                # down lost the bridge's queue with it (the league takes each game once)
+                await client.subscribe(league_feed.topic(self.club, league_feed.RECEIPT), qos=1)
+                self.league.connected(self.clock())
+                self._queue_standings(evening_of(self.clock()))
+                await first_of(stop, self._take(client), self._publish(client, stop), self._to_league(client, stop))
+        finally:
+            seen(client)
 
     async def _take(self, client: Any) -> None:
         receipt = league_feed.topic(self.club, league_feed.RECEIPT)
@@ -321,8 +341,8 @@ class HallService:
             if str(message.topic) == receipt:
                 try:
                     self.league.receipt(bytes(message.payload))
-                except (ValueError, KeyError, TypeError) as exc:
-                    log.warning("hall: the league's receipt not understood (%s)", exc)
+                except Exception as exc:  # refused by the schema, or a fault: this receipt only
+                    log.warning("hall: the league's receipt refused (%s)", exc)
                 continue
             self.receive(str(message.topic), bytes(message.payload))
 
@@ -350,15 +370,17 @@ class HallService:
                     self.outgoing.setdefault(topic, body)
                 raise
 
-    def _link(self, up: bool, why: str = "") -> None:
+    def _link(self, up: bool, why: str = "", *, quiet: bool = False) -> None:
+        """The link is up or down (``why``); ``quiet``: the fault that took it down was logged already."""
         if up:
             self.link.connects += 1
-        elif not self.connected and self.link.connects == 0 and not self.link.errors and why != "stopped":
+        elif not self.connected and self.link.connects == 0 and not self.link.errors and why != "stopped" \
+                and not quiet:
             self.link.errors.append(why)
             log.warning("hall: cannot reach the broker (%s); retrying until it answers", why)
         elif self.connected:
             self.link.outages += 1
-            if why != "stopped":
+            if why != "stopped" and not quiet:
                 log.warning("hall: broker lost (%s); reconnecting", why)
         if self.connected != up:
             self.connected = up

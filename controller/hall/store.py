@@ -11,6 +11,8 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+from controller.hall import quarantine
+from controller.hall.checks import stored_json
 from controller.private_file import make_private
 
 SCHEMA = """
@@ -30,6 +32,11 @@ CREATE TABLE IF NOT EXISTS announced (game TEXT PRIMARY KEY, room TEXT NOT NULL,
 """
 
 
+def _names(value: Any) -> list[str]:
+    """A stored list of names as names (a hand-edited row may hold anything)."""
+    return [str(n) for n in value] if isinstance(value, list) else []
+
+
 class HallStore:
     def __init__(self, path: str | Path) -> None:
         self.path = Path(path)
@@ -42,6 +49,7 @@ class HallStore:
         # syncs once before each batch of receipts goes out (sync()), so nothing it has acknowledged can be lost.
         self.db.execute("PRAGMA synchronous=NORMAL")
         self.db.executescript(SCHEMA)
+        self.db.executescript(quarantine.SCHEMA)
         columns = {c for _, c, *_ in self.db.execute("PRAGMA table_info(records)")}
         if "evening" not in columns:  # a hall file from before the club's records: its provisional records (not
             # the club's) keep evening '' and so never count in a standing
@@ -56,6 +64,7 @@ class HallStore:
             yield self.db
         except BaseException:
             self.db.execute("ROLLBACK")
+            self._marks.clear()  # what take() noted in memory went with the transaction
             raise
         self.db.execute("COMMIT")
 
@@ -114,8 +123,8 @@ class HallStore:
         status, status_seq, at, events, sent, nxt, players = self.db.execute(
             "SELECT status, status_seq, at, events, sent, next_variant, players FROM rooms WHERE room = ?",
             (room,)).fetchone()
-        return {"status": json.loads(status), "status_seq": status_seq, "at": at, "events": events,
-                "sent": json.loads(sent), "next_variant": nxt, "players": json.loads(players)}
+        return {"status": stored_json(status, {}), "status_seq": status_seq, "at": at, "events": events,
+                "sent": _names(stored_json(sent, [])), "next_variant": nxt, "players": _names(stored_json(players, []))}
 
     def update_room(self, room: str, **fields: Any) -> None:
         self.room(room)
@@ -144,22 +153,31 @@ class HallStore:
     def records(self, evening: str) -> list[dict[str, Any]]:
         """The club records of the evening's games, in the order the tables wrote them."""
         rows = self.db.execute("SELECT body FROM records WHERE evening = ? ORDER BY at", (evening,)).fetchall()
-        return [json.loads(body) for (body,) in rows]
+        return [stored_json(body) for (body,) in rows]
 
     def records_since(self, at: float) -> list[tuple[str, float, str, dict[str, Any]]]:
         """(room, written at, evening, record) of every club record the tables wrote since ``at``, oldest first."""
         rows = self.db.execute("SELECT room, at, evening, body FROM records WHERE at >= ? AND evening != '' "
                                "ORDER BY at", (at,)).fetchall()
-        return [(room, float(when), evening, json.loads(body)) for room, when, evening, body in rows]
+        return [(room, float(when), evening, stored_json(body)) for room, when, evening, body in rows]
 
     def results(self, evening: str | None = None) -> list[dict[str, Any]]:
         q = "SELECT room, at, body FROM results" + (" WHERE evening = ?" if evening else "") + " ORDER BY at"
         rows = self.db.execute(q, (evening,) if evening else ()).fetchall()
-        return [dict(json.loads(body), room=room, at=at) for room, at, body in rows]
+        return [dict(body, room=room, at=at) if isinstance(body := stored_json(text), dict) else body
+                for room, at, text in rows]
 
     def count(self, table: str) -> int:
         assert table in ("results", "records", "seen", "announced")
         return int(self.db.execute(f"SELECT COUNT(*) FROM {table}").fetchone()[0])
+
+    # ---- the quarantine (controller/hall/quarantine.py) ---------------------------------------------------------
+    def keep_refused(self, at: float, sender: str, topic: str, field: str, why: str, payload: bytes) -> int:
+        """Keep a refused message; call inside :meth:`transaction` (with the :meth:`take` that acknowledges it)."""
+        return quarantine.keep(self.db, at, sender, topic, field, why, payload)
+
+    def quarantined(self, limit: int = quarantine.KEEP) -> list[quarantine.Quarantined]:
+        return quarantine.rows(self.db, limit)
 
     # ---- waiting list and announcements ------------------------------------------------------------------------
     def waiting(self) -> list[tuple[str, float]]:

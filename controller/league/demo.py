@@ -9,6 +9,11 @@ tables themselves played, that every game reached the league exactly once, that 
 league are its hall's, that the league's standings are the club scoring of every game with one person per member
 card, that Ada (a card in red and in blue) is one person, and that Bo (a card in red, none in gold) is one once
 his two records are merged.
+
+One room of red is poisoned (controller/league/poison.py): its table login publishes what stopped a hall or the
+league for every club before they checked their input, and red's hall holds two poisoned records it took before
+then and offers the league again. The demo checks that each poison is in the hall's or the league's quarantine
+and that every other room's game reached the hall and the league all the same.
 """
 
 from __future__ import annotations
@@ -33,12 +38,15 @@ from controller.hall.outbox import Outbox
 from controller.hall.service import HallService, RoomConfig, evening_of
 from controller.hall.simroom import SimulatedRoom
 from controller.hall.store import HallStore
+from controller.league import poison
 from controller.league.bridge import LEAGUE_USER, Bridge, LeagueMosquitto
 from controller.league.certs import make_all
 from controller.league.relay import Relay
 from controller.league.service import LeagueService
 from controller.league.store import LeagueStore
 
+#: A room of red whose table login publishes poison (controller/league/poison.py); no table of ours plays there.
+POISONED = ("red", "3")
 #: club -> its rooms: (room, variant, players)
 CLUBS: dict[str, list[tuple[str, str, int]]] = {
     "red": [("1", "classic-1.0", 8), ("2", "classic-1.0", 7)],
@@ -59,6 +67,8 @@ class LeagueReport(Report):
     at_league: int = 0
     copies: int = 0
     cuts: list[str] = field(default_factory=list)
+    #: messages the poisoned room published
+    poisons: int = 0
 
 
 def card_of(club: str, name: str) -> str:
@@ -126,9 +136,15 @@ async def evening(root: Path, *, games: int = 2, speed: float = 60.0, seed: int 
             cert = certs[name]
             bridge = Bridge(name, f"127.0.0.1:{relay.port}", root / "certs" / "ca.crt", cert.cert, cert.key,
                             restart=(1, 2))
-            broker = Mosquitto(root / name / "broker", name, [r for r, _, _ in rooms], bridge=bridge)
+            room_ids = [r for r, _, _ in rooms] + ([POISONED[1]] if name == POISONED[0] else [])
+            broker = Mosquitto(root / name / "broker", name, room_ids, bridge=bridge)
             broker.start()
-            hall = HallService(HallStore(root / name / "hall.sqlite"), name, [RoomConfig(r, 12) for r, _, _ in rooms])
+            store = HallStore(root / name / "hall.sqlite")
+            if name == POISONED[0]:  # what an older hall took from the poisoned room, offered again after a restart
+                with store.transaction():
+                    for room, at, night, body in poison.stored_poisons(name, time.time(), evening_of(time.time())):
+                        store.add_record(str(body["uid"]), room, night, at, body)
+            hall = HallService(store, name, [RoomConfig(r, 12) for r in room_ids])
             hall.league.first_s = 4.0  # a demo's minute is short: ask the league again soon
             tasks.append(asyncio.create_task(hall.run_mqtt(
                 BrokerAddress("127.0.0.1", broker.port, "hall", broker.files.passwords["hall"]), stop)))
@@ -163,6 +179,8 @@ async def evening(root: Path, *, games: int = 2, speed: float = 60.0, seed: int 
             f"127.0.0.1:{league_broker.port} for the league; clubs " + ", ".join(
                 f"{c.name} (broker :{c.broker.port}, {len(c.rooms)} table(s))" for c in clubs.values())
             + f"; {games} games a table at {speed:g}x")
+        poisoned = clubs[POISONED[0]]
+        await _poison(poisoned, report, say)
         play = [asyncio.create_task(r.evening(games, stop)) for c in clubs.values() for r in c.rooms]
         started = time.monotonic()
         chaos = asyncio.create_task(_chaos(clubs, league_broker, league, rng, report, started, say))
@@ -187,6 +205,21 @@ async def evening(root: Path, *, games: int = 2, speed: float = 60.0, seed: int 
             c.broker.stop()
         league_broker.stop()
     return report
+
+
+async def _poison(club: _Club, report: LeagueReport, say: Callable[[str], None]) -> None:
+    """The poisoned room's table login publishes every poison on its own room's topics, then the evening plays."""
+    import aiomqtt
+
+    user = f"room-{POISONED[1]}"
+    sent = poison.room_poisons(club.name, POISONED[1])
+    async with aiomqtt.Client("127.0.0.1", club.broker.port, username=user, password=club.broker.files.passwords[user],
+                              identifier=f"poisoner-{club.name}-{POISONED[1]}", timeout=5) as client:
+        for topic, payload in sent:
+            await client.publish(topic, payload, qos=1)
+    report.poisons = len(sent)
+    say(f"  room {POISONED[1]} of {club.name} published {len(sent)} poisoned messages (a list for a name, a number "
+        f"for a card, players 1e999, 100,000 deep, written at 1e300); its hall offers the league 2 more it kept")
 
 
 async def _chaos(clubs: dict[str, _Club], league_broker: LeagueMosquitto, league: LeagueService, rng: random.Random,
@@ -295,6 +328,7 @@ def _check(report: LeagueReport, league: LeagueService, clubs: dict[str, _Club])
     shown = league.standings()
     if shown != standings(renamed, league.scoring):
         problems.append("the league's standings differ from the games played")
+    _check_quarantine(report, league, clubs[POISONED[0]])
     not_up = [c for c, (state, _) in league.store.clubs().items() if state != "up"]
     if not_up:
         problems.append(f"bridges not up at the end: {not_up}")
@@ -311,3 +345,20 @@ def _check(report: LeagueReport, league: LeagueService, clubs: dict[str, _Club])
     lines.append("league standings: " + ", ".join(f"{s['member']} {s['points']:g}" for s in shown[:6]) + " …")
     lines.append("OK: every game is at the league once, every club's and the league's standings are right"
                  if report.ok else "PROBLEMS:\n  " + "\n  ".join(problems))
+
+
+def _check_quarantine(report: LeagueReport, league: LeagueService, club: _Club) -> None:
+    """Every poison of the poisoned room is in its hall's quarantine, every poisoned record its hall kept is in
+    the league's, and both services still took every other game (checked above)."""
+    at_hall = [q for q in club.hall.store.quarantined() if q.sender == f"room {POISONED[1]}"]
+    at_league = [q for q in league.store.quarantined() if q.sender == f"club {club.name}"]
+    if len(at_hall) != report.poisons:
+        report.problems.append(f"{len(at_hall)} of room {POISONED[1]}'s {report.poisons} poisoned messages are in "
+                               f"{club.name}'s hall's quarantine")
+    if len(at_league) != 2:
+        report.problems.append(f"{len(at_league)} of the 2 poisoned records {club.name}'s hall kept are in the "
+                               f"league's quarantine")
+    report.lines.append(f"quarantine: {club.name}'s hall refused {len(at_hall)} message(s) from room "
+                        f"{POISONED[1]} (" + ", ".join(sorted({q.field for q in at_hall})) + f"); the league "
+                        f"refused {len(at_league)} from {club.name} ("
+                        + ", ".join(sorted({q.field for q in at_league})) + ")")

@@ -17,6 +17,8 @@ from pathlib import Path
 from typing import Any
 
 from controller.club.store import normalise_card
+from controller.hall import quarantine
+from controller.hall.checks import stored_json
 from controller.private_file import make_private
 from controller.sqlite_tx import immediate
 
@@ -70,6 +72,7 @@ class LeagueStore:
         self.db.execute("PRAGMA journal_mode=WAL")
         self.db.execute("PRAGMA synchronous=FULL")  # a game taken is a game kept (a few a minute at most)
         self.db.executescript(SCHEMA)
+        self.db.executescript(quarantine.SCHEMA)
 
     def transaction(self) -> AbstractContextManager[None]:
         """One write transaction: all of it or nothing (controller/sqlite_tx.py)."""
@@ -93,7 +96,7 @@ class LeagueStore:
             q += " AND club = ?"
             args.append(club)
         rows = self.db.execute(q + " ORDER BY at, club, uid", args).fetchall()
-        return [{"club": c, "uid": u, "room": r, "at": a, "evening": e, "record": json.loads(rec)}
+        return [{"club": c, "uid": u, "room": r, "at": a, "evening": e, "record": stored_json(rec)}
                 for c, u, r, a, e, rec in rows]
 
     def count_games(self) -> int:
@@ -104,11 +107,27 @@ class LeagueStore:
         self.db.execute("INSERT OR REPLACE INTO club_standings VALUES (?, ?, ?, ?)",
                         (club, evening, json.dumps(body, ensure_ascii=False), taken))
 
-    def club_standings(self, club: str) -> tuple[str, list[dict[str, Any]]] | None:
-        """(evening, standings) the club's hall published last."""
-        row = self.db.execute("SELECT evening, body FROM club_standings WHERE club = ? ORDER BY evening DESC "
-                              "LIMIT 1", (club,)).fetchone()
-        return (row[0], json.loads(row[1])) if row else None
+    def club_standings(self, club: str, until: str = "9999-12-31") -> tuple[str, list[Any]] | None:
+        """(evening, standings) of the club's latest evening up to ``until``, as its hall published them."""
+        row = self.db.execute("SELECT evening, body FROM club_standings WHERE club = ? AND evening <= ? "
+                              "ORDER BY evening DESC LIMIT 1", (club, until)).fetchone()
+        if row is None:
+            return None
+        rows = stored_json(row[1])
+        return row[0], rows if isinstance(rows, list) else []
+
+    # ---- the quarantine (controller/hall/quarantine.py) ---------------------------------------------------------
+    def keep_refused(self, at: float, sender: str, topic: str, field: str, why: str, payload: bytes,
+                   uid: str | None = None) -> int:
+        """Keep a refused message (its own transaction); ``uid``: the game it offered, for the club's receipt."""
+        with self.transaction():
+            return quarantine.keep(self.db, at, sender, topic, field, why, payload, uid)
+
+    def quarantined(self, limit: int = quarantine.KEEP) -> list[quarantine.Quarantined]:
+        return quarantine.rows(self.db, limit)
+
+    def quarantined_uids(self, sender: str, since: float) -> list[str]:
+        return quarantine.uids(self.db, sender, since)
 
     def set_bridge(self, club: str, state: str, at: float) -> None:
         self.db.execute("INSERT INTO clubs VALUES (?, ?, ?) ON CONFLICT(club) DO UPDATE SET bridge = excluded.bridge,"

@@ -157,7 +157,7 @@ def test_the_standings_on_the_page_are_tonights_only():
     assert evening_of(clock.t) != evening_of(clock.t - 86400)
 
 
-def test_a_message_that_is_not_one_of_ours_is_dropped_with_one_line_and_nothing_changes(caplog):
+def test_a_message_that_is_not_one_of_ours_is_refused_with_one_line_and_nothing_changes(caplog):
     h = hall()
     caplog.set_level(logging.WARNING)
     assert h.receive("tianhei/test/3/status", b"not json") == "rejected"
@@ -165,7 +165,9 @@ def test_a_message_that_is_not_one_of_ours_is_dropped_with_one_line_and_nothing_
     assert h.receive("tianhei/other/3/status", envelope("3", "status", 1, {})) == "rejected"
     assert h.counts.rejected == 3 and h.counts.taken == 0
     assert all(len(r.message.splitlines()) == 1 for r in caplog.records)
-    assert "dropped" in caplog.records[0].message
+    assert "refused a message from room 3" in caplog.records[0].message
+    assert h.store.count("results") == h.store.count("records") == 0 and h.events == {}
+    assert len(h.store.quarantined()) == 3
 
 
 def test_the_organiser_puts_members_on_the_list_and_takes_them_off():

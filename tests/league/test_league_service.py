@@ -103,18 +103,19 @@ def test_the_league_ranks_one_club_as_the_club_does():
     ("league/red/other", message("red", RED_GAME)),
     ("league/red/bridge", b"maybe"),
 ])
-def test_a_message_the_league_cannot_take_is_dropped_with_one_line(topic, payload, caplog):
+def test_a_message_the_league_cannot_take_is_refused_with_one_line(topic, payload, caplog):
     lg = league()
     assert lg.receive(topic, payload) == "rejected"
     assert lg.store.count_games() == 0
-    assert len([r for r in caplog.records if "dropped" in r.getMessage()]) == 1
+    assert len([r for r in caplog.records if "refused a message" in r.getMessage()]) == 1
+    assert len(lg.store.quarantined()) == 1
 
 
 def test_the_receipt_lists_the_clubs_recent_games_and_the_bridge_state_is_kept():
     t = 1_764_000_000.0
     lg = league(t)
     lg.receive("league/red/record", message("red", RED_GAME, at=t - 60))
-    lg.receive("league/red/record", message("red", record("old", "good", []), at=t - 10 * 86400))
+    lg.receive("league/red/record", message("red", record("old", "good", [(None, "civilian", "good", None)]), at=t - 10 * 86400))
     lg.receive("league/blue/record", message("blue", BLUE_GAME, at=t))
     assert lg.receipt("red") == {"uids": ["g1"]}
     assert lg.owed == {"red", "blue"}
