@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Fetch what install.sh --offline needs, on a machine with internet, for a table that has none:
 #
-#   systemd/fetch-offline.sh DIR [--python-version 3.11] [--no-debs]
+#   systemd/fetch-offline.sh DIR [--python-version 3.11] [--no-debs] [--record]
 #
 #   DIR/wheels/   the Python packages tianhei needs, as aarch64 wheels for the Pi's Python (pip download
 #                 --platform manylinux..._aarch64 --only-binary=:all:), plus setuptools and wheel, which pip needs
@@ -14,15 +14,18 @@
 #                 (systemd/install-broker.sh --offline DIR): fetched with the .debs, by
 #                 systemd/mosquitto-package.sh --download, which adds the backports source to this machine
 #
+#   --record      also what install.sh --record needs (the [record] extra's wheels, sox's .debs)
+#
 # Then copy the checkout and DIR to the table and run: sudo systemd/install.sh --profile P --offline DIR
 set -euo pipefail
 src=$(cd "$(dirname "$0")/.." && pwd)
-dir="" pyver=3.11 debs=1
+dir="" pyver=3.11 debs=1 record=""
 while [ $# -gt 0 ]; do
     case "$1" in
         --python-version) pyver=${2:-}; shift 2 ;;
         --no-debs) debs=0; shift ;;
-        -h|--help) sed -n '2,17p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        --record) record=--record; shift ;;
+        -h|--help) sed -n '2,19p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
         -*) echo "fetch-offline.sh: unknown option '$1' (--help lists them)" >&2; exit 2 ;;
         *) dir=$1; shift ;;
     esac
@@ -30,11 +33,12 @@ done
 [ -n "$dir" ] || { echo "fetch-offline.sh: say where to put the bundle: fetch-offline.sh DIR" >&2; exit 2; }
 mkdir -p "$dir/wheels"
 # tianhei's dependencies, from pyproject.toml (the one list); setuptools and wheel build tianhei itself
-mapfile -t reqs < <(python3 - "$src/pyproject.toml" <<'PY'
+mapfile -t reqs < <(python3 - "$src/pyproject.toml" "$record" <<'PY'
 import sys, tomllib
 with open(sys.argv[1], "rb") as f:
     data = tomllib.load(f)
-for req in data["project"]["dependencies"] + data["build-system"]["requires"]:
+extra = data["project"]["optional-dependencies"]["record"] if sys.argv[2] else []
+for req in data["project"]["dependencies"] + data["build-system"]["requires"] + extra:
     print(req)
 PY
 )
@@ -46,7 +50,7 @@ python3 -m pip download --quiet --dest "$dir/wheels" --only-binary=:all: "${plat
     --python-version "$pyver" --implementation cp "${reqs[@]}"
 if [ "$debs" = 1 ]; then
     if [ "$(dpkg --print-architecture 2>/dev/null || true)" = arm64 ]; then
-        packages=$(bash "$src/systemd/install.sh" --dry-run --profile bus-16 \
+        packages=$(bash "$src/systemd/install.sh" --dry-run --profile bus-16 $record \
                    | sed -n 's/^\[packages\] *apt-get install -y \(--no-install-recommends \)\{0,1\}//p')
         echo "[debs]     apt-get install --download-only $packages"
         mkdir -p "$dir/debs"

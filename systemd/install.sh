@@ -2,7 +2,7 @@
 # Install Tianhei as a service on Raspberry Pi OS, from a checkout:
 #
 #   sudo systemd/install.sh [--profile compact-8|bus-16|sim] [--dry-run] [--root DIR] [--reconfigure]
-#                           [--offline DIR]
+#                           [--offline DIR] [--record]
 #
 #   --profile P     the table's hardware (asked when not given and a person is at the terminal)
 #   --dry-run       print every change (packages, user, files, boot config, udev, units) and make none
@@ -11,6 +11,9 @@
 #   --reconfigure   write a new /etc/tianhei/tianhei.toml even if one exists (the old one is kept as .bak)
 #   --offline DIR   no internet (a venue without it): the .debs from DIR/debs and the wheels from DIR/wheels,
 #                   as systemd/fetch-offline.sh DIR fetched them; apt and pip reach no network
+#   --record        also what recording the club's own judge at this table needs (the console's recording page,
+#                   tianhei sounds record): sox and the [record] extra (numpy, pyloudnorm); offline, the bundle
+#                   must have been fetched with fetch-offline.sh --record
 #
 # Idempotent: running it again upgrades the code and keeps the config, the decks, the journal and the remote's
 # pairing key. The installed service (`tianhei serve`) waits for players on the configured hardware; on the sim
@@ -23,7 +26,8 @@ dry=0
 root="/"
 reconfigure=0
 offline=""
-usage() { sed -n '2,19p' "$0" | sed 's/^# \{0,1\}//'; }
+record=0
+usage() { sed -n '2,20p' "$0" | sed 's/^# \{0,1\}//'; }
 while [ $# -gt 0 ]; do
     case "$1" in
         --profile) profile=${2:-}; shift 2 ;;
@@ -34,6 +38,7 @@ while [ $# -gt 0 ]; do
         --reconfigure) reconfigure=1; shift ;;
         --offline) offline=${2:-}; shift 2 ;;
         --offline=*) offline=${1#*=}; shift ;;
+        --record) record=1; shift ;;
         -h|--help) usage; exit 0 ;;
         *) echo "install.sh: unknown option '$1' (--help lists them)" >&2; exit 2 ;;
     esac
@@ -124,8 +129,11 @@ packages="python3-venv rsync alsa-utils openssl libglib2.0-0"
 extras=""
 case "$profile" in
     # python3-dev and swig: the [pi] extra's lgpio is built from source on the Pi (a bus table builds nothing)
-    compact-8) packages="$packages python3-dev swig liblgpio-dev i2c-tools"; extras="[pi]" ;;
+    compact-8) packages="$packages python3-dev swig liblgpio-dev i2c-tools"; extras="pi" ;;
 esac
+# --record: sox finishes each take (Ogg Vorbis: libsox-fmt-all), arecord (alsa-utils, above) records on the Pi
+if [ "$record" = 1 ]; then packages="$packages sox libsox-fmt-all"; extras="${extras:+$extras,}record"; fi
+[ -n "$extras" ] && extras="[$extras]"
 if [ -z "$offline" ]; then
     system packages "apt-get update" apt-get update
     # shellcheck disable=SC2086

@@ -45,6 +45,18 @@ def test_a_dry_run_prints_every_change_and_makes_none(tmp_path: Path, profile: s
     assert out.rstrip().endswith("Dry run: nothing was changed.")
 
 
+@pytest.mark.parametrize(("profile", "extras"), [("bus-16", "[record]"), ("compact-8", "[pi,record]")])
+def test_a_table_that_records_its_judge_gets_sox_and_the_record_extra(tmp_path: Path, profile: str,
+                                                                      extras: str) -> None:
+    """The console's recording page and ``tianhei sounds record`` need sox, numpy and pyloudnorm, which a table
+    that only plays does not: ``--record`` asks for them."""
+    result = install("--dry-run", "--root", str(tmp_path / "root"), "--profile", profile, "--record")
+    assert result.returncode == 0, result.stderr
+    assert "sox libsox-fmt-all" in result.stdout and f"install tianhei{extras} into it" in result.stdout
+    plain = install("--dry-run", "--root", str(tmp_path / "root"), "--profile", "bus-16")
+    assert "sox" not in plain.stdout and "install tianhei into it" in plain.stdout
+
+
 def rooted_config(scratch: Path) -> Path:
     """The written config with its absolute paths moved under the scratch root, where the files would be."""
     text = (scratch / "etc" / "tianhei" / "tianhei.toml").read_text(encoding="utf-8")
