@@ -83,14 +83,20 @@ def test_nobody_gets_in_without_the_right_password(mosquitto, user, password):
         asyncio.run(go())
 
 
-def test_the_broker_listens_on_loopback_unless_the_clubs_address_is_given(tmp_path):
+def test_the_broker_listens_on_loopback_unless_the_clubs_address_is_given_and_there_with_tls(tmp_path):
     text = config(port=1883, binds=["127.0.0.1"], password_file=tmp_path / "p", acl_file=tmp_path / "a",
                   data_dir=None)
     assert [line for line in text.splitlines() if line.startswith("listener")] == ["listener 1883 127.0.0.1"]
     assert "allow_anonymous false" in text
     files = write_files(tmp_path / "etc", "redclub", ["1", "2"], binds=["127.0.0.1", "192.168.8.2"])
     conf = files.conf.read_text()
-    assert "listener 1883 192.168.8.2" in conf and "listener 1883 0.0.0.0" not in conf
+    listeners = [line for line in conf.splitlines() if line.startswith("listener")]
+    assert listeners == ["listener 1883 127.0.0.1", "listener 8883 192.168.8.2"]  # the Wi-Fi gets TLS only
+    assert conf.count("use_username_as_clientid true") == 2 and "certfile" in conf
+    assert files.cafile == tmp_path / "etc" / "certs" / "ca.crt" and files.cafile.is_file()
+    assert (tmp_path / "etc" / "certs" / "ca.key").stat().st_mode & 0o777 == 0o600
+    plain = write_files(tmp_path / "plain", "redclub", ["1"], binds=["127.0.0.1", "192.168.8.2"], tls=False)
+    assert "listener 1883 192.168.8.2" in plain.conf.read_text() and plain.cafile is None
     assert "\nuser room-2\ntopic write tianhei/redclub/2/#\n" in acl("redclub", ["1", "2"])
     assert (files.secret_file("room-1").stat().st_mode & 0o777) == 0o600
 
