@@ -37,7 +37,9 @@ def read_password(path: str | None, user: str) -> str | None:
 def broker_address(config: Config, user: str) -> BrokerAddress:
     m = config.mqtt
     username = m.username or user
-    return BrokerAddress(m.host, m.port, username, read_password(m.password_file, username))
+    tls = m.tls_on()  # config check has made sure a TLS link has its CA
+    return BrokerAddress(m.host, m.tls_port if tls else m.port, username, read_password(m.password_file, username),
+                         m.cafile if tls else None)
 
 
 def hall_voices(languages: Sequence[str], adapter: str = "pygame") -> list[Voice]:

@@ -291,7 +291,7 @@ class HallService:
         while not stop.is_set():
             client = aiomqtt.Client(broker.host, broker.port, username=broker.username, password=broker.password,
                                     identifier=f"tianhei-{self.club}-hall", clean_session=False, keepalive=5,
-                                    timeout=5.0, logger=CLIENT_LOG)
+                                    timeout=5.0, logger=CLIENT_LOG, tls_params=broker.tls_params())
             try:
                 async with client:
                     self._link(True)
