@@ -162,19 +162,13 @@ def _serve(args: argparse.Namespace) -> int:
           f"{host}:{port} as {LEAGUE_USER!r}", flush=True)
 
     async def main() -> None:
-        from controller.league.web import create_app
-        from controller.web.guarded import GuardedServer
-        from controller.web.hosts import default_names
+        from controller.league.web import open_page
 
         stop = asyncio.Event()
         loop = asyncio.get_running_loop()
         for sig in (signal.SIGTERM, signal.SIGINT):
             loop.add_signal_handler(sig, stop.set)
-        # the page behind the judge's console's deadlines and limits: unfinished requests cannot take it down
-        server = GuardedServer(create_app(service, names=default_names(args.host, *names)), args.host, args.port,
-                               who="league's page", log=logging.getLogger("controller.league.web"),
-                               guard_key="tianhei league --host")
-        await server.start()
+        server = await open_page(service, args.host, args.port, names)
         link = asyncio.create_task(service.run_mqtt(BrokerAddress(host, int(port), LEAGUE_USER, password), stop))
         page = [server.task] if server.task is not None else []
         await asyncio.wait([asyncio.create_task(stop.wait()), *page], return_when=asyncio.FIRST_COMPLETED)

@@ -76,14 +76,9 @@ async def serve(service: HallService, broker: BrokerAddress, stop: asyncio.Event
     in use is a :class:`~controller.web.guarded.ListenError` (one line), before anything else starts."""
     server = None
     if web:
-        from controller.hall.web import create_app
-        from controller.web.guarded import GuardedServer
-        from controller.web.hosts import default_names
+        from controller.hall.web import open_page
 
-        app = create_app(service, organiser_code=organiser_code, names=default_names(host, *names))
-        server = GuardedServer(app, host, port, who="hall's page", log=logging.getLogger("controller.hall.web"),
-                               guard_key="[hall] http_host")
-        await server.start()
+        server = await open_page(service, host, port, organiser_code=organiser_code, names=names)
     tasks: list[asyncio.Task[Any]] = [asyncio.create_task(service.run_mqtt(broker, stop))]
     for voice in service.announcer.voices if service.announcer is not None else ():
         run = getattr(voice, "run", None)

@@ -16,7 +16,6 @@ from __future__ import annotations
 import asyncio
 import functools
 import hashlib
-import logging
 import random
 import time
 from collections import Counter
@@ -151,13 +150,9 @@ async def evening(root: Path, *, games: int = 2, speed: float = 60.0, seed: int 
         await until(lambda: all(s[0] == "up" for s in league.store.clubs().values())
                     and len(league.store.clubs()) == len(CLUBS), 20, "the clubs' bridges did not come up")
         if web:
-            from controller.league.web import create_app
-            from controller.web.guarded import GuardedServer
-            from controller.web.hosts import default_names
+            from controller.league.web import open_page
 
-            server = GuardedServer(create_app(league, names=default_names(host)), host, port, who="league's page",
-                                   log=logging.getLogger("controller.league.web"), guard_key="tianhei league-demo --host")
-            await server.start()
+            server = await open_page(league, host, port, key="tianhei league-demo --host")
             say(f"the league's page: http://{host}:{port}/  (English: http://{host}:{port}/?lang=en)")
         say(f"league broker: TLS on 127.0.0.1:{league_broker.tls_port} for the bridges, "
             f"127.0.0.1:{league_broker.port} for the league; clubs " + ", ".join(
