@@ -74,7 +74,15 @@ def make_ca(root: Path, organisation: str) -> Path:
 
 
 def server_cert(root: Path, name: str, organisation: str, names: Sequence[str]) -> tuple[Path, Path]:
-    """A broker's certificate for every address or host name its clients dial (loopback always)."""
-    sans = ",".join(_san(n) for n in dict.fromkeys([*names, "127.0.0.1", "localhost"]))
-    return sign(root, name, f"/O={organisation}/CN={name}",
-                f"subjectAltName={sans}\nextendedKeyUsage=serverAuth\nkeyUsage=digitalSignature")
+    """A broker's certificate for every address or host name its clients dial (loopback always). Made again (by
+    the same CA, which the clients keep trusting) when the names change: a broker given a new address must name it,
+    or every client that checks the name is refused. ``name.names`` remembers what it was made for."""
+    every = list(dict.fromkeys([*names, "127.0.0.1", "localhost"]))
+    made_for = root / f"{name}.names"
+    if not made_for.is_file() or made_for.read_text().split() != every:
+        (root / f"{name}.crt").unlink(missing_ok=True)
+    sans = ",".join(_san(n) for n in every)
+    signed = sign(root, name, f"/O={organisation}/CN={name}",
+                  f"subjectAltName={sans}\nextendedKeyUsage=serverAuth\nkeyUsage=digitalSignature")
+    made_for.write_text("\n".join(every) + "\n")
+    return signed

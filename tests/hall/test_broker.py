@@ -106,3 +106,18 @@ def test_writing_the_files_again_keeps_each_users_password(tmp_path):
     again = write_files(tmp_path, "c", ["1", "2"]).passwords
     assert again["room-1"] == first["room-1"] and again["hall"] == first["hall"] and "room-2" in again
     assert json.dumps(sorted(again)) == json.dumps(["hall", "room-1", "room-2"])
+
+
+def test_a_new_club_address_gets_a_broker_certificate_naming_it_from_the_same_ca(tmp_path):
+    import subprocess
+
+    first = write_files(tmp_path, "redclub", ["1"], binds=["127.0.0.1", "192.168.8.2"])
+    ca, kept = first.cafile.read_bytes(), (tmp_path / "certs" / "broker.crt").read_bytes()
+    write_files(tmp_path, "redclub", ["1"], binds=["127.0.0.1", "192.168.8.2"])
+    assert (tmp_path / "certs" / "broker.crt").read_bytes() == kept  # the same addresses: the same certificate
+    write_files(tmp_path, "redclub", ["1"], binds=["127.0.0.1", "10.0.0.5"])  # the Pi moved to another network
+    text = subprocess.run(["openssl", "x509", "-noout", "-text", "-in", str(tmp_path / "certs" / "broker.crt")],
+                          capture_output=True, text=True, check=True).stdout
+    assert "IP Address:10.0.0.5" in text and "192.168.8.2" not in text
+    assert first.cafile.read_bytes() == ca  # the tables' copies of ca.crt stay good
+    assert kept != (tmp_path / "certs" / "broker.crt").read_bytes()
