@@ -88,9 +88,11 @@ def main() -> None:
     for name, values, unit, target in (("/state under the flood (slowest of 3)", [r[0] for r in runs], "s", "<= 1 s"),
                                        ("log lines the flood added", [r[1] for r in runs], "", "a handful"),
                                        ("SIGTERM to exit", [r[2] for r in runs], "s", "<= 5 s")):
-        shown = ", ".join(f"{v:.3f}" if unit else str(v) for v in values)
-        print(f"{name}: min {min(values):.3f}{unit}, median {statistics.median(values):.3f}{unit} ({shown}; "
-              f"target {target})")
+        def fmt(v: float, unit: str = unit) -> str:
+            return f"{v:.3f} {unit}" if unit else f"{v:g}"
+
+        print(f"{name}: min {fmt(min(values))}, median {fmt(statistics.median(values))} "
+              f"({', '.join(map(fmt, values))}; target {target})")
 
 
 if __name__ == "__main__":
