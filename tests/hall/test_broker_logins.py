@@ -95,7 +95,7 @@ def test_the_tls_listener_refuses_plain_mqtt_and_a_table_refuses_a_broker_it_can
         async def connect(a: BrokerAddress, *, plain_on_tls: bool = False) -> None:
             params = None if plain_on_tls else a.tls_params()
             async with aiomqtt.Client(a.host, a.port, username=a.username, password=a.password, tls_params=params,
-                                      timeout=3):
+                                      timeout=1):
                 pass
 
         me = address(broker, "room-1", tls=True)
