@@ -99,6 +99,9 @@ class GuardedServer:
                                total=TOTAL if total is None else total,
                                head_timeout_s=HEAD_TIMEOUT_S if head_timeout_s is None else head_timeout_s)
         out_of_files.install()
+        # a page's socket carries the server's pictures; what a browser sends on it is a few bytes at most (uvicorn's
+        # default, 16 MB a message and 32 queued, is half a gigabyte a connection on a Pi)
+        uvicorn_options.setdefault("ws_max_size", 4096)
         config = uvicorn.Config(app, host=host, port=port, log_level="warning", http=protocol_for(self.doorman),
                                 lifespan="off", access_log=False, proxy_headers=False, server_header=False,
                                 timeout_graceful_shutdown=GRACE_S, **uvicorn_options)
