@@ -60,12 +60,14 @@ fi
 [ "$dry" = 1 ] && exit 0
 cat <<MSG
 The broker is running (mosquitto, users: hall and room-<id>; passwords in /etc/tianhei/mqtt/secrets/).
-On each table, add to /etc/tianhei/tianhei.toml (and copy that room's secret file there):
+On each table, add to /etc/tianhei/tianhei.toml (and copy that room's secret file and /etc/tianhei/mqtt/certs/ca.crt
+there: the club network's listener is TLS, port 8883, and the table checks the broker's certificate with it):
   [mqtt]
   host = "<this Pi's club-network address, or 127.0.0.1 here>"
   club = "$club"
   room = "<the table's room id>"
   password_file = "/etc/tianhei/mqtt/secrets/room-<id>.secret"
+  cafile = "/etc/tianhei/mqtt/ca.crt"
 For the hall: [mqtt] with password_file = "/etc/tianhei/mqtt/secrets/hall.secret" and a [hall] section (docs/club.md);
 give [hall] an organiser_code to use the waiting list's buttons from a phone (without one they work only on this Pi).
 MSG

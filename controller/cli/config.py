@@ -89,13 +89,14 @@ def _hall_lines(config: Any) -> list[str]:
         secret = f", password file {m.password_file}"
     else:
         secret = f", password file {m.password_file} (no such file here: copy it from the broker's machine, docs/club.md)"
+    link = f"{m.host}:{m.tls_port} over TLS (checked with {m.cafile})" if m.tls_on() else f"{m.host}:{m.port}"
     if m.room is not None:
         out.append(f"hall: this table is room {m.room} of club {m.club!r}, sending its games to the broker at "
-                   f"{m.host}:{m.port}{secret}")
+                   f"{link}{secret}")
     if h.rooms:
         rooms = ", ".join(str(r["id"]) for r in h.rooms)
         out.append(f"hall (tianhei hall): club {m.club!r}, rooms {rooms}, page http://{h.http_host}:{h.http_port}/, "
-                   f"broker {m.host}:{m.port}{secret}")
+                   f"broker {link}{secret}")
     return out
 
 

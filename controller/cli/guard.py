@@ -52,7 +52,7 @@ USER_ERRORS = frozenset({
     "controller.bus.pairing.PairingError",
     "controller.bus.auth_counter.CounterStoreError",
     "controller.web.certificate.CertificateError",
-    "controller.web.server.ListenError",
+    "controller.web.guarded.ListenError",
 })
 
 #: Where reports go; printed with the crash log's path.

@@ -34,6 +34,8 @@ def register(sub: Any) -> None:
     p.add_argument("--bind", action="append", default=None,
                    help="broker-files: an address to listen on besides 127.0.0.1 (the Pi's club-network address); "
                    "repeatable")
+    p.add_argument("--no-tls", action="store_true", help="broker-files: plain MQTT on the --bind addresses too (the "
+                   "passwords cross the club's network in clear; by default they get TLS on [mqtt] tls_port, 8883)")
     p.add_argument("--data-dir", type=Path, default=None, help="broker-files: where the broker keeps its sessions")
     p.add_argument("--league-address", default=None, metavar="HOST:PORT",
                    help="broker-files: bridge the club's results and standings to the league's broker there (TLS; "
@@ -51,7 +53,8 @@ def register(sub: Any) -> None:
 def run(args: argparse.Namespace) -> int:
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(message)s")
     try:
-        config = load(args.config)  # None: ./tianhei.toml if there is one, else the defaults
+        # None: ./tianhei.toml if there is one, else the defaults; broker-files makes the CA a TLS link needs
+        config = load(args.config, check_broker_ca=args.action != "broker-files")
     except ConfigError as exc:
         return fail(str(exc))
     if args.action == "broker-files":
@@ -94,6 +97,7 @@ def run(args: argparse.Namespace) -> int:
 
 def _broker_files(config: Any, args: argparse.Namespace) -> int:
     from controller.hall.broker import BrokerError, write_files
+    from controller.hall.certs import CertError
     from controller.hall.topics import TopicError
 
     if args.out is None:
@@ -103,12 +107,20 @@ def _broker_files(config: Any, args: argparse.Namespace) -> int:
     club = args.club or config.mqtt.club
     try:
         bridge = _league_bridge(args, club)
-        files = write_files(args.out, club, rooms, port=config.mqtt.port,
-                            binds=["127.0.0.1", *(args.bind or [])], data_dir=args.data_dir, bridge=bridge)
-    except (BrokerError, TopicError, OSError) as exc:
+        files = write_files(args.out, club, rooms, port=config.mqtt.port, tls_port=config.mqtt.tls_port,
+                            binds=["127.0.0.1", *(args.bind or [])], data_dir=args.data_dir, bridge=bridge,
+                            tls=not args.no_tls)
+    except (BrokerError, TopicError, CertError, OSError) as exc:
         return fail(str(exc))
     print(f"wrote {files.conf}, {args.out / 'acl'}, {args.out / 'passwd'} and a password per user in "
           f"{args.out / 'secrets'}/ ({', '.join(files.passwords)})")
+    if files.cafile is not None:
+        print(f"the club network's listener ({', '.join(files.tls_binds)} port {files.tls_port}) is TLS: copy "
+              f"{files.cafile} to each table and set [mqtt] cafile to it (keep {files.cafile.with_name('ca.key')} "
+              f"here)")
+    elif args.bind:
+        print(f"warning: --no-tls: the tables' passwords cross the club's network in clear on "
+              f"{', '.join(args.bind)} port {config.mqtt.port} (docs/security.md)", file=sys.stderr)
     if files.warning:
         print(files.warning, file=sys.stderr)
     if bridge is not None:

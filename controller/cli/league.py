@@ -175,24 +175,19 @@ def _serve(args: argparse.Namespace) -> int:
           f"{host}:{port} as {LEAGUE_USER!r}", flush=True)
 
     async def main() -> None:
-        import uvicorn
-
-        from controller.league.web import create_app
-        from controller.web.hosts import default_names
+        from controller.league.web import open_page
 
         stop = asyncio.Event()
         loop = asyncio.get_running_loop()
         for sig in (signal.SIGTERM, signal.SIGINT):
             loop.add_signal_handler(sig, stop.set)
+        server = await open_page(service, args.host, args.port, names)
         link = asyncio.create_task(service.run_mqtt(BrokerAddress(host, int(port), LEAGUE_USER, password), stop))
-        app = create_app(service, names=default_names(args.host, *names))
-        server = uvicorn.Server(uvicorn.Config(app, host=args.host, port=args.port, log_level="warning",
-                                               lifespan="off", server_header=False, proxy_headers=False))
-        page = asyncio.create_task(server.serve())
-        await asyncio.wait([asyncio.create_task(stop.wait()), page], return_when=asyncio.FIRST_COMPLETED)
+        page = [server.task] if server.task is not None else []
+        await asyncio.wait([asyncio.create_task(stop.wait()), *page], return_when=asyncio.FIRST_COMPLETED)
         stop.set()
-        server.should_exit = True
-        await asyncio.gather(link, page, return_exceptions=True)
+        await server.stop()
+        await asyncio.gather(link, return_exceptions=True)
 
     try:
         asyncio.run(main())

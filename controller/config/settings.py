@@ -125,6 +125,20 @@ class MqttSection:
     username: str | None = None
     password_file: str | None = None
     outbox: str = "var/outbox.sqlite"
+    #: TLS to the broker: unset means on whenever ``host`` is not this machine (the club broker's Wi-Fi listener
+    #: takes TLS only), with the broker's certificate checked against ``cafile`` (the club's ``certs/ca.crt``, which
+    #: ``tianhei hall broker-files`` writes); ``tls = false`` sends the password in clear.
+    tls: bool | None = None
+    tls_port: int = 8883
+    cafile: str | None = None
+
+    def tls_on(self) -> bool:
+        """Whether the link to the broker is TLS: as set, else whenever the broker is on another machine."""
+        if self.tls is not None:
+            return self.tls
+        from controller.hall.broker import is_loopback
+
+        return not is_loopback(self.host)
 
 
 @dataclass(frozen=True, slots=True)
@@ -264,12 +278,13 @@ class _Checker:
 
 def load(path: str | Path | None = None, *, validate_game: ValidateGame | None = rules_validate_game,
          variant_roles: VariantRoles | None = rules_variant_roles, find_pack: FindPack | None = voice_find_pack,
-         decks_dir: Path | None = None, check_remote_key: bool = True) -> Config:
+         decks_dir: Path | None = None, check_remote_key: bool = True, check_broker_ca: bool = True) -> Config:
     """Read and validate a configuration file (default ``tianhei.toml`` in the working directory).
 
     A missing default file means "all defaults"; a missing file that was named is an error. Pass ``None`` for a
     hook to skip that check; ``check_remote_key=False`` skips the check of the remote's pairing key (for the
-    command that makes it)."""
+    command that makes it); ``check_broker_ca=False`` the check of the broker's CA file (for the command that
+    makes it, ``tianhei hall broker-files``)."""
     explicit = path is not None
     file_path = Path(path) if path is not None else Path(DEFAULT_FILE)
     file = str(file_path)
@@ -336,6 +351,8 @@ def load(path: str | Path | None = None, *, validate_game: ValidateGame | None =
     _check_console_tls(c, console)
     _names(c, console, "console", "names")
     mqtt, hall = _check_club(c, data)
+    if check_broker_ca:
+        _check_broker_ca(c, mqtt)
 
     club = c.section(data, "club")
     c.typed(club, "club", "path", str, 'path = "var/club.sqlite" (or "" for no club)')
@@ -415,8 +432,10 @@ def _check_club(c: _Checker, data: Mapping[str, Any]) -> tuple[MqttSection, Hall
     from controller.hall.topics import TopicError, check_name
 
     mqtt = c.section(data, "mqtt")
-    for key in ("host", "club", "room", "username", "password_file", "outbox"):
+    for key in ("host", "club", "room", "username", "password_file", "outbox", "cafile"):
         c.typed(mqtt, "mqtt", key, str, f'{key} = "..."')
+    if "tls" in mqtt and not isinstance(mqtt["tls"], bool):
+        c.report("mqtt.tls", f"{mqtt.pop('tls')!r} is not true or false", "tls = true")
     for key in ("club", "room"):
         if key in mqtt:
             try:
@@ -425,7 +444,8 @@ def _check_club(c: _Checker, data: Mapping[str, Any]) -> tuple[MqttSection, Hall
                 mqtt.pop(key)
                 c.report(f"mqtt.{key}", str(exc), f'write it like {key} = "{"redclub" if key == "club" else "3"}"')
     hall = c.section(data, "hall")
-    for key, kind, example in (("mqtt", "port", "port = 1883"), ("hall", "http_port", "http_port = 8088")):
+    for key, kind, example in (("mqtt", "port", "port = 1883"), ("mqtt", "tls_port", "tls_port = 8883"),
+                               ("hall", "http_port", "http_port = 8088")):
         values = mqtt if key == "mqtt" else hall
         c.typed(values, key, kind, int, example)
         if kind in values and not 1 <= values[kind] <= 65535:
@@ -470,6 +490,20 @@ def _check_club(c: _Checker, data: Mapping[str, Any]) -> tuple[MqttSection, Hall
         hall["rooms"] = tuple(good)
     _names(c, hall, "hall", "http_names")
     return MqttSection(**mqtt), HallSection(**hall)
+
+
+def _check_broker_ca(c: _Checker, mqtt: MqttSection) -> None:
+    """A broker on another machine is reached over TLS, which needs the club's CA to check it: name a missing
+    one now, not at the first game's end."""
+    if not mqtt.tls_on():
+        return
+    fix = ("copy certs/ca.crt from the broker's folder (tianhei hall broker-files wrote it) here and write "
+           'cafile = "/etc/tianhei/mqtt/ca.crt" (or tls = false to send the password in clear, docs/security.md)')
+    if mqtt.cafile is None:
+        c.report("mqtt.cafile", f"the broker at {mqtt.host} is reached over TLS and its certificate must be checked "
+                                "against the club's CA, which is not given", fix)
+    elif not Path(mqtt.cafile).is_file():
+        c.report("mqtt.cafile", f"{mqtt.cafile}: no such file", fix)
 
 
 def _check_console_tls(c: _Checker, console: dict[str, Any]) -> None:

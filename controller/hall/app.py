@@ -37,7 +37,9 @@ def read_password(path: str | None, user: str) -> str | None:
 def broker_address(config: Config, user: str) -> BrokerAddress:
     m = config.mqtt
     username = m.username or user
-    return BrokerAddress(m.host, m.port, username, read_password(m.password_file, username))
+    tls = m.tls_on()  # config check has made sure a TLS link has its CA
+    return BrokerAddress(m.host, m.tls_port if tls else m.port, username, read_password(m.password_file, username),
+                         m.cafile if tls else None)
 
 
 def hall_voices(languages: Sequence[str], adapter: str = "pygame") -> list[Voice]:
@@ -68,35 +70,31 @@ def build_service(config: Config, *, voices: Sequence[Voice] | None = None, stor
 
 async def serve(service: HallService, broker: BrokerAddress, stop: asyncio.Event, *, host: str, port: int,
                 organiser_code: str | None = None, web: bool = True, names: Sequence[str] = ()) -> None:
-    """The broker link and the web page until ``stop`` is set (or the web server is told to quit). The page
-    answers to ``host``, this machine's names and ``names`` (``[hall] http_names``)."""
+    """The broker link and the web page until ``stop`` is set (or the web server quits). The page answers to
+    ``host``, this machine's names and ``names`` (``[hall] http_names``), behind the judge's console's deadlines
+    and limits (controller/web/guarded.py): unfinished requests from the club's Wi-Fi cannot take it down. A port
+    in use is a :class:`~controller.web.guarded.ListenError` (one line), before anything else starts."""
+    server = None
+    if web:
+        from controller.hall.web import open_page
+
+        server = await open_page(service, host, port, organiser_code=organiser_code, names=names)
     tasks: list[asyncio.Task[Any]] = [asyncio.create_task(service.run_mqtt(broker, stop))]
     for voice in service.announcer.voices if service.announcer is not None else ():
         run = getattr(voice, "run", None)
         if run is not None:
             tasks.append(asyncio.create_task(run()))
-    server = None
-    if web:
-        import uvicorn
-
-        from controller.hall.web import create_app
-        from controller.web.hosts import default_names
-
-        app = create_app(service, organiser_code=organiser_code, names=default_names(host, *names))
-        server = uvicorn.Server(uvicorn.Config(app, host=host, port=port, log_level="warning", lifespan="off",
-                                               server_header=False, proxy_headers=False))
-        tasks.append(asyncio.create_task(server.serve()))
     waiter = asyncio.create_task(stop.wait())
     try:
-        await asyncio.wait([waiter, *tasks[-1:]], return_when=asyncio.FIRST_COMPLETED)
+        page = [server.task] if server is not None and server.task is not None else []
+        await asyncio.wait([waiter, *page], return_when=asyncio.FIRST_COMPLETED)
     finally:
         stop.set()
-        if server is not None:
-            server.should_exit = True
         waiter.cancel()
         for t in tasks:
-            if t is not tasks[-1] or server is None:
-                t.cancel()
+            t.cancel()
+        if server is not None:
+            await server.stop()
         for t in tasks:
             with contextlib.suppress(asyncio.CancelledError):
                 await t

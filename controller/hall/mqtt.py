@@ -43,12 +43,26 @@ logging.getLogger("asyncio").addFilter(_ClosedSocket())
 
 @dataclass(frozen=True, slots=True)
 class BrokerAddress:
-    """Where the broker is and who we are there (``[mqtt]`` in tianhei.toml)."""
+    """Where the broker is and who we are there (``[mqtt]`` in tianhei.toml). With ``cafile`` the link is TLS and
+    the broker's certificate must be signed by that CA and name ``host`` (the club broker's listener on the
+    club's Wi-Fi, controller/hall/broker.py): a password is never sent to a broker that cannot prove itself."""
 
     host: str = "127.0.0.1"
     port: int = 1883
     username: str | None = None
     password: str | None = None
+    cafile: str | None = None
+
+    def tls_params(self) -> Any:
+        """aiomqtt's TLS parameters (certificate and host name checked), or None for plain MQTT."""
+        if self.cafile is None:
+            return None
+        import ssl
+
+        import aiomqtt
+
+        return aiomqtt.TLSParameters(ca_certs=self.cafile, cert_reqs=ssl.CERT_REQUIRED,
+                                     tls_version=ssl.PROTOCOL_TLS_CLIENT)
 
 
 @dataclass
@@ -170,7 +184,7 @@ class MqttPublisher:
             client = aiomqtt.Client(self.broker.host, self.broker.port, username=self.broker.username,
                                     password=self.broker.password, identifier=f"tianhei-{self.club}-{self.room}",
                                     clean_session=False, keepalive=5, timeout=5.0, max_inflight_messages=100,
-                                    logger=CLIENT_LOG)
+                                    logger=CLIENT_LOG, tls_params=self.broker.tls_params())
             try:
                 async with client:
                     self._up()

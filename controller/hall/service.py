@@ -318,7 +318,7 @@ class HallService:
 
         client = aiomqtt.Client(broker.host, broker.port, username=broker.username, password=broker.password,
                                 identifier=f"tianhei-{self.club}-hall", clean_session=False, keepalive=5,
-                                timeout=5.0, logger=CLIENT_LOG)
+                                timeout=5.0, logger=CLIENT_LOG, tls_params=broker.tls_params())
         try:
             async with client:
                 for t in topics.room_subscriptions(self.club):

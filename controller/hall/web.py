@@ -25,7 +25,7 @@ import hmac
 import ipaddress
 import logging
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -36,6 +36,7 @@ from starlette.routing import Route, WebSocketRoute
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from controller.hall.service import HallError, HallService
+from controller.web.guarded import GuardedServer
 from controller.web.hosts import HostGuard, Throttled, cross_site, default_names
 from controller.web.safejson import BadBody, read_object
 
@@ -200,6 +201,17 @@ def create_app(service: HallService, *, organiser_code: str | None = None, names
     app.add_middleware(HostGuard, names=names if names is not None else default_names("127.0.0.1"), who="hall",
                        key="[hall] http_names", log=refusals)
     return app
+
+
+async def open_page(service: HallService, host: str, port: int, *, organiser_code: str | None = None,
+                    names: Sequence[str] = ()) -> GuardedServer:
+    """The hall's page on ``host``:``port``, started, behind the judge's console's deadlines and limits
+    (controller/web/guarded.py): unfinished requests from the club's Wi-Fi cannot take it down. It answers to
+    ``host``, this machine's names and ``names`` (``[hall] http_names``)."""
+    app = create_app(service, organiser_code=organiser_code, names=default_names(host, *names))
+    server = GuardedServer(app, host, port, who="hall's page", log=log, guard_key="[hall] http_host")
+    await server.start()
+    return server
 
 
 class CrossSite(Exception):

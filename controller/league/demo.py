@@ -166,14 +166,9 @@ async def evening(root: Path, *, games: int = 2, speed: float = 60.0, seed: int 
         await until(lambda: all(s[0] == "up" for s in league.store.clubs().values())
                     and len(league.store.clubs()) == len(CLUBS), 20, "the clubs' bridges did not come up")
         if web:
-            import uvicorn
+            from controller.league.web import open_page
 
-            from controller.league.web import create_app
-            from controller.web.hosts import default_names
-
-            server = uvicorn.Server(uvicorn.Config(create_app(league, names=default_names(host)), host=host, port=port, log_level="warning",
-                                                   lifespan="off"))
-            tasks.append(asyncio.create_task(server.serve()))
+            server = await open_page(league, host, port, key="tianhei league-demo --host")
             say(f"the league's page: http://{host}:{port}/  (English: http://{host}:{port}/?lang=en)")
         say(f"league broker: TLS on 127.0.0.1:{league_broker.tls_port} for the bridges, "
             f"127.0.0.1:{league_broker.port} for the league; clubs " + ", ".join(
@@ -198,7 +193,7 @@ async def evening(root: Path, *, games: int = 2, speed: float = 60.0, seed: int 
     finally:
         stop.set()
         if server is not None:
-            server.should_exit = True
+            await server.stop()
         await cancel_all(tasks)
         for c in clubs.values():
             await c.relay.stop()

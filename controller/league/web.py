@@ -15,7 +15,7 @@ import functools
 import html
 import logging
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from starlette.applications import Starlette
@@ -25,6 +25,7 @@ from starlette.routing import Route
 
 from controller.league.service import LeagueService
 from controller.rules.variant import builtin_ids, load_variant
+from controller.web.guarded import GuardedServer
 from controller.web.hosts import HostGuard, Throttled, default_names
 
 log = logging.getLogger(__name__)
@@ -121,3 +122,14 @@ def create_app(service: LeagueService, *, names: frozenset[str] | None = None,
     app.add_middleware(HostGuard, names=names if names is not None else default_names("127.0.0.1"), who="league",
                        key="[league] http_names", log=Throttled(log, clock))
     return app
+
+
+async def open_page(service: LeagueService, host: str, port: int, names: Sequence[str] = (), *,
+                    key: str = "tianhei league --host") -> GuardedServer:
+    """The league's page on ``host``:``port``, started, behind the judge's console's deadlines and limits
+    (controller/web/guarded.py): unfinished requests from anywhere cannot take it down. It answers to ``host``,
+    this machine's names and ``names``; ``key`` is the option that moves it (for a port in use)."""
+    server = GuardedServer(create_app(service, names=default_names(host, *names)), host, port, who="league's page",
+                           log=log, guard_key=key)
+    await server.start()
+    return server

@@ -100,6 +100,26 @@ class SecurityHeaders:
         await self.app(scope, receive, with_headers)
 
 
+class JudgesConnections:
+    """Tells the doorman which connections carry a paired judge's session (a request or the judge's socket), so
+    that making room for others never closes them (controller/web/doorman.py)."""
+
+    def __init__(self, app: ASGIApp, console: Console) -> None:
+        self.app = app
+        self.console = console
+
+    async def __call__(self, scope: Scope, receive: Callable[[], Awaitable[Message]],
+                       send: Callable[[Message], Awaitable[None]]) -> None:
+        doorman = self.console.doorman
+        if scope["type"] in ("http", "websocket") and doorman is not None:
+            conn = HTTPConnection(scope)
+            token = conn.cookies.get(COOKIE)
+            if conn.client is not None and token and \
+                    self.console.access.session(token, self.console.loop.time()) is not None:
+                doorman.judge(conn.client.host, conn.client.port)
+        await self.app(scope, receive, send)
+
+
 def same_origin(conn: HTTPConnection) -> bool:
     """The browser says the request comes from a page of this very address (``Origin`` is set by the browser
     on every POST and socket, and a page cannot change it). No ``Origin`` at all: not a page of ours. The scheme
@@ -332,6 +352,7 @@ def make_app(console: Console) -> Starlette:
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
     app = Starlette(routes=routes)
+    app.add_middleware(JudgesConnections, console=console)  # inside the Host check: a judge's own requests only
     app.add_middleware(HostGuard, names=names_of(console), who="judge's console", key="[console] names",
                        log=refusals)
     app.add_middleware(SecurityHeaders)  # outermost: on every answer, the Host refusals too

@@ -15,11 +15,15 @@ ends is counted too), and the HTTP protocol tells it when a request's head (and 
   opens six or so); more are closed as they come;
 - **in all**: at most :attr:`Doorman.total`; a new connection beyond it makes room by closing one that is still
   waiting for its request (from the address holding the most connections, its oldest first), never one whose
-  request is being answered or a web socket. The judge's requests are whole in a few milliseconds, so a flood of
-  silent connections only ever pushes out its own kind, and uvicorn's ``limit_concurrency`` (which would answer
-  the judge 503) is not used.
+  request is being answered or a web socket, and **never a connection that carried a paired judge's request**
+  (:meth:`Doorman.judge`; the judge's phone holds two, its socket and a kept-alive connection, so "the address
+  holding the most" was the judge's when 250 addresses held one each). The judge's requests are whole in a few
+  milliseconds, so a flood of silent connections only ever pushes out its own kind, and uvicorn's
+  ``limit_concurrency`` (which would answer the judge 503) is not used.
 
-Refusals go to the log once per address and reason a minute (:class:`~controller.web.hosts.Throttled`).
+The same doorman guards the hall's and the league's pages (controller/web/server.py, :class:`GuardedServer`).
+Refusals go to the log once per reason a minute, with how many there were since the last line
+(:class:`~controller.web.hosts.Throttled`): a flood from a /24 is a few lines, not one per address.
 """
 
 from __future__ import annotations
@@ -45,19 +49,25 @@ class Guest:
     sock: socket.socket
     address: str
     since: float
+    port: int = 0
     waiting: bool = True
     timer: asyncio.TimerHandle | None = field(default=None, repr=False)
     closed: bool = False
     #: Requests it sent whole (a kept-alive connection gone quiet after some is routine, not worth a line).
     requests: int = 0
+    #: It carried a paired judge's request or socket: never closed to make room.
+    judge: bool = False
 
 
 class Doorman:
     """The limits above, for one listening socket. ``loop`` runs the deadlines; ``clock`` orders the waiting."""
 
     def __init__(self, loop: asyncio.AbstractEventLoop, log: Throttled, *, per_address: int = 16, total: int = 160,
-                 head_timeout_s: float = 10.0, clock: Callable[[], float] = time.monotonic) -> None:
+                 head_timeout_s: float = 10.0, clock: Callable[[], float] = time.monotonic,
+                 who: str = "judge's console") -> None:
         self.loop = loop
+        #: The server's name in the log ("hall's page: …").
+        self.who = who
         self.log = log
         self.per_address = per_address
         self.total = total
@@ -75,21 +85,19 @@ class Doorman:
         return len(self._by_address.get(address, ()))
 
     # ---- the listening socket's side -----------------------------------------------------------------------
-    def admit(self, sock: socket.socket, address: str) -> bool:
+    def admit(self, sock: socket.socket, address: str, port: int = 0) -> bool:
         """A connection was just accepted: keep it (and start its deadline) or close it now."""
         if self.open_from(address) >= self.per_address:
             self.refused["address"] += 1
-            self.log.warning(address, "per-address", f"judge's console: {address} has {self.per_address} "
-                                                     "connections open; another one is closed")
+            self._say("per-address", f"{address} has {self.per_address} connections open; another one is closed")
             _close(sock)
             return False
         if len(self._by_fd) >= self.total and not self._evict():
             self.refused["full"] += 1
-            self.log.warning(address, "full", f"judge's console: {self.total} connections open, every one busy; "
-                                              f"a new one from {address} is closed")
+            self._say("full", f"{self.total} connections open, every one busy; a new one from {address} is closed")
             _close(sock)
             return False
-        guest = Guest(sock, address, self.clock())
+        guest = Guest(sock, address, self.clock(), port)
         self._by_fd[sock.fileno()] = guest
         self._by_address.setdefault(address, set()).add(guest)
         self._arm(guest)
@@ -101,6 +109,13 @@ class Doorman:
             guest = self._by_fd.get(sock.fileno())
             if guest is not None and guest.sock is sock:
                 self._forget(guest)
+
+    def judge(self, address: str, port: int) -> None:
+        """The connection from ``address``:``port`` carried a paired judge's request or socket (the console's app
+        says so once it has checked the session): it is never closed to make room."""
+        for guest in self._by_address.get(_plain(address), ()):
+            if guest.port == port:
+                guest.judge = True
 
     # ---- the HTTP protocol's side --------------------------------------------------------------------------
     def guest_of(self, transport: asyncio.BaseTransport) -> Guest | None:
@@ -136,21 +151,27 @@ class Doorman:
         if guest.waiting and not guest.closed:
             self.refused["deadline"] += 1
             if not guest.requests:
-                self.log.warning(guest.address, "deadline", f"judge's console: a connection from {guest.address} "
-                                 f"sent no whole request within {self.head_timeout_s:g} s; closed")
+                self._say("deadline", f"a connection from {guest.address} sent no whole request within "
+                                      f"{self.head_timeout_s:g} s; closed")
             self._shut(guest)
 
     def _evict(self) -> bool:
-        """Make room: close the oldest waiting connection of the address that holds the most."""
-        candidates = [g for g in self._by_fd.values() if g.waiting and not g.closed]
+        """Make room: close the oldest waiting connection of the address that holds the most, never a judge's (and
+        an address where the judge is gives way last: the judge's phone may be opening another)."""
+        candidates = [g for g in self._by_fd.values() if g.waiting and not g.closed and not g.judge]
         if not candidates:
             return False
-        victim = min(candidates, key=lambda g: (-self.open_from(g.address), g.since))
+        judged = {g.address for g in self._by_fd.values() if g.judge}
+        victim = min(candidates, key=lambda g: (g.address in judged, -self.open_from(g.address), g.since))
         self.refused["evicted"] += 1
-        self.log.warning(victim.address, "evicted", f"judge's console: {self.total} connections open; the oldest "
-                                                    f"one waiting for a request (from {victim.address}) is closed")
+        self._say("evicted", f"{self.total} connections open; the oldest one waiting for a request (from "
+                             f"{victim.address}) is closed")
         self._shut(victim)
         return True
+
+    def _say(self, reason: str, text: str) -> None:
+        """One line per reason a minute, however many addresses take part, with the count since the last."""
+        self.log.warning("*", reason, f"{self.who}: {text}")
 
     def _shut(self, guest: Guest) -> None:
         """End a connection asyncio owns, in any state (TLS handshake included): shut the socket down; asyncio
@@ -208,7 +229,7 @@ class DoorSocket(socket.socket):
             if self.doorman is None:
                 return sock, address
             sock.doorman = self.doorman
-            if self.doorman.admit(sock, _plain(str(address[0]))):
+            if self.doorman.admit(sock, _plain(str(address[0])), int(address[1])):
                 return sock, address
 
 

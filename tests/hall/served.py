@@ -46,3 +46,45 @@ class Served:
     def browser(self) -> httpx.Client:
         """A browser on the page's own machine."""
         return httpx.Client(base_url=self.base, timeout=5)
+
+
+class ServedGuarded:
+    """A page as ``tianhei hall`` and ``tianhei league`` serve it now: ``opener(port)`` (their ``open_page``, on
+    127.0.0.1) run in a loop of its own thread, behind the guarded server's deadlines and limits."""
+
+    def __init__(self, opener: Any) -> None:
+        with socket.socket() as s:
+            s.bind(("127.0.0.1", 0))
+            self.port = s.getsockname()[1]
+        self.opener = opener
+        self.started = threading.Event()
+        self.server: Any = None
+        self.error: BaseException | None = None
+        self.thread = threading.Thread(target=lambda: asyncio.run(self._run()), daemon=True)
+
+    async def _run(self) -> None:
+        self.loop = asyncio.get_running_loop()
+        self.done = asyncio.Event()
+        try:
+            self.server = await self.opener(self.port)
+        except BaseException as exc:
+            self.error = exc
+            raise
+        finally:
+            self.started.set()
+        await self.done.wait()
+        await self.server.stop()
+
+    def __enter__(self) -> ServedGuarded:
+        self.thread.start()
+        assert self.started.wait(10) and self.error is None, self.error
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.loop.call_soon_threadsafe(self.done.set)
+        self.thread.join(10)
+        assert not self.thread.is_alive(), "the page's server did not stop"
+
+    @property
+    def base(self) -> str:
+        return f"http://127.0.0.1:{self.port}"

@@ -83,14 +83,20 @@ def test_nobody_gets_in_without_the_right_password(mosquitto, user, password):
         asyncio.run(go())
 
 
-def test_the_broker_listens_on_loopback_unless_the_clubs_address_is_given(tmp_path):
+def test_the_broker_listens_on_loopback_unless_the_clubs_address_is_given_and_there_with_tls(tmp_path):
     text = config(port=1883, binds=["127.0.0.1"], password_file=tmp_path / "p", acl_file=tmp_path / "a",
                   data_dir=None)
     assert [line for line in text.splitlines() if line.startswith("listener")] == ["listener 1883 127.0.0.1"]
     assert "allow_anonymous false" in text
     files = write_files(tmp_path / "etc", "redclub", ["1", "2"], binds=["127.0.0.1", "192.168.8.2"])
     conf = files.conf.read_text()
-    assert "listener 1883 192.168.8.2" in conf and "listener 1883 0.0.0.0" not in conf
+    listeners = [line for line in conf.splitlines() if line.startswith("listener")]
+    assert listeners == ["listener 1883 127.0.0.1", "listener 8883 192.168.8.2"]  # the Wi-Fi gets TLS only
+    assert conf.count("use_username_as_clientid true") == 2 and "certfile" in conf
+    assert files.cafile == tmp_path / "etc" / "certs" / "ca.crt" and files.cafile.is_file()
+    assert (tmp_path / "etc" / "certs" / "ca.key").stat().st_mode & 0o777 == 0o600
+    plain = write_files(tmp_path / "plain", "redclub", ["1"], binds=["127.0.0.1", "192.168.8.2"], tls=False)
+    assert "listener 1883 192.168.8.2" in plain.conf.read_text() and plain.cafile is None
     assert "\nuser room-2\ntopic write tianhei/redclub/2/#\n" in acl("redclub", ["1", "2"])
     assert (files.secret_file("room-1").stat().st_mode & 0o777) == 0o600
 
@@ -100,3 +106,18 @@ def test_writing_the_files_again_keeps_each_users_password(tmp_path):
     again = write_files(tmp_path, "c", ["1", "2"]).passwords
     assert again["room-1"] == first["room-1"] and again["hall"] == first["hall"] and "room-2" in again
     assert json.dumps(sorted(again)) == json.dumps(["hall", "room-1", "room-2"])
+
+
+def test_a_new_club_address_gets_a_broker_certificate_naming_it_from_the_same_ca(tmp_path):
+    import subprocess
+
+    first = write_files(tmp_path, "redclub", ["1"], binds=["127.0.0.1", "192.168.8.2"])
+    ca, kept = first.cafile.read_bytes(), (tmp_path / "certs" / "broker.crt").read_bytes()
+    write_files(tmp_path, "redclub", ["1"], binds=["127.0.0.1", "192.168.8.2"])
+    assert (tmp_path / "certs" / "broker.crt").read_bytes() == kept  # the same addresses: the same certificate
+    write_files(tmp_path, "redclub", ["1"], binds=["127.0.0.1", "10.0.0.5"])  # the Pi moved to another network
+    text = subprocess.run(["openssl", "x509", "-noout", "-text", "-in", str(tmp_path / "certs" / "broker.crt")],
+                          capture_output=True, text=True, check=True).stdout
+    assert "IP Address:10.0.0.5" in text and "192.168.8.2" not in text
+    assert first.cafile.read_bytes() == ca  # the tables' copies of ca.crt stay good
+    assert kept != (tmp_path / "certs" / "broker.crt").read_bytes()

@@ -23,7 +23,9 @@ auto_send = true
 
 
 def test_a_clubs_config_names_its_broker_its_room_and_its_rooms(tmp_path, monkeypatch):
-    config = load(write(tmp_path, CLUB_TOML + 'http_names = ["hall.redclub.lan"]\n'))
+    (tmp_path / "ca.crt").write_text("the club's CA\n")
+    toml = CLUB_TOML.replace("[hall]", f'cafile = "{tmp_path / "ca.crt"}"\n[hall]')
+    config = load(write(tmp_path, toml + 'http_names = ["hall.redclub.lan"]\n'))
     assert config.hall.http_names == ("hall.redclub.lan",)
     assert config.mqtt.club == "redclub" and config.mqtt.room == "3" and config.mqtt.port == 1883
     assert [r["id"] for r in config.hall.rooms] == ["1", "2", "3"] and config.hall.languages == ("zh-CN", "en")
@@ -32,6 +34,7 @@ def test_a_clubs_config_names_its_broker_its_room_and_its_rooms(tmp_path, monkey
     monkeypatch.chdir(tmp_path)
     address = broker_address(config, "room-3")
     assert (address.host, address.username, address.password) == ("192.168.8.2", "room-3", "s3cret")
+    assert (address.port, address.cafile) == (8883, str(tmp_path / "ca.crt"))  # another machine: TLS
 
 
 def test_every_club_mistake_is_named_with_its_key_and_fix(tmp_path):
@@ -58,10 +61,15 @@ def test_broker_files_writes_the_config_the_acl_and_a_password_per_table(tmp_pat
     assert main(["hall", "broker-files", "--config", str(cfg), "--out", str(tmp_path / "mq"),
                  "--bind", "192.168.8.2"]) == 0
     conf = (tmp_path / "mq" / "mosquitto.conf").read_text()
-    assert "listener 1883 127.0.0.1" in conf and "listener 1883 192.168.8.2" in conf
+    assert "listener 1883 127.0.0.1" in conf and "listener 8883 192.168.8.2" in conf  # the Wi-Fi: TLS
     assert sorted(p.name for p in (tmp_path / "mq" / "secrets").iterdir()) == [
         "hall.secret", "room-1.secret", "room-2.secret", "room-3.secret"]
-    assert "wrote" in capsys.readouterr().out
+    out = capsys.readouterr().out
+    assert "wrote" in out and f"copy {tmp_path / 'mq' / 'certs' / 'ca.crt'} to each table" in out
+    assert main(["hall", "broker-files", "--config", str(cfg), "--out", str(tmp_path / "plain"),
+                 "--bind", "192.168.8.2", "--no-tls"]) == 0
+    assert "listener 1883 192.168.8.2" in (tmp_path / "plain" / "mosquitto.conf").read_text()
+    assert "passwords cross the club's network in clear" in capsys.readouterr().err
 
 
 def test_the_hall_without_its_password_file_says_which_file_and_what_to_do(tmp_path, capsys):

@@ -130,6 +130,20 @@ def test_the_league_units_command_line_is_one_the_league_takes() -> None:
     line = next(x for x in unit.splitlines() if x.startswith("ExecStart="))
     args = build_parser().parse_args(line.split()[1:])
     assert args.password_file == Path("/etc/tianhei/league/secrets/league.secret") and args.port == 8089
+    # the page on loopback unless the league's organiser names its address (never every interface by default)
+    assert args.host == "${TIANHEI_LEAGUE_HOST}" and "Environment=TIANHEI_LEAGUE_HOST=127.0.0.1" in unit
+    assert "EnvironmentFile=-/etc/tianhei/league.env" in unit and "0.0.0.0" not in unit
+
+
+@pytest.mark.parametrize("name", ["tianhei.service", "tianhei-hall.service", "tianhei-league.service"])
+def test_every_unit_with_a_page_has_room_for_its_connections(name: str) -> None:
+    """The pages hold at most 160 connections each; the default 1,024 descriptors left a flood one step from
+    EMFILE. Each unit sets its own limit, far above what the pages let in."""
+    unit = (ROOT / "systemd" / name).read_text()
+    limit = next(int(x.split("=", 1)[1]) for x in unit.splitlines() if x.startswith("LimitNOFILE="))
+    from controller.web.guarded import TOTAL
+
+    assert limit >= 4 * TOTAL + 1024
 
 
 def test_the_bus_16_table_opens_the_port_the_udev_rule_names(tmp_path: Path) -> None:

@@ -16,7 +16,7 @@ import pytest
 
 from controller.web import server
 from tests.web.live import LiveTable
-from tests.web.test_attacks import client, pair
+from tests.web.test_attacks import client, command, pair
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
@@ -156,3 +156,70 @@ def test_a_request_for_another_name_is_refused_and_the_configured_names_are_answ
         assert anyone.get("/", headers={"host": f"tianhei.local:{port}"}).status_code == 200
         assert anyone.get("/", headers={"host": f"localhost:{port}"}).status_code == 200
         assert anyone.get("/").status_code == 200  # the address the phone connected to
+
+
+class Crowd:
+    """``addresses`` machines each holding one connection that never finishes its request, opened again as soon
+    as the server closes it, from a thread of its own until the end (every wait a poll on the sockets: the
+    process holds more than select's 1,024 descriptors)."""
+
+    def __init__(self, t: LiveTable, addresses: list[str]) -> None:
+        import threading
+
+        self.t, self.addresses = t, addresses
+        self.done = threading.Event()
+        self.opened = 0
+        self.thread = threading.Thread(target=self._hold, daemon=True)
+
+    def _hold(self) -> None:
+        held: dict[int, tuple[str, socket.socket]] = {}
+        poller = select.poll()
+        try:
+            while not self.done.is_set():
+                holding = {address for address, _ in held.values()}
+                for address in self.addresses:
+                    if address not in holding:
+                        with contextlib.suppress(OSError):
+                            sock = silent(self.t, address)
+                            held[sock.fileno()] = (address, sock)
+                            poller.register(sock, select.POLLIN)
+                            self.opened += 1
+                for fd, _ in poller.poll(50):
+                    address, sock = held[fd]
+                    if closed_by_server(sock):
+                        poller.unregister(fd)
+                        del held[fd]
+                        sock.close()
+        finally:
+            for _, sock in held.values():
+                sock.close()
+
+    def __enter__(self) -> Crowd:
+        self.thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.done.set()
+        self.thread.join(10)
+
+
+def test_250_addresses_each_holding_a_silent_connection_never_make_the_judges_commands_fail(tmp_path, monkeypatch):
+    """Room is made by closing a waiting connection of the address holding the most, and the judge's phone
+    (its socket and its kept-alive connection) held the most when 250 addresses held one each: 85 of 88 commands
+    failed. A connection that carried a paired judge's request is never the one closed."""
+    monkeypatch.setattr(server, "HEAD_TIMEOUT_S", 60.0)  # the crowd is pushed out by room-making, not the deadline
+    crowd = [f"127.0.{8 + n // 250}.{n % 250 + 1}" for n in range(250)]
+    with LiveTable(tmp_path, tls=False) as t, client(t, "127.0.0.2") as judge:
+        csrf = pair(t, judge)
+        cookie = judge.cookies["tianhei_judge"]
+        with t.socket("/ws/judge", origin=t.base, additional_headers={"cookie": f"tianhei_judge={cookie}"},
+                      open_timeout=5, source_address=("127.0.0.2", 0)), Crowd(t, crowd) as flood:
+            end = time.monotonic() + 30
+            while t.on_loop(lambda: t.console.doorman.refused["evicted"]) < 50:  # the house is full and churning
+                assert time.monotonic() < end, "the crowd never filled the console"
+                select.select([], [], [], 0.05)
+            answers = [command(t, judge, csrf, seq, "pause" if seq % 2 else "resume").status_code
+                       for seq in range(1, 13)]
+            evicted = t.on_loop(lambda: t.console.doorman.refused["evicted"])
+    assert answers == [200] * 12, answers
+    assert flood.opened > len(crowd) and evicted > 50  # the crowd kept pushing while the judge played

@@ -127,7 +127,7 @@ def test_the_console_section_of_the_config(tmp_path):
 def test_a_port_in_use_is_one_clear_line():
     import socket
 
-    from controller.web.server import listen
+    from controller.web.guarded import listen
 
     with socket.socket() as taken:
         taken.bind(("127.0.0.1", 0))
@@ -135,6 +135,8 @@ def test_a_port_in_use_is_one_clear_line():
         port = taken.getsockname()[1]
         with pytest.raises(OSError, match=rf"cannot listen on 127.0.0.1:{port}: .*change \[console\] port"):
             listen("127.0.0.1", port)
+        with pytest.raises(OSError, match=rf"the hall's page cannot listen on 127.0.0.1:{port}: .*\[hall\] http_port"):
+            listen("127.0.0.1", port, "[hall] http_host", "hall's page")
 
 
 def test_tianhei_serve_with_the_consoles_port_taken_says_so_in_one_line(tmp_path):
