@@ -144,8 +144,8 @@ def _instance(part: seat_node.Part, sx: float, sy: float, root: Quoted, top: flo
     footprint = part.footprint or seat_node.footprint(part.part)
     node: list[Node] = [
         "symbol", ["lib_id", Quoted(part.symbol)], ["at", _num(sx), _num(sy), "0"], ["unit", "1"],
-        ["exclude_from_sim", "no"], ["in_bom", "yes"], ["on_board", "yes"], ["dnp", "no"],
-        ["uuid", _uuid("symbol", part.ref)],
+        ["exclude_from_sim", "no"], ["in_bom", "no" if part.part == "mounting-hole" else "yes"],
+        ["on_board", "yes"], ["dnp", "no"], ["uuid", _uuid("symbol", part.ref)],
         _property("Reference", part.ref, sx, sy - top - 3.81),
         _property("Value", part.value, sx, sy - bottom + 3.81),
         _property("Footprint", footprint, sx, sy, hide=True),

@@ -145,7 +145,7 @@ def design(pins_file: Path = PINS_FILE) -> Design:
                  (60.0 + 4 * i, 62.0, 90)))
     add(Part("J5", "socket-1x08", "Connector_Generic:Conn_01x08", "KEYS",
              {**{str(i + 1): net for i, net in enumerate(key_nets)}, "8": "GND"}, (36.0, 46.0, -90)))
-    for i, (x, y) in enumerate(((4.0, 34.0), (4.0, 76.0), (126.0, 76.0), (126.0, 30.0))):
+    for i, (x, y) in enumerate(((4.0, 34.0), (4.0, 58.0), (126.0, 76.0), (126.0, 30.0))):
         add(Part(f"H{i + 1}", "mounting-hole", "Mechanical:MountingHole", "M3", {}, (x, y, 0)))
     return d
 
@@ -174,3 +174,15 @@ def footprint(part: str) -> str:
 
 def part_name(part: str) -> str:
     return str(parts_catalogue()[part]["name"])
+
+
+# Silkscreen: (x, y, text). The seat's number is written (or a sticker put) in the box beside "SEAT".
+SILKSCREEN = (
+    (31.0, 60.5, "SEAT"),
+    (100.0, 27.0, "BUS: A/B 4/5 (blue pair), 5V 1-3, GND 6-8"),
+    (112.0, 22.0, "TERM: last node   BIAS: one node"),
+    (16.0, 31.0, "OLED: GND VCC SCL SDA"),
+    (100.0, 72.0, "MFRC522: card here, in the box lid"),
+    (40.0, 52.0, "HANDHELD KEYS"),
+)
+SEAT_LABEL_BOX = (36.0, 58.0, 44.0, 63.0)

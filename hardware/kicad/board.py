@@ -1,0 +1,229 @@
+"""Builds the seat board (hardware/kicad/seat-node/seat-node.kicad_pcb) with KiCad's pcbnew Python API.
+
+Run with Debian's own Python (``/usr/bin/python3``, where KiCad's ``pcbnew`` module lives) by ``./dev hardware``:
+
+    /usr/bin/python3 hardware/kicad/board.py NETLIST
+
+NETLIST is the schematic's netlist (``kicad-cli sch export netlist``): every footprint, value and pad net comes
+from it, every position from seat_node.py, and every track from router.py. DRC with schematic parity
+(tests/hardware/test_seat_board_kicad.py) checks the result.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pcbnew  # type: ignore[import-not-found]
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+import router  # noqa: E402
+import seat_node  # noqa: E402
+import sexpr  # noqa: E402
+
+FOOTPRINTS = Path("/usr/share/kicad/footprints")
+PITCH = 0.254
+WIDTHS = {"GND": 0.5, "+5V_BUS": 0.6, "VSYS": 0.6, "+3V3": 0.4}
+SIGNAL = 0.25
+PASSES = 8
+
+
+def mm(x: float, y: float) -> pcbnew.VECTOR2I:
+    return pcbnew.VECTOR2I(pcbnew.FromMM(x + seat_node.ORIGIN[0]), pcbnew.FromMM(y + seat_node.ORIGIN[1]))
+
+
+def read_netlist(path: Path) -> tuple[dict[str, dict[str, str]], dict[str, list[tuple[str, str]]]]:
+    """Components (ref -> value, footprint, tstamp) and nets (name -> [(ref, pad)]) of a kicadsexpr netlist."""
+    tree = sexpr.parse(path.read_text(encoding="utf-8"))
+    comps: dict[str, dict[str, str]] = {}
+    for comp in sexpr.find(sexpr.first(tree, "components"), "comp"):
+        fields = {k: str(sexpr.first(comp, k)[1]) for k in ("ref", "value", "footprint") if sexpr.find(comp, k)}
+        fields["tstamp"] = str(sexpr.first(comp, "tstamps")[1])
+        comps[fields["ref"]] = fields
+    nets: dict[str, list[tuple[str, str]]] = {}
+    for net in sexpr.find(sexpr.first(tree, "nets"), "net"):
+        name = str(sexpr.first(net, "name")[1])
+        nets[name] = [(str(sexpr.first(n, "ref")[1]), str(sexpr.first(n, "pin")[1])) for n in sexpr.find(net, "node")]
+    return comps, nets
+
+
+def place(board: pcbnew.BOARD, comps: dict[str, dict[str, str]], nets: dict[str, list[tuple[str, str]]]) -> None:
+    design = seat_node.design()
+    codes = {}
+    for name in nets:
+        item = pcbnew.NETINFO_ITEM(board, name)
+        board.Add(item)
+        codes[name] = item
+    pad_net = {(ref, pad): name for name, nodes in nets.items() for ref, pad in nodes}
+    for ref, comp in sorted(comps.items()):
+        lib, name = comp["footprint"].split(":", 1)
+        fp = pcbnew.FootprintLoad(str(FOOTPRINTS / f"{lib}.pretty"), name)
+        if fp is None:
+            raise SystemExit(f"board.py: {ref}'s footprint {comp['footprint']} is not in {FOOTPRINTS}")
+        fp.SetFPID(pcbnew.LIB_ID(lib, name))
+        fp.SetReference(ref)
+        fp.SetValue(comp["value"])
+        fp.SetPath(pcbnew.KIID_PATH(f"/{comp['tstamp']}"))
+        x, y, rot = design.part(ref).at
+        fp.SetPosition(mm(x, y))
+        fp.SetOrientationDegrees(rot)
+        board.Add(fp)
+        for pad in fp.Pads():
+            net = pad_net.get((ref, pad.GetNumber()))
+            if net is not None:
+                pad.SetNet(codes[net])
+
+
+def outline(board: pcbnew.BOARD) -> None:
+    rect = pcbnew.PCB_SHAPE(board)
+    rect.SetShape(pcbnew.SHAPE_T_RECT)
+    rect.SetStart(mm(0, 0))
+    rect.SetEnd(mm(seat_node.WIDTH, seat_node.DEPTH))
+    rect.SetLayer(pcbnew.Edge_Cuts)
+    rect.SetWidth(pcbnew.FromMM(0.1))
+    board.Add(rect)
+
+
+def text(board: pcbnew.BOARD, words: str, x: float, y: float, size: float = 1.2,
+         layer: int = pcbnew.F_SilkS) -> None:
+    item = pcbnew.PCB_TEXT(board)
+    item.SetText(words)
+    item.SetPosition(mm(x, y))
+    item.SetLayer(layer)
+    item.SetTextSize(pcbnew.VECTOR2I(pcbnew.FromMM(size), pcbnew.FromMM(size)))
+    item.SetTextThickness(pcbnew.FromMM(size * 0.15))
+    board.Add(item)
+
+
+def labels(board: pcbnew.BOARD) -> None:
+    """What a club reads on the board: the seat's number (written in the box), the jumpers, the bus pairs."""
+    for x, y, words in seat_node.SILKSCREEN:
+        text(board, words, x, y)
+    box = pcbnew.PCB_SHAPE(board)
+    box.SetShape(pcbnew.SHAPE_T_RECT)
+    x0, y0, x1, y1 = seat_node.SEAT_LABEL_BOX
+    box.SetStart(mm(x0, y0))
+    box.SetEnd(mm(x1, y1))
+    box.SetLayer(pcbnew.F_SilkS)
+    box.SetWidth(pcbnew.FromMM(0.2))
+    board.Add(box)
+
+
+def _shape(pad: pcbnew.PAD) -> router.Rect:
+    box = pad.GetBoundingBox()
+    ox, oy = seat_node.ORIGIN
+    cx = pcbnew.ToMM(box.GetCenter().x) - ox
+    cy = pcbnew.ToMM(box.GetCenter().y) - oy
+    hw, hh = pcbnew.ToMM(box.GetWidth()) / 2, pcbnew.ToMM(box.GetHeight()) / 2
+    try:
+        shape = pad.GetShape(pcbnew.F_Cu)
+    except TypeError:
+        shape = pad.GetShape()
+    return router.Rect(cx, cy, hw, hh, shape == pcbnew.PAD_SHAPE_CIRCLE and abs(hw - hh) < 1e-6)
+
+
+def route(board: pcbnew.BOARD) -> list[str]:
+    """Routes every net of two pads or more; the names of connections it could not make (empty: all made)."""
+    pads = [p for fp in board.GetFootprints() for p in fp.Pads()]
+    nets: dict[str, list[pcbnew.PAD]] = {}
+    for pad in pads:
+        if pad.GetNetCode() > 0:
+            nets.setdefault(pad.GetNetname(), []).append(pad)
+    routable = {n: ps for n, ps in nets.items() if len(ps) > 1 and not n.startswith("unconnected")}
+    order = sorted(routable, key=lambda n: _spread(routable[n]))
+    best: tuple[int, router.Grid | None, list[str]] = (10**9, None, [])
+    for attempt in range(PASSES):
+        grid, failed = _route_all(pads, routable, order)
+        print(f"board.py: pass {attempt + 1}: {len(failed)} connection(s) left" + (f" ({', '.join(failed)})"
+              if failed else ""), flush=True)
+        if len(failed) < best[0]:
+            best = (len(failed), grid, failed)
+        if not failed:
+            break
+        stuck = list(dict.fromkeys(f.split(":")[0] for f in failed))
+        order = stuck + [n for n in order if n not in stuck]
+    grid = best[1]
+    assert grid is not None
+    for seg in grid.segments:
+        track = pcbnew.PCB_TRACK(board)
+        track.SetStart(mm(seg.x0, seg.y0))
+        track.SetEnd(mm(seg.x1, seg.y1))
+        track.SetWidth(pcbnew.FromMM(seg.width))
+        track.SetLayer(pcbnew.F_Cu if seg.layer == 0 else pcbnew.B_Cu)
+        track.SetNetCode(seg.net)
+        board.Add(track)
+    for via in grid.vias:
+        item = pcbnew.PCB_VIA(board)
+        item.SetPosition(mm(via.x, via.y))
+        item.SetWidth(pcbnew.FromMM(grid.rules.via_diameter))
+        item.SetDrill(pcbnew.FromMM(grid.rules.via_drill))
+        item.SetNetCode(via.net)
+        board.Add(item)
+    return best[2]
+
+
+def _spread(pads: list[pcbnew.PAD]) -> float:
+    xs = [p.GetPosition().x for p in pads]
+    ys = [p.GetPosition().y for p in pads]
+    return pcbnew.ToMM(max(xs) - min(xs) + max(ys) - min(ys))
+
+
+def _route_all(pads: list[pcbnew.PAD], nets: dict[str, list[pcbnew.PAD]],
+               order: list[str]) -> tuple[router.Grid, list[str]]:
+    grid = router.Grid(seat_node.WIDTH, seat_node.DEPTH, PITCH, widths=tuple(sorted({SIGNAL, *WIDTHS.values()})))
+    ox, oy = seat_node.ORIGIN
+    for pad in pads:
+        if pad.GetAttribute() == pcbnew.PAD_ATTRIB_NPTH:
+            c = pad.GetPosition()
+            grid.add_hole(pcbnew.ToMM(c.x) - ox, pcbnew.ToMM(c.y) - oy, pcbnew.ToMM(pad.GetDrillSize().x) / 2)
+            continue
+        layers = (0, 1) if pad.GetAttribute() == pcbnew.PAD_ATTRIB_PTH else (0,)
+        grid.add_pad(_shape(pad), layers, pad.GetNetCode())
+    for fp in {id(p.GetParentFootprint()): p.GetParentFootprint() for p in pads}.values():
+        for zone in fp.Zones():   # the Pico footprint's antenna keep-out: no tracks or vias there
+            if zone.GetIsRuleArea() and zone.GetDoNotAllowTracks():
+                box = zone.GetBoundingBox()
+                grid.add_pad(router.Rect(pcbnew.ToMM(box.GetCenter().x) - ox, pcbnew.ToMM(box.GetCenter().y) - oy,
+                                         pcbnew.ToMM(box.GetWidth()) / 2, pcbnew.ToMM(box.GetHeight()) / 2), (0, 1), -1)
+    failed = []
+    for name in order:
+        group = nets[name]
+        net = group[0].GetNetCode()
+        width = WIDTHS.get(name.lstrip("/"), SIGNAL)
+        layers_of = {id(p): ((0, 1) if p.GetAttribute() == pcbnew.PAD_ATTRIB_PTH else (0,)) for p in group}
+        cells = {id(p): [(layer, i, j) for i, j in grid.cells_in(_shape(p)) for layer in layers_of[id(p)]]
+                 for p in group}
+        tree = list(cells[id(group[0])])
+        left = group[1:]
+        while left:
+            centre = [(_shape(p).cx, _shape(p).cy) for p in group if p not in left]
+            left.sort(key=lambda p: min((_shape(p).cx - x) ** 2 + (_shape(p).cy - y) ** 2 for x, y in centre))
+            pad = left.pop(0)
+            path = grid.route(net, width, tree, cells[id(pad)])
+            if path is None:
+                failed.append(f"{name}:{pad.GetParentFootprint().GetReference()}.{pad.GetNumber()}")
+                continue
+            grid.commit(net, width, path)
+            tree += path + cells[id(pad)]
+    return grid, failed
+
+
+def build(netlist: Path, out: Path) -> list[str]:
+    comps, nets = read_netlist(netlist)
+    board = pcbnew.NewBoard(str(out))
+    board.GetDesignSettings().SetCopperLayerCount(2)
+    place(board, comps, nets)
+    outline(board)
+    labels(board)
+    failed = route(board)
+    pcbnew.SaveBoard(str(out), board)
+    return failed
+
+
+if __name__ == "__main__":
+    if len(sys.argv) != 2:
+        raise SystemExit("usage: /usr/bin/python3 hardware/kicad/board.py NETLIST")
+    target = seat_node.BOARD_DIR / f"{seat_node.NAME}.kicad_pcb"
+    left = build(Path(sys.argv[1]), target)
+    print(f"wrote {target}" + (f"; {len(left)} connection(s) not routed" if left else ""))
