@@ -18,9 +18,9 @@ import pcbnew  # type: ignore[import-not-found]
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-import router  # noqa: E402
-import seat_node  # noqa: E402
-import sexpr  # noqa: E402
+import netlist
+import router
+import seat_node
 
 FOOTPRINTS = Path("/usr/share/kicad/footprints")
 PITCH = 0.254
@@ -33,38 +33,23 @@ def mm(x: float, y: float) -> pcbnew.VECTOR2I:
     return pcbnew.VECTOR2I(pcbnew.FromMM(x + seat_node.ORIGIN[0]), pcbnew.FromMM(y + seat_node.ORIGIN[1]))
 
 
-def read_netlist(path: Path) -> tuple[dict[str, dict[str, str]], dict[str, list[tuple[str, str]]]]:
-    """Components (ref -> value, footprint, tstamp) and nets (name -> [(ref, pad)]) of a kicadsexpr netlist."""
-    tree = sexpr.parse(path.read_text(encoding="utf-8"))
-    comps: dict[str, dict[str, str]] = {}
-    for comp in sexpr.find(sexpr.first(tree, "components"), "comp"):
-        fields = {k: str(sexpr.first(comp, k)[1]) for k in ("ref", "value", "footprint") if sexpr.find(comp, k)}
-        fields["tstamp"] = str(sexpr.first(comp, "tstamps")[1])
-        comps[fields["ref"]] = fields
-    nets: dict[str, list[tuple[str, str]]] = {}
-    for net in sexpr.find(sexpr.first(tree, "nets"), "net"):
-        name = str(sexpr.first(net, "name")[1])
-        nets[name] = [(str(sexpr.first(n, "ref")[1]), str(sexpr.first(n, "pin")[1])) for n in sexpr.find(net, "node")]
-    return comps, nets
-
-
-def place(board: pcbnew.BOARD, comps: dict[str, dict[str, str]], nets: dict[str, list[tuple[str, str]]]) -> None:
+def place(board: pcbnew.BOARD, nets: netlist.Netlist) -> None:
     design = seat_node.design()
     codes = {}
-    for name in nets:
-        item = pcbnew.NETINFO_ITEM(board, name)
+    for name in nets.nets:
+        item = pcbnew.NETINFO_ITEM(board, name if name.startswith("unconnected") else f"/{name}")
         board.Add(item)
         codes[name] = item
-    pad_net = {(ref, pad): name for name, nodes in nets.items() for ref, pad in nodes}
-    for ref, comp in sorted(comps.items()):
-        lib, name = comp["footprint"].split(":", 1)
+    pad_net = {(node.ref, node.pin): name for name, nodes in nets.nets.items() for node in nodes}
+    for ref, footprint in sorted(nets.footprints.items()):
+        lib, name = footprint.split(":", 1)
         fp = pcbnew.FootprintLoad(str(FOOTPRINTS / f"{lib}.pretty"), name)
         if fp is None:
-            raise SystemExit(f"board.py: {ref}'s footprint {comp['footprint']} is not in {FOOTPRINTS}")
+            raise SystemExit(f"board.py: {ref}'s footprint {footprint} is not in {FOOTPRINTS}")
         fp.SetFPID(pcbnew.LIB_ID(lib, name))
         fp.SetReference(ref)
-        fp.SetValue(comp["value"])
-        fp.SetPath(pcbnew.KIID_PATH(f"/{comp['tstamp']}"))
+        fp.SetValue(nets.values[ref])
+        fp.SetPath(pcbnew.KIID_PATH(f"/{nets.stamps[ref]}"))
         x, y, rot = design.part(ref).at
         fp.SetPosition(mm(x, y))
         fp.SetOrientationDegrees(rot)
@@ -209,11 +194,11 @@ def _route_all(pads: list[pcbnew.PAD], nets: dict[str, list[pcbnew.PAD]],
     return grid, failed
 
 
-def build(netlist: Path, out: Path) -> list[str]:
-    comps, nets = read_netlist(netlist)
+def build(netlist_file: Path, out: Path) -> list[str]:
+    pcbnew.KIID.SeedGenerator(36)   # the same ids every run: a regenerated board differs only where it changed
     board = pcbnew.NewBoard(str(out))
     board.GetDesignSettings().SetCopperLayerCount(2)
-    place(board, comps, nets)
+    place(board, netlist.read(netlist_file))
     outline(board)
     labels(board)
     failed = route(board)

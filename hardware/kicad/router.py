@@ -83,7 +83,7 @@ class Grid:
 
     # ---- marking copper ------------------------------------------------------------------------------------
     def _mark(self, layers: tuple[int, ...], net: int, x0: float, y0: float, x1: float, y1: float,
-              distance) -> None:  # type: ignore[no-untyped-def]
+              distance) -> None:
         for k in self.classes:
             reach = k / 2 + self.rules.clearance + self.rules.margin
             i0 = max(int((x0 - reach) / self.pitch), 0)
@@ -105,10 +105,10 @@ class Grid:
 
     def add_pad(self, shape: Rect, layers: tuple[int, ...], net: int) -> None:
         if shape.round:
-            def distance(px, py):  # type: ignore[no-untyped-def]
+            def distance(px, py):
                 return np.hypot(px - shape.cx, py - shape.cy) - shape.hw
         else:
-            def distance(px, py):  # type: ignore[no-untyped-def]
+            def distance(px, py):
                 dx = np.maximum(np.abs(px - shape.cx) - shape.hw, 0)
                 dy = np.maximum(np.abs(py - shape.cy) - shape.hh, 0)
                 return np.hypot(dx, dy)
@@ -124,7 +124,7 @@ class Grid:
         dx, dy = seg.x1 - seg.x0, seg.y1 - seg.y0
         length2 = dx * dx + dy * dy or 1e-12
 
-        def distance(px, py):  # type: ignore[no-untyped-def]
+        def distance(px, py):
             t = np.clip(((px - seg.x0) * dx + (py - seg.y0) * dy) / length2, 0, 1)
             return np.hypot(px - (seg.x0 + t * dx), py - (seg.y0 + t * dy)) - seg.width / 2
         self._mark((seg.layer,), seg.net, min(seg.x0, seg.x1) - seg.width, min(seg.y0, seg.y1) - seg.width,

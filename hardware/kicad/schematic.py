@@ -42,7 +42,7 @@ class Library:
 
     def __init__(self, root: Path = SYMBOLS) -> None:
         self.root = root
-        self._files: dict[str, Node] = {}
+        self._files: dict[str, str] = {}
 
     def symbol(self, lib_id: str) -> list[Node]:
         lib, name = lib_id.split(":", 1)
@@ -50,10 +50,16 @@ class Library:
             path = self.root / f"{lib}.kicad_sym"
             if not path.is_file():
                 raise FileNotFoundError(f"KiCad's symbol library {path} is missing (hardware/kicad/kicad-package.sh)")
-            self._files[lib] = sexpr.parse(path.read_text(encoding="utf-8"))
-        found = [s for s in sexpr.find(self._files[lib], "symbol") if s[1] == name]
-        if not found:
+            self._files[lib] = path.read_text(encoding="utf-8")
+        text = self._files[lib]
+        # Only the one symbol's text is parsed (a library is megabytes): top-level symbols start a line with one tab.
+        start = text.find(f'\n\t(symbol "{name}"\n')
+        if start < 0:
             raise KeyError(f"{lib_id}: no such symbol in KiCad's {lib} library")
+        end = text.find('\n\t(symbol "', start + 1)
+        parsed = sexpr.parse(text[start:end if end > 0 else len(text)])
+        assert isinstance(parsed, list)
+        found = [parsed]
         node = copy.deepcopy(found[0])
         extends = sexpr.find(node, "extends")
         if extends:

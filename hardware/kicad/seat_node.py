@@ -167,7 +167,7 @@ def parts_catalogue() -> dict[str, dict[str, object]]:
 
 def footprint(part: str) -> str:
     entry = parts_catalogue().get(part)
-    if entry is None or not entry.get("footprint", None) and part not in ("ssd1306", "mfrc522-spi"):
+    if entry is None or (not entry.get("footprint", None) and part not in ("ssd1306", "mfrc522-spi")):
         raise KeyError(f"hardware/parts.toml has no footprint for {part!r}")
     return str(entry.get("footprint", ""))
 

@@ -9,9 +9,9 @@ back quotes it again; numbers stay strings as they were written.
 from __future__ import annotations
 
 import re
-from typing import Union
+from typing import TypeAlias
 
-Node = Union[str, list["Node"]]
+Node: TypeAlias = "str | list[Node]"
 
 _TOKEN = re.compile(r'\s*(?:(\()|(\))|"((?:[^"\\]|\\.)*)"|([^\s()"]+))', re.S)
 
