@@ -5,9 +5,10 @@ the schematic our script writes follows the firmware; the netlist test (tests/ha
 checks the committed schematic against that file by the Pico symbol's own pin names, so a pin changed on one side
 only fails. Parts name their entry in ``hardware/parts.toml`` (footprint, height, current, supplier numbers).
 
-Nets on the bus connectors (RJ45, straight-through network cable, T568A or T568B alike):
-pins 4/5 (the blue pair, twisted together in both standards) carry RS-485 A/B; pins 1, 2, 3 carry 5 V and pins
-6, 7, 8 carry GND, three conductors each way to halve the cable's drop.
+Nets on the bus connectors (RJ45, straight-through network cable, T568A or T568B alike): pins 1/2 (a twisted pair
+in both standards) carry RS-485 A/B; pins 3, 4, 5 carry 5 V and pins 6, 7, 8 GND (three conductors each way: a
+third of one conductor's drop). Pins 4/5 + and 7/8 - are passive PoE's "mode B", so a passive PoE injector (DC jack
+in, RJ45 through) feeds 5 V into the chain anywhere (docs/hardware.md, "Power").
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ NAME = "seat-node"
 WIDTH, DEPTH = 130.0, 80.0
 ORIGIN = (20.0, 20.0)
 
-BUS_PINS = {1: "+5V_BUS", 2: "+5V_BUS", 3: "+5V_BUS", 4: "RS485_A", 5: "RS485_B", 6: "GND", 7: "GND", 8: "GND"}
+BUS_PINS = {1: "RS485_A", 2: "RS485_B", 3: "+5V_BUS", 4: "+5V_BUS", 5: "+5V_BUS", 6: "GND", 7: "GND", 8: "GND"}
 # The common blue RC522 module's header, left to right as printed on it.
 RC522_PINS = ("SDA", "SCK", "MOSI", "MISO", "IRQ", "GND", "RST", "3.3V")
 # The common 0.96" SSD1306 module's header; some modules swap GND and VCC (docs/hardware.md: check before fitting).
@@ -179,10 +180,12 @@ def part_name(part: str) -> str:
 # Silkscreen: (x, y, text). The seat's number is written (or a sticker put) in the box beside "SEAT".
 SILKSCREEN = (
     (31.0, 60.5, "SEAT"),
-    (100.0, 27.0, "BUS: A/B 4/5 (blue pair), 5V 1-3, GND 6-8"),
+    (100.0, 27.0, "BUS: A/B 1/2, 5V 3-5, GND 6-8"),
     (112.0, 22.0, "TERM: last node   BIAS: one node"),
     (16.0, 31.0, "OLED: GND VCC SCL SDA"),
     (100.0, 72.0, "MFRC522: card here, in the box lid"),
     (40.0, 52.0, "HANDHELD KEYS"),
 )
+# The modules plugged into the board's sockets (they draw current; the board does not solder them).
+MODULES = ("ssd1306", "mfrc522-spi")
 SEAT_LABEL_BOX = (36.0, 58.0, 44.0, 63.0)

@@ -1,19 +1,17 @@
-"""Helpers of the seat board's tests: hardware/kicad/ on the path, kicad-cli on a copy of the board's folder."""
+"""Helpers of the seat board's tests: kicad-cli on a copy of the board's folder (conftest.py puts hardware/kicad/
+on the path)."""
 
 from __future__ import annotations
 
 import json
 import shutil
 import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
 REPO = Path(__file__).resolve().parents[2]
 KICAD_DIR = REPO / "hardware" / "kicad"
 BOARD_DIR = KICAD_DIR / "seat-node"
-if str(KICAD_DIR) not in sys.path:
-    sys.path.insert(0, str(KICAD_DIR))
 
 
 def kicad_cli() -> str:

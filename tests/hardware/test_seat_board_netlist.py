@@ -94,7 +94,7 @@ def test_a_pin_moved_on_the_board_but_not_in_pico_seat_toml_fails(nets: netlist.
 def test_bus_connectors_carry_a_b_5v_and_gnd_on_the_documented_pins(nets: netlist.Netlist) -> None:
     for jack in ("J1", "J2"):
         assert [nets.net_of(jack, str(p)) for p in range(1, 9)] == [
-            "+5V_BUS", "+5V_BUS", "+5V_BUS", "RS485_A", "RS485_B", "GND", "GND", "GND"]
+            "RS485_A", "RS485_B", "+5V_BUS", "+5V_BUS", "+5V_BUS", "GND", "GND", "GND"]
     assert nets.net_of("U1", "A") == "RS485_A" and nets.net_of("U1", "B") == "RS485_B"
     # 5 V reaches VSYS through the Schottky (anode on the bus, cathode on VSYS), as the Pico datasheet shows
     assert nets.net_of("D1", "A") == "+5V_BUS" and nets.net_of("D1", "K") == nets.net_of("A1", "VSYS")
