@@ -135,7 +135,7 @@ def design(pins_file: Path = PINS_FILE) -> Design:
     rc522 = {"SDA": "NFC_CS", "SCK": "SPI_SCK", "MOSI": "SPI_MOSI", "MISO": "SPI_MISO", "IRQ": None, "GND": "GND",
              "RST": "NFC_RST", "3.3V": "+3V3"}
     add(Part("J4", "socket-1x08", "Connector_Generic:Conn_01x08", "MFRC522",
-             {str(i + 1): rc522[name] for i, name in enumerate(RC522_PINS)}, (74.0, 40.0, 0)))
+             {str(i + 1): rc522[name] for i, name in enumerate(RC522_PINS)}, (70.0, 40.0, 0)))
     for i, (ref, net) in enumerate((("SW1", "BTN_PREV"), ("SW2", "BTN_NEXT"), ("SW3", "BTN_OK"))):
         add(Part(ref, "button", "Switch:SW_Push", net.split("_")[1], {"1": net, "2": "GND"},
                  (8.0 + 17.5 * i, 68.0, 0)))
@@ -179,7 +179,7 @@ def part_name(part: str) -> str:
 
 # Silkscreen: (x, y, text). The seat's number is written (or a sticker put) in the box beside "SEAT".
 SILKSCREEN = (
-    (31.0, 60.5, "SEAT"),
+    (44.5, 58.5, "SEAT"),
     (100.0, 27.0, "BUS: A/B 1/2, 5V 3-5, GND 6-8"),
     (112.0, 22.0, "TERM: last node   BIAS: one node"),
     (16.0, 31.0, "OLED: GND VCC SCL SDA"),
@@ -188,4 +188,4 @@ SILKSCREEN = (
 )
 # The modules plugged into the board's sockets (they draw current; the board does not solder them).
 MODULES = ("ssd1306", "mfrc522-spi")
-SEAT_LABEL_BOX = (36.0, 58.0, 44.0, 63.0)
+SEAT_LABEL_BOX = (49.0, 55.5, 59.0, 61.5)
