@@ -131,7 +131,7 @@ def design(pins_file: Path = PINS_FILE) -> Design:
     # The player's side: OLED socket, three buttons, the RGB LED, the reader's socket, the handheld's keys.
     oled = {"GND": "GND", "VCC": "+3V3", "SCL": "I2C_SCL", "SDA": "I2C_SDA"}
     add(Part("J3", "socket-1x04", "Connector_Generic:Conn_01x04", "OLED",
-             {str(i + 1): oled[name] for i, name in enumerate(OLED_PINS)}, (22.0, 36.0, -90)))
+             {str(i + 1): oled[name] for i, name in enumerate(OLED_PINS)}, (22.0, 36.0, 90)))
     rc522 = {"SDA": "NFC_CS", "SCK": "SPI_SCK", "MOSI": "SPI_MOSI", "MISO": "SPI_MISO", "IRQ": None, "GND": "GND",
              "RST": "NFC_RST", "3.3V": "+3V3"}
     add(Part("J4", "socket-1x08", "Connector_Generic:Conn_01x08", "MFRC522",
@@ -145,7 +145,7 @@ def design(pins_file: Path = PINS_FILE) -> Design:
         add(Part(f"R{4 + i}", "r-220", "Device:R", "220", {"1": f"LED_{colour}_PWM", "2": f"LED_{colour}"},
                  (60.0 + 4 * i, 62.0, 90)))
     add(Part("J5", "socket-1x08", "Connector_Generic:Conn_01x08", "KEYS",
-             {**{str(i + 1): net for i, net in enumerate(key_nets)}, "8": "GND"}, (36.0, 46.0, -90)))
+             {**{str(i + 1): net for i, net in enumerate(key_nets)}, "8": "GND"}, (44.0, 48.0, 90)))
     for i, (x, y) in enumerate(((4.0, 34.0), (4.0, 58.0), (126.0, 76.0), (126.0, 30.0))):
         add(Part(f"H{i + 1}", "mounting-hole", "Mechanical:MountingHole", "M3", {}, (x, y, 0)))
     return d
@@ -179,13 +179,13 @@ def part_name(part: str) -> str:
 
 # Silkscreen: (x, y, text). The seat's number is written (or a sticker put) in the box beside "SEAT".
 SILKSCREEN = (
-    (44.5, 58.5, "SEAT"),
+    (41.5, 58.5, "SEAT"),
     (100.0, 27.0, "BUS: A/B 1/2, 5V 3-5, GND 6-8"),
     (112.0, 22.0, "TERM: last node   BIAS: one node"),
-    (16.0, 31.0, "OLED: GND VCC SCL SDA"),
+    (26.0, 32.0, "OLED: GND VCC SCL SDA"),
     (100.0, 72.0, "MFRC522: card here, in the box lid"),
-    (40.0, 52.0, "HANDHELD KEYS"),
+    (52.0, 51.5, "HANDHELD KEYS"),
 )
 # The modules plugged into the board's sockets (they draw current; the board does not solder them).
 MODULES = ("ssd1306", "mfrc522-spi")
-SEAT_LABEL_BOX = (49.0, 55.5, 59.0, 61.5)
+SEAT_LABEL_BOX = (46.0, 55.5, 56.0, 61.5)
