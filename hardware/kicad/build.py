@@ -107,6 +107,9 @@ def main(argv: list[str] | None = None) -> int:
         check(sch, pcb, out)
         print(f"BOM: {Path(bom.write_markdown()).relative_to(REPO)}")
         fab(pcb, sch, out)
+        import box
+
+        print(box.build(out))
     except (Failed, RuntimeError) as error:
         print(f"./dev hardware: {error}", file=sys.stderr)
         return 1

@@ -23,7 +23,7 @@ PINS_FILE = HARDWARE / "boards" / "pico-seat.toml"
 NAME = "seat-node"
 
 # The board's outline (mm, top-left corner at the origin; y grows toward the player) and KiCad's page offset.
-WIDTH, DEPTH = 130.0, 80.0
+WIDTH, DEPTH = 130.0, 95.0
 ORIGIN = (20.0, 20.0)
 
 BUS_PINS = {1: "RS485_A", 2: "RS485_B", 3: "+5V_BUS", 4: "+5V_BUS", 5: "+5V_BUS", 6: "GND", 7: "GND", 8: "GND"}
@@ -135,7 +135,7 @@ def design(pins_file: Path = PINS_FILE) -> Design:
     rc522 = {"SDA": "NFC_CS", "SCK": "SPI_SCK", "MOSI": "SPI_MOSI", "MISO": "SPI_MISO", "IRQ": None, "GND": "GND",
              "RST": "NFC_RST", "3.3V": "+3V3"}
     add(Part("J4", "socket-1x08", "Connector_Generic:Conn_01x08", "MFRC522",
-             {str(i + 1): rc522[name] for i, name in enumerate(RC522_PINS)}, (70.0, 40.0, 0)))
+             {str(i + 1): rc522[name] for i, name in enumerate(RC522_PINS)}, (66.0, 40.0, 0)))
     for i, (ref, net) in enumerate((("SW1", "BTN_PREV"), ("SW2", "BTN_NEXT"), ("SW3", "BTN_OK"))):
         add(Part(ref, "button", "Switch:SW_Push", net.split("_")[1], {"1": net, "2": "GND"},
                  (8.0 + 17.5 * i, 68.0, 0)))
@@ -146,7 +146,7 @@ def design(pins_file: Path = PINS_FILE) -> Design:
                  (60.0 + 4 * i, 62.0, 90)))
     add(Part("J5", "socket-1x08", "Connector_Generic:Conn_01x08", "KEYS",
              {**{str(i + 1): net for i, net in enumerate(key_nets)}, "8": "GND"}, (44.0, 48.0, 90)))
-    for i, (x, y) in enumerate(((4.0, 34.0), (4.0, 58.0), (126.0, 76.0), (126.0, 30.0))):
+    for i, (x, y) in enumerate(((4.0, 34.0), (4.0, 91.0), (126.0, 91.0), (126.0, 30.0))):
         add(Part(f"H{i + 1}", "mounting-hole", "Mechanical:MountingHole", "M3", {}, (x, y, 0)))
     return d
 
@@ -183,9 +183,13 @@ SILKSCREEN = (
     (100.0, 27.0, "BUS: A/B 1/2, 5V 3-5, GND 6-8"),
     (112.0, 22.0, "TERM: last node   BIAS: one node"),
     (26.0, 32.0, "OLED: GND VCC SCL SDA"),
-    (100.0, 72.0, "MFRC522: card here, in the box lid"),
+    (96.0, 88.0, "MFRC522 module above: the card rests on the lid"),
     (52.0, 51.5, "HANDHELD KEYS"),
 )
 # The modules plugged into the board's sockets (they draw current; the board does not solder them).
 MODULES = ("ssd1306", "mfrc522-spi")
 SEAT_LABEL_BOX = (46.0, 55.5, 56.0, 61.5)
+
+# Which way the plugged-in modules hang from their sockets (board x, y): the OLED toward the player, the RC522
+# module away from its pin row toward the board's right edge.
+MODULE_SOCKETS = {"ssd1306": ("J3", (0.0, 1.0)), "mfrc522-spi": ("J4", (1.0, 0.0))}
