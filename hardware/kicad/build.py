@@ -90,6 +90,13 @@ def fab(pcb: Path, sch: Path, out: Path) -> None:
             "--background", "opaque", "--output", str(out / f"seat-node-{side}.png"), str(pcb))
 
 
+def pictures(out: Path) -> None:
+    """The renders docs/hardware.md shows, copied beside its other pictures."""
+    docs = REPO / "docs" / "pictures"
+    for name in ("seat-node-top.png", "seat-node-bottom.png", "seat-box.png", "seat-box-fit.png"):
+        shutil.copyfile(out / name, docs / name)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="./dev hardware", description=__doc__.split("\n\n")[0])
     parser.add_argument("--out", type=Path, default=REPO / "var" / "hardware")
@@ -108,9 +115,12 @@ def main(argv: list[str] | None = None) -> int:
         print(f"BOM: {Path(bom.write_markdown()).relative_to(REPO)}")
         fab(pcb, sch, out)
         import box
+        import harness
 
         print(box.build(out))
-    except (Failed, RuntimeError) as error:
+        print(harness.build(out))
+        pictures(out)
+    except (Failed, RuntimeError, ImportError) as error:
         print(f"./dev hardware: {error}", file=sys.stderr)
         return 1
     print(f"fab files in {out}: seat-node-gerbers.zip, seat-node-bom-jlcpcb.csv, seat-node-cpl-jlcpcb.csv, "
