@@ -14,7 +14,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-import pcbnew  # type: ignore[import-not-found]
+import pcbnew
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
@@ -128,9 +128,9 @@ def route(board: pcbnew.BOARD) -> list[str]:
             break
         stuck = list(dict.fromkeys(f.split(":")[0] for f in failed))
         order = stuck + [n for n in order if n not in stuck]
-    grid = best[1]
-    assert grid is not None
-    for seg in grid.segments:
+    chosen = best[1]
+    assert chosen is not None
+    for seg in chosen.segments:
         track = pcbnew.PCB_TRACK(board)
         track.SetStart(mm(seg.x0, seg.y0))
         track.SetEnd(mm(seg.x1, seg.y1))
@@ -138,11 +138,11 @@ def route(board: pcbnew.BOARD) -> list[str]:
         track.SetLayer(pcbnew.F_Cu if seg.layer == 0 else pcbnew.B_Cu)
         track.SetNetCode(seg.net)
         board.Add(track)
-    for via in grid.vias:
+    for via in chosen.vias:
         item = pcbnew.PCB_VIA(board)
         item.SetPosition(mm(via.x, via.y))
-        item.SetWidth(pcbnew.FromMM(grid.rules.via_diameter))
-        item.SetDrill(pcbnew.FromMM(grid.rules.via_drill))
+        item.SetWidth(pcbnew.FromMM(chosen.rules.via_diameter))
+        item.SetDrill(pcbnew.FromMM(chosen.rules.via_drill))
         item.SetNetCode(via.net)
         board.Add(item)
     return best[2]

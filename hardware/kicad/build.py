@@ -86,7 +86,7 @@ def fab(pcb: Path, sch: Path, out: Path) -> None:
                                                   encoding="utf-8")
     cli("sch", "export", "pdf", "--output", str(out / "seat-node-schematic.pdf"), str(sch))
     for side in ("top", "bottom"):
-        cli("pcb", "render", "--side", side, "--width", "1600", "--height", "1000", "--zoom", "1.6",
+        cli("pcb", "render", "--side", side, "--width", "1600", "--height", "1000", "--zoom", "1.25",
             "--background", "opaque", "--output", str(out / f"seat-node-{side}.png"), str(pcb))
 
 

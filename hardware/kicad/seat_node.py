@@ -112,7 +112,7 @@ def design(pins_file: Path = PINS_FILE) -> Design:
     add(Part("U1", "max3485", "Interface_UART:MAX3485", "MAX3485", {
         "1": "UART_RX", "2": "UART_DE", "3": "UART_DE", "4": "UART_TX", "5": "GND", "6": "RS485_A",
         "7": "RS485_B", "8": "+3V3"}, (66.0, 30.0, 0)))
-    add(Part("C1", "c-100n", "Device:C", "100n", {"1": "+3V3", "2": "GND"}, (66.0, 36.0, 180)))
+    add(Part("C1", "c-100n", "Device:C", "100n", {"1": "+3V3", "2": "GND"}, (72.5, 30.0, 90)))
     add(Part("D2", "sm712", "Diode:SM712_SOT23", "SM712", {"1": "RS485_A", "2": "RS485_B", "3": "GND"},
              (92.0, 24.0, 0)))
     add(Part("R1", "r-120", "Device:R", "120", {"1": "RS485_A", "2": "TERM"}, (112.0, 6.0, 0)))
