@@ -28,7 +28,7 @@ import schematic
 import seat_node
 
 REPO = seat_node.HARDWARE.parent
-BOARD_PY = Path(__file__).resolve().parent / "board.py"
+BOARD_PY = Path(__file__).resolve().parent / "pcb.py"
 SYSTEM_PYTHON = "/usr/bin/python3"   # Debian's, where KiCad's pcbnew module is
 FAB_LAYERS = "F.Cu,B.Cu,F.Paste,B.Paste,F.Silkscreen,B.Silkscreen,F.Mask,B.Mask,Edge.Cuts"
 
@@ -53,9 +53,9 @@ def route(net_file: Path) -> None:
     print(result.stdout.strip())
     if result.returncode != 0:
         tail = result.stderr.strip().splitlines()[-1:] or ["(no output)"]
-        raise Failed(f"board.py: {tail[0]} (it needs KiCad's pcbnew in {SYSTEM_PYTHON})")
+        raise Failed(f"pcb.py: {tail[0]} (it needs KiCad's pcbnew in {SYSTEM_PYTHON})")
     if "not routed" in result.stdout:
-        raise Failed("board.py left connections unrouted: move parts in seat_node.py and run again")
+        raise Failed("pcb.py left connections unrouted: move parts in seat_node.py and run again")
 
 
 def check(sch: Path, pcb: Path, out: Path) -> None:

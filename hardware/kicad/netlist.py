@@ -1,6 +1,6 @@
 """The schematic's netlist as KiCad exports it (``kicad-cli sch export netlist``), read into nets of part pins.
 
-Stdlib only: the tests read it under the project's Python, board.py under Debian's.
+Stdlib only: the tests read it under the project's Python, pcb.py under Debian's.
 """
 
 from __future__ import annotations

@@ -2,7 +2,7 @@
 
 Run with Debian's own Python (``/usr/bin/python3``, where KiCad's ``pcbnew`` module lives) by ``./dev hardware``:
 
-    /usr/bin/python3 hardware/kicad/board.py NETLIST
+    /usr/bin/python3 hardware/kicad/pcb.py NETLIST
 
 NETLIST is the schematic's netlist (``kicad-cli sch export netlist``): every footprint, value and pad net comes
 from it, every position from seat_node.py, and every track from router.py. DRC with schematic parity
@@ -45,7 +45,7 @@ def place(board: pcbnew.BOARD, nets: netlist.Netlist) -> None:
         lib, name = footprint.split(":", 1)
         fp = pcbnew.FootprintLoad(str(FOOTPRINTS / f"{lib}.pretty"), name)
         if fp is None:
-            raise SystemExit(f"board.py: {ref}'s footprint {footprint} is not in {FOOTPRINTS}")
+            raise SystemExit(f"pcb.py: {ref}'s footprint {footprint} is not in {FOOTPRINTS}")
         fp.SetFPID(pcbnew.LIB_ID(lib, name))
         fp.SetReference(ref)
         fp.SetValue(nets.values[ref])
@@ -120,7 +120,7 @@ def route(board: pcbnew.BOARD) -> list[str]:
     best: tuple[int, router.Grid | None, list[str]] = (10**9, None, [])
     for attempt in range(PASSES):
         grid, failed = _route_all(pads, routable, order)
-        print(f"board.py: pass {attempt + 1}: {len(failed)} connection(s) left" + (f" ({', '.join(failed)})"
+        print(f"pcb.py: pass {attempt + 1}: {len(failed)} connection(s) left" + (f" ({', '.join(failed)})"
               if failed else ""), flush=True)
         if len(failed) < best[0]:
             best = (len(failed), grid, failed)
@@ -208,7 +208,7 @@ def build(netlist_file: Path, out: Path) -> list[str]:
 
 if __name__ == "__main__":
     if len(sys.argv) != 2:
-        raise SystemExit("usage: /usr/bin/python3 hardware/kicad/board.py NETLIST")
+        raise SystemExit("usage: /usr/bin/python3 hardware/kicad/pcb.py NETLIST")
     target = seat_node.BOARD_DIR / f"{seat_node.NAME}.kicad_pcb"
     left = build(Path(sys.argv[1]), target)
     print(f"wrote {target}" + (f"; {len(left)} connection(s) not routed" if left else ""))
