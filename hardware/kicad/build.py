@@ -80,7 +80,8 @@ def fab(pcb: Path, sch: Path, out: Path) -> None:
     with zipfile.ZipFile(out / "seat-node-gerbers.zip", "w", zipfile.ZIP_DEFLATED) as archive:
         for file in sorted(gerbers.iterdir()):
             archive.write(file, file.name)
-    cli("pcb", "export", "pos", "--format", "csv", "--units", "mm", "--output", str(out / "kicad-pos.csv"), str(pcb))
+    cli("pcb", "export", "pos", "--format", "csv", "--units", "mm", "--use-drill-file-origin",
+        "--output", str(out / "kicad-pos.csv"), str(pcb))
     (out / "seat-node-bom-jlcpcb.csv").write_text(bom.jlc_bom(), encoding="utf-8")
     (out / "seat-node-cpl-jlcpcb.csv").write_text(bom.jlc_cpl((out / "kicad-pos.csv").read_text(encoding="utf-8")),
                                                   encoding="utf-8")

@@ -44,13 +44,17 @@ if [ "$codename" != bookworm ]; then
          "your system's packages or kicad.org" >&2
     exit 1
 fi
-# Debian's bookworm-backports as an apt source: the broker's script writes it, and says why it is safe (pin 100).
-grep -rqs '^[^#]*bookworm-backports' /etc/apt/sources.list /etc/apt/sources.list.d/ \
-    || run sh "$(dirname "$0")/../../systemd/mosquitto-package.sh" --dry-run >/dev/null
+# Debian's bookworm-backports as an apt source (systemd/mosquitto-package.sh writes the same when it needs it).
+# Debian pins backports at 100: only what is installed with -t bookworm-backports comes from there.
+SOURCE=/etc/apt/sources.list.d/debian-backports.sources
 if ! grep -rqs '^[^#]*bookworm-backports' /etc/apt/sources.list /etc/apt/sources.list.d/; then
-    echo "kicad-package.sh: Debian's bookworm-backports is not an apt source: run systemd/mosquitto-package.sh" \
-         "as root first (it adds it)" >&2
-    exit 1
+    say "write $SOURCE (Debian's bookworm-backports, main)"
+    if [ "$dry" = 0 ]; then
+        printf '%s\n' "# Written by tianhei (hardware/kicad/kicad-package.sh): KiCad 9 for the seat board." \
+            "Types: deb" "URIs: http://deb.debian.org/debian" "Suites: bookworm-backports" "Components: main" \
+            "Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg" > "$SOURCE.tmp"
+        mv "$SOURCE.tmp" "$SOURCE"
+    fi
 fi
 run apt-get update -qq
 # shellcheck disable=SC2086

@@ -198,6 +198,8 @@ def build(netlist_file: Path, out: Path) -> list[str]:
     pcbnew.KIID.SeedGenerator(36)   # the same ids every run: a regenerated board differs only where it changed
     board = pcbnew.NewBoard(str(out))
     board.GetDesignSettings().SetCopperLayerCount(2)
+    # The board's lower-left corner as the drill/placement origin: what fabs expect of placement files.
+    board.GetDesignSettings().SetAuxOrigin(mm(0, seat_node.DEPTH))
     place(board, netlist.read(netlist_file))
     outline(board)
     labels(board)
