@@ -289,6 +289,23 @@ def overhangs(tris: list[tuple[tuple[float, float, float], ...]], limit_deg: flo
     return bad
 
 
+def _split(tris: list[tuple[tuple[float, float, float], ...]],
+           longest: float) -> list[tuple[tuple[float, float, float], ...]]:
+    """Triangles halved across their longest edge until no edge is longer than ``longest``."""
+    out, todo = [], list(tris)
+    while todo:
+        tri = todo.pop()
+        edges = [(math.dist(tri[i], tri[(i + 1) % 3]), i) for i in range(3)]
+        length, i = max(edges)
+        if length <= longest:
+            out.append(tri)
+            continue
+        a, b, c = tri[i], tri[(i + 1) % 3], tri[(i + 2) % 3]
+        mid = tuple((p + q) / 2 for p, q in zip(a, b, strict=True))
+        todo += [(a, mid, c), (mid, b, c)]  # type: ignore[list-item]
+    return out
+
+
 def picture(made: dict[str, object], path: Path) -> Path:
     """A shaded picture of the base with the lid lifted above it (matplotlib, no screen)."""
     import matplotlib
@@ -301,7 +318,8 @@ def picture(made: dict[str, object], path: Path) -> Path:
     ax = fig.add_subplot(projection="3d")
     light = (-0.4, -0.5, 0.77)
     for name, lift, colour in (("base", 0.0, (0.29, 0.44, 0.65)), ("lid", 25.0, (0.85, 0.51, 0.17))):
-        tris = [[(x, y, z + lift) for x, y, z in t] for t in triangles(made[name], 0.2)]
+        # small triangles, so matplotlib's back-to-front sorting draws the faces in the right order
+        tris = [[(x, y, z + lift) for x, y, z in t] for t in _split(triangles(made[name], 0.2), 6.0)]
         shades = []
         for a, b, c in tris:
             u = (b[0] - a[0], b[1] - a[1], b[2] - a[2])
