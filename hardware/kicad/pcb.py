@@ -11,6 +11,7 @@ from it, every position from seat_node.py, and every track from router.py. DRC w
 
 from __future__ import annotations
 
+import math
 import sys
 from pathlib import Path
 
@@ -27,6 +28,7 @@ PITCH = 0.254
 WIDTHS = {"GND": 0.5, "+5V_BUS": 0.6, "VSYS": 0.6, "+3V3": 0.4}
 SIGNAL = 0.25
 PASSES = 8
+ANTENNA_HALF = 20.0   # mm: half the side of the square kept free of the pour under the reader's antenna
 
 
 def mm(x: float, y: float) -> pcbnew.VECTOR2I:
@@ -194,6 +196,60 @@ def _route_all(pads: list[pcbnew.PAD], nets: dict[str, list[pcbnew.PAD]],
     return grid, failed
 
 
+def _no_pour(board: pcbnew.BOARD, corners: list[tuple[float, float]]) -> None:
+    """A rule area on the bottom layer where the GND pour stays out (tracks may still pass)."""
+    keep = pcbnew.ZONE(board)
+    keep.SetIsRuleArea(True)
+    keep.SetDoNotAllowCopperPour(True)
+    keep.SetDoNotAllowTracks(False)
+    keep.SetDoNotAllowVias(False)
+    keep.SetDoNotAllowPads(False)
+    keep.SetDoNotAllowFootprints(False)
+    keep.SetLayer(pcbnew.B_Cu)
+    ring = keep.Outline()
+    ring.NewOutline()
+    for x, y in corners:
+        ring.Append(int(x), int(y))
+    board.Add(keep)
+
+
+def ground_pour(board: pcbnew.BOARD) -> None:
+    """GND poured over the whole bottom layer, round the routed tracks (a return path under the signals)."""
+    gnd = board.FindNet("/GND")
+    zone = pcbnew.ZONE(board)
+    zone.SetLayer(pcbnew.B_Cu)
+    zone.SetNet(gnd)
+    inset = 0.5
+    outline = zone.Outline()
+    outline.NewOutline()
+    for x, y in ((inset, inset), (seat_node.WIDTH - inset, inset), (seat_node.WIDTH - inset, seat_node.DEPTH - inset),
+                 (inset, seat_node.DEPTH - inset)):
+        outline.Append(mm(x, y).x, mm(x, y).y)
+    zone.SetLocalClearance(pcbnew.FromMM(0.3))
+    zone.SetMinThickness(pcbnew.FromMM(0.25))
+    zone.SetPadConnection(pcbnew.ZONE_CONNECTION_FULL)   # solid: thermal spokes into small islands fail DRC
+    zone.SetIslandRemovalMode(pcbnew.ISLAND_REMOVAL_MODE_ALWAYS)
+    board.Add(zone)
+    for fp in board.GetFootprints():   # no pour near the holes without copper (the filler leaves no room itself)
+        for pad in fp.Pads():
+            if pad.GetAttribute() == pcbnew.PAD_ATTRIB_NPTH:
+                c, r = pad.GetPosition(), pad.GetDrillSize().x / 2 + pcbnew.FromMM(0.5)
+                reach = r / math.cos(math.pi / 16)
+                _no_pour(board, [(c.x + reach * math.cos(2 * math.pi * k / 16), c.y + reach * math.sin(2 * math.pi * k / 16))
+                                 for k in range(16)])
+    # No plane under the reader's antenna loop either: copper below a 13.56 MHz loop detunes it and shortens the
+    # range. The loop's middle is ANTENNA_FROM_PINS from the reader socket's pin row, away from it.
+    socket, (tx, ty) = seat_node.MODULE_SOCKETS["mfrc522-spi"]
+    pins = [p.GetPosition() for p in board.FindFootprintByReference(socket).Pads()]
+    reach = float(str(seat_node.parts_catalogue()["mfrc522-spi"]["antenna_from_pins_mm"]))
+    cx = sum(p.x for p in pins) / len(pins) + pcbnew.FromMM(reach * tx)
+    cy = sum(p.y for p in pins) / len(pins) + pcbnew.FromMM(reach * ty)
+    half = pcbnew.FromMM(ANTENNA_HALF)
+    _no_pour(board, [(cx - half, cy - half), (cx + half, cy - half), (cx + half, cy + half), (cx - half, cy + half)])
+    board.BuildConnectivity()
+    pcbnew.ZONE_FILLER(board).Fill(board.Zones())
+
+
 def build(netlist_file: Path, out: Path) -> list[str]:
     pcbnew.KIID.SeedGenerator(36)   # the same ids every run: a regenerated board differs only where it changed
     board = pcbnew.NewBoard(str(out))
@@ -204,6 +260,7 @@ def build(netlist_file: Path, out: Path) -> list[str]:
     outline(board)
     labels(board)
     failed = route(board)
+    ground_pour(board)
     pcbnew.SaveBoard(str(out), board)
     return failed
 
