@@ -262,6 +262,7 @@ def build(netlist_file: Path, out: Path) -> list[str]:
     failed = route(board)
     ground_pour(board)
     pcbnew.SaveBoard(str(out), board)
+    out.with_suffix(".kicad_prl").unlink(missing_ok=True)   # the editor's view state, nobody's design
     return failed
 
 
