@@ -18,13 +18,20 @@ Without ``TIANHEI_REAL_HARDWARE=1`` every real variant is skipped and the reason
 from __future__ import annotations
 
 import os
+import sys
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
 from .shims import VirtualTime
 
 REAL = os.environ.get("TIANHEI_REAL_HARDWARE") == "1"
+
+# The seat board's scripts (hardware/kicad/: design, schematic writer, netlist reader, power model) for its tests.
+_KICAD = str(Path(__file__).resolve().parents[2] / "hardware" / "kicad")
+if _KICAD not in sys.path:
+    sys.path.append(_KICAD)   # after the installed packages: our module names never hide theirs
 
 #: The modules of published drivers that sleep or read the clock while they wait for a chip.
 TIMED_MODULES = ("adafruit_pn532.adafruit_pn532", "adafruit_pn532.i2c", "adafruit_pn532.uart", "adafruit_ssd1306",
