@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import ast
 import re
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -69,43 +70,8 @@ def python_language_dicts() -> list[tuple[str, dict[str, set[str]]]]:
     return found
 
 
-def _top_keys(body: str) -> set[str]:
-    """The keys at the outer level of a JavaScript object's body (strings, brackets and arrows skipped)."""
-    keys, depth, i, quote, ternaries = set(), 0, 0, "", 0
-    while i < len(body):
-        c = body[i]
-        if quote:
-            if c == "\\":
-                i += 1
-            elif c == quote:
-                quote = ""
-        elif c in "\"'`":
-            quote = c
-        elif c in "([{":
-            depth += 1
-        elif c in ")]}":
-            depth -= 1
-        elif depth == 0 and c == "?" and body[i + 1:i + 2] not in (".", "?"):
-            ternaries += 1  # its ':' is not a key's
-        elif depth == 0 and c == ",":
-            ternaries = 0
-        elif depth == 0 and c == ":" and ternaries:
-            ternaries -= 1
-        elif depth == 0:
-            m = re.match(r"(\w+)\s*:", body[i:])
-            if m and (i == 0 or not (body[i - 1].isalnum() or body[i - 1] == "_")):
-                if ternaries:
-                    ternaries -= 1
-                else:
-                    keys.add(m.group(1))
-                i += m.end()
-                continue
-        i += 1
-    return keys
-
-
-def _object_body(text: str, start: int) -> str:
-    """The text between the brace at ``start`` and its match."""
+def _code(text: str, start: int = 0) -> Iterator[tuple[int, str, int]]:
+    """(index, character, bracket depth before it) of the JavaScript ``text`` outside its string literals."""
     depth, quote, i = 0, "", start
     while i < len(text):
         c = text[i]
@@ -116,13 +82,40 @@ def _object_body(text: str, start: int) -> str:
                 quote = ""
         elif c in "\"'`":
             quote = c
-        elif c == "{":
-            depth += 1
-        elif c == "}":
-            depth -= 1
-            if depth == 0:
-                return text[start + 1:i]
+        else:
+            yield i, c, depth
+            depth += (c in "([{") - (c in ")]}")
         i += 1
+
+
+def _top_keys(body: str) -> set[str]:
+    """The keys at the outer level of a JavaScript object's body (strings, brackets and ternaries skipped)."""
+    keys, ternaries, skip_to = set(), 0, 0
+    for i, c, depth in _code(body):
+        if i < skip_to or depth != 0 or c in "([{":
+            continue
+        if c == "?" and body[i + 1:i + 2] not in (".", "?"):
+            ternaries += 1  # its ':' is not a key's
+        elif c == ",":
+            ternaries = 0
+        elif c == ":" and ternaries:
+            ternaries -= 1
+        else:
+            m = re.match(r"(\w+)\s*:", body[i:])
+            if m and (i == 0 or not (body[i - 1].isalnum() or body[i - 1] == "_")):
+                if ternaries:
+                    ternaries -= 1
+                else:
+                    keys.add(m.group(1))
+                skip_to = i + m.end()
+    return keys
+
+
+def _object_body(text: str, start: int) -> str:
+    """The text between the brace at ``start`` and its match."""
+    for i, c, depth in _code(text, start):
+        if c == "}" and depth == 1:
+            return text[start + 1:i]
     raise AssertionError("unbalanced braces")
 
 
