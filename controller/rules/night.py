@@ -1,8 +1,11 @@
 """The night (C2, C6, C8): who wakes, what they may point at, how a group decides, and how the dawn resolves.
 
-Abilities are small pieces named in the variant files (``ability = "kill"``): each says when its holders wake
-(:func:`_available`), whom they may target (:func:`legal_targets`), what they learn at once (:func:`_result`),
-and what it does at dawn (:func:`resolve_dawn`).
+Abilities are modules of controller/rules/abilities/ named in the variant files (``ability = "kill"``), each
+an :class:`~controller.rules.ability.Ability` of data: its limits say when its holders wake (:func:`_available`),
+its ``choose`` whom they may target (:func:`legal_targets`), its ``learns`` what they learn at once
+(:func:`_result`), and its effect's kind what it does at dawn (:func:`resolve_dawn`). Nothing here asks for an
+ability by name; the fast paths are derived from those fields (:class:`_StepPlan`), so a new ability is never
+offered the wrong players by omission.
 """
 
 from __future__ import annotations
@@ -12,6 +15,7 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any, Final
 
 from controller.rules import cards, clash, win
+from controller.rules.ability import REGISTRY
 from controller.rules.actions import Rejected
 from controller.rules.agenda import day_agenda
 from controller.rules.draws import choice
@@ -25,38 +29,21 @@ if TYPE_CHECKING:
     from controller.rules.tx import Tx
 
 
-#: The abilities whose holders may be kept asleep (one-time powers, V7.1 conditions; also the check when the
-#: checks are limited, V2.10): see :func:`_available`.
-_LIMITED: Final = frozenset({"secret_kill", "revive", "take", "late_kill"})
-
-
-def _spent(s: GameState, seat: int) -> bool:
-    return s.mark(f"spent:{seat}") > 0
-
-
-def _available(s: GameState, st: NightStep, actors: tuple[int, ...]) -> tuple[int, ...]:
-    """The actors who may use the ability tonight (empty: the step is skipped and nobody wakes)."""
-    if st.ability == "check":
-        limit = _game(s).plan.check_limit
-        if limit and s.mark("checks_used") >= limit:  # V2.10: limited checks
-            return ()
-    elif st.ability == "secret_kill":  # V3.3: one use per game
-        return tuple(a for a in actors if not _spent(s, a))
-    elif st.ability in clash.ABILITIES:
-        return _available_v4_v7(s, st, actors)
-    return actors
-
-
-def _available_v4_v7(s: GameState, st: NightStep, actors: tuple[int, ...]) -> tuple[int, ...]:
-    """V7.1: the angel revives once per game; the angel takes someone along only on the night it dies (the
-    take step is the night's last); the devil kills only once no killer is left."""
-    if st.ability == "revive":
-        return tuple(a for a in actors if not clash.revived(s, a))
-    if st.ability == "take":
-        return tuple(a for a in actors if clash.dies_tonight(s, a))
-    if st.ability == "late_kill":
-        killers = frozenset(r for other in s.config.variant.night for r in other.roles if other.ability == "kill")
-        return () if s.living_with(killers) else actors
+def _available(s: GameState, sp: _StepPlan, actors: tuple[int, ...]) -> tuple[int, ...]:
+    """The actors who may use the ability tonight (empty: the step is skipped and nobody wakes), by its limits:
+    a capped team count (V2.10: limited checks), one use per game per actor (V3.3, V7.1's revival), and its
+    waking condition (V7.1: the angel takes someone along only on the night it dies, the take step being the
+    night's last; the devil kills only once no killer is left)."""
+    ability = sp.ab
+    if sp.count_limit and s.mark(ability.count_mark) >= sp.count_limit:
+        return ()
+    if ability.once_mark:
+        actors = tuple(a for a in actors if not clash.used_once(s, ability, a))
+    when = ability.awake_when
+    if when == "dying_tonight":
+        actors = tuple(a for a in actors if clash.dies_tonight(s, a))
+    elif when == "no_killers_left" and s.living_with(sp.killers):
+        return ()
     return actors
 
 
@@ -89,8 +76,10 @@ def _targets(s: GameState, g: _GamePlan, gs: _GameStep, actors: tuple[int, ...],
         barred = g.plan.barred
         if barred:
             out = [x for x in out if x != barred]
-    if sp.revive:  # V7.1: the angel does not know the victim; pointing at oneself means "revive"
+    if sp.self_target:  # V7.1: the angel does not know the victim; pointing at oneself means "revive"
         out = actors
+    elif sp.chooser is not None:  # the ability's own rule (a club's or a test's module)
+        out = [x for x in sp.chooser(s, actors) if x in s.alive]
     if st.optional:
         return (*out, None)
     return tuple(out)
@@ -132,14 +121,20 @@ def _barred_first_victim(config: GameConfig) -> int | None:
 
 def _result(s: GameState, g: _GamePlan, sp: _StepPlan,
             target: int | None) -> tuple[str, tuple[tuple[str, int], ...]]:
-    """What the actors learn at once, and the ability's bookkeeping."""
-    if target is None or not sp.check:
+    """What the actors learn at once, and the ability's bookkeeping (its team count, V2.10)."""
+    if target is None or not sp.learns_or_counts:
         return "", ()
-    # V2.2: a nod for a killer, a shake for anyone else; F2: the informant too
-    result = "nod" if s.roles[target - 1] in g.plan.nod_roles else "shake"
-    if g.plan.hug and target == clash.hugged(s):
+    ability = sp.ab
+    result = ""
+    if sp.learns_nod:  # V2.2: a nod for a killer, a shake for anyone else; F2: the informant too
+        result = "nod" if s.roles[target - 1] in g.plan.nod_roles else "shake"
+    elif ability.learn is not None:
+        result = ability.learn(s, target)
+    if result and g.plan.void and target == clash.voided(s):
         result = "none"  # V4.3: no signal at all on the player the butterfly hugs
-    return result, (("checks_used", s.mark("checks_used") + 1),)
+    if not ability.count_mark:
+        return result, ()
+    return result, ((ability.count_mark, s.mark(ability.count_mark) + 1),)
 
 
 # ---- what every night asks, worked out once ----------------------------------------------------------------
@@ -153,23 +148,40 @@ class _StepPlan:
 
     def __init__(self, st: NightStep, config: GameConfig) -> None:
         options = config.options
+        ability = REGISTRY[st.ability]
         self.st = st
+        self.ab = ability
         self.ability = st.ability
         #: The name the judge calls (Opened.role).
         self.label = "+".join(st.call or st.roles)
         #: D3 copies, V5.4 guests and late steps: who wakes depends on more than the cards (see _wakers).
         self.conditional = bool(st.copy or st.guests or st.when_all_dead)
-        self.limited = st.ability in _LIMITED or (st.ability == "check" and bool(int(options.get("checks", 0))))
-        self.revive = st.ability == "revive"
-        self.check = st.ability == "check"
+        #: V2.10: the cap on the ability's team count (0: none).
+        self.count_limit = int(options.get(ability.count_option, 0)) if ability.count_option else 0
+        self.limited = bool(ability.once_mark or ability.awake_when or self.count_limit)
+        #: V7.1 ``no_killers_left``: the roles whose living holders keep the step asleep (those of the
+        #: unconditional steps dealing the same death).
+        self.killers = frozenset(
+            r for other in config.variant.night for r in other.roles
+            if REGISTRY[other.ability].effect == "lethal" and REGISTRY[other.ability].cause == ability.cause
+            and not REGISTRY[other.ability].awake_when and not REGISTRY[other.ability].nod_only)
+        self.recognition = ability.recognition
+        self.self_target = ability.choose == "self"
+        self.chooser = ability.choices
+        self.learns_nod = ability.learns == "nod"
+        self.learns_or_counts = bool(ability.learns or ability.count_mark)
+        #: V2.12: the actors may point at their own team (then only by strict majority).
+        self.selfkill = bool(ability.selfkill_option)
         #: Every living player may be chosen (C2 "living"; V2.12 killers who may kill themselves).
         self.all_living = st.targets == "living" or (
-            st.targets == "eyes_closed" and st.ability == "kill" and bool(options.get("killers.selfkill")))
+            st.targets == "eyes_closed" and self.selfkill and bool(options.get(ability.selfkill_option)))
         #: V2.11: the kill of the first kill night may not hit the seat of the last games' run of first victims.
-        self.bars_first_victim = st.ability == "kill" and bool(options.get("first_victim.max_repeat"))
-        #: The choices are every living player as they are (and None when optional): nothing is left out.
+        self.bars_first_victim = ability.first_victim and bool(options.get("first_victim.max_repeat"))
+        #: The choices are every living player as they are (and None when optional): nothing is left out. Derived
+        #: from everything that narrows or replaces the step's own rule, so a new ability cannot reach it by
+        #: omission.
         self.plain_living = (self.all_living and not st.spare_when_last and not self.bars_first_victim
-                             and not self.revive)
+                             and ability.choose == "step")
 
 
 class _ConfigPlan:
@@ -177,22 +189,25 @@ class _ConfigPlan:
 
     def __init__(self, config: GameConfig) -> None:
         variant = config.variant
-        options = config.options
         self.config = config
         self.steps: dict[str, _StepPlan] = {st.id: _StepPlan(st, config) for st in variant.night}
         self.recognition_first = recognition_first(config)
         self.kill_night = 2 if self.recognition_first else 1
         self.first_tasks = _night_tasks(variant.night_ids[0])
         self.later_tasks = _night_tasks(variant.night_ids[1])
-        self.check_limit = int(options.get("checks", 0))
-        self.hug = "hug" in variant.abilities
+        effects = [REGISTRY[name] for name in sorted(variant.abilities)]
+        #: V4.3: a void (the hug) is in play, so a check may answer nothing.
+        self.void = any(a.effect == "void" for a in effects)
         self.quiet_next_night = config.opt("quiet_night") == "next_night"
         #: Does any dawn of this configuration go to cards.resolve_d2 or (possibly) clash.resolve?
         self.d2 = variant.live == "both"
         self.immune = bool(variant.immune_roles)
-        self.clash = not variant.abilities.isdisjoint(clash.ABILITIES)
-        self.protect = "protect" in variant.abilities
-        self.secret = "secret_kill" in variant.abilities
+        #: The abilities whose acts send a night to clash.resolve (kinds the short dawn does not fold).
+        self.long = frozenset(a.name for a in effects if not a.short)
+        #: The dual-card dawn's abilities (cards.py).
+        self.cards = frozenset(a.name for a in effects if a.effect == "cards")
+        self.protect = any(a.effect == "protect" for a in effects)
+        self.secret = bool(variant.shields)
         self.secret_roles = variant.secret_roles
         #: The roles on which a check answers with a nod (V2.2; F2, V5.3: as the variant says).
         self.nod_roles = frozenset(name for name, spec in variant.roles.items() if spec.nod)
@@ -328,10 +343,10 @@ def task_night_step(tx: Tx, step_id: str) -> None:
     if sp.conditional:
         actors = _wakers(s, st, actors)
     if sp.limited:
-        actors = _available(s, st, actors)
+        actors = _available(s, sp, actors)
     if not actors:
         return
-    if sp.ability == "recognise":  # V5.2: a recognition step of the night script
+    if sp.recognition:  # V5.2: a recognition step of the night script
         if len(actors) > 1:
             tx.open("recognition", st.id, actors, (), group=True, role=sp.label, ability="recognise")
         return
@@ -391,8 +406,10 @@ TASKS: dict[str, Any] = {
 def reject_out_of_turn(s: GameState, seat: int) -> None:
     w = s.waiting
     role = s.role_of(seat)
+    plan = _game(s).plan
     for st in s.config.variant.night:
-        if role in st.roles and st.ability == "check" and not _available(s, st, (seat,)):
+        sp = plan.steps[st.id]
+        if role in st.roles and sp.count_limit and not _available(s, sp, (seat,)):
             raise Rejected("no_checks_left", f"seat {seat}: the police have no checks left (V2.10)")
     step = w.step if w else s.phase
     raise Rejected("not_your_turn", f"seat {seat} is not awake in this step ({step})")
@@ -494,7 +511,7 @@ def group_check(tx: Tx, final: bool) -> None:
 
 def _self_kill(s: GameState, ability: str, roles: str, target: int | None) -> bool:
     """V2.12: would ``target`` be the killers killing one of their own (V5.4: or a guest awake with them)?"""
-    if target is None or ability != "kill":
+    if target is None or not REGISTRY[ability].selfkill_option:
         return False
     w = s.waiting
     team = s.config.variant.night_steps[w.step].team if w is not None else tuple(roles.split("+"))
@@ -508,11 +525,9 @@ def _settle(tx: Tx, target: int | None, how: str) -> None:
     g = _game(s)
     sp = g.plan.steps[w.step]
     result, marks = _result(s, g, sp, target)
-    if target is not None:
-        if sp.ability == "secret_kill":
-            marks = (*marks, *[(f"spent:{a}", 1) for a in w.seats])
-        elif sp.ability == "revive":  # V7.1: once per game
-            marks = (*marks, *[(f"revived:{a}", 1) for a in w.seats])
+    once = sp.ab.once_mark
+    if target is not None and once:  # V3.3, V7.1: once per game
+        marks = (*marks, *[(clash.mark_key(once, a), 1) for a in w.seats])
     tx.emit(Acted(w.step, sp.ability, w.seats, target, how, result, marks))
 
 
@@ -535,11 +550,11 @@ def end_recognition(tx: Tx) -> None:
 def resolve_dawn(s: GameState) -> tuple[tuple[tuple[int, str], ...], tuple[tuple[str, int], ...]]:
     """C8: all of the night's effects at once. Returns the deaths (seat, cause) in seat order.
 
-    - kill: the killers' victim dies, unless
-      - V3.2: the doctor's protection is on the victim (protects only against the killers' kill);
+    - a lethal effect (the kill) kills, unless
+      - V3.2: a protection from its cause is on the victim (the doctor's protects only against the kill);
       - V3.3: the victim holds an unspent secret-police power at the time of the kill. Decision: a secret
         police who uses the power the same night still survives (the kill came first in the night order).
-    - secret_kill (V3.3): the target dies if a killer; on anyone else, nothing.
+    - a conditional lethal effect (V3.3's secret kill) kills only a role that nods; on anyone else, nothing.
     """
     return _resolve(s, _game(s).plan)
 
@@ -547,50 +562,61 @@ def resolve_dawn(s: GameState) -> tuple[tuple[tuple[int, str], ...], tuple[tuple
 def _resolve(s: GameState, plan: _ConfigPlan) -> tuple[tuple[tuple[int, str], ...], tuple[tuple[str, int], ...]]:
     acts = s.acts
     if s.cards:  # D3: two doctors, two snipers
-        if any(a.ability in cards.ABILITIES for a in acts):
+        if any(a.ability in plan.cards for a in acts):
             return cards.resolve(s)
     elif plan.d2:  # D2: the butterfly and the secret police of seed 001
         return cards.resolve_d2(s)
     if plan.immune:
         return clash.resolve(s)  # V4.4-V4.6, V7.1
-    if plan.clash:
+    if plan.long:
         for a in acts:
-            if a.ability in clash.ABILITIES:
+            if a.ability in plan.long:
                 return clash.resolve(s)  # V4.4-V4.6, V7.1
-    # (seat, cause) in the order decided; a seat's first cause stands. Every dawn of every game comes here:
-    # a list searched by hand, not a dict sorted afterwards, since a night has one or two deaths.
+    # The short dawn: lethal effects, protections of one target and V3.3's shield (the kinds clash.resolve
+    # would fold the same way). (seat, cause, rank) in the order decided; a seat's lowest-ranked cause stands.
+    # Every dawn of every game comes here: a list searched by hand, not a dict sorted afterwards, since a night
+    # has one or two deaths.
     deaths: list[tuple[int, str]] = []
-    protected: set[int | None] | None = None
-    spent_tonight: set[int] | None = None
-    if plan.protect or plan.secret:
-        protected = set()
-        spent_tonight = set()
-        for a in acts:  # one pass for both
-            if a.ability == "protect":
-                protected.add(a.target)
-            elif a.ability == "secret_kill" and a.target is not None:
-                spent_tonight.update(a.actors)
-    secret_holders = plan.secret_roles
+    ranks: list[int] = []
+    protected: dict[int, tuple[str, ...]] | None = None
+    if plan.protect:
+        protected = {}
+        for a in acts:
+            t = a.target
+            if t is not None:
+                ability = REGISTRY[a.ability]
+                if ability.effect == "protect":
+                    protected[t] = protected.get(t, ()) + ability.protects_from
+    shields = plan.secret_roles if plan.secret else None
     for a in acts:
         t = a.target
         if t is None:
             continue
-        if a.ability == "kill":
-            if protected is not None and t in protected:
-                continue
-            if spent_tonight is not None and s.roles[t - 1] in secret_holders and (
-                    not _spent(s, t) or t in spent_tonight):
-                continue
-            _add_death(deaths, t, "killed")
-        elif a.ability == "secret_kill" and s.roles[t - 1] in plan.nod_roles:
-            _add_death(deaths, t, "secret_police")
+        ability = REGISTRY[a.ability]
+        if ability.effect != "lethal":
+            continue
+        cause = ability.cause
+        if ability.nod_only:
+            if s.roles[t - 1] in plan.nod_roles:
+                _add_death(deaths, ranks, t, cause, ability.rank)
+            continue
+        if protected is not None and t in protected and cause in protected[t]:
+            continue
+        if shields is not None and s.roles[t - 1] in shields and cause in clash.shielded(s, t):
+            continue
+        _add_death(deaths, ranks, t, cause, ability.rank)
     if len(deaths) > 1:
         deaths.sort()
     return tuple(deaths), ()
 
 
-def _add_death(deaths: list[tuple[int, str]], seat: int, cause: str) -> None:
-    for d, _ in deaths:
+def _add_death(deaths: list[tuple[int, str]], ranks: list[int], seat: int, cause: str, rank: int) -> None:
+    """A seat dies once; of two causes the lower-ranked tells the death."""
+    for i, (d, _) in enumerate(deaths):
         if d == seat:
+            if rank < ranks[i]:
+                deaths[i] = (seat, cause)
+                ranks[i] = rank
             return
     deaths.append((seat, cause))
+    ranks.append(rank)

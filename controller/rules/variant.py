@@ -14,15 +14,12 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
+from controller.rules import abilities as _builtin_abilities  # noqa: F401 (registers the built-in abilities)
+from controller.rules.ability import REGISTRY as ABILITY_REGISTRY
 from controller.rules.options import OPTIONS, OptionValue
 
-#: Night abilities the engine implements (controller/rules/night.py). A variant that only recombines these needs
-#: no new engine code.
-ABILITIES: tuple[str, ...] = ("kill", "check", "protect", "secret_kill", "recognise")
-#: V4.2 and V7.1 abilities (night.py, "versions 4.0 and 7.0" section).
-ABILITIES += ("hug", "shoot", "needle", "silence", "revive", "take", "late_kill")
-#: D3 abilities (cards.py): each doctor's needles counted apart, the snipers' shots.
-ABILITIES += ("dual_needle", "dual_shot", "d2_hug")
+#: Night abilities are modules of controller/rules/abilities/, each registering itself (controller/rules/ability.py);
+#: a variant that only recombines them needs no new engine code, and a new one is one module more.
 TARGET_RULES = ("eyes_closed", "others", "living")
 #: When a night step runs (V5.2: the first night is recognition only).
 NIGHTS = ("all", "first", "after_first")
@@ -141,6 +138,9 @@ class Variant:
     night_steps: Mapping[str, NightStep] = field(init=False, repr=False, compare=False)
     #: Roles holding the V3.3 one-time power (derived once; every dawn asks).
     secret_roles: frozenset[str] = field(init=False, repr=False, compare=False)
+    #: Role -> the ability that shields its holder while unspent (V3.3; derived once). A dict: compiled code
+    #: reads it natively; never changed after the variant is made.
+    shields: dict[str, str] = field(init=False, repr=False, compare=False)
     #: Roles immune to some night ability (V4.4; derived once: every dawn asks whether any exists).
     immune_roles: frozenset[str] = field(init=False, repr=False, compare=False)
     #: The ids of the steps that run on the first night and on every later night (V5.2: a step may run on the
@@ -160,7 +160,7 @@ class Variant:
         object.__setattr__(self, "abilities", frozenset(st.ability for st in self.night))
         takes: dict[str, NightStep] = {}
         for st in self.night:
-            if st.ability == "take":
+            if ABILITY_REGISTRY[st.ability].after:  # V7.1: a take-along, asked by day too
                 for role in st.roles:
                     takes.setdefault(role, st)
         object.__setattr__(self, "take_steps", MappingProxyType(takes))
@@ -169,8 +169,10 @@ class Variant:
             tuple(st.id for st in self.night if st.nights in ("all", "first")),
             tuple(st.id for st in self.night if st.nights != "first")))
         object.__setattr__(self, "night_steps", MappingProxyType({st.id: st for st in self.night}))
-        object.__setattr__(self, "secret_roles", frozenset(
-            r for st in self.night if st.ability == "secret_kill" for r in st.roles))
+        shields = {r: st.ability for st in self.night if ABILITY_REGISTRY[st.ability].shields_holder
+                   for r in st.roles}
+        object.__setattr__(self, "shields", shields)
+        object.__setattr__(self, "secret_roles", frozenset(shields))
 
     @property
     def min_players(self) -> int:
@@ -235,11 +237,12 @@ class _Reader:
 
 
 def _abilities(r: _Reader, spec: Mapping[str, Any], key: str, path: str) -> tuple[str, ...]:
-    """A role's list of ability names (``immune``, ``sees``), each checked against :data:`ABILITIES`."""
+    """A role's list of ability names (``immune``, ``sees``), each checked against the registered abilities."""
     names = r.strings(spec, key, f"{path}.{key}")
+    known = tuple(ABILITY_REGISTRY)
     for n in names:
-        if n not in ABILITIES:
-            raise r.fail(f"{path}.{key}", f"unknown ability {n!r}", _suggest(n, ABILITIES))
+        if n not in known:
+            raise r.fail(f"{path}.{key}", f"unknown ability {n!r}", _suggest(n, known))
     return names
 
 
@@ -301,7 +304,7 @@ def parse_variant(data: Mapping[str, Any], where: str) -> Variant:
         night.append(NightStep(
             id=sid,
             roles=step_roles,
-            ability=r.string(step, "ability", f"{path}.ability", choices=ABILITIES),
+            ability=r.string(step, "ability", f"{path}.ability", choices=tuple(ABILITY_REGISTRY)),
             targets=r.string(step, "targets", f"{path}.targets", default="eyes_closed", choices=TARGET_RULES),
             optional=r.boolean(step, "optional", f"{path}.optional"),
             **_step_extras(r, step, path, check_roles),
