@@ -18,6 +18,9 @@ The dawn fold (clash.py, night.py) knows only the kinds:
 - ``mark``: the target carries the mark ``mark`` (its value the coming day) into the day (V4.8's silence).
 - ``cards``: decided by the dual-card dawn (cards.py, D2/D3), whose cards act apart.
 - ``none``: no dawn effect (a check, a recognition).
+
+A lethal ability with ``shields_holder`` also keeps its holders safe from the causes in ``protects_from`` while
+its one use is unspent (V3.3).
 """
 
 from __future__ import annotations
@@ -48,8 +51,8 @@ class Ability:
                  choices: Callable[[Any, tuple[int, ...]], tuple[int, ...]] | None = None,
                  learns: str = "", learn: Callable[[Any, int], str] | None = None,
                  once_mark: str = "", count_mark: str = "", count_option: str = "", awake_when: str = "",
-                 shields_holder: bool = False, rank: int = 1, selfkill_option: str = "", first_victim: bool = False,
-                 recognition: bool = False, answers: tuple[str, ...] = ()) -> None:
+                 shields_holder: bool = False, rank: int = 1, selfkill_option: str = "", night_kill: bool = False,
+                 not_twice_running: bool = False, recognition: bool = False, answers: tuple[str, ...] = ()) -> None:
         if effect not in KINDS:
             raise ValueError(f"ability {name!r}: unknown effect kind {effect!r} (one of {', '.join(KINDS)})")
         if choose not in CHOOSE or (choose == "custom") != (choices is not None):
@@ -98,8 +101,12 @@ class Ability:
         #: V2.12: the option that lets the actors point at their own team ("eyes_closed" becomes every living
         #: player); such a choice then needs a strict majority of the team.
         self.selfkill_option = selfkill_option
-        #: V2.11: the kill of the first kill night may not fall on the seat of the last games' run of victims.
-        self.first_victim = first_victim
+        #: The killers' kill of the night: V2.4's and V2.5's orders start from its victim, and V2.11 bars its
+        #: first-night victim from repeating the last games' run.
+        self.night_kill = night_kill
+        #: W7: never the same target two nights running (the mark ``last:<step>`` keeps the last one, 0 for
+        #: nobody).
+        self.not_twice_running = not_twice_running
         #: V5.2: a recognition step (the actors see each other; nothing is chosen).
         self.recognition = recognition
         #: The words a ``learn`` answer may be (for screens and the voice), besides "".
@@ -111,7 +118,6 @@ class Ability:
         self.short = effect == "none" or (effect == "protect" and scope == "target") or (
             effect == "lethal" and not after)
         #: Whether the holders may be kept asleep (checked at every step only when True).
-        self.limited = bool(once_mark or awake_when or count_option)
 
 
 #: name -> ability, in registration order. Filled by the modules of ``controller/rules/abilities/`` (and by a

@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from controller.rules import cards, night, turns, win
+from controller.rules.ability import REGISTRY
 from controller.rules.actions import Rejected
 from controller.rules.agenda import day_rules
 from controller.rules.events import DefenceClaimed, Died, Spoke, TieRound, VoteClosed, Voted
@@ -33,7 +34,7 @@ def _victim(s: GameState) -> int | None:
     if not night_dead:
         return None
     for a in s.acts:
-        if a.ability == "kill" and a.target in night_dead:
+        if a.target in night_dead and REGISTRY[a.ability].night_kill:
             return a.target
     return night_dead[0]
 

@@ -78,8 +78,11 @@ def _targets(s: GameState, g: _GamePlan, gs: _GameStep, actors: tuple[int, ...],
             out = [x for x in out if x != barred]
     if sp.self_target:  # V7.1: the angel does not know the victim; pointing at oneself means "revive"
         out = actors
-    elif sp.chooser is not None:  # the ability's own rule (a club's or a test's module)
-        out = [x for x in sp.chooser(s, actors) if x in s.alive]
+    elif sp.chooser is not None:  # the ability's own rule (a club's or a test's module; it may name the dead)
+        out = [x for x in sp.chooser(s, actors) if 1 <= x <= s.players]
+    if sp.last_key:  # W7: never the same player two nights running
+        last = s.mark(sp.last_key)
+        out = [x for x in out if x != last]
     if st.optional:
         return (*out, None)
     return tuple(out)
@@ -176,12 +179,14 @@ class _StepPlan:
         self.all_living = st.targets == "living" or (
             st.targets == "eyes_closed" and self.selfkill and bool(options.get(ability.selfkill_option)))
         #: V2.11: the kill of the first kill night may not hit the seat of the last games' run of first victims.
-        self.bars_first_victim = ability.first_victim and bool(options.get("first_victim.max_repeat"))
+        self.bars_first_victim = ability.night_kill and bool(options.get("first_victim.max_repeat"))
         #: The choices are every living player as they are (and None when optional): nothing is left out. Derived
         #: from everything that narrows or replaces the step's own rule, so a new ability cannot reach it by
         #: omission.
         self.plain_living = (self.all_living and not st.spare_when_last and not self.bars_first_victim
-                             and ability.choose == "step")
+                             and ability.choose == "step" and not ability.not_twice_running)
+        #: W7: the mark that keeps the step's last target (empty: the step has no such limit).
+        self.last_key = f"last:{st.id}" if ability.not_twice_running else ""
 
 
 class _ConfigPlan:
@@ -418,7 +423,7 @@ def reject_out_of_turn(s: GameState, seat: int) -> None:
 def _check_target(s: GameState, target: int | None) -> None:
     w = s.waiting
     assert w is not None
-    if target in w.choices and (target is None or target in s.alive):
+    if target in w.choices and (target is None or target in s.alive or _names_the_dead(s, w.step)):
         return
     if target is None:
         raise Rejected("must_choose", f"this step ({w.step}) cannot be skipped; point at a player")
@@ -427,6 +432,13 @@ def _check_target(s: GameState, target: int | None) -> None:
     if target not in s.alive:
         raise Rejected("target_dead", f"seat {target} is already out of the game")
     raise Rejected("bad_target", f"seat {target} cannot be chosen in this step ({w.step})")
+
+
+def _names_the_dead(s: GameState, step: str) -> bool:
+    """May the open step offer dead players? Only an ability with its own choices may (a gravekeeper reads the
+    dead); every other night target is a living player (C2)."""
+    st = s.config.variant.night_steps.get(step)
+    return st is not None and REGISTRY[st.ability].choices is not None
 
 
 def pick(tx: Tx, seat: int, target: int | None) -> None:
@@ -528,6 +540,8 @@ def _settle(tx: Tx, target: int | None, how: str) -> None:
     once = sp.ab.once_mark
     if target is not None and once:  # V3.3, V7.1: once per game
         marks = (*marks, *[(clash.mark_key(once, a), 1) for a in w.seats])
+    if sp.last_key:  # W7: the target to leave out tomorrow night (0: nobody)
+        marks = (*marks, (sp.last_key, target or 0))
     tx.emit(Acted(w.step, sp.ability, w.seats, target, how, result, marks))
 
 

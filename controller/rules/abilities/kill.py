@@ -6,4 +6,4 @@ repeat the last games' run."""
 from controller.rules.ability import Ability, register
 
 ABILITY = register(Ability("kill", ("V2.2", "V2.11", "V2.12", "C6"), effect="lethal", cause="killed", rank=0,
-                           selfkill_option="killers.selfkill", first_victim=True))
+                           selfkill_option="killers.selfkill", night_kill=True))
