@@ -19,7 +19,7 @@ from typing import Any, Final
 
 from mypy_extensions import mypyc_attr
 
-from controller.rules import cards, day, night, turns, win
+from controller.rules import cards, day, hooks, night, turns, win
 from controller.rules.actions import (
     Action,
     Ballot,
@@ -208,7 +208,8 @@ def _on_pick(tx: Tx, a: Pick) -> None:
     if s.waiting is not None and s.waiting.kind == cards.FIRST_IDENTITY:  # D1: at the deal, nobody is in yet
         cards.choose_first(tx, a.seat, a.target)
         return
-    _living_actor(s, a.seat)
+    if a.seat not in s.alive and not hooks.dead_may_act(s, a.seat):  # W8: a last act is taken dead
+        _living_actor(s, a.seat)
     w = _waiting(s, _PICK_KINDS, "night action")
     if w.kind == "defence_claim":
         day.claim_defence(tx, a.seat, a.target)

@@ -14,7 +14,7 @@ from collections import Counter
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any, Final
 
-from controller.rules import cards, clash, win
+from controller.rules import cards, clash, hooks, win
 from controller.rules.ability import REGISTRY
 from controller.rules.actions import Rejected
 from controller.rules.agenda import day_agenda
@@ -195,7 +195,7 @@ class _ConfigPlan:
     def __init__(self, config: GameConfig) -> None:
         variant = config.variant
         self.config = config
-        self.steps: dict[str, _StepPlan] = {st.id: _StepPlan(st, config) for st in variant.night}
+        self.steps: dict[str, _StepPlan] = {st.id: _StepPlan(st, config) for st in variant.night_steps.values()}
         self.recognition_first = recognition_first(config)
         self.kill_night = 2 if self.recognition_first else 1
         self.first_tasks = _night_tasks(variant.night_ids[0])
@@ -214,6 +214,8 @@ class _ConfigPlan:
         self.protect = any(a.effect == "protect" for a in effects)
         self.secret = bool(variant.shields)
         self.secret_roles = variant.secret_roles
+        #: W8: some role acts once on dying.
+        self.last_acts = bool(variant.death_steps)
         #: The roles on which a check answers with a nod (V2.2; F2, V5.3: as the variant says).
         self.nod_roles = frozenset(name for name, spec in variant.roles.items() if spec.nod)
         barred = _barred_first_victim(config)
@@ -396,6 +398,12 @@ def task_dawn(tx: Tx) -> None:
         tx.agenda = [("night",)]  # V3.4 next_night: 遊戲直接進入下一輪, the day is skipped
         return
     tx.agenda = day_agenda(tx.s)  # a new list of its own (the engine reads tx.agenda afresh after each task)
+    if g.plan.last_acts and deaths:  # W8: the dead's last acts once the deaths (and their last words) are told
+        acts = hooks.last_acts(tx.s, deaths)
+        if acts:
+            agenda = tx.agenda
+            at = next((i + 1 for i, task in enumerate(agenda) if task[0] == "last_words_night"), 0)
+            agenda[at:at] = acts
 
 
 TASKS: dict[str, Any] = {

@@ -26,6 +26,8 @@ NIGHTS = ("all", "first", "after_first")
 DAY_STEPS: tuple[str, ...] = ("announce", "last_words", "speeches", "defence", "vote")
 #: V4.7 last words of all the night's dead in turn from the judge; V4.8 defence speeches with at-once votes.
 DAY_STEPS += ("last_words.in_turn", "defence.votes")
+#: What a role may do when voted out (controller/rules/hooks.py; W9).
+ON_VOTED_OUT = ("", "reveal")
 #: The day steps that hold the day's vote (a day needs one).
 VOTE_STEPS = ("vote", "defence.votes")
 WIN_PREDICATES: tuple[str, ...] = ("all_dead", "at_least_others")
@@ -61,6 +63,13 @@ class RoleSpec:
     #: Night abilities whose results this role learns too, though it does not wake for them (V7.1: the angel
     #: and the devil see the police's check results).
     sees: tuple[str, ...] = ()
+    #: Role rules as data hooks (controller/rules/hooks.py). W9: "reveal": voted out, the player shows the card
+    #: and stays (then speaks but neither votes nor can be voted out).
+    on_voted_out: str = ""
+    #: W8: an ability the player uses once on dying (``"shoot"``: one living player dies with them, or nobody),
+    #: unless the death's cause is in ``unless`` (W8: not when poisoned).
+    on_death: str = ""
+    unless: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,7 +82,8 @@ class NightStep:
     #: V5.4: roles that wake with ``roles`` and count in their majority (C6) while at least two of ``roles``
     #: live; the last one left no longer sees them.
     guests: tuple[str, ...] = ()
-    #: Which nights the step runs: "all", "first" (V5.2 recognition) or "after_first".
+    #: Which nights the step runs: "all", "first" (V5.2 recognition) or "after_first"; "never" for a role's
+    #: one-off step (W8: on dying, Variant.death_steps).
     nights: str = "all"
     #: V5.4: the step runs only once every role named here is dead (the undercover killer's late kill).
     when_all_dead: tuple[str, ...] = ()
@@ -141,6 +151,10 @@ class Variant:
     #: Role -> the ability that shields its holder while unspent (V3.3; derived once). A dict: compiled code
     #: reads it natively; never changed after the variant is made.
     shields: dict[str, str] = field(init=False, repr=False, compare=False)
+    #: W8: role -> the one-off step of its ``on_death`` ability (id ``on_death.<role>``), derived once.
+    death_steps: dict[str, NightStep] = field(init=False, repr=False, compare=False)
+    #: W9: the roles that show their card instead of leaving when voted out.
+    reveal_roles: frozenset[str] = field(init=False, repr=False, compare=False)
     #: Roles immune to some night ability (V4.4; derived once: every dawn asks whether any exists).
     immune_roles: frozenset[str] = field(init=False, repr=False, compare=False)
     #: The ids of the steps that run on the first night and on every later night (V5.2: a step may run on the
@@ -168,7 +182,14 @@ class Variant:
         object.__setattr__(self, "night_ids", (
             tuple(st.id for st in self.night if st.nights in ("all", "first")),
             tuple(st.id for st in self.night if st.nights != "first")))
-        object.__setattr__(self, "night_steps", MappingProxyType({st.id: st for st in self.night}))
+        death_steps = {name: NightStep(f"on_death.{name}", (name,), spec.on_death, "others", optional=True,
+                                       nights="never")
+                       for name, spec in self.roles.items() if spec.on_death}
+        object.__setattr__(self, "death_steps", death_steps)
+        object.__setattr__(self, "reveal_roles", frozenset(
+            name for name, spec in self.roles.items() if spec.on_voted_out == "reveal"))
+        object.__setattr__(self, "night_steps", MappingProxyType(
+            {st.id: st for st in (*self.night, *death_steps.values())}))
         shields = {r: st.ability for st in self.night if ABILITY_REGISTRY[st.ability].shields_holder
                    for r in st.roles}
         object.__setattr__(self, "shields", shields)
@@ -263,7 +284,8 @@ def parse_variant(data: Mapping[str, Any], where: str) -> Variant:
         path = f"roles.{name}"
         if not isinstance(spec, Mapping):
             raise r.fail(path, "must be a table", f"write it as a [{path}] table")
-        r.unknown_keys(spec, ("side", "knows_partners", "special", "civilian", "nod", "immune", "sees"), path)
+        r.unknown_keys(spec, ("side", "knows_partners", "special", "civilian", "nod", "immune", "sees",
+                              "on_voted_out", "on_death", "unless"), path)
         side = r.string(spec, "side", f"{path}.side", choices=SIDES)
         roles[name] = RoleSpec(
             name=name,
@@ -274,6 +296,9 @@ def parse_variant(data: Mapping[str, Any], where: str) -> Variant:
             nod=r.boolean(spec, "nod", f"{path}.nod", default=(name == "killer")),
             immune=_abilities(r, spec, "immune", path),
             sees=_abilities(r, spec, "sees", path),
+            on_voted_out=r.string(spec, "on_voted_out", f"{path}.on_voted_out", default="", choices=ON_VOTED_OUT),
+            on_death=_on_death(r, spec, path),
+            unless=r.strings(spec, "unless", f"{path}.unless"),
         )
     role_names = tuple(roles)
 
@@ -424,6 +449,17 @@ def parse_variant(data: Mapping[str, Any], where: str) -> Variant:
         night_call=r.string(data, "night_call", "night_call", default="eyes",
                             choices=("eyes", "out_back", "come_back")),
     )
+
+
+def _on_death(r: _Reader, spec: Mapping[str, Any], path: str) -> str:
+    """W8: a role's ``on_death`` names a registered ability with a lethal effect (the hunter's shot)."""
+    name = r.string(spec, "on_death", f"{path}.on_death", default="")
+    if not name:
+        return ""
+    lethal = tuple(n for n, a in ABILITY_REGISTRY.items() if a.effect == "lethal" and not a.after)
+    if name not in lethal:
+        raise r.fail(f"{path}.on_death", f"{name!r} is not an ability that kills", _suggest(name, lethal))
+    return name
 
 
 def _numbered(r: _Reader, data: Mapping[str, Any], check_roles: Any) -> tuple[str, ...]:
