@@ -111,6 +111,9 @@ class Ability:
         self.recognition = recognition
         #: The words a ``learn`` answer may be (for screens and the voice), besides "".
         self.answers = answers if answers else (("nod", "shake", "none") if learns == "nod" else ())
+        #: The kinds as flags (compiled, a native bool read; every dawn asks them of every act).
+        self.lethal = effect == "lethal"
+        self.protects = effect == "protect"
         #: Aimed at one player's fate at dawn (what the butterfly's hug voids or carries over, V4.4).
         self.aimed = (effect in ("lethal", "cure", "mark") and not after) or (effect == "protect" and scope == "target")
         #: Handled by the short dawn of the older versions (night.py): blockable or conditional kills and

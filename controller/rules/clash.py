@@ -153,9 +153,9 @@ def resolve(s: GameState) -> tuple[tuple[tuple[int, str], ...], tuple[tuple[str,
         if a.target is None:
             continue
         ability = REGISTRY[a.ability]
-        if ability.effect == "protect" and ability.scope == "night":
+        if ability.protects and ability.scope == "night":
             night_safe = night_safe + ability.protects_from
-        elif ability.effect == "lethal" and ability.after:
+        elif ability.lethal and ability.after:
             late.append(a)
     shields = s.config.variant.shields
     deaths: list[tuple[int, str]] = []  # in seat order, as the loop below goes
@@ -169,19 +169,20 @@ def resolve(s: GameState) -> tuple[tuple[tuple[int, str], ...], tuple[tuple[str,
         marked: list[Ability] = []
         safe = night_safe
         for ability in hits[seat]:
-            kind = ability.effect
-            if kind == "lethal":
+            if ability.lethal:
                 if ability.nod_only:
                     if s.spec(seat).nod and ability not in conditional:
                         conditional.append(ability)
                 else:
                     _add_cause(causes, ability)
-            elif kind == "protect":
+            elif ability.protects:
                 safe = safe + ability.protects_from
-            elif kind == "cure":
-                cures.append(ability)
-            elif kind == "mark" and ability not in marked:
-                marked.append(ability)
+            else:
+                kind = ability.effect
+                if kind == "cure":
+                    cures.append(ability)
+                elif kind == "mark" and ability not in marked:
+                    marked.append(ability)
         if causes and s.roles[seat - 1] in shields:
             safe = safe + shielded(s, seat)
         if causes and safe:

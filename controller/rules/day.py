@@ -157,7 +157,7 @@ def task_vote(tx: Tx) -> None:
         ordered = living if direction > 0 else living[::-1]
         i = start_index(ordered, start, direction)
         choices = [*ordered[i:], *ordered[:i], None]
-    if s.config.variant.reveal_roles:  # W9: a shown card neither votes nor can be voted out
+    if s.config.variant.reveals:  # W9: a shown card neither votes nor can be voted out
         voting = hooks.voters(s, tuple(living))
         tx.open("vote", "vote", voting, [c for c in choices if c is None or c in voting])
         return
@@ -179,13 +179,13 @@ def task_execute(tx: Tx, seat: int) -> None:
     if s.cards and len(s.cards[seat - 1]) > 1:  # D3: shows the first identity and plays on with the second
         cards.lose_card(tx, seat, "executed")
         return
-    if s.config.variant.reveal_roles and hooks.reveals(s, seat):  # W9: shows the card and stays
+    if s.config.variant.reveals and hooks.reveals(s, seat):  # W9: shows the card and stays
         hooks.reveal(tx, seat, "voted_out")
         return
     allowed = s.config.talk and lastwords_allowed(s, seat, "executed")  # asked before the death takes its place
     if turns.die_with_take_along(tx, seat, "executed"):
         return
-    if s.config.variant.death_steps and hooks.last_act_due(tx.s, seat, "executed"):
+    if s.config.variant.last_acts and hooks.last_act_due(tx.s, seat, "executed"):
         tx.push(("last_act", seat))  # W8: after the last words
     if allowed and s.config.talk:
         tx.open("last_words", "last_words.executed", (seat,))

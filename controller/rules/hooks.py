@@ -42,7 +42,7 @@ def reveal(tx: Tx, seat: int, why: str) -> None:
 
 def voters(s: GameState, living: tuple[int, ...]) -> tuple[int, ...]:
     """W9: the living who still vote (and may be voted for): not those who have shown their card."""
-    if not s.config.variant.reveal_roles:
+    if not s.config.variant.reveals:
         return living
     return tuple([x for x in living if not shown(s, x)])
 
@@ -55,7 +55,7 @@ def last_act_due(s: GameState, seat: int, cause: str) -> bool:
 
 def last_acts(s: GameState, deaths: tuple[tuple[int, str], ...]) -> list[tuple[Any, ...]]:
     """The tasks for the ``on_death`` abilities of the night's dead (W8), in seat order."""
-    if not s.config.variant.death_steps:
+    if not s.config.variant.last_acts:
         return []
     return [("last_act", seat) for seat, cause in deaths if last_act_due(s, seat, cause)]
 

@@ -15,7 +15,7 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any, Final
 
 from controller.rules import cards, clash, hooks, win
-from controller.rules.ability import REGISTRY
+from controller.rules.ability import REGISTRY, Ability
 from controller.rules.actions import Rejected
 from controller.rules.agenda import day_agenda
 from controller.rules.draws import choice
@@ -76,6 +76,16 @@ def _targets(s: GameState, g: _GamePlan, gs: _GameStep, actors: tuple[int, ...],
         barred = g.plan.barred
         if barred:
             out = [x for x in out if x != barred]
+    if sp.reshaped:
+        out = _reshaped(s, sp, actors, out)
+    if st.optional:
+        return (*out, None)
+    return tuple(out)
+
+
+def _reshaped(s: GameState, sp: _StepPlan, actors: tuple[int, ...],
+              out: tuple[int, ...] | list[int]) -> tuple[int, ...] | list[int]:
+    """The choices of an ability that chooses otherwise than its step's rule, or limits them further."""
     if sp.self_target:  # V7.1: the angel does not know the victim; pointing at oneself means "revive"
         out = actors
     elif sp.chooser is not None:  # the ability's own rule (a club's or a test's module; it may name the dead)
@@ -83,9 +93,7 @@ def _targets(s: GameState, g: _GamePlan, gs: _GameStep, actors: tuple[int, ...],
     if sp.last_key:  # W7: never the same player two nights running
         last = s.mark(sp.last_key)
         out = [x for x in out if x != last]
-    if st.optional:
-        return (*out, None)
-    return tuple(out)
+    return out
 
 
 def recognition_first(config: GameConfig) -> bool:
@@ -127,17 +135,17 @@ def _result(s: GameState, g: _GamePlan, sp: _StepPlan,
     """What the actors learn at once, and the ability's bookkeeping (its team count, V2.10)."""
     if target is None or not sp.learns_or_counts:
         return "", ()
-    ability = sp.ab
-    result = ""
     if sp.learns_nod:  # V2.2: a nod for a killer, a shake for anyone else; F2: the informant too
         result = "nod" if s.roles[target - 1] in g.plan.nod_roles else "shake"
-    elif ability.learn is not None:
-        result = ability.learn(s, target)
-    if result and g.plan.void and target == clash.voided(s):
+    else:
+        learn = sp.ab.learn
+        result = "" if learn is None else learn(s, target)
+    if g.plan.void and result != "" and target == clash.voided(s):
         result = "none"  # V4.3: no signal at all on the player the butterfly hugs
-    if not ability.count_mark:
+    if not sp.counts:
         return result, ()
-    return result, ((ability.count_mark, s.mark(ability.count_mark) + 1),)
+    key = sp.count_mark
+    return result, ((key, s.mark(key) + 1),)
 
 
 # ---- what every night asks, worked out once ----------------------------------------------------------------
@@ -173,6 +181,11 @@ class _StepPlan:
         self.chooser = ability.choices
         self.learns_nod = ability.learns == "nod"
         self.learns_or_counts = bool(ability.learns or ability.count_mark)
+        #: V2.10: the team count the ability keeps (checks_used).
+        self.counts = bool(ability.count_mark)
+        self.count_mark = ability.count_mark
+        #: V3.3, V7.1: one use per game per actor.
+        self.once = bool(ability.once_mark)
         #: V2.12: the actors may point at their own team (then only by strict majority).
         self.selfkill = bool(ability.selfkill_option)
         #: Every living player may be chosen (C2 "living"; V2.12 killers who may kill themselves).
@@ -187,6 +200,8 @@ class _StepPlan:
                              and ability.choose == "step" and not ability.not_twice_running)
         #: W7: the mark that keeps the step's last target (empty: the step has no such limit).
         self.last_key = f"last:{st.id}" if ability.not_twice_running else ""
+        #: The choices are not (only) the step's own rule: see _reshaped.
+        self.reshaped = ability.choose != "step" or ability.not_twice_running
 
 
 class _ConfigPlan:
@@ -209,9 +224,18 @@ class _ConfigPlan:
         self.immune = bool(variant.immune_roles)
         #: The abilities whose acts send a night to clash.resolve (kinds the short dawn does not fold).
         self.long = frozenset(a.name for a in effects if not a.short)
+        self.has_long = bool(self.long)
         #: The dual-card dawn's abilities (cards.py).
         self.cards = frozenset(a.name for a in effects if a.effect == "cards")
         self.protect = any(a.effect == "protect" for a in effects)
+        #: The abilities of lethal effect (names and abilities, in step): the short dawn looks at no other act.
+        lethal = [a for a in effects if a.lethal]
+        self.lethal_names = tuple([a.name for a in lethal])
+        self.lethal_abilities = tuple(lethal)
+        #: cause -> the lowest rank of a lethal effect dealing it (two causes on one seat: the lower tells).
+        self.cause_rank: dict[str, int] = {}
+        for a in sorted(lethal, key=lambda a: -a.rank):
+            self.cause_rank[a.cause] = a.rank
         self.secret = bool(variant.shields)
         self.secret_roles = variant.secret_roles
         #: W8: some role acts once on dying.
@@ -545,10 +569,10 @@ def _settle(tx: Tx, target: int | None, how: str) -> None:
     g = _game(s)
     sp = g.plan.steps[w.step]
     result, marks = _result(s, g, sp, target)
-    once = sp.ab.once_mark
-    if target is not None and once:  # V3.3, V7.1: once per game
+    if sp.once and target is not None:  # V3.3, V7.1: once per game
+        once = sp.ab.once_mark
         marks = (*marks, *[(clash.mark_key(once, a), 1) for a in w.seats])
-    if sp.last_key:  # W7: the target to leave out tomorrow night (0: nobody)
+    if sp.reshaped and sp.last_key:  # W7: the target to leave out tomorrow night (0: nobody)
         marks = (*marks, (sp.last_key, target or 0))
     tx.emit(Acted(w.step, sp.ability, w.seats, target, how, result, marks))
 
@@ -590,7 +614,7 @@ def _resolve(s: GameState, plan: _ConfigPlan) -> tuple[tuple[tuple[int, str], ..
         return cards.resolve_d2(s)
     if plan.immune:
         return clash.resolve(s)  # V4.4-V4.6, V7.1
-    if plan.long:
+    if plan.has_long:
         for a in acts:
             if a.ability in plan.long:
                 return clash.resolve(s)  # V4.4-V4.6, V7.1
@@ -599,46 +623,49 @@ def _resolve(s: GameState, plan: _ConfigPlan) -> tuple[tuple[tuple[int, str], ..
     # Every dawn of every game comes here: a list searched by hand, not a dict sorted afterwards, since a night
     # has one or two deaths.
     deaths: list[tuple[int, str]] = []
-    ranks: list[int] = []
     protected: dict[int, tuple[str, ...]] | None = None
     if plan.protect:
         protected = {}
         for a in acts:
             t = a.target
             if t is not None:
-                ability = REGISTRY[a.ability]
-                if ability.effect == "protect":
-                    protected[t] = protected.get(t, ()) + ability.protects_from
+                guard = REGISTRY[a.ability]
+                if guard.protects:
+                    protected[t] = protected.get(t, ()) + guard.protects_from
     shields = plan.secret_roles if plan.secret else None
+    names = plan.lethal_names
     for a in acts:
         t = a.target
         if t is None:
             continue
-        ability = REGISTRY[a.ability]
-        if ability.effect != "lethal":
+        name = a.ability
+        ability = None
+        for i in range(len(names)):  # by index, no dict: a night has two or three acts, a variant few killers
+            if names[i] == name:
+                ability = plan.lethal_abilities[i]
+                break
+        if ability is None:
             continue
         cause = ability.cause
         if ability.nod_only:
             if s.roles[t - 1] in plan.nod_roles:
-                _add_death(deaths, ranks, t, cause, ability.rank)
+                _add_death(deaths, t, ability, plan)
             continue
         if protected is not None and t in protected and cause in protected[t]:
             continue
         if shields is not None and s.roles[t - 1] in shields and cause in clash.shielded(s, t):
             continue
-        _add_death(deaths, ranks, t, cause, ability.rank)
+        _add_death(deaths, t, ability, plan)
     if len(deaths) > 1:
         deaths.sort()
     return tuple(deaths), ()
 
 
-def _add_death(deaths: list[tuple[int, str]], ranks: list[int], seat: int, cause: str, rank: int) -> None:
+def _add_death(deaths: list[tuple[int, str]], seat: int, ability: Ability, plan: _ConfigPlan) -> None:
     """A seat dies once; of two causes the lower-ranked tells the death."""
-    for i, (d, _) in enumerate(deaths):
+    for d, known in deaths:
         if d == seat:
-            if rank < ranks[i]:
-                deaths[i] = (seat, cause)
-                ranks[i] = rank
+            if ability.rank < plan.cause_rank[known]:
+                deaths[deaths.index((d, known))] = (seat, ability.cause)
             return
-    deaths.append((seat, cause))
-    ranks.append(rank)
+    deaths.append((seat, ability.cause))

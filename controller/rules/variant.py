@@ -155,6 +155,9 @@ class Variant:
     death_steps: dict[str, NightStep] = field(init=False, repr=False, compare=False)
     #: W9: the roles that show their card instead of leaving when voted out.
     reveal_roles: frozenset[str] = field(init=False, repr=False, compare=False)
+    #: Whether any role has a hook (W8, W9): flags, so that every vote and execution asks a bool.
+    reveals: bool = field(init=False, repr=False, compare=False)
+    last_acts: bool = field(init=False, repr=False, compare=False)
     #: Roles immune to some night ability (V4.4; derived once: every dawn asks whether any exists).
     immune_roles: frozenset[str] = field(init=False, repr=False, compare=False)
     #: The ids of the steps that run on the first night and on every later night (V5.2: a step may run on the
@@ -188,6 +191,8 @@ class Variant:
         object.__setattr__(self, "death_steps", death_steps)
         object.__setattr__(self, "reveal_roles", frozenset(
             name for name, spec in self.roles.items() if spec.on_voted_out == "reveal"))
+        object.__setattr__(self, "reveals", bool(self.reveal_roles))
+        object.__setattr__(self, "last_acts", bool(death_steps))
         object.__setattr__(self, "night_steps", MappingProxyType(
             {st.id: st for st in (*self.night, *death_steps.values())}))
         shields = {r: st.ability for st in self.night if ABILITY_REGISTRY[st.ability].shields_holder
