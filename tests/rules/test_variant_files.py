@@ -94,8 +94,8 @@ def test_an_unknown_role_in_a_night_step(tmp_path):
 
 
 def test_an_unknown_ability(tmp_path):
-    err = mistake(tmp_path, 'ability = "kill"', 'ability = "poison"')
-    assert err.key == "night[0].ability" and "'poison'" in err.problem and "kill" in err.fix
+    err = mistake(tmp_path, 'ability = "kill"', 'ability = "no_such_power"')
+    assert err.key == "night[0].ability" and "'no_such_power'" in err.problem and "kill" in err.fix
 
 
 def test_a_night_step_that_is_not_a_table(tmp_path):
@@ -165,7 +165,7 @@ def test_tianhei_simulate_plays_a_club_file(tmp_path, capsys):
 
 
 def test_tianhei_simulate_reports_a_broken_club_file_and_exits_2(tmp_path, capsys):
-    path = write(tmp_path, NO_POLICE.replace('ability = "kill"', 'ability = "poison"'))
+    path = write(tmp_path, NO_POLICE.replace('ability = "kill"', 'ability = "no_such_power"'))
     assert main(["simulate", "--variant", path, "--players", "10", "--games", "5"]) == 2
     err = capsys.readouterr().err
     assert path in err and "night[0].ability" in err and "Fix:" in err
