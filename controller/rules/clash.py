@@ -19,15 +19,28 @@ from controller.rules.state import Act, GameState
 
 def void_of(s: GameState) -> tuple[tuple[int, ...], int | None]:
     """Tonight's voiding actors (V4.4: the butterfly) and the player their effect covers, if one was settled."""
-    for a in s.acts:
-        if a.target is not None and REGISTRY[a.ability].effect == "void":
+    acts = s.acts
+    return _void(acts, [REGISTRY[a.ability] for a in acts])
+
+
+def _void(acts: tuple[Act, ...], found: list[Ability]) -> tuple[tuple[int, ...], int | None]:
+    """:func:`void_of` over the night's acts and their abilities (``found``, in step)."""
+    for i in range(len(acts)):
+        a = acts[i]
+        if a.target is not None and found[i].effect == "void":
             return a.actors, a.target
     return (), None
 
 
-def voided(s: GameState) -> int | None:
-    """V4.3/V4.4: the player whom tonight's void covers (a check on them answers nothing)."""
-    return void_of(s)[1]
+def voided(s: GameState, names: tuple[str, ...]) -> int | None:
+    """V4.3/V4.4: the player whom tonight's void covers (a check on them answers nothing); ``names``: the
+    variant's abilities of void effect."""
+    for a in s.acts:
+        if a.target is not None:
+            for name in names:
+                if a.ability == name:
+                    return a.target
+    return None
 
 
 #: The seats a table can have (the largest role table is far below this); a seat beyond it still works, slower.
@@ -69,19 +82,21 @@ def learners(s: GameState, act: Act) -> tuple[int, ...]:
     return tuple(sorted(seeing.union(act.actors)))
 
 
-def _hits(s: GameState) -> tuple[dict[int, list[Ability]], list[int]]:
+def _hits(s: GameState, acts: tuple[Act, ...],
+          found: list[Ability]) -> tuple[dict[int, list[Ability]], list[int]]:
     """V4.4: every effect aimed directly at the voided player is void; every effect on a voiding actor also hits
     the voided. V7.1: a role ``immune`` to an ability is untouched by it (nobody is told). Returns what hit
     each player and the players hit, in the order first hit."""
-    butterfly, held = void_of(s)
+    butterfly, held = _void(acts, found)
     immune = s.config.variant.immune_roles
     hits: dict[int, list[Ability]] = {}
     seats: list[int] = []
-    for a in s.acts:
+    for i in range(len(acts)):
+        a = acts[i]
         t = a.target
         if t is None or t == held:
             continue
-        ability = REGISTRY[a.ability]
+        ability = found[i]
         if not ability.aimed:
             continue
         _hit(s, hits, seats, t, ability, immune)
@@ -146,17 +161,22 @@ def resolve(s: GameState) -> tuple[tuple[tuple[int, str], ...], tuple[tuple[str,
     - the effects decided after the rest (V7.1's take-along) reach a player not already dying.
     A death is told by its lowest-ranked cause.
     """
-    hits, seats = _hits(s)
+    acts = s.acts
+    found = [REGISTRY[a.ability] for a in acts]
+    hits, seats = _hits(s, acts, found)
     night_safe: tuple[str, ...] = ()
-    late: list[Act] = []
-    for a in s.acts:
-        if a.target is None:
+    late: list[tuple[int, str]] | None = None
+    for i in range(len(acts)):
+        target = acts[i].target
+        if target is None:
             continue
-        ability = REGISTRY[a.ability]
+        ability = found[i]
         if ability.protects and ability.scope == "night":
             night_safe = night_safe + ability.protects_from
         elif ability.lethal and ability.after:
-            late.append(a)
+            if late is None:
+                late = []
+            late.append((target, ability.cause))
     shields = s.config.variant.shields
     deaths: list[tuple[int, str]] = []  # in seat order, as the loop below goes
     marks: list[tuple[str, int]] = []
@@ -164,15 +184,19 @@ def resolve(s: GameState) -> tuple[tuple[tuple[int, str], ...], tuple[tuple[str,
         seats.sort()
     for seat in seats:
         causes: list[Ability] = []
-        conditional: list[Ability] = []
-        cures: list[Ability] = []
-        marked: list[Ability] = []
+        conditional: list[Ability] | None = None  # (the rarer kinds' lists made only when needed)
+        cures = 0
+        cure: Ability | None = None
+        marked: list[Ability] | None = None
         safe = night_safe
         for ability in hits[seat]:
             if ability.lethal:
                 if ability.nod_only:
-                    if s.spec(seat).nod and ability not in conditional:
-                        conditional.append(ability)
+                    if s.spec(seat).nod:
+                        if conditional is None:
+                            conditional = []
+                        if ability not in conditional:
+                            conditional.append(ability)
                 else:
                     _add_cause(causes, ability)
             elif ability.protects:
@@ -180,37 +204,43 @@ def resolve(s: GameState) -> tuple[tuple[tuple[int, str], ...], tuple[tuple[str,
             else:
                 kind = ability.effect
                 if kind == "cure":
-                    cures.append(ability)
-                elif kind == "mark" and ability not in marked:
-                    marked.append(ability)
+                    cures += 1
+                    if cure is None:
+                        cure = ability
+                elif kind == "mark":
+                    if marked is None:
+                        marked = []
+                    if ability not in marked:
+                        marked.append(ability)
         if causes and s.roles[seat - 1] in shields:
             safe = safe + shielded(s, seat)
         if causes and safe:
             causes = [c for c in causes if c.cause not in safe]
         lethal = [c.cause for c in causes]
-        if cures:
-            cure = cures[0]
+        if cure is not None:
             if lethal:
                 if len(lethal) == 1 and not (lethal[0] == cure.cure_spares and _option(s, cure.cure_spares_option)):
                     lethal = []  # V4.5: the cure saves from the one attack
             else:
                 key = mark_key(cure.mark, seat)
-                total = s.mark(key) + len(cures)
+                total = s.mark(key) + cures
                 marks.append((key, total))
                 if cure.overdose and total >= cure.overdose:  # V4.6
                     lethal = [cure.cause]
-        for c in conditional:
-            lethal.append(c.cause)
+        if conditional is not None:
+            for c in conditional:
+                lethal.append(c.cause)
         if lethal:
             deaths.append((seat, lethal[0]))
-        for m in marked:
-            marks.append((mark_key(m.mark, seat), s.day + 1))
+        if marked is not None:
+            for m in marked:
+                marks.append((mark_key(m.mark, seat), s.day + 1))
     taken = False
-    for a in late:
-        target = a.target
-        if target is not None and not _among(deaths, target):
-            deaths.append((target, REGISTRY[a.ability].cause))
-            taken = True
+    if late is not None:
+        for target, cause in late:
+            if not _among(deaths, target):
+                deaths.append((target, cause))
+                taken = True
     if taken:  # the one death that may come out of seat order
         deaths.sort()
     return tuple(deaths), tuple(marks)

@@ -140,7 +140,7 @@ def _result(s: GameState, g: _GamePlan, sp: _StepPlan,
     else:
         learn = sp.ab.learn
         result = "" if learn is None else learn(s, target)
-    if g.plan.void and result != "" and target == clash.voided(s):
+    if g.plan.void and result != "" and target == clash.voided(s, g.plan.void_names):
         result = "none"  # V4.3: no signal at all on the player the butterfly hugs
     if not sp.counts:
         return result, ()
@@ -217,7 +217,8 @@ class _ConfigPlan:
         self.later_tasks = _night_tasks(variant.night_ids[1])
         effects = [REGISTRY[name] for name in sorted(variant.abilities)]
         #: V4.3: a void (the hug) is in play, so a check may answer nothing.
-        self.void = any(a.effect == "void" for a in effects)
+        self.void_names = tuple([a.name for a in effects if a.effect == "void"])
+        self.void = bool(self.void_names)
         self.quiet_next_night = config.opt("quiet_night") == "next_night"
         #: Does any dawn of this configuration go to cards.resolve_d2 or (possibly) clash.resolve?
         self.d2 = variant.live == "both"
