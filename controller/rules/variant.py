@@ -138,6 +138,11 @@ class Variant:
     hand: int = 1
     #: D3: roles whose cards are numbered ("doctor 1", "doctor 2"), each copy waking in its own step.
     numbered: tuple[str, ...] = ()
+    #: The variant's own words (``[words]``), not rules: table -> key -> (zh, en). ``sides``: the winning side as
+    #: the version names it; ``roles``: role names; ``answers``: a learned answer's words ("nod", "good", ...).
+    #: Kept out of ``data`` (what a journal records): a replay needs no words, and the seed versions' journals stay
+    #: as they were.
+    words: Mapping[str, Mapping[str, tuple[str, str]]] = field(default_factory=dict)
     #: With two cards a player: "first" (D1: one card at a time) or "both" (D2: both cards live at once; each
     #: card is then a place at the table of its own, player k holding places 2k-1 and 2k).
     live: str = "first"
@@ -273,7 +278,9 @@ def _abilities(r: _Reader, spec: Mapping[str, Any], key: str, path: str) -> tupl
 
 
 _TOP_KEYS = ("id", "name", "name_zh", "rules", "first", "roles", "night", "day", "role_tables", "win_tables",
-             "options", "hand", "numbered", "live", "night_call")
+             "options", "hand", "numbered", "live", "night_call", "words")
+#: The tables of ``[words]``.
+WORD_TABLES = ("sides", "roles", "answers")
 
 
 def parse_variant(data: Mapping[str, Any], where: str) -> Variant:
@@ -447,13 +454,34 @@ def parse_variant(data: Mapping[str, Any], where: str) -> Variant:
         win_tables=MappingProxyType(win_tables),
         options=MappingProxyType(options),
         source=where,
-        data=MappingProxyType(dict(data)),
+        data=MappingProxyType({k: v for k, v in data.items() if k != "words"}),
+        words=_words(r, data, tuple(roles)),
         hand=hand,
         numbered=_numbered(r, data, check_roles),
         live=r.string(data, "live", "live", default="first", choices=("first", "both")),
         night_call=r.string(data, "night_call", "night_call", default="eyes",
                             choices=("eyes", "out_back", "come_back")),
     )
+
+
+def _words(r: _Reader, data: Mapping[str, Any], role_names: tuple[str, ...]) -> Mapping[str, Mapping[str, tuple[str, str]]]:
+    """``[words]``: each entry a pair ``["中文", "English"]``; sides and roles must be the variant's own."""
+    raw = r.table(data, "words", required=False)
+    r.unknown_keys(raw, WORD_TABLES, "words")
+    out: dict[str, Mapping[str, tuple[str, str]]] = {}
+    for name in WORD_TABLES:
+        table = r.table(raw, f"words.{name}", required=False)
+        known = {"sides": (*SIDES, "draw"), "roles": role_names}.get(name)
+        pairs: dict[str, tuple[str, str]] = {}
+        for key, pair in table.items():
+            path = f"words.{name}.{key}"
+            if known is not None and key not in known:
+                raise r.fail(path, f"no such {name[:-1]} in this variant", _suggest(key, known))
+            if (not isinstance(pair, list) or len(pair) != 2 or not all(isinstance(w, str) and w for w in pair)):
+                raise r.fail(path, f"must be [\"中文\", \"English\"], not {pair!r}", f"write {key} = [\"...\", \"...\"]")
+            pairs[key] = (pair[0], pair[1])
+        out[name] = MappingProxyType(pairs)
+    return MappingProxyType(out)
 
 
 def _on_death(r: _Reader, spec: Mapping[str, Any], path: str) -> str:
