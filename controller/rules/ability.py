@@ -63,10 +63,10 @@ class Ability:
             raise ValueError(f"ability {name!r}: unknown awake_when {awake_when!r} (one of {AWAKE_WHEN})")
         if effect in ("lethal", "cure") and not cause:
             raise ValueError(f"ability {name!r}: a {effect} effect needs the cause of the death it deals")
-        if effect in ("mark",) and not mark:
+        if effect == "mark" and not mark:
             raise ValueError(f"ability {name!r}: a mark effect needs the mark's name")
         self.name = name
-        #: The RULES IDs the ability implements (shown by ``tianhei variants``, cited in the module).
+        #: The RULES IDs the ability implements (cited in its module; tests check every ability has some).
         self.rules = rules
         self.effect = effect
         #: lethal: the death's cause; cure: the cause of death by too many empty cures.
