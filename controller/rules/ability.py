@@ -52,7 +52,7 @@ class Ability:
                  learns: str = "", learn: Callable[[Any, int], str] | None = None,
                  once_mark: str = "", count_mark: str = "", count_option: str = "", awake_when: str = "",
                  shields_holder: bool = False, rank: int = 1, selfkill_option: str = "", night_kill: bool = False,
-                 not_twice_running: bool = False, recognition: bool = False, answers: tuple[str, ...] = ()) -> None:
+                 not_twice_running: bool = False, one_of: str = "", self_option: str = "", recognition: bool = False, answers: tuple[str, ...] = ()) -> None:
         if effect not in KINDS:
             raise ValueError(f"ability {name!r}: unknown effect kind {effect!r} (one of {', '.join(KINDS)})")
         if choose not in CHOOSE or (choose == "custom") != (choices is not None):
@@ -107,6 +107,11 @@ class Ability:
         #: W7: never the same target two nights running (the mark ``last:<step>`` keeps the last one, 0 for
         #: nobody).
         self.not_twice_running = not_twice_running
+        #: W6: one ability of the set named here a night: holders who used another of the set tonight stay asleep.
+        self.one_of = one_of
+        #: W6: the option that says when an actor may choose themself ("never", "first_night", "always"); empty:
+        #: the step's own rule decides.
+        self.self_option = self_option
         #: V5.2: a recognition step (the actors see each other; nothing is chosen).
         self.recognition = recognition
         #: The words a ``learn`` answer may be (for screens and the voice), besides "".

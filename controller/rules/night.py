@@ -39,12 +39,22 @@ def _available(s: GameState, sp: _StepPlan, actors: tuple[int, ...]) -> tuple[in
         return ()
     if ability.once_mark:
         actors = tuple(a for a in actors if not clash.used_once(s, ability, a))
+    if ability.one_of:  # W6: at most one potion a night
+        actors = tuple(a for a in actors if not _used_set_tonight(s, ability.one_of, a))
     when = ability.awake_when
     if when == "dying_tonight":
         actors = tuple(a for a in actors if clash.dies_tonight(s, a))
     elif when == "no_killers_left" and s.living_with(sp.killers):
         return ()
     return actors
+
+
+def _used_set_tonight(s: GameState, one_of: str, seat: int) -> bool:
+    """W6: has ``seat`` acted on a target tonight with an ability of the set ``one_of``?"""
+    for a in s.acts:
+        if a.target is not None and seat in a.actors and REGISTRY[a.ability].one_of == one_of:
+            return True
+    return False
 
 
 def legal_targets(s: GameState, st: NightStep, actors: tuple[int, ...]) -> tuple[int | None, ...]:
@@ -93,6 +103,9 @@ def _reshaped(s: GameState, sp: _StepPlan, actors: tuple[int, ...],
     if sp.last_key:  # W7: never the same player two nights running
         last = s.mark(sp.last_key)
         out = [x for x in out if x != last]
+    rule = sp.self_rule
+    if rule == "never" or (rule == "first_night" and s.night != 1):  # W6: the witch's self-save
+        out = [x for x in out if x not in actors]
     return out
 
 
@@ -169,7 +182,7 @@ class _StepPlan:
         self.conditional = bool(st.copy or st.guests or st.when_all_dead)
         #: V2.10: the cap on the ability's team count (0: none).
         self.count_limit = int(options.get(ability.count_option, 0)) if ability.count_option else 0
-        self.limited = bool(ability.once_mark or ability.awake_when or self.count_limit)
+        self.limited = bool(ability.once_mark or ability.awake_when or self.count_limit or ability.one_of)
         #: V7.1 ``no_killers_left``: the roles whose living holders keep the step asleep (those of the
         #: unconditional steps dealing the same death).
         self.killers = frozenset(
@@ -197,11 +210,14 @@ class _StepPlan:
         #: from everything that narrows or replaces the step's own rule, so a new ability cannot reach it by
         #: omission.
         self.plain_living = (self.all_living and not st.spare_when_last and not self.bars_first_victim
-                             and ability.choose == "step" and not ability.not_twice_running)
+                             and ability.choose == "step" and not ability.not_twice_running
+                             and not ability.self_option)
         #: W7: the mark that keeps the step's last target (empty: the step has no such limit).
         self.last_key = f"last:{st.id}" if ability.not_twice_running else ""
         #: The choices are not (only) the step's own rule: see _reshaped.
-        self.reshaped = ability.choose != "step" or ability.not_twice_running
+        #: W6: when the actors may choose themselves ("never", "first_night", "always"; empty: the step's rule).
+        self.self_rule = str(config.opt(ability.self_option)) if ability.self_option else ""
+        self.reshaped = ability.choose != "step" or ability.not_twice_running or bool(self.self_rule)
 
 
 class _ConfigPlan:

@@ -142,7 +142,7 @@ class Variant:
     #: the version names it; ``roles``: role names; ``answers``: a learned answer's words ("nod", "good", ...).
     #: Kept out of ``data`` (what a journal records): a replay needs no words, and the seed versions' journals stay
     #: as they were.
-    words: Mapping[str, Mapping[str, tuple[str, str]]] = field(default_factory=dict)
+    words: Mapping[str, Mapping[str, tuple[str, str]]] = field(default_factory=dict, compare=False)
     #: With two cards a player: "first" (D1: one card at a time) or "both" (D2: both cards live at once; each
     #: card is then a place at the table of its own, player k holding places 2k-1 and 2k).
     live: str = "first"

@@ -1,0 +1,116 @@
+"""The 狼人杀 board werewolf-9 (RULES.md W2) as data only: the witch's two potions (W6) are two registered
+abilities, the hunter's shot (W8) a role hook, 屠边 (W14) a win table. Played to the end by every bot policy; each
+W rule checked on the events."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from controller.bots import POLICIES
+from controller.bots.play import play
+from controller.rules.events import Acted, Dawn, Died, Event, GameEnded, NightFell, Opened
+from controller.rules.setup import configure
+from controller.rules.variant import load_variant
+
+BOARD = Path(__file__).parent / "roles" / "werewolf-9.toml"
+GODS = ("seer", "witch", "hunter")
+
+
+def games(policy: str, n: int, options: dict[str, str] | None = None) -> Iterator[tuple[tuple[str, ...], list[Event]]]:
+    config = configure(load_variant(str(BOARD)), 9, options or {}, talk=False)
+    rng = random.Random(5)
+    for _ in range(n):
+        events: list[Event] = []
+        final = play(config, POLICIES[policy](), rng, None, events.append)
+        assert final.over
+        yield final.roles, events
+
+
+@pytest.mark.parametrize("policy", ["uninformed", "random", "heuristic"])
+def test_the_witch_has_one_antidote_and_one_poison_and_uses_one_potion_a_night(policy: str) -> None:
+    saves = poisons = 0
+    for roles, events in games(policy, 60):
+        witch = roles.index("witch") + 1
+        used: dict[str, int] = {}
+        night_potions = 0
+        victim: int | None = None
+        for e in events:
+            if isinstance(e, NightFell):
+                night_potions, victim, night = 0, None, e.night
+            elif isinstance(e, Acted) and e.step == "kill":
+                victim = e.target
+            elif isinstance(e, Opened) and e.step == "antidote":
+                # W6: shown the night's victim alone; herself only on the first night (witch.self_save)
+                shown = victim is not None and (victim != witch or night == 1)
+                assert e.choices == ((victim, None) if shown else (None,))  # a no-kill night: nothing to save
+            elif isinstance(e, Acted) and e.ability in ("antidote", "poison") and e.target is not None:
+                used[e.ability] = used.get(e.ability, 0) + 1
+                night_potions += 1
+                assert night_potions == 1  # W6: at most one potion a night
+                saves += e.ability == "antidote"
+                poisons += e.ability == "poison"
+        assert all(n <= 1 for n in used.values())  # W6: each potion once a game
+    assert saves > 10 and poisons > 10
+
+
+def test_a_saved_victim_lives_and_a_poisoned_player_dies_whatever_else() -> None:
+    for _, events in games("random", 60):
+        acts: list[Acted] = []
+        for e in events:
+            if isinstance(e, NightFell):
+                acts = []
+            elif isinstance(e, Acted):
+                acts.append(e)
+            elif isinstance(e, Dawn):
+                dead = dict(e.deaths)
+                by = {a.ability: a.target for a in acts if a.target is not None}
+                if "antidote" in by:
+                    assert by["antidote"] not in dead  # W6: saved (no guard on this board)
+                if "poison" in by:
+                    assert dead.get(by["poison"]) in ("poisoned", "killed")  # W6: nothing prevents it
+
+
+def test_a_poisoned_hunter_takes_nobody_along_and_any_other_dead_hunter_may() -> None:
+    poisoned = shot = 0
+    for roles, events in games("uninformed", 200):
+        hunter = roles.index("hunter") + 1
+        causes = [c for e in events if isinstance(e, Dawn) for s, c in e.deaths if s == hunter]
+        causes += [e.cause for e in events if isinstance(e, Died) and e.seat == hunter]
+        asked = any(isinstance(e, Opened) and e.step == "on_death.hunter" for e in events)
+        if causes == ["poisoned"]:
+            poisoned += 1
+            assert not asked  # W8
+        shot += asked
+    assert poisoned > 3 and shot > 10
+
+
+@pytest.mark.parametrize("policy", ["uninformed", "heuristic"])
+def test_the_werewolves_win_by_killing_one_side_of_the_good_the_good_by_killing_every_wolf(policy: str) -> None:
+    ends = {"good": 0, "killers": 0}
+    for roles, events in games(policy, 80):
+        end = events[-1]
+        assert isinstance(end, GameEnded)
+        dead = {s for e in events if isinstance(e, Dawn) for s, _ in e.deaths}
+        dead |= {e.seat for e in events if isinstance(e, Died)}
+        alive = [r for seat, r in enumerate(roles, 1) if seat not in dead]
+        if end.winner == "good":
+            assert "werewolf" not in alive
+        else:
+            assert end.winner == "killers"  # W14 屠边: no villager left, or no god left
+            assert "villager" not in alive or not any(r in GODS for r in alive)
+        ends[end.winner] += 1
+    assert ends["good"] and ends["killers"]
+
+
+def test_the_seer_learns_werewolf_or_good_in_the_board_s_words() -> None:
+    variant = load_variant(str(BOARD))
+    assert variant.words["answers"]["nod"] == ("狼人", "Werewolf")  # W1
+    assert variant.words["sides"]["killers"] == ("狼人", "Werewolves")
+    for roles, events in games("random", 20):
+        for e in events:
+            if isinstance(e, Acted) and e.step == "check" and e.target is not None:
+                assert e.result == ("nod" if roles[e.target - 1] == "werewolf" else "shake")
