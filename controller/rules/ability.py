@@ -52,7 +52,8 @@ class Ability:
                  learns: str = "", learn: Callable[[Any, int], str] | None = None,
                  once_mark: str = "", count_mark: str = "", count_option: str = "", awake_when: str = "",
                  shields_holder: bool = False, rank: int = 1, selfkill_option: str = "", night_kill: bool = False,
-                 not_twice_running: bool = False, one_of: str = "", self_option: str = "", recognition: bool = False, answers: tuple[str, ...] = ()) -> None:
+                 not_twice_running: bool = False, one_of: str = "", self_option: str = "", overprotect: str = "",
+                 recognition: bool = False, answers: tuple[str, ...] = ()) -> None:
         if effect not in KINDS:
             raise ValueError(f"ability {name!r}: unknown effect kind {effect!r} (one of {', '.join(KINDS)})")
         if choose not in CHOOSE or (choose == "custom") != (choices is not None):
@@ -112,6 +113,9 @@ class Ability:
         #: W6: the option that says when an actor may choose themself ("never", "first_night", "always"); empty:
         #: the step's own rule decides.
         self.self_option = self_option
+        #: W7 decision (同守同救): two protections of this set on one player void each other (option
+        #: ``guard.same_save`` = "dies", the default; "lives": they do not).
+        self.overprotect = overprotect
         #: V5.2: a recognition step (the actors see each other; nothing is chosen).
         self.recognition = recognition
         #: The words a ``learn`` answer may be (for screens and the voice), besides "".

@@ -135,6 +135,18 @@ def shielded(s: GameState, seat: int) -> tuple[str, ...]:
     return ()
 
 
+def protection(s: GameState, found: list[Ability]) -> tuple[str, ...]:
+    """The causes the protections ``found`` on one player save from. W7 decision (同守同救, option
+    ``guard.same_save`` = "dies"): two different protections of one ``overprotect`` set void each other."""
+    cancel = s.config.opt("guard.same_save") == "dies"
+    causes: tuple[str, ...] = ()
+    for p in found:
+        if cancel and any(q.overprotect == p.overprotect and q is not p for q in found):
+            continue
+        causes = causes + p.protects_from
+    return causes
+
+
 def _add_cause(causes: list[Ability], ability: Ability) -> None:
     """Keep ``causes`` one per cause, lowest rank first (a death is told by its first cause)."""
     for i, known in enumerate(causes):
@@ -188,6 +200,7 @@ def resolve(s: GameState) -> tuple[tuple[tuple[int, str], ...], tuple[tuple[str,
         cures = 0
         cure: Ability | None = None
         marked: list[Ability] | None = None
+        sets: list[Ability] | None = None
         safe = night_safe
         for ability in hits[seat]:
             if ability.lethal:
@@ -200,7 +213,12 @@ def resolve(s: GameState) -> tuple[tuple[tuple[int, str], ...], tuple[tuple[str,
                 else:
                     _add_cause(causes, ability)
             elif ability.protects:
-                safe = safe + ability.protects_from
+                if ability.overprotect:
+                    if sets is None:
+                        sets = []
+                    sets.append(ability)
+                else:
+                    safe = safe + ability.protects_from
             else:
                 kind = ability.effect
                 if kind == "cure":
@@ -212,6 +230,8 @@ def resolve(s: GameState) -> tuple[tuple[tuple[int, str], ...], tuple[tuple[str,
                         marked = []
                     if ability not in marked:
                         marked.append(ability)
+        if sets is not None:
+            safe = safe + protection(s, sets)
         if causes and s.roles[seat - 1] in shields:
             safe = safe + shielded(s, seat)
         if causes and safe:

@@ -643,12 +643,21 @@ def _resolve(s: GameState, plan: _ConfigPlan) -> tuple[tuple[tuple[int, str], ..
     protected: dict[int, tuple[str, ...]] | None = None
     if plan.protect:
         protected = {}
+        sets: dict[int, list[Ability]] | None = None
         for a in acts:
             t = a.target
             if t is not None:
                 guard = REGISTRY[a.ability]
                 if guard.protects:
-                    protected[t] = protected.get(t, ()) + guard.protects_from
+                    if guard.overprotect:  # W7: gathered first, since two of one set void each other
+                        if sets is None:
+                            sets = {}
+                        sets.setdefault(t, []).append(guard)
+                    else:
+                        protected[t] = protected.get(t, ()) + guard.protects_from
+        if sets is not None:
+            for t, found in sets.items():
+                protected[t] = protected.get(t, ()) + clash.protection(s, found)
     shields = plan.secret_roles if plan.secret else None
     names = plan.lethal_names
     for a in acts:

@@ -114,3 +114,44 @@ def test_the_seer_learns_werewolf_or_good_in_the_board_s_words() -> None:
         for e in events:
             if isinstance(e, Acted) and e.step == "check" and e.target is not None:
                 assert e.result == ("nod" if roles[e.target - 1] == "werewolf" else "shake")
+
+
+GUARD_BOARD = Path(__file__).parent / "roles" / "werewolf-12-guard.toml"
+
+
+def guard_games(policy: str, n: int, same_save: str = "dies") -> Iterator[tuple[tuple[str, ...], list[Event]]]:
+    config = configure(load_variant(str(GUARD_BOARD)), 12, {"guard.same_save": same_save}, talk=False)
+    rng = random.Random(8)
+    for _ in range(n):
+        events: list[Event] = []
+        final = play(config, POLICIES[policy](), rng, None, events.append)
+        assert final.over
+        yield final.roles, events
+
+
+@pytest.mark.parametrize("same_save", ["dies", "lives"])
+def test_the_guard_never_guards_one_player_two_nights_running_and_guarded_and_saved_is_the_option_s(
+        same_save: str) -> None:
+    both = 0
+    for _, events in guard_games("random", 80, same_save):
+        last: int | None = None
+        acts: dict[str, int | None] = {}
+        for e in events:
+            if isinstance(e, NightFell):
+                acts = {}
+            elif isinstance(e, Opened) and e.step == "guard" and last is not None:
+                assert last not in e.choices  # W7
+            elif isinstance(e, Acted) and e.step in ("guard", "kill", "antidote"):
+                acts[e.step] = e.target
+                if e.step == "guard":
+                    last = e.target
+            elif isinstance(e, Dawn) and acts.get("kill") is not None:
+                victim = acts["kill"]
+                guarded, saved = acts.get("guard") == victim, acts.get("antidote") == victim
+                dies = victim in dict(e.deaths)
+                if guarded and saved:  # W7 decision 同守同救, or the option's other reading
+                    both += 1
+                    assert dies == (same_save == "dies")
+                elif guarded or saved:
+                    assert not dies
+    assert both > 0

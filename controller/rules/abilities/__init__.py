@@ -6,7 +6,7 @@ from importlib import import_module
 
 #: The built-in ability modules, in the order error messages list the abilities.
 BUILT_IN = ("kill", "check", "protect", "secret_kill", "recognise", "hug", "shoot", "needle", "silence", "revive",
-            "take", "late_kill", "dual_needle", "dual_shot", "d2_hug", "antidote", "poison")
+            "take", "late_kill", "dual_needle", "dual_shot", "d2_hug", "antidote", "poison", "guard")
 
 for _name in BUILT_IN:
     import_module(f"{__name__}.{_name}")

@@ -15,6 +15,6 @@ def tonight_s_victims(s: Any, actors: tuple[int, ...]) -> tuple[int, ...]:
     return tuple(a.target for a in s.acts if a.target is not None and REGISTRY[a.ability].night_kill)
 
 
-ABILITY = register(Ability("antidote", ("W6",), effect="protect", protects_from=("killed",), choose="custom",
+ABILITY = register(Ability("antidote", ("W6", "W7"), effect="protect", protects_from=("killed",), choose="custom",
                            choices=tonight_s_victims, once_mark="antidote", one_of="potion",
-                           self_option="witch.self_save"))
+                           self_option="witch.self_save", overprotect="guard_save"))
