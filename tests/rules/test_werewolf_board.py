@@ -12,7 +12,7 @@ import pytest
 
 from controller.bots import POLICIES
 from controller.bots.play import play
-from controller.rules.events import Acted, Dawn, Died, Event, GameEnded, NightFell, Opened
+from controller.rules.events import Acted, CardShown, Dawn, Died, Event, GameEnded, NightFell, Opened
 from controller.rules.setup import configure
 from controller.rules.variant import load_variant
 
@@ -155,3 +155,17 @@ def test_the_guard_never_guards_one_player_two_nights_running_and_guarded_and_sa
                 elif guarded or saved:
                     assert not dies
     assert both > 0
+
+
+def test_werewolf_12_s_idiot_shows_the_card_when_voted_out_and_the_board_plays_to_the_end() -> None:
+    config = configure(load_variant(str(Path(__file__).parent / "roles" / "werewolf-12.toml")), 12, talk=False)
+    rng = random.Random(2)
+    shown = 0
+    for _ in range(60):
+        events: list[Event] = []
+        final = play(config, POLICIES["heuristic"](), rng, None, events.append)
+        assert final.over and final.winner in ("good", "killers")
+        idiot = final.roles.index("idiot") + 1
+        shown += sum(1 for e in events if isinstance(e, CardShown) and e.seat == idiot)  # W9
+        assert not any(isinstance(e, Died) and e.seat == idiot and e.cause == "executed" for e in events)
+    assert shown > 5
