@@ -4,17 +4,14 @@ docs/architecture.md "Add a role"): the 守墓人 gravekeeper of ``roles/graveke
 
 from __future__ import annotations
 
-import random
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-from controller.bots import POLICIES
-from controller.bots.play import play
 from controller.rules.events import Acted, Died, Event, NightFell, Opened
-from controller.rules.setup import configure
 from controller.rules.variant import VariantError, load_variant
+from tests.rules import roles as boards
 from tests.rules.roles import gravekeeper
 
 TOML = Path(__file__).parent / "roles" / "gravekeeper-2.0.toml"
@@ -27,14 +24,8 @@ def registered() -> Iterator[None]:
     gravekeeper.uninstall()
 
 
-def games(policy: str, n: int, players: int = 12) -> Iterator[tuple[tuple[str, ...], list[Event]]]:
-    config = configure(load_variant(str(TOML)), players)
-    rng = random.Random(7)
-    for _ in range(n):
-        events: list[Event] = []
-        final = play(config, POLICIES[policy](), rng, None, events.append)
-        assert final.over and final.winner in ("good", "killers", "draw")
-        yield final.roles, events
+def games(policy: str, n: int) -> Iterator[tuple[tuple[str, ...], list[Event]]]:
+    return boards.games("gravekeeper-2.0", 12, policy, n, 7)
 
 
 def test_without_its_module_the_variant_names_the_unknown_ability() -> None:

@@ -4,7 +4,6 @@ when voted out (W9), written in a variant file (``roles/hunter-idiot-2.0.toml``)
 
 from __future__ import annotations
 
-import random
 import tomllib
 from collections.abc import Iterator
 from pathlib import Path
@@ -12,23 +11,15 @@ from typing import Any
 
 import pytest
 
-from controller.bots import POLICIES
-from controller.bots.play import play
 from controller.rules.events import Acted, CardShown, Dawn, Died, Event, GameEnded, NightFell, Opened, Spoke
-from controller.rules.setup import configure
 from controller.rules.variant import Variant, VariantError, load_variant, parse_variant
+from tests.rules import roles as boards
 
 TOML = Path(__file__).parent / "roles" / "hunter-idiot-2.0.toml"
 
 
 def games(variant: Variant, policy: str, n: int, talk: bool = True) -> Iterator[tuple[tuple[str, ...], list[Event]]]:
-    config = configure(variant, 12, talk=talk)
-    rng = random.Random(11)
-    for _ in range(n):
-        events: list[Event] = []
-        final = play(config, POLICIES[policy](), rng, None, events.append)
-        assert final.over
-        yield final.roles, events
+    return boards.games(variant, 12, policy, n, 11, talk=talk)
 
 
 def seat_of(roles: tuple[str, ...], role: str) -> int:

@@ -4,30 +4,20 @@ W rule checked on the events."""
 
 from __future__ import annotations
 
-import random
 from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 
-from controller.bots import POLICIES
-from controller.bots.play import play
 from controller.rules.events import Acted, CardShown, Dawn, Died, Event, GameEnded, NightFell, Opened
-from controller.rules.setup import configure
 from controller.rules.variant import load_variant
+from tests.rules import roles as boards
 
-BOARD = Path(__file__).parent / "roles" / "werewolf-9.toml"
+BOARD = boards.HERE / "werewolf-9.toml"
 GODS = ("seer", "witch", "hunter")
 
 
-def games(policy: str, n: int, options: dict[str, str] | None = None) -> Iterator[tuple[tuple[str, ...], list[Event]]]:
-    config = configure(load_variant(str(BOARD)), 9, options or {}, talk=False)
-    rng = random.Random(5)
-    for _ in range(n):
-        events: list[Event] = []
-        final = play(config, POLICIES[policy](), rng, None, events.append)
-        assert final.over
-        yield final.roles, events
+def games(policy: str, n: int) -> Iterator[tuple[tuple[str, ...], list[Event]]]:
+    return boards.games("werewolf-9", 9, policy, n, 5, talk=False)
 
 
 @pytest.mark.parametrize("policy", ["uninformed", "random", "heuristic"])
@@ -118,17 +108,8 @@ def test_the_seer_learns_werewolf_or_good_in_the_board_s_words() -> None:
                 assert e.result == ("nod" if roles[e.target - 1] == "werewolf" else "shake")
 
 
-GUARD_BOARD = Path(__file__).parent / "roles" / "werewolf-12-guard.toml"
-
-
-def guard_games(policy: str, n: int, same_save: str = "dies") -> Iterator[tuple[tuple[str, ...], list[Event]]]:
-    config = configure(load_variant(str(GUARD_BOARD)), 12, {"guard.same_save": same_save}, talk=False)
-    rng = random.Random(8)
-    for _ in range(n):
-        events: list[Event] = []
-        final = play(config, POLICIES[policy](), rng, None, events.append)
-        assert final.over
-        yield final.roles, events
+def guard_games(policy: str, n: int, same_save: str) -> Iterator[tuple[tuple[str, ...], list[Event]]]:
+    return boards.games("werewolf-12-guard", 12, policy, n, 8, {"guard.same_save": same_save}, talk=False)
 
 
 @pytest.mark.parametrize("same_save", ["dies", "lives"])
@@ -160,14 +141,9 @@ def test_the_guard_never_guards_one_player_two_nights_running_and_guarded_and_sa
 
 
 def test_werewolf_12_s_idiot_shows_the_card_when_voted_out_and_the_board_plays_to_the_end() -> None:
-    config = configure(load_variant(str(Path(__file__).parent / "roles" / "werewolf-12.toml")), 12, talk=False)
-    rng = random.Random(2)
     shown = 0
-    for _ in range(60):
-        events: list[Event] = []
-        final = play(config, POLICIES["heuristic"](), rng, None, events.append)
-        assert final.over and final.winner in ("good", "killers")
-        idiot = final.roles.index("idiot") + 1
+    for dealt, events in boards.games("werewolf-12", 12, "heuristic", 60, 2, talk=False):
+        idiot = dealt.index("idiot") + 1
         shown += sum(1 for e in events if isinstance(e, CardShown) and e.seat == idiot)  # W9
         assert not any(isinstance(e, Died) and e.seat == idiot and e.cause == "executed" for e in events)
     assert shown > 5
