@@ -61,3 +61,13 @@ def test_the_gravekeeper_sleeps_until_someone_is_voted_out(registered: None) -> 
     for _, events in games("uninformed", 10):
         first = next(i for i, e in enumerate(events) if isinstance(e, Died) and e.cause.startswith("executed"))
         assert not any(isinstance(e, Opened) and e.step == "read_grave" for e in events[:first])
+
+
+def test_the_table_refuses_the_new_role_before_the_game_while_its_voice_has_no_words(
+        registered: None, capsys: pytest.CaptureFixture[str]) -> None:
+    from controller.cli import main
+
+    assert main(["run", "--variant", str(TOML), "--players", "12", "--seed", "1", "--autoplay", "heuristic"]) == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1
+    assert "roles.gravekeeper: the table's voice has no words for this role" in err and "tianhei simulate" in err
