@@ -30,6 +30,7 @@ from controller.rules.actions import (
     Penalty,
     Pick,
     Rejected,
+    SelfDestruct,
     Surrender,
     Timeout,
     Vote,
@@ -286,6 +287,11 @@ def _on_surrender(tx: Tx, a: Surrender) -> None:
     day.surrender(tx, a.seat)
 
 
+def _on_self_destruct(tx: Tx, a: SelfDestruct) -> None:
+    _living_actor(tx.s, a.seat)
+    hooks.self_destruct(tx, a.seat)
+
+
 def _on_eject(tx: Tx, a: Eject) -> None:
     _living_actor(tx.s, a.seat)
     day.remove_player(tx, a.seat, "ejected")
@@ -299,7 +305,7 @@ def _on_penalty(tx: Tx, a: Penalty) -> None:
 _HANDLERS: Final[dict[type, Callable[[Tx, Any], None]]] = {
     Pick: _on_pick, GroupPick: _on_group_pick, Vote: _on_vote, Ballot: _on_ballot, Pass: _on_pass,
     Timeout: _on_timeout, ChooseDirection: _on_direction, Surrender: _on_surrender, Eject: _on_eject,
-    Penalty: _on_penalty,
+    Penalty: _on_penalty, SelfDestruct: _on_self_destruct,
 }
 
 

@@ -344,7 +344,8 @@ class GameEnded(Event):
 @mypyc_attr(acyclic=True)
 class CardShown(Event):
     """A player shows their card to everyone, by a role's rule (W9: the idiot voted out, ``why`` =
-    "voted_out"): one public event for every such rule. The seat keeps the mark ``shown``."""
+    "voted_out"; W11: a werewolf's self-destruct, "self_destruct", which also ends what the day waited for): one
+    public event for every such rule. The seat keeps the mark ``shown``."""
 
     type: ClassVar[str] = "card_shown"
     __match_args__ = ("seat", "role", "why")

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from controller.rules import win
 from controller.rules.ability import REGISTRY
+from controller.rules.actions import Rejected
 from controller.rules.events import CardShown, Died
 from controller.rules.state import Act, GameState
 
@@ -88,6 +89,24 @@ def task_last_act(tx: Tx, seat: int) -> None:
         return
     if last_act_due(tx.s, target, cause):
         tx.push(("last_act", target))
+
+
+def self_destruct(tx: Tx, seat: int) -> None:
+    """W11: by day a player whose role may self-destruct reveals themself: out at once with no last words (the
+    card shown with CardShown), the day ends with no vote and night falls. Decision: during a speech or a vote
+    alike; a death that ends the game ends it (C8)."""
+    s = tx.s
+    if s.phase != "day" or s.waiting is None:
+        raise Rejected("not_now", f"seat {seat}: a self-destruct is by day only (W11)")
+    if s.config.variant.roles[s.roles[seat - 1]].day_action != "self_destruct":
+        raise Rejected("not_allowed", f"seat {seat}: this role cannot self-destruct (W11)")
+    tx.emit(CardShown(seat, s.roles[seat - 1], "self_destruct"))
+    tx.emit(Died(seat, "self_destruct"))
+    result = win.check(tx.s)
+    if result:
+        tx.end(result[0], result[1])
+        return
+    tx.agenda = [("night",)]  # the CardShown of a self-destruct closed what the day waited for
 
 
 def dead_may_act(s: GameState, seat: int) -> bool:

@@ -128,6 +128,8 @@ def _died(s: GameState, e: Died) -> None:
 
 def _card_shown(s: GameState, e: CardShown) -> None:
     s.marks = _merged(s.marks, ((f"shown:{e.seat}", 1),))
+    if e.why == "self_destruct":  # W11: the day ends there, whatever it waited for (a speech, a vote)
+        s.waiting, s.picks, s.queue = None, EMPTY, ()
 
 
 def _night_fell(s: GameState, e: NightFell) -> None:

@@ -28,6 +28,8 @@ DAY_STEPS: tuple[str, ...] = ("announce", "last_words", "speeches", "defence", "
 DAY_STEPS += ("last_words.in_turn", "defence.votes")
 #: What a role may do when voted out (controller/rules/hooks.py; W9).
 ON_VOTED_OUT = ("", "reveal")
+#: What a role may do by day at any moment (controller/rules/hooks.py; W11).
+DAY_ACTIONS = ("", "self_destruct")
 #: The day steps that hold the day's vote (a day needs one).
 VOTE_STEPS = ("vote", "defence.votes")
 WIN_PREDICATES: tuple[str, ...] = ("all_dead", "at_least_others")
@@ -70,6 +72,9 @@ class RoleSpec:
     #: unless the death's cause is in ``unless`` (W8: not when poisoned).
     on_death: str = ""
     unless: tuple[str, ...] = ()
+    #: W11: "self_destruct": by day the player may reveal themself; they are out at once, without last words, and
+    #: night falls with no vote.
+    day_action: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -297,7 +302,7 @@ def parse_variant(data: Mapping[str, Any], where: str) -> Variant:
         if not isinstance(spec, Mapping):
             raise r.fail(path, "must be a table", f"write it as a [{path}] table")
         r.unknown_keys(spec, ("side", "knows_partners", "special", "civilian", "nod", "immune", "sees",
-                              "on_voted_out", "on_death", "unless"), path)
+                              "on_voted_out", "on_death", "unless", "day_action"), path)
         side = r.string(spec, "side", f"{path}.side", choices=SIDES)
         roles[name] = RoleSpec(
             name=name,
@@ -311,6 +316,7 @@ def parse_variant(data: Mapping[str, Any], where: str) -> Variant:
             on_voted_out=r.string(spec, "on_voted_out", f"{path}.on_voted_out", default="", choices=ON_VOTED_OUT),
             on_death=_on_death(r, spec, path),
             unless=r.strings(spec, "unless", f"{path}.unless"),
+            day_action=r.string(spec, "day_action", f"{path}.day_action", default="", choices=DAY_ACTIONS),
         )
     role_names = tuple(roles)
 

@@ -4,11 +4,17 @@ W rule checked on the events."""
 
 from __future__ import annotations
 
+import random
 from collections.abc import Iterator
 
 import pytest
 
+from controller.bots import POLICIES
+from controller.rules import engine
+from controller.rules.actions import Rejected, SelfDestruct
 from controller.rules.events import Acted, CardShown, Dawn, Died, Event, GameEnded, NightFell, Opened
+from controller.rules.setup import configure
+from controller.rules.state import GameState
 from controller.rules.variant import load_variant
 from tests.rules import roles as boards
 
@@ -147,3 +153,44 @@ def test_werewolf_12_s_idiot_shows_the_card_when_voted_out_and_the_board_plays_t
         shown += sum(1 for e in events if isinstance(e, CardShown) and e.seat == idiot)  # W9
         assert not any(isinstance(e, Died) and e.seat == idiot and e.cause == "executed" for e in events)
     assert shown > 5
+
+
+def _to_first_vote(seed: int) -> tuple[GameState, list[Event]]:
+    """A werewolf-9 game played by the bots up to the first day's vote."""
+    config = configure(load_variant(str(BOARD)), 9, talk=True)
+    rng = random.Random(seed)
+    state, events = engine.new_game(config, rng)
+    policy = POLICIES["uninformed"]()
+    while True:
+        p = engine.pending(state)
+        assert p is not None, "the game ended before a day's vote"
+        if state.phase == "day" and p.kind == "vote":
+            return state, events
+        for action in policy.actions(state, p, rng):
+            state, more = engine.step(state, action, rng)
+            events.extend(more)
+
+
+def test_a_werewolf_who_self_destructs_is_out_at_once_and_night_falls_with_no_vote() -> None:
+    state, events = _to_first_vote(3)
+    wolf = next(s for s in sorted(state.alive) if state.roles[s - 1] == "werewolf")
+    after, more = engine.step(state, SelfDestruct(wolf))
+    assert more[:2] == [CardShown(wolf, "werewolf", "self_destruct"), Died(wolf, "self_destruct")]  # W11
+    if not after.over:
+        assert isinstance(more[2], NightFell) and more[2].night == state.night + 1  # no vote that day
+        assert not any(isinstance(e, Opened) and e.kind == "last_words" and wolf in e.seats for e in more)
+    assert engine.fold([*events, *more]) == after
+
+
+def test_only_a_role_that_may_self_destructs_and_only_by_day() -> None:
+    state, _ = _to_first_vote(4)
+    villager = next(s for s in sorted(state.alive) if state.roles[s - 1] != "werewolf")
+    with pytest.raises(Rejected) as refused:
+        engine.step(state, SelfDestruct(villager))
+    assert refused.value.code == "not_allowed"
+    config = configure(load_variant(str(BOARD)), 9, talk=True)
+    night, _ = engine.new_game(config, random.Random(1))
+    wolf = night.roles.index("werewolf") + 1
+    with pytest.raises(Rejected) as refused:
+        engine.step(night, SelfDestruct(wolf))
+    assert refused.value.code == "not_now"
