@@ -20,6 +20,7 @@ import random
 from collections.abc import Callable, Sequence
 from typing import Final, Protocol
 
+from controller.rules.ability import REGISTRY
 from controller.rules.actions import (
     Action,
     Ballot,
@@ -235,6 +236,9 @@ class HeuristicPolicy:
             v4v7 = _v4_v7_night(self, state, p, targets, rng)
             if v4v7 is not None:
                 return (v4v7,)
+            by_kind = _by_kind(self, state, p, targets, rng)
+            if by_kind is not None:
+                return (by_kind,)
             return (GroupPick(choice(rng, p.choices)),)
         if kind == "vote":
             out: list[Action] = []
@@ -281,6 +285,24 @@ def _v4_v7_night(self: HeuristicPolicy, state: GameState, p: Pending, targets: l
     if p.ability == "revive":
         return GroupPick(p.seats[0] if self.claimed_police is not None and None in p.choices else None)
     if p.ability == "late_kill":
+        if self.claimed_police in targets:
+            return GroupPick(self.claimed_police)
+        return GroupPick(choice(rng, targets) if targets else None)
+    return None
+
+
+def _by_kind(self: HeuristicPolicy, state: GameState, p: Pending, targets: list[int],
+             rng: random.Random) -> Action | None:
+    """Heuristic play of an ability the bots have no rule for, by its effect's kind (None: the generic choice):
+    a lethal one goes for a claimed killer or nobody (W6: the witch's poison), a protection covers the claimed
+    police (the seer) or else any one it may (W6: the antidote on the night's victim, W7: the guard)."""
+    ability = REGISTRY.get(p.ability)
+    if ability is None:
+        return None
+    if ability.lethal:
+        claimed = [t for t in targets if t in self.claimed_killers and t in state.alive]
+        return GroupPick(claimed[0] if claimed else None)
+    if ability.protects:
         if self.claimed_police in targets:
             return GroupPick(self.claimed_police)
         return GroupPick(choice(rng, targets) if targets else None)

@@ -91,4 +91,5 @@ def _as_json(v: Any) -> dict[str, object]:
                         for n, rows in v.role_tables.items()},
         "options": {k: {"default": d, "rule": OPTIONS[k].rule, "choices": list(OPTIONS[k].choices),
                         "help": OPTIONS[k].help} for k, d in v.options.items()},
+        "words": {table: {key: list(pair) for key, pair in pairs.items()} for table, pairs in v.words.items()},
     }

@@ -27,8 +27,10 @@ from controller.rules.events import (
 )
 from controller.rules.night import recognition_first
 from controller.rules.state import GameState
+from controller.rules.variant import Variant
 from controller.voice.prompts import (
     ROLE_PROMPTS,
+    PromptError,
     canonical_role,
     ending,
     last_words,
@@ -76,6 +78,20 @@ def sleep(roles: str, call: str = "eyes") -> list[str]:
 
 
 _CALL_WORD = {"eyes": "wake", "out_back": "out", "come_back": "come"}
+
+
+def unspoken_role(variant: Variant) -> str | None:
+    """A role of ``variant`` that wakes (or acts on dying) but that the voice has no words for, if any: the table
+    refuses such a variant before the game rather than falling silent in its first night. (A variant of new
+    roles plays in the simulator meanwhile: tianhei simulate, tianhei balance.)"""
+    steps = (*variant.night, *variant.death_steps.values())
+    for st in steps:
+        for role in st.call or st.roles:
+            try:
+                canonical_role(role)
+            except PromptError:
+                return role
+    return None
 
 
 def _call(role: str, call: str) -> str:

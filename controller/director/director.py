@@ -33,6 +33,7 @@ from collections import deque
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
+from controller.director import announce
 from controller.director.card_deal import CardDeal
 from controller.director.clock import Handle, Scheduler
 from controller.director.event_beats import EventBeats
@@ -53,6 +54,7 @@ from controller.rules.actions import Action, Rejected
 from controller.rules.events import Event
 from controller.rules.setup import GameConfig
 from controller.rules.state import GameState
+from controller.rules.variant import VariantError
 from controller.screens import views as v
 from controller.screens.numbering import label_for
 
@@ -110,6 +112,11 @@ class Director:
         board: Board | None = None,
         judge: bool | None = None,
     ) -> None:
+        unspoken = announce.unspoken_role(config.variant)
+        if unspoken is not None:
+            raise VariantError(config.variant.source, f"roles.{unspoken}", "the table's voice has no words for this role",
+                               "play this variant in the simulator (tianhei simulate, tianhei balance) until its "
+                               "voice is recorded (docs/architecture.md, \"Add a role\")")
         self.setup = Setup(
             table=table, voice=voice, clock=scheduler, config=config, journal=journal, t=timings or Timings(),
             lang=lang, label=label_for(config.variant), seed=seed, deck=dict(deck) if deck is not None else None,

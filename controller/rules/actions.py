@@ -129,9 +129,21 @@ class Penalty(Record):
         self.seat = seat
 
 
-dataclass_view(Pick, GroupPick, Vote, Ballot, Pass, Timeout, ChooseDirection, Surrender, Eject, Penalty)
+@mypyc_attr(acyclic=True)
+class SelfDestruct(Record):
+    """W11: ``seat`` reveals itself by day (a role whose ``day_action`` is "self_destruct")."""
 
-Action = Pick | GroupPick | Vote | Ballot | Pass | Timeout | ChooseDirection | Surrender | Eject | Penalty
+    __match_args__ = ("seat",)
+    seat: Final[int]
+
+    def __init__(self, seat: int) -> None:
+        self.seat = seat
+
+
+dataclass_view(Pick, GroupPick, Vote, Ballot, Pass, Timeout, ChooseDirection, Surrender, Eject, Penalty, SelfDestruct)
+
+Action = (Pick | GroupPick | Vote | Ballot | Pass | Timeout | ChooseDirection | Surrender | Eject | Penalty
+          | SelfDestruct)
 
 
 class Rejected(Exception):

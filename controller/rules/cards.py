@@ -38,8 +38,7 @@ if TYPE_CHECKING:
     from controller.rules.setup import GameConfig
     from controller.rules.tx import Tx
 
-#: D3's night abilities, resolved here at dawn (night.resolve_dawn hands such a night over).
-ABILITIES: Final = frozenset({"dual_needle", "dual_shot"})
+
 #: The wait for the players' choice of their first identity.
 FIRST_IDENTITY: Final = "first_identity"
 

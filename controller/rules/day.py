@@ -6,7 +6,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from controller.rules import cards, night, turns, win
+from controller.rules import cards, hooks, night, turns, win
+from controller.rules.ability import REGISTRY
 from controller.rules.actions import Rejected
 from controller.rules.agenda import day_rules
 from controller.rules.events import DefenceClaimed, Died, Spoke, TieRound, VoteClosed, Voted
@@ -33,7 +34,7 @@ def _victim(s: GameState) -> int | None:
     if not night_dead:
         return None
     for a in s.acts:
-        if a.ability == "kill" and a.target in night_dead:
+        if a.target in night_dead and REGISTRY[a.ability].night_kill:
             return a.target
     return night_dead[0]
 
@@ -156,6 +157,10 @@ def task_vote(tx: Tx) -> None:
         ordered = living if direction > 0 else living[::-1]
         i = start_index(ordered, start, direction)
         choices = [*ordered[i:], *ordered[:i], None]
+    if s.config.variant.reveals:  # W9: a shown card neither votes nor can be voted out
+        voting = hooks.voters(s, tuple(living))
+        tx.open("vote", "vote", voting, [c for c in choices if c is None or c in voting])
+        return
     tx.open("vote", "vote", tuple(living), choices)
 
 
@@ -163,7 +168,7 @@ def task_revote(tx: Tx, candidates: tuple[int, ...]) -> None:
     """V2.7: in every revote all living players vote; only the tied players are candidates."""
     s = tx.s
     order = [x for x in vote_order(s) if x in candidates]
-    tx.open("vote", "revote", tuple(sorted(s.alive)), (*order, None))
+    tx.open("vote", "revote", hooks.voters(s, tuple(sorted(s.alive))), (*order, None))
 
 
 def task_execute(tx: Tx, seat: int) -> None:
@@ -174,9 +179,14 @@ def task_execute(tx: Tx, seat: int) -> None:
     if s.cards and len(s.cards[seat - 1]) > 1:  # D3: shows the first identity and plays on with the second
         cards.lose_card(tx, seat, "executed")
         return
+    if s.config.variant.reveals and hooks.reveals(s, seat):  # W9: shows the card and stays
+        hooks.reveal(tx, seat, "voted_out")
+        return
     allowed = s.config.talk and lastwords_allowed(s, seat, "executed")  # asked before the death takes its place
     if turns.die_with_take_along(tx, seat, "executed"):
         return
+    if s.config.variant.last_acts and hooks.last_act_due(tx.s, seat, "executed"):
+        tx.push(("last_act", seat))  # W8: after the last words
     if allowed and s.config.talk:
         tx.open("last_words", "last_words.executed", (seat,))
 
@@ -192,6 +202,7 @@ TASKS: dict[str, Any] = {
     "execute": task_execute,
 }
 TASKS.update(turns.TASKS)  # V4.7, V4.8, V7.1
+TASKS.update(hooks.TASKS)  # W8
 
 
 def _check_win(tx: Tx) -> bool:

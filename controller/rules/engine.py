@@ -19,7 +19,7 @@ from typing import Any, Final
 
 from mypy_extensions import mypyc_attr
 
-from controller.rules import cards, day, night, turns, win
+from controller.rules import cards, day, hooks, night, turns, win
 from controller.rules.actions import (
     Action,
     Ballot,
@@ -30,6 +30,7 @@ from controller.rules.actions import (
     Penalty,
     Pick,
     Rejected,
+    SelfDestruct,
     Surrender,
     Timeout,
     Vote,
@@ -208,7 +209,8 @@ def _on_pick(tx: Tx, a: Pick) -> None:
     if s.waiting is not None and s.waiting.kind == cards.FIRST_IDENTITY:  # D1: at the deal, nobody is in yet
         cards.choose_first(tx, a.seat, a.target)
         return
-    _living_actor(s, a.seat)
+    if a.seat not in s.alive and not hooks.dead_may_act(s, a.seat):  # W8: a last act is taken dead
+        _living_actor(s, a.seat)
     w = _waiting(s, _PICK_KINDS, "night action")
     if w.kind == "defence_claim":
         day.claim_defence(tx, a.seat, a.target)
@@ -285,6 +287,11 @@ def _on_surrender(tx: Tx, a: Surrender) -> None:
     day.surrender(tx, a.seat)
 
 
+def _on_self_destruct(tx: Tx, a: SelfDestruct) -> None:
+    _living_actor(tx.s, a.seat)
+    hooks.self_destruct(tx, a.seat)
+
+
 def _on_eject(tx: Tx, a: Eject) -> None:
     _living_actor(tx.s, a.seat)
     day.remove_player(tx, a.seat, "ejected")
@@ -298,7 +305,7 @@ def _on_penalty(tx: Tx, a: Penalty) -> None:
 _HANDLERS: Final[dict[type, Callable[[Tx, Any], None]]] = {
     Pick: _on_pick, GroupPick: _on_group_pick, Vote: _on_vote, Ballot: _on_ballot, Pass: _on_pass,
     Timeout: _on_timeout, ChooseDirection: _on_direction, Surrender: _on_surrender, Eject: _on_eject,
-    Penalty: _on_penalty,
+    Penalty: _on_penalty, SelfDestruct: _on_self_destruct,
 }
 
 

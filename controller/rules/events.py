@@ -341,10 +341,28 @@ class GameEnded(Event):
         self.reason = reason
 
 
+@mypyc_attr(acyclic=True)
+class CardShown(Event):
+    """A player shows their card to everyone, by a role's rule (W9: the idiot voted out, ``why`` =
+    "voted_out"; W11: a werewolf's self-destruct, "self_destruct", which also ends what the day waited for): one
+    public event for every such rule. The seat keeps the mark ``shown``."""
+
+    type: ClassVar[str] = "card_shown"
+    __match_args__ = ("seat", "role", "why")
+    seat: Final[int]
+    role: Final[str]
+    why: Final[str]
+
+    def __init__(self, seat: int, role: str, why: str) -> None:
+        self.seat = seat
+        self.role = role
+        self.why = why
+
+
 EVENT_TYPES: dict[str, type[Event]] = {
     cls.type: cls
     for cls in (GameCreated, Dealt, NightFell, DayBroke, Opened, Picked, Reasked, Acted, Dawn, Spoke,
-                DefenceClaimed, DirectionChosen, Voted, VoteClosed, TieRound, Died, Penalised, GameEnded)
+                DefenceClaimed, DirectionChosen, Voted, VoteClosed, TieRound, Died, Penalised, GameEnded, CardShown)
 }
 
 

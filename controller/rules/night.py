@@ -1,8 +1,11 @@
 """The night (C2, C6, C8): who wakes, what they may point at, how a group decides, and how the dawn resolves.
 
-Abilities are small pieces named in the variant files (``ability = "kill"``): each says when its holders wake
-(:func:`_available`), whom they may target (:func:`legal_targets`), what they learn at once (:func:`_result`),
-and what it does at dawn (:func:`resolve_dawn`).
+Abilities are modules of controller/rules/abilities/ named in the variant files (``ability = "kill"``), each
+an :class:`~controller.rules.ability.Ability` of data: its limits say when its holders wake (:func:`_available`),
+its ``choose`` whom they may target (:func:`legal_targets`), its ``learns`` what they learn at once
+(:func:`_result`), and its effect's kind what it does at dawn (:func:`resolve_dawn`). Nothing here asks for an
+ability by name; the fast paths are derived from those fields (:class:`_StepPlan`), so a new ability is never
+offered the wrong players by omission.
 """
 
 from __future__ import annotations
@@ -11,7 +14,8 @@ from collections import Counter
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any, Final
 
-from controller.rules import cards, clash, win
+from controller.rules import cards, clash, hooks, win
+from controller.rules.ability import REGISTRY, Ability
 from controller.rules.actions import Rejected
 from controller.rules.agenda import day_agenda
 from controller.rules.draws import choice
@@ -25,39 +29,32 @@ if TYPE_CHECKING:
     from controller.rules.tx import Tx
 
 
-#: The abilities whose holders may be kept asleep (one-time powers, V7.1 conditions; also the check when the
-#: checks are limited, V2.10): see :func:`_available`.
-_LIMITED: Final = frozenset({"secret_kill", "revive", "take", "late_kill"})
-
-
-def _spent(s: GameState, seat: int) -> bool:
-    return s.mark(f"spent:{seat}") > 0
-
-
-def _available(s: GameState, st: NightStep, actors: tuple[int, ...]) -> tuple[int, ...]:
-    """The actors who may use the ability tonight (empty: the step is skipped and nobody wakes)."""
-    if st.ability == "check":
-        limit = _game(s).plan.check_limit
-        if limit and s.mark("checks_used") >= limit:  # V2.10: limited checks
-            return ()
-    elif st.ability == "secret_kill":  # V3.3: one use per game
-        return tuple(a for a in actors if not _spent(s, a))
-    elif st.ability in clash.ABILITIES:
-        return _available_v4_v7(s, st, actors)
+def _available(s: GameState, sp: _StepPlan, actors: tuple[int, ...]) -> tuple[int, ...]:
+    """The actors who may use the ability tonight (empty: the step is skipped and nobody wakes), by its limits:
+    a capped team count (V2.10: limited checks), one use per game per actor (V3.3, V7.1's revival), and its
+    waking condition (V7.1: the angel takes someone along only on the night it dies, the take step being the
+    night's last; the devil kills only once no killer is left)."""
+    ability = sp.ab
+    if sp.count_limit and s.mark(ability.count_mark) >= sp.count_limit:
+        return ()
+    if ability.once_mark:
+        actors = tuple(a for a in actors if not clash.used_once(s, ability, a))
+    if ability.one_of:  # W6: at most one potion a night
+        actors = tuple(a for a in actors if not _used_set_tonight(s, ability.one_of, a))
+    when = ability.awake_when
+    if when == "dying_tonight":
+        actors = tuple(a for a in actors if clash.dies_tonight(s, a))
+    elif when == "no_killers_left" and s.living_with(sp.killers):
+        return ()
     return actors
 
 
-def _available_v4_v7(s: GameState, st: NightStep, actors: tuple[int, ...]) -> tuple[int, ...]:
-    """V7.1: the angel revives once per game; the angel takes someone along only on the night it dies (the
-    take step is the night's last); the devil kills only once no killer is left."""
-    if st.ability == "revive":
-        return tuple(a for a in actors if not clash.revived(s, a))
-    if st.ability == "take":
-        return tuple(a for a in actors if clash.dies_tonight(s, a))
-    if st.ability == "late_kill":
-        killers = frozenset(r for other in s.config.variant.night for r in other.roles if other.ability == "kill")
-        return () if s.living_with(killers) else actors
-    return actors
+def _used_set_tonight(s: GameState, one_of: str, seat: int) -> bool:
+    """W6: has ``seat`` acted on a target tonight with an ability of the set ``one_of``?"""
+    for a in s.acts:
+        if a.target is not None and seat in a.actors and REGISTRY[a.ability].one_of == one_of:
+            return True
+    return False
 
 
 def legal_targets(s: GameState, st: NightStep, actors: tuple[int, ...]) -> tuple[int | None, ...]:
@@ -89,11 +86,27 @@ def _targets(s: GameState, g: _GamePlan, gs: _GameStep, actors: tuple[int, ...],
         barred = g.plan.barred
         if barred:
             out = [x for x in out if x != barred]
-    if sp.revive:  # V7.1: the angel does not know the victim; pointing at oneself means "revive"
-        out = actors
+    if sp.reshaped:
+        out = _reshaped(s, sp, actors, out)
     if st.optional:
         return (*out, None)
     return tuple(out)
+
+
+def _reshaped(s: GameState, sp: _StepPlan, actors: tuple[int, ...],
+              out: tuple[int, ...] | list[int]) -> tuple[int, ...] | list[int]:
+    """The choices of an ability that chooses otherwise than its step's rule, or limits them further."""
+    if sp.self_target:  # V7.1: the angel does not know the victim; pointing at oneself means "revive"
+        out = actors
+    elif sp.chooser is not None:  # the ability's own rule (a club's or a test's module; it may name the dead)
+        out = [x for x in sp.chooser(s, actors) if 1 <= x <= s.players]
+    if sp.last_key:  # W7: never the same player two nights running
+        last = s.mark(sp.last_key)
+        out = [x for x in out if x != last]
+    rule = sp.self_rule
+    if rule == "never" or (rule == "first_night" and s.night != 1):  # W6: the witch's self-save
+        out = [x for x in out if x not in actors]
+    return out
 
 
 def recognition_first(config: GameConfig) -> bool:
@@ -132,14 +145,20 @@ def _barred_first_victim(config: GameConfig) -> int | None:
 
 def _result(s: GameState, g: _GamePlan, sp: _StepPlan,
             target: int | None) -> tuple[str, tuple[tuple[str, int], ...]]:
-    """What the actors learn at once, and the ability's bookkeeping."""
-    if target is None or not sp.check:
+    """What the actors learn at once, and the ability's bookkeeping (its team count, V2.10)."""
+    if target is None or not sp.learns_or_counts:
         return "", ()
-    # V2.2: a nod for a killer, a shake for anyone else; F2: the informant too
-    result = "nod" if s.roles[target - 1] in g.plan.nod_roles else "shake"
-    if g.plan.hug and target == clash.hugged(s):
+    if sp.learns_nod:  # V2.2: a nod for a killer, a shake for anyone else; F2: the informant too
+        result = "nod" if s.roles[target - 1] in g.plan.nod_roles else "shake"
+    else:
+        learn = sp.ab.learn
+        result = "" if learn is None else learn(s, target)
+    if g.plan.void and result != "" and target == clash.voided(s, g.plan.void_names):
         result = "none"  # V4.3: no signal at all on the player the butterfly hugs
-    return result, (("checks_used", s.mark("checks_used") + 1),)
+    if not sp.counts:
+        return result, ()
+    key = sp.count_mark
+    return result, ((key, s.mark(key) + 1),)
 
 
 # ---- what every night asks, worked out once ----------------------------------------------------------------
@@ -153,23 +172,52 @@ class _StepPlan:
 
     def __init__(self, st: NightStep, config: GameConfig) -> None:
         options = config.options
+        ability = REGISTRY[st.ability]
         self.st = st
+        self.ab = ability
         self.ability = st.ability
         #: The name the judge calls (Opened.role).
         self.label = "+".join(st.call or st.roles)
         #: D3 copies, V5.4 guests and late steps: who wakes depends on more than the cards (see _wakers).
         self.conditional = bool(st.copy or st.guests or st.when_all_dead)
-        self.limited = st.ability in _LIMITED or (st.ability == "check" and bool(int(options.get("checks", 0))))
-        self.revive = st.ability == "revive"
-        self.check = st.ability == "check"
+        #: V2.10: the cap on the ability's team count (0: none).
+        self.count_limit = int(options.get(ability.count_option, 0)) if ability.count_option else 0
+        self.limited = bool(ability.once_mark or ability.awake_when or self.count_limit or ability.one_of)
+        #: V7.1 ``no_killers_left``: the roles whose living holders keep the step asleep (those of the
+        #: unconditional steps dealing the same death).
+        self.killers = frozenset(
+            r for other in config.variant.night for r in other.roles
+            if REGISTRY[other.ability].effect == "lethal" and REGISTRY[other.ability].cause == ability.cause
+            and not REGISTRY[other.ability].awake_when and not REGISTRY[other.ability].nod_only)
+        self.recognition = ability.recognition
+        self.self_target = ability.choose == "self"
+        self.chooser = ability.choices
+        self.learns_nod = ability.learns == "nod"
+        self.learns_or_counts = bool(ability.learns or ability.count_mark)
+        #: V2.10: the team count the ability keeps (checks_used).
+        self.counts = bool(ability.count_mark)
+        self.count_mark = ability.count_mark
+        #: V3.3, V7.1: one use per game per actor.
+        self.once = bool(ability.once_mark)
+        #: V2.12: the actors may point at their own team (then only by strict majority).
+        self.selfkill = bool(ability.selfkill_option)
         #: Every living player may be chosen (C2 "living"; V2.12 killers who may kill themselves).
         self.all_living = st.targets == "living" or (
-            st.targets == "eyes_closed" and st.ability == "kill" and bool(options.get("killers.selfkill")))
+            st.targets == "eyes_closed" and self.selfkill and bool(options.get(ability.selfkill_option)))
         #: V2.11: the kill of the first kill night may not hit the seat of the last games' run of first victims.
-        self.bars_first_victim = st.ability == "kill" and bool(options.get("first_victim.max_repeat"))
-        #: The choices are every living player as they are (and None when optional): nothing is left out.
+        self.bars_first_victim = ability.night_kill and bool(options.get("first_victim.max_repeat"))
+        #: The choices are every living player as they are (and None when optional): nothing is left out. Derived
+        #: from everything that narrows or replaces the step's own rule, so a new ability cannot reach it by
+        #: omission.
         self.plain_living = (self.all_living and not st.spare_when_last and not self.bars_first_victim
-                             and not self.revive)
+                             and ability.choose == "step" and not ability.not_twice_running
+                             and not ability.self_option)
+        #: W7: the mark that keeps the step's last target (empty: the step has no such limit).
+        self.last_key = f"last:{st.id}" if ability.not_twice_running else ""
+        #: The choices are not (only) the step's own rule: see _reshaped.
+        #: W6: when the actors may choose themselves ("never", "first_night", "always"; empty: the step's rule).
+        self.self_rule = str(config.opt(ability.self_option)) if ability.self_option else ""
+        self.reshaped = ability.choose != "step" or ability.not_twice_running or bool(self.self_rule)
 
 
 class _ConfigPlan:
@@ -177,23 +225,38 @@ class _ConfigPlan:
 
     def __init__(self, config: GameConfig) -> None:
         variant = config.variant
-        options = config.options
         self.config = config
-        self.steps: dict[str, _StepPlan] = {st.id: _StepPlan(st, config) for st in variant.night}
+        self.steps: dict[str, _StepPlan] = {st.id: _StepPlan(st, config) for st in variant.night_steps.values()}
         self.recognition_first = recognition_first(config)
         self.kill_night = 2 if self.recognition_first else 1
         self.first_tasks = _night_tasks(variant.night_ids[0])
         self.later_tasks = _night_tasks(variant.night_ids[1])
-        self.check_limit = int(options.get("checks", 0))
-        self.hug = "hug" in variant.abilities
+        effects = [REGISTRY[name] for name in sorted(variant.abilities)]
+        #: V4.3: a void (the hug) is in play, so a check may answer nothing.
+        self.void_names = tuple([a.name for a in effects if a.effect == "void"])
+        self.void = bool(self.void_names)
         self.quiet_next_night = config.opt("quiet_night") == "next_night"
         #: Does any dawn of this configuration go to cards.resolve_d2 or (possibly) clash.resolve?
         self.d2 = variant.live == "both"
         self.immune = bool(variant.immune_roles)
-        self.clash = not variant.abilities.isdisjoint(clash.ABILITIES)
-        self.protect = "protect" in variant.abilities
-        self.secret = "secret_kill" in variant.abilities
+        #: The abilities whose acts send a night to clash.resolve (kinds the short dawn does not fold).
+        self.long = frozenset(a.name for a in effects if not a.short)
+        self.has_long = bool(self.long)
+        #: The dual-card dawn's abilities (cards.py).
+        self.cards = frozenset(a.name for a in effects if a.effect == "cards")
+        self.protect = any(a.effect == "protect" for a in effects)
+        #: The abilities of lethal effect (names and abilities, in step): the short dawn looks at no other act.
+        lethal = [a for a in effects if a.lethal]
+        self.lethal_names = tuple([a.name for a in lethal])
+        self.lethal_abilities = tuple(lethal)
+        #: cause -> the lowest rank of a lethal effect dealing it (two causes on one seat: the lower tells).
+        self.cause_rank: dict[str, int] = {}
+        for a in sorted(lethal, key=lambda a: -a.rank):
+            self.cause_rank[a.cause] = a.rank
+        self.secret = bool(variant.shields)
         self.secret_roles = variant.secret_roles
+        #: W8: some role acts once on dying.
+        self.last_acts = bool(variant.death_steps)
         #: The roles on which a check answers with a nod (V2.2; F2, V5.3: as the variant says).
         self.nod_roles = frozenset(name for name, spec in variant.roles.items() if spec.nod)
         barred = _barred_first_victim(config)
@@ -328,10 +391,10 @@ def task_night_step(tx: Tx, step_id: str) -> None:
     if sp.conditional:
         actors = _wakers(s, st, actors)
     if sp.limited:
-        actors = _available(s, st, actors)
+        actors = _available(s, sp, actors)
     if not actors:
         return
-    if sp.ability == "recognise":  # V5.2: a recognition step of the night script
+    if sp.recognition:  # V5.2: a recognition step of the night script
         if len(actors) > 1:
             tx.open("recognition", st.id, actors, (), group=True, role=sp.label, ability="recognise")
         return
@@ -376,6 +439,12 @@ def task_dawn(tx: Tx) -> None:
         tx.agenda = [("night",)]  # V3.4 next_night: 遊戲直接進入下一輪, the day is skipped
         return
     tx.agenda = day_agenda(tx.s)  # a new list of its own (the engine reads tx.agenda afresh after each task)
+    if g.plan.last_acts and deaths:  # W8: the dead's last acts once the deaths (and their last words) are told
+        acts = hooks.last_acts(tx.s, deaths)
+        if acts:
+            agenda = tx.agenda
+            at = next((i + 1 for i, task in enumerate(agenda) if task[0] == "last_words_night"), 0)
+            agenda[at:at] = acts
 
 
 TASKS: dict[str, Any] = {
@@ -391,8 +460,10 @@ TASKS: dict[str, Any] = {
 def reject_out_of_turn(s: GameState, seat: int) -> None:
     w = s.waiting
     role = s.role_of(seat)
+    plan = _game(s).plan
     for st in s.config.variant.night:
-        if role in st.roles and st.ability == "check" and not _available(s, st, (seat,)):
+        sp = plan.steps[st.id]
+        if role in st.roles and sp.count_limit and not _available(s, sp, (seat,)):
             raise Rejected("no_checks_left", f"seat {seat}: the police have no checks left (V2.10)")
     step = w.step if w else s.phase
     raise Rejected("not_your_turn", f"seat {seat} is not awake in this step ({step})")
@@ -401,7 +472,7 @@ def reject_out_of_turn(s: GameState, seat: int) -> None:
 def _check_target(s: GameState, target: int | None) -> None:
     w = s.waiting
     assert w is not None
-    if target in w.choices and (target is None or target in s.alive):
+    if target in w.choices and (target is None or target in s.alive or _names_the_dead(s, w.step)):
         return
     if target is None:
         raise Rejected("must_choose", f"this step ({w.step}) cannot be skipped; point at a player")
@@ -410,6 +481,13 @@ def _check_target(s: GameState, target: int | None) -> None:
     if target not in s.alive:
         raise Rejected("target_dead", f"seat {target} is already out of the game")
     raise Rejected("bad_target", f"seat {target} cannot be chosen in this step ({w.step})")
+
+
+def _names_the_dead(s: GameState, step: str) -> bool:
+    """May the open step offer dead players? Only an ability with its own choices may (a gravekeeper reads the
+    dead); every other night target is a living player (C2)."""
+    st = s.config.variant.night_steps.get(step)
+    return st is not None and REGISTRY[st.ability].choices is not None
 
 
 def pick(tx: Tx, seat: int, target: int | None) -> None:
@@ -494,7 +572,7 @@ def group_check(tx: Tx, final: bool) -> None:
 
 def _self_kill(s: GameState, ability: str, roles: str, target: int | None) -> bool:
     """V2.12: would ``target`` be the killers killing one of their own (V5.4: or a guest awake with them)?"""
-    if target is None or ability != "kill":
+    if target is None or not REGISTRY[ability].selfkill_option:
         return False
     w = s.waiting
     team = s.config.variant.night_steps[w.step].team if w is not None else tuple(roles.split("+"))
@@ -508,11 +586,11 @@ def _settle(tx: Tx, target: int | None, how: str) -> None:
     g = _game(s)
     sp = g.plan.steps[w.step]
     result, marks = _result(s, g, sp, target)
-    if target is not None:
-        if sp.ability == "secret_kill":
-            marks = (*marks, *[(f"spent:{a}", 1) for a in w.seats])
-        elif sp.ability == "revive":  # V7.1: once per game
-            marks = (*marks, *[(f"revived:{a}", 1) for a in w.seats])
+    if sp.once and target is not None:  # V3.3, V7.1: once per game
+        once = sp.ab.once_mark
+        marks = (*marks, *[(clash.mark_key(once, a), 1) for a in w.seats])
+    if sp.reshaped and sp.last_key:  # W7: the target to leave out tomorrow night (0: nobody)
+        marks = (*marks, (sp.last_key, target or 0))
     tx.emit(Acted(w.step, sp.ability, w.seats, target, how, result, marks))
 
 
@@ -535,11 +613,11 @@ def end_recognition(tx: Tx) -> None:
 def resolve_dawn(s: GameState) -> tuple[tuple[tuple[int, str], ...], tuple[tuple[str, int], ...]]:
     """C8: all of the night's effects at once. Returns the deaths (seat, cause) in seat order.
 
-    - kill: the killers' victim dies, unless
-      - V3.2: the doctor's protection is on the victim (protects only against the killers' kill);
+    - a lethal effect (the kill) kills, unless
+      - V3.2: a protection from its cause is on the victim (the doctor's protects only against the kill);
       - V3.3: the victim holds an unspent secret-police power at the time of the kill. Decision: a secret
         police who uses the power the same night still survives (the kill came first in the night order).
-    - secret_kill (V3.3): the target dies if a killer; on anyone else, nothing.
+    - a conditional lethal effect (V3.3's secret kill) kills only a role that nods; on anyone else, nothing.
     """
     return _resolve(s, _game(s).plan)
 
@@ -547,50 +625,73 @@ def resolve_dawn(s: GameState) -> tuple[tuple[tuple[int, str], ...], tuple[tuple
 def _resolve(s: GameState, plan: _ConfigPlan) -> tuple[tuple[tuple[int, str], ...], tuple[tuple[str, int], ...]]:
     acts = s.acts
     if s.cards:  # D3: two doctors, two snipers
-        if any(a.ability in cards.ABILITIES for a in acts):
+        if any(a.ability in plan.cards for a in acts):
             return cards.resolve(s)
     elif plan.d2:  # D2: the butterfly and the secret police of seed 001
         return cards.resolve_d2(s)
     if plan.immune:
         return clash.resolve(s)  # V4.4-V4.6, V7.1
-    if plan.clash:
+    if plan.has_long:
         for a in acts:
-            if a.ability in clash.ABILITIES:
+            if a.ability in plan.long:
                 return clash.resolve(s)  # V4.4-V4.6, V7.1
-    # (seat, cause) in the order decided; a seat's first cause stands. Every dawn of every game comes here:
-    # a list searched by hand, not a dict sorted afterwards, since a night has one or two deaths.
+    # The short dawn: lethal effects, protections of one target and V3.3's shield (the kinds clash.resolve
+    # would fold the same way). (seat, cause, rank) in the order decided; a seat's lowest-ranked cause stands.
+    # Every dawn of every game comes here: a list searched by hand, not a dict sorted afterwards, since a night
+    # has one or two deaths.
     deaths: list[tuple[int, str]] = []
-    protected: set[int | None] | None = None
-    spent_tonight: set[int] | None = None
-    if plan.protect or plan.secret:
-        protected = set()
-        spent_tonight = set()
-        for a in acts:  # one pass for both
-            if a.ability == "protect":
-                protected.add(a.target)
-            elif a.ability == "secret_kill" and a.target is not None:
-                spent_tonight.update(a.actors)
-    secret_holders = plan.secret_roles
+    protected: dict[int, tuple[str, ...]] | None = None
+    if plan.protect:
+        protected = {}
+        sets: dict[int, list[Ability]] | None = None
+        for a in acts:
+            t = a.target
+            if t is not None:
+                guard = REGISTRY[a.ability]
+                if guard.protects:
+                    if guard.overprotect:  # W7: gathered first, since two of one set void each other
+                        if sets is None:
+                            sets = {}
+                        sets.setdefault(t, []).append(guard)
+                    else:
+                        protected[t] = protected.get(t, ()) + guard.protects_from
+        if sets is not None:
+            for t, found in sets.items():
+                protected[t] = protected.get(t, ()) + clash.protection(s, found)
+    shields = plan.secret_roles if plan.secret else None
+    names = plan.lethal_names
     for a in acts:
         t = a.target
         if t is None:
             continue
-        if a.ability == "kill":
-            if protected is not None and t in protected:
-                continue
-            if spent_tonight is not None and s.roles[t - 1] in secret_holders and (
-                    not _spent(s, t) or t in spent_tonight):
-                continue
-            _add_death(deaths, t, "killed")
-        elif a.ability == "secret_kill" and s.roles[t - 1] in plan.nod_roles:
-            _add_death(deaths, t, "secret_police")
+        name = a.ability
+        ability = None
+        for i in range(len(names)):  # by index, no dict: a night has two or three acts, a variant few killers
+            if names[i] == name:
+                ability = plan.lethal_abilities[i]
+                break
+        if ability is None:
+            continue
+        cause = ability.cause
+        if ability.nod_only:
+            if s.roles[t - 1] in plan.nod_roles:
+                _add_death(deaths, t, ability, plan)
+            continue
+        if protected is not None and t in protected and cause in protected[t]:
+            continue
+        if shields is not None and s.roles[t - 1] in shields and cause in clash.shielded(s, t):
+            continue
+        _add_death(deaths, t, ability, plan)
     if len(deaths) > 1:
         deaths.sort()
     return tuple(deaths), ()
 
 
-def _add_death(deaths: list[tuple[int, str]], seat: int, cause: str) -> None:
-    for d, _ in deaths:
+def _add_death(deaths: list[tuple[int, str]], seat: int, ability: Ability, plan: _ConfigPlan) -> None:
+    """A seat dies once; of two causes the lower-ranked tells the death."""
+    for d, known in deaths:
         if d == seat:
+            if ability.rank < plan.cause_rank[known]:
+                deaths[deaths.index((d, known))] = (seat, ability.cause)
             return
-    deaths.append((seat, cause))
+    deaths.append((seat, ability.cause))

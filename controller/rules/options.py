@@ -130,6 +130,11 @@ OPTIONS: Mapping[str, OptionSpec] = {
              "police and killer dealt to one player: swap (the judge swaps the killer card with another hand's "
              "card at the deal) or choose (the player keeps one, as the first identity; the other becomes a "
              "civilian)", ("swap", "choose")),
+        _opt("witch.self_save", "W6", "first_night",
+             "when the witch may save herself with the antidote: never, first_night (decision) or always",
+             ("never", "first_night", "always")),
+        _opt("guard.same_save", "W7", "dies",
+             "a victim both guarded and saved by the witch: dies (同守同救, decision) or lives", ("dies", "lives")),
         _opt("group_tie", "C6", "forfeit",
              "a group still split at the deadline forfeits its action (forfeit) or one tied choice is taken at "
              "random (random)", ("forfeit", "random")),

@@ -19,6 +19,7 @@ from controller.rules import hands
 from controller.rules.actions import Rejected
 from controller.rules.events import (
     Acted,
+    CardShown,
     Dawn,
     DayBroke,
     Dealt,
@@ -125,6 +126,12 @@ def _died(s: GameState, e: Died) -> None:
     s.dead = s.dead + ((seat, e.cause),)  # noqa: RUF005 (a concatenation, compiled)
 
 
+def _card_shown(s: GameState, e: CardShown) -> None:
+    s.marks = _merged(s.marks, ((f"shown:{e.seat}", 1),))
+    if e.why == "self_destruct":  # W11: the day ends there, whatever it waited for (a speech, a vote)
+        s.waiting, s.picks, s.queue = None, EMPTY, ()
+
+
 def _night_fell(s: GameState, e: NightFell) -> None:
     s.phase, s.night, s.acts, s.waiting = "night", e.night, (), None
 
@@ -185,6 +192,7 @@ _APPLY: Final[dict[type, Callable[[GameState, Any], None]]] = {
     VoteClosed: _vote_closed,
     TieRound: _tie,
     Died: _died,
+    CardShown: _card_shown,
     Penalised: _penalised,
     GameEnded: _ended,
 }

@@ -14,21 +14,22 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
+from controller.rules import abilities as _builtin_abilities  # noqa: F401 (registers the built-in abilities)
+from controller.rules.ability import REGISTRY as ABILITY_REGISTRY
 from controller.rules.options import OPTIONS, OptionValue
 
-#: Night abilities the engine implements (controller/rules/night.py). A variant that only recombines these needs
-#: no new engine code.
-ABILITIES: tuple[str, ...] = ("kill", "check", "protect", "secret_kill", "recognise")
-#: V4.2 and V7.1 abilities (night.py, "versions 4.0 and 7.0" section).
-ABILITIES += ("hug", "shoot", "needle", "silence", "revive", "take", "late_kill")
-#: D3 abilities (cards.py): each doctor's needles counted apart, the snipers' shots.
-ABILITIES += ("dual_needle", "dual_shot", "d2_hug")
+#: Night abilities are modules of controller/rules/abilities/, each registering itself (controller/rules/ability.py);
+#: a variant that only recombines them needs no new engine code, and a new one is one module more.
 TARGET_RULES = ("eyes_closed", "others", "living")
 #: When a night step runs (V5.2: the first night is recognition only).
 NIGHTS = ("all", "first", "after_first")
 DAY_STEPS: tuple[str, ...] = ("announce", "last_words", "speeches", "defence", "vote")
 #: V4.7 last words of all the night's dead in turn from the judge; V4.8 defence speeches with at-once votes.
 DAY_STEPS += ("last_words.in_turn", "defence.votes")
+#: What a role may do when voted out (controller/rules/hooks.py; W9).
+ON_VOTED_OUT = ("", "reveal")
+#: What a role may do by day at any moment (controller/rules/hooks.py; W11).
+DAY_ACTIONS = ("", "self_destruct")
 #: The day steps that hold the day's vote (a day needs one).
 VOTE_STEPS = ("vote", "defence.votes")
 WIN_PREDICATES: tuple[str, ...] = ("all_dead", "at_least_others")
@@ -64,6 +65,16 @@ class RoleSpec:
     #: Night abilities whose results this role learns too, though it does not wake for them (V7.1: the angel
     #: and the devil see the police's check results).
     sees: tuple[str, ...] = ()
+    #: Role rules as data hooks (controller/rules/hooks.py). W9: "reveal": voted out, the player shows the card
+    #: and stays (then speaks but neither votes nor can be voted out).
+    on_voted_out: str = ""
+    #: W8: an ability the player uses once on dying (``"shoot"``: one living player dies with them, or nobody),
+    #: unless the death's cause is in ``unless`` (W8: not when poisoned).
+    on_death: str = ""
+    unless: tuple[str, ...] = ()
+    #: W11: "self_destruct": by day the player may reveal themself; they are out at once, without last words, and
+    #: night falls with no vote.
+    day_action: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,7 +87,8 @@ class NightStep:
     #: V5.4: roles that wake with ``roles`` and count in their majority (C6) while at least two of ``roles``
     #: live; the last one left no longer sees them.
     guests: tuple[str, ...] = ()
-    #: Which nights the step runs: "all", "first" (V5.2 recognition) or "after_first".
+    #: Which nights the step runs: "all", "first" (V5.2 recognition) or "after_first"; "never" for a role's
+    #: one-off step (W8: on dying, Variant.death_steps).
     nights: str = "all"
     #: V5.4: the step runs only once every role named here is dead (the undercover killer's late kill).
     when_all_dead: tuple[str, ...] = ()
@@ -131,6 +143,11 @@ class Variant:
     hand: int = 1
     #: D3: roles whose cards are numbered ("doctor 1", "doctor 2"), each copy waking in its own step.
     numbered: tuple[str, ...] = ()
+    #: The variant's own words (``[words]``), not rules: table -> key -> (zh, en). ``sides``: the winning side as
+    #: the version names it; ``roles``: role names; ``answers``: a learned answer's words ("nod", "good", ...).
+    #: Kept out of ``data`` (what a journal records): a replay needs no words, and the seed versions' journals stay
+    #: as they were.
+    words: Mapping[str, Mapping[str, tuple[str, str]]] = field(default_factory=dict, compare=False)
     #: With two cards a player: "first" (D1: one card at a time) or "both" (D2: both cards live at once; each
     #: card is then a place at the table of its own, player k holding places 2k-1 and 2k).
     live: str = "first"
@@ -141,6 +158,16 @@ class Variant:
     night_steps: Mapping[str, NightStep] = field(init=False, repr=False, compare=False)
     #: Roles holding the V3.3 one-time power (derived once; every dawn asks).
     secret_roles: frozenset[str] = field(init=False, repr=False, compare=False)
+    #: Role -> the ability that shields its holder while unspent (V3.3; derived once). A dict: compiled code
+    #: reads it natively; never changed after the variant is made.
+    shields: dict[str, str] = field(init=False, repr=False, compare=False)
+    #: W8: role -> the one-off step of its ``on_death`` ability (id ``on_death.<role>``), derived once.
+    death_steps: dict[str, NightStep] = field(init=False, repr=False, compare=False)
+    #: W9: the roles that show their card instead of leaving when voted out.
+    reveal_roles: frozenset[str] = field(init=False, repr=False, compare=False)
+    #: Whether any role has a hook (W8, W9): flags, so that every vote and execution asks a bool.
+    reveals: bool = field(init=False, repr=False, compare=False)
+    last_acts: bool = field(init=False, repr=False, compare=False)
     #: Roles immune to some night ability (V4.4; derived once: every dawn asks whether any exists).
     immune_roles: frozenset[str] = field(init=False, repr=False, compare=False)
     #: The ids of the steps that run on the first night and on every later night (V5.2: a step may run on the
@@ -160,7 +187,7 @@ class Variant:
         object.__setattr__(self, "abilities", frozenset(st.ability for st in self.night))
         takes: dict[str, NightStep] = {}
         for st in self.night:
-            if st.ability == "take":
+            if ABILITY_REGISTRY[st.ability].after:  # V7.1: a take-along, asked by day too
                 for role in st.roles:
                     takes.setdefault(role, st)
         object.__setattr__(self, "take_steps", MappingProxyType(takes))
@@ -168,9 +195,20 @@ class Variant:
         object.__setattr__(self, "night_ids", (
             tuple(st.id for st in self.night if st.nights in ("all", "first")),
             tuple(st.id for st in self.night if st.nights != "first")))
-        object.__setattr__(self, "night_steps", MappingProxyType({st.id: st for st in self.night}))
-        object.__setattr__(self, "secret_roles", frozenset(
-            r for st in self.night if st.ability == "secret_kill" for r in st.roles))
+        death_steps = {name: NightStep(f"on_death.{name}", (name,), spec.on_death, "others", optional=True,
+                                       nights="never")
+                       for name, spec in self.roles.items() if spec.on_death}
+        object.__setattr__(self, "death_steps", death_steps)
+        object.__setattr__(self, "reveal_roles", frozenset(
+            name for name, spec in self.roles.items() if spec.on_voted_out == "reveal"))
+        object.__setattr__(self, "reveals", bool(self.reveal_roles))
+        object.__setattr__(self, "last_acts", bool(death_steps))
+        object.__setattr__(self, "night_steps", MappingProxyType(
+            {st.id: st for st in (*self.night, *death_steps.values())}))
+        shields = {r: st.ability for st in self.night if ABILITY_REGISTRY[st.ability].shields_holder
+                   for r in st.roles}
+        object.__setattr__(self, "shields", shields)
+        object.__setattr__(self, "secret_roles", frozenset(shields))
 
     @property
     def min_players(self) -> int:
@@ -235,16 +273,19 @@ class _Reader:
 
 
 def _abilities(r: _Reader, spec: Mapping[str, Any], key: str, path: str) -> tuple[str, ...]:
-    """A role's list of ability names (``immune``, ``sees``), each checked against :data:`ABILITIES`."""
+    """A role's list of ability names (``immune``, ``sees``), each checked against the registered abilities."""
     names = r.strings(spec, key, f"{path}.{key}")
+    known = tuple(ABILITY_REGISTRY)
     for n in names:
-        if n not in ABILITIES:
-            raise r.fail(f"{path}.{key}", f"unknown ability {n!r}", _suggest(n, ABILITIES))
+        if n not in known:
+            raise r.fail(f"{path}.{key}", f"unknown ability {n!r}", _suggest(n, known))
     return names
 
 
 _TOP_KEYS = ("id", "name", "name_zh", "rules", "first", "roles", "night", "day", "role_tables", "win_tables",
-             "options", "hand", "numbered", "live", "night_call")
+             "options", "hand", "numbered", "live", "night_call", "words")
+#: The tables of ``[words]``.
+WORD_TABLES = ("sides", "roles", "answers")
 
 
 def parse_variant(data: Mapping[str, Any], where: str) -> Variant:
@@ -260,7 +301,8 @@ def parse_variant(data: Mapping[str, Any], where: str) -> Variant:
         path = f"roles.{name}"
         if not isinstance(spec, Mapping):
             raise r.fail(path, "must be a table", f"write it as a [{path}] table")
-        r.unknown_keys(spec, ("side", "knows_partners", "special", "civilian", "nod", "immune", "sees"), path)
+        r.unknown_keys(spec, ("side", "knows_partners", "special", "civilian", "nod", "immune", "sees",
+                              "on_voted_out", "on_death", "unless", "day_action"), path)
         side = r.string(spec, "side", f"{path}.side", choices=SIDES)
         roles[name] = RoleSpec(
             name=name,
@@ -271,6 +313,10 @@ def parse_variant(data: Mapping[str, Any], where: str) -> Variant:
             nod=r.boolean(spec, "nod", f"{path}.nod", default=(name == "killer")),
             immune=_abilities(r, spec, "immune", path),
             sees=_abilities(r, spec, "sees", path),
+            on_voted_out=r.string(spec, "on_voted_out", f"{path}.on_voted_out", default="", choices=ON_VOTED_OUT),
+            on_death=_on_death(r, spec, path),
+            unless=r.strings(spec, "unless", f"{path}.unless"),
+            day_action=r.string(spec, "day_action", f"{path}.day_action", default="", choices=DAY_ACTIONS),
         )
     role_names = tuple(roles)
 
@@ -301,7 +347,7 @@ def parse_variant(data: Mapping[str, Any], where: str) -> Variant:
         night.append(NightStep(
             id=sid,
             roles=step_roles,
-            ability=r.string(step, "ability", f"{path}.ability", choices=ABILITIES),
+            ability=r.string(step, "ability", f"{path}.ability", choices=tuple(ABILITY_REGISTRY)),
             targets=r.string(step, "targets", f"{path}.targets", default="eyes_closed", choices=TARGET_RULES),
             optional=r.boolean(step, "optional", f"{path}.optional"),
             **_step_extras(r, step, path, check_roles),
@@ -414,13 +460,45 @@ def parse_variant(data: Mapping[str, Any], where: str) -> Variant:
         win_tables=MappingProxyType(win_tables),
         options=MappingProxyType(options),
         source=where,
-        data=MappingProxyType(dict(data)),
+        data=MappingProxyType({k: v for k, v in data.items() if k != "words"}),
+        words=_words(r, data, tuple(roles)),
         hand=hand,
         numbered=_numbered(r, data, check_roles),
         live=r.string(data, "live", "live", default="first", choices=("first", "both")),
         night_call=r.string(data, "night_call", "night_call", default="eyes",
                             choices=("eyes", "out_back", "come_back")),
     )
+
+
+def _words(r: _Reader, data: Mapping[str, Any], role_names: tuple[str, ...]) -> Mapping[str, Mapping[str, tuple[str, str]]]:
+    """``[words]``: each entry a pair ``["中文", "English"]``; sides and roles must be the variant's own."""
+    raw = r.table(data, "words", required=False)
+    r.unknown_keys(raw, WORD_TABLES, "words")
+    out: dict[str, Mapping[str, tuple[str, str]]] = {}
+    for name in WORD_TABLES:
+        table = r.table(raw, f"words.{name}", required=False)
+        known = {"sides": (*SIDES, "draw"), "roles": role_names}.get(name)
+        pairs: dict[str, tuple[str, str]] = {}
+        for key, pair in table.items():
+            path = f"words.{name}.{key}"
+            if known is not None and key not in known:
+                raise r.fail(path, f"no such {name[:-1]} in this variant", _suggest(key, known))
+            if (not isinstance(pair, list) or len(pair) != 2 or not all(isinstance(w, str) and w for w in pair)):
+                raise r.fail(path, f"must be [\"中文\", \"English\"], not {pair!r}", f"write {key} = [\"...\", \"...\"]")
+            pairs[key] = (pair[0], pair[1])
+        out[name] = MappingProxyType(pairs)
+    return MappingProxyType(out)
+
+
+def _on_death(r: _Reader, spec: Mapping[str, Any], path: str) -> str:
+    """W8: a role's ``on_death`` names a registered ability with a lethal effect (the hunter's shot)."""
+    name = r.string(spec, "on_death", f"{path}.on_death", default="")
+    if not name:
+        return ""
+    lethal = tuple(n for n, a in ABILITY_REGISTRY.items() if a.effect == "lethal" and not a.after)
+    if name not in lethal:
+        raise r.fail(f"{path}.on_death", f"{name!r} is not an ability that kills", _suggest(name, lethal))
+    return name
 
 
 def _numbered(r: _Reader, data: Mapping[str, Any], check_roles: Any) -> tuple[str, ...]:

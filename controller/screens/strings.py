@@ -8,7 +8,10 @@ sentences; this module turns them into words.
 from __future__ import annotations
 
 import enum
-from collections.abc import Iterator
+import functools
+from collections.abc import Iterator, Mapping
+
+from controller.rules.variant import builtin_ids, load_variant
 
 
 class Lang(enum.Enum):
@@ -377,25 +380,25 @@ def side_name(side: str, lang: Lang) -> str:
     return _lookup(SIDES, side, lang)
 
 
-#: The winning side in each version's own words, where its seed has them (the same words as the voice's ending,
-#: ``ENDINGS`` in controller/voice/prompts.py); any other version and side: :data:`SIDES`.
-VARIANT_SIDES: dict[str, dict[str, tuple[str, str]]] = {
-    "standard-2.0": {"good": ("警察一方", "Police side"), "killers": ("杀手一方", "Killers' side")},  # 004 §4
-    "v5.0-infernal": {"good": ("警察一方", "Police side"), "killers": ("杀手一方", "Killers' side")},  # V5.5
-    "v3.0": {"good": ("警察", "Police")},  # 000, 001 v3.0: 警察胜
-    "dual-card-5.0": {"good": ("警察", "Police")},  # 001 5.0 §4: 为警察胜
-    "dual-card-6.0": {"good": ("好人方", "Good side")},  # 000 6.0: 好人方胜
-    "v7.0": {"good": ("警察平民", "Police and civilians")},  # 000 7.0: 警察平民胜
-    "five-identities": {"good": ("警方", "Police side"), "killers": ("匪", "Bandits")},  # 000 F3: 警方胜利, 匪胜利
-}
-
-
 def winner_name(side: str, lang: Lang, variant: str = "") -> str:
-    """The winning side as the version played names it (see :data:`VARIANT_SIDES`)."""
-    words = VARIANT_SIDES.get(variant, {}).get(side)
+    """The winning side as the version played names it: its variant file's ``[words.sides]`` (the same words as
+    the voice's ending, ``ENDINGS`` in controller/voice/prompts.py); otherwise :data:`SIDES`."""
+    words = _variant_words(variant, "sides").get(side)
     if words is not None:
         return _pick(words, lang)
     return side_name(side, lang)
+
+
+def _variant_words(variant: str, table: str) -> Mapping[str, tuple[str, str]]:
+    """A built-in variant's ``[words]`` table (read once: variants are cached); empty for any other id."""
+    if variant not in _builtin():
+        return {}
+    return load_variant(variant).words.get(table, {})
+
+
+@functools.cache
+def _builtin() -> frozenset[str]:
+    return frozenset(builtin_ids())
 
 
 def known(table: str, key: str) -> bool:

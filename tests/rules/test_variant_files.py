@@ -10,7 +10,7 @@ import pytest
 
 from controller.cli import main
 from controller.rules.setup import configure
-from controller.rules.variant import VariantError, load_variant
+from controller.rules.variant import VariantError, builtin_ids, load_variant
 
 #: A 2.0 game without police: killers and civilians, the 2.0 day (last-words quota by killers, club ties).
 NO_POLICE = """\
@@ -94,8 +94,8 @@ def test_an_unknown_role_in_a_night_step(tmp_path):
 
 
 def test_an_unknown_ability(tmp_path):
-    err = mistake(tmp_path, 'ability = "kill"', 'ability = "poison"')
-    assert err.key == "night[0].ability" and "'poison'" in err.problem and "kill" in err.fix
+    err = mistake(tmp_path, 'ability = "kill"', 'ability = "no_such_power"')
+    assert err.key == "night[0].ability" and "'no_such_power'" in err.problem and "kill" in err.fix
 
 
 def test_a_night_step_that_is_not_a_table(tmp_path):
@@ -165,7 +165,25 @@ def test_tianhei_simulate_plays_a_club_file(tmp_path, capsys):
 
 
 def test_tianhei_simulate_reports_a_broken_club_file_and_exits_2(tmp_path, capsys):
-    path = write(tmp_path, NO_POLICE.replace('ability = "kill"', 'ability = "poison"'))
+    path = write(tmp_path, NO_POLICE.replace('ability = "kill"', 'ability = "no_such_power"'))
     assert main(["simulate", "--variant", path, "--players", "10", "--games", "5"]) == 2
     err = capsys.readouterr().err
     assert path in err and "night[0].ability" in err and "Fix:" in err
+
+
+def test_a_variant_s_words_are_pairs_in_both_languages_for_its_own_sides_and_roles(tmp_path):
+    """[words]: the version's own words live in its file (the winning side as the seed names it)."""
+    err = mistake(tmp_path, "[options]", '[words.sides]\nvillains = ["坏人", "Villains"]\n\n[options]')
+    assert err.key == "words.sides.villains" and "no such side" in err.problem
+    err = mistake(tmp_path, "[options]", '[words.roles]\nkiller = "杀手"\n\n[options]')
+    assert err.key == "words.roles.killer" and "中文" in err.problem
+
+
+def test_the_winning_side_is_named_in_the_words_of_the_version_s_file():
+    from controller.screens.strings import Lang, winner_name
+
+    for vid in builtin_ids():
+        sides = load_variant(vid).words.get("sides", {})
+        for side, (zh, en) in sides.items():
+            assert winner_name(side, Lang.ZH, vid) == zh and winner_name(side, Lang.EN, vid) == en
+    assert load_variant("five-identities").words["sides"]["killers"] == ("匪", "Bandits")  # 000 F3

@@ -55,7 +55,7 @@ def test_every_role_that_wakes_also_sleeps_and_every_role_called_out_comes_back(
     ("call", "message"),
     [
         (lambda: role_prompt("civilian", "wake"), "role 'civilian' has no 'wake' prompt"),
-        (lambda: role_prompt("werewolf", "wake"), "unknown role 'werewolf'"),
+        (lambda: role_prompt("no_such_role", "wake"), "unknown role 'no_such_role'"),
         (lambda: seat_number(0), "seat 0 is outside 1..40"),
         (lambda: seat_number(41), "seat 41 is outside 1..40"),  # a D2 card place at most (two per seat)
         (lambda: prompt("Night falls"), "not dotted lower-case words"),
