@@ -241,6 +241,13 @@ class Pico {
     runUntil(until) {
         const { mcu, clock } = this;
         const core = mcu.core;
+        if (this.hung) {
+            // A core stuck with its interrupts off: time passes (the watchdog counts down), nothing runs.
+            while (clock.nanos < until && this.resetPending === null) {
+                clock.tick(Math.max(1, Math.min(clock.nanosToNextAlarm, until - clock.nanos)));
+            }
+            return;
+        }
         while (clock.nanos < until && this.resetPending === null) {
             let stop = until;
             const rx = this.rxQueue;
@@ -368,6 +375,9 @@ function handle(req) {
             });
             return { levels };
         }
+        case 'hang':
+            bus.picos[req.pico].hung = true;
+            return { ok: true };
         case 'pc': {
             // Where each core's PC is now: the benchmark samples it to find where the time goes.
             return { pc: bus.picos[req.pico].mcu.core.PC };
