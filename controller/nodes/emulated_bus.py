@@ -15,6 +15,7 @@ from __future__ import annotations
 import json
 import os
 import subprocess
+import tempfile
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -99,8 +100,11 @@ class EmulatedBus:
         modules = emulator_setup.rp2040js_modules()
         words = emulator_setup.bootrom()
         env = dict(os.environ, NODE_PATH=str(modules))
+        # stderr to a file, not a pipe: rp2040js complains of every access to a part it does not emulate, and a
+        # full pipe nobody reads would stop the emulator mid-write.
+        self._stderr = tempfile.TemporaryFile()
         self._proc = subprocess.Popen([node, str(HARNESS)], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                      stderr=subprocess.PIPE, env=env)
+                                      stderr=self._stderr, env=env)
         self.baud = baud
         self.byte_ns = round(10 * NS / baud)
         self.picos: list[EmulatedPico] = []
@@ -139,10 +143,15 @@ class EmulatedBus:
         except BrokenPipeError as err:
             raise EmulatorError(f"the emulator stopped: {self._stderr_tail()}") from err
 
+    def stderr(self) -> str:
+        """What the emulator said on stderr so far (rp2040js's complaints, Node's own errors)."""
+        self._stderr.seek(0)
+        return self._stderr.read().decode(errors="replace")
+
     def _stderr_tail(self) -> str:
         self._proc.kill()
-        err = self._proc.stderr.read().decode(errors="replace") if self._proc.stderr else ""
-        return (err.strip().splitlines() or ["no message"])[-1]
+        self._proc.wait()
+        return (self.stderr().strip().splitlines() or ["no message"])[-1]
 
     def close(self) -> None:
         if self._proc.poll() is None:

@@ -127,6 +127,10 @@ class Pico {
         this.wireI2c(this.mcu.i2c[spec.i2c === undefined ? 1 : spec.i2c]);
         this.wireSpi(this.mcu.spi[spec.spi || 0]);
         this.watchdog.onWatchdogTrigger = () => {
+            // The chip resets here: stop the count, or rp2040js's periodic alarm fires again at the same instant
+            // for ever.
+            this.watchdog.timer.enable = false;
+            this.watchdog.alarm.enable = false;
             this.resetPending = this.watchdog.reason;
         };
         const cdc = new USBCDC(this.mcu.usbCtrl);
@@ -243,9 +247,7 @@ class Pico {
         const core = mcu.core;
         if (this.hung) {
             // A core stuck with its interrupts off: time passes (the watchdog counts down), nothing runs.
-            while (clock.nanos < until && this.resetPending === null) {
-                clock.tick(Math.max(1, Math.min(clock.nanosToNextAlarm, until - clock.nanos)));
-            }
+            if (clock.nanos < until) clock.tick(until - clock.nanos);
             return;
         }
         while (clock.nanos < until && this.resetPending === null) {
@@ -257,7 +259,7 @@ class Pico {
             if (rx.length && rx[0][0] < stop) stop = rx[0][0];
             while (clock.nanos < stop && this.resetPending === null) {
                 if (core.waiting) {
-                    const next = clock.nanosToNextAlarm;
+                    const next = clock.nanosToNextAlarm || stop - clock.nanos; // 0: no alarm at all
                     clock.tick(Math.max(1, Math.min(next, stop - clock.nanos)));
                 } else {
                     clock.tick(core.executeInstruction() * CYCLE_NS);
@@ -371,7 +373,7 @@ function handle(req) {
             const levels = req.gpios.map((gpio) => {
                 const channel = mcu.pwm.channels[(gpio >> 1) & 7];
                 const cc = gpio & 1 ? channel.cc >>> 16 : channel.cc & 0xffff;
-                return channel.en ? cc / (channel.top + 1) : 0;
+                return channel.csr & 1 ? cc / (channel.top + 1) : 0;
             });
             return { levels };
         }
