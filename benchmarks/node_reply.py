@@ -27,7 +27,7 @@ from controller.bus.nodes import NodeSpec  # noqa: E402
 from controller.bus.table import BusTable  # noqa: E402
 from controller.nodes import firmware_build  # noqa: E402
 from controller.nodes.check import BOOT_S  # noqa: E402
-from controller.nodes.emulated_bus import NS, EmulatedBus  # noqa: E402
+from controller.nodes.emulated_bus import EmulatedBus  # noqa: E402
 from controller.nodes.node_image import node_uf2  # noqa: E402
 from controller.screens.render import render  # noqa: E402
 from controller.screens.views import RoleReveal, TapCard  # noqa: E402
@@ -36,7 +36,8 @@ TIMEOUT_MS = 10.0
 
 
 def latencies(bus: EmulatedBus) -> list[tuple[int, float]]:
-    """(message type, ms) for every master frame to one node that was answered before the master spoke again."""
+    """(message type, ms) for every master frame to one node: the time to its answer, or ``inf`` when the master
+    spoke again first (it gave up after its reply timeout: the answer, if any, came too late)."""
     out = []
     heard = bus.heard
     said = bus.said
@@ -51,6 +52,8 @@ def latencies(bus: EmulatedBus) -> list[tuple[int, float]]:
         if j < len(heard) and (start_next is None or heard[j][0] < start_next):
             first_start = heard[j][0] - bus.byte_ns
             out.append((frames[0].mtype, (first_start - done) / 1e6))
+        else:
+            out.append((frames[0].mtype, float("inf")))
     return out
 
 
@@ -99,7 +102,7 @@ def main() -> int:
         "polls": len(polls),
         "p50_ms": round(statistics.median(every), 3) if every else None,
         "p99_ms": round(every[min(len(every) - 1, int(len(every) * 0.99))], 3) if every else None,
-        "max_ms": round(every[-1], 3) if every else None,
+        "max_ms": round(every[-1], 3) if every else None,  # inf: some request was never answered in time
         "over_timeout": sum(1 for ms in every if ms > TIMEOUT_MS),
         "timeouts": stats.timeouts,
         "retransmits": stats.retransmits,

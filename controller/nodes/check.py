@@ -30,7 +30,7 @@ def check_images(images: list[NodeImage], files: list[Path]) -> list[str]:
     """One line per image that did not boot and answer as itself (empty: all did)."""
     failures = []
     with EmulatedBus() as bus:
-        picos = [bus.add(path, image.config) for image, path in zip(images, files, strict=True)]
+        picos = [bus.add(path, image.config, usb=True) for image, path in zip(images, files, strict=True)]
         bus.run(BOOT_S)
         for image, path, pico in zip(images, files, picos, strict=True):
             ident = identify(bus, image.address)

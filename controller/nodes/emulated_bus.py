@@ -102,7 +102,7 @@ class EmulatedBus:
         env = dict(os.environ, NODE_PATH=str(modules))
         # stderr to a file, not a pipe: rp2040js complains of every access to a part it does not emulate, and a
         # full pipe nobody reads would stop the emulator mid-write.
-        self._stderr = tempfile.TemporaryFile()
+        self._stderr = tempfile.TemporaryFile()  # noqa: SIM115 (closed in close(), it outlives this call)
         self._proc = subprocess.Popen([node, str(HARNESS)], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                       stderr=self._stderr, env=env)
         self.baud = baud
@@ -154,6 +154,12 @@ class EmulatedBus:
         return (self.stderr().strip().splitlines() or ["no message"])[-1]
 
     def close(self) -> None:
+        try:
+            self._stop()
+        finally:
+            self._stderr.close()
+
+    def _stop(self) -> None:
         if self._proc.poll() is None:
             if self._proc.stdin:
                 self._proc.stdin.close()
@@ -170,10 +176,11 @@ class EmulatedBus:
         self.close()
 
     # --- the Picos --------------------------------------------------------------------------------------------
-    def add(self, uf2: Path, config: dict[str, Any]) -> EmulatedPico:
-        """Boot a Pico from ``uf2`` (built by node_image.node_uf2 with this ``config``)."""
+    def add(self, uf2: Path, config: dict[str, Any], usb: bool = False) -> EmulatedPico:
+        """Boot a Pico from ``uf2`` (built by node_image.node_uf2 with this ``config``); ``usb``: with a host on
+        its USB console, whose text collects in ``EmulatedPico.usb`` (a seat on the bus cable has none)."""
         pins = config.get("buttons") or config.get("keys") or {}
-        spec: dict[str, Any] = {"op": "add", "uf2": str(uf2), "uart": config["uart"]["id"],
+        spec: dict[str, Any] = {"op": "add", "uf2": str(uf2), "uart": config["uart"]["id"], "usb": usb,
                                 "inputs": {str(pin): 1 for pin in pins.values()}}
         if "i2c" in config:
             spec.update(i2c=config["i2c"]["id"], i2c_hz=config["i2c"].get("freq", 400_000),

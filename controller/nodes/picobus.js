@@ -133,11 +133,15 @@ class Pico {
             this.watchdog.alarm.enable = false;
             this.resetPending = this.watchdog.reason;
         };
-        const cdc = new USBCDC(this.mcu.usbCtrl);
-        cdc.onSerialData = (buffer) => {
-            this.usbText += Buffer.from(buffer).toString('latin1');
-            if (this.usbText.length > 65536) this.usbText = this.usbText.slice(-32768);
-        };
+        if (spec.usb) {
+            // A USB host on the node's console (what mpremote would see). Off by default: a seat node is powered
+            // from the bus cable with no host on its USB, and a host's polling costs the node's core time.
+            const cdc = new USBCDC(this.mcu.usbCtrl);
+            cdc.onSerialData = (buffer) => {
+                this.usbText += Buffer.from(buffer).toString('latin1');
+                if (this.usbText.length > 65536) this.usbText = this.usbText.slice(-32768);
+            };
+        }
         for (const [gpio, level] of Object.entries(spec.inputs || {})) {
             this.mcu.gpio[Number(gpio)].setInputValue(!!level);
         }
