@@ -61,6 +61,7 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--seats", type=int, default=2)
     parser.add_argument("--seconds", type=float, default=5.0, help="emulated seconds of the busy stretch")
+    parser.add_argument("--quiet-screens", action="store_true", help="no screen changes: the polls alone")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
     firmware = firmware_build.build().firmware.read_bytes()
@@ -85,7 +86,7 @@ def main() -> int:
         step = 0.15
         t = 0.0
         while t < args.seconds:  # the deal: every seat's screen changes every 150 ms
-            for address in addresses:
+            for address in addresses if not args.quiet_screens else ():
                 view = views[(int(t / step) + address) % len(views)]
                 table.seats[address].display(render(view))
             table.run_for(step)
