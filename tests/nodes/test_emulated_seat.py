@@ -157,6 +157,16 @@ def test_a_whole_role_screen_arrives_pixel_for_pixel(seat):
     assert bytes(pico.screen.ram) == ssd1306_bytes(noise)
 
 
+def showing_role(bus: EmulatedBus, role: str) -> tuple[BusTable, list[object], Image.Image]:
+    """Seat 5 up on a master, its role screen drawn: (the table, its events, the picture)."""
+    bus_table, events = table(bus, [5])
+    bus_table.run_for(0.1)
+    image = render(RoleReveal(seat=5, role=role))
+    bus_table.seats[5].display(image)
+    bus_table.run_for(0.3)
+    return bus_table, events, image
+
+
 def reboot_then_repaint(bus: EmulatedBus, pico: EmulatedPico, bus_table: BusTable, events: list[object],
                         image: Image.Image, seconds: float) -> dict[str, object]:
     """Run until the node has rebooted and the master has it back; the identity it came back with."""
@@ -174,11 +184,7 @@ def reboot_then_repaint(bus: EmulatedBus, pico: EmulatedPico, bus_table: BusTabl
 
 def test_reset_command_reboots_the_node_and_the_master_repaints_it(seat):
     bus, pico = seat
-    bus_table, events = table(bus, [5])
-    bus_table.run_for(0.1)
-    image = render(RoleReveal(seat=5, role="police"))
-    bus_table.seats[5].display(image)
-    bus_table.run_for(0.3)
+    bus_table, events, image = showing_role(bus, "police")
     bus_table.master.send(5, sb.RESET, bytes((sb.RESET_MAGIC,)))
     identity = reboot_then_repaint(bus, pico, bus_table, events, image, 2.0)
     # machine.reset() on the rp2 port goes through the watchdog, and reset_cause() reads only its REASON
@@ -189,11 +195,7 @@ def test_reset_command_reboots_the_node_and_the_master_repaints_it(seat):
 
 def test_a_hung_node_is_reset_by_its_watchdog_and_repainted_mid_game(seat):
     bus, pico = seat
-    bus_table, events = table(bus, [5])
-    bus_table.run_for(0.1)
-    image = render(RoleReveal(seat=5, role="civilian"))
-    bus_table.seats[5].display(image)
-    bus_table.run_for(0.3)
+    bus_table, events, image = showing_role(bus, "civilian")
     bus.call({"op": "hang", "pico": pico.index})  # the core stops with interrupts off: nothing feeds the watchdog
     identity = reboot_then_repaint(bus, pico, bus_table, events, image, 3.5)
     assert pico.resets == [1]  # REASON.TIMER: the watchdog's count ran out (watchdog_ms 2000)
