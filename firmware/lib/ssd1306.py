@@ -58,6 +58,7 @@ class SSD1306:
         # and a new bytes object a write would feed the garbage collector on the reply path.
         self._window = bytearray(b"\x00\x21\x00\x7f\x22\x00\x07")
         self._vector = [DATA, b""]
+        self._writev = getattr(i2c, "writevto", None)  # machine.I2C has it; a bus without it gets one buffer
 
     def command(self, cmds):
         self.i2c.writeto(self.addr, b"\x00" + bytes(cmds))
@@ -72,9 +73,12 @@ class SSD1306:
         window[2] = col
         window[5] = page
         self.i2c.writeto(self.addr, window)
+        if self._writev is None:
+            self.i2c.writeto(self.addr, DATA + bytes(data))
+            return
         vector = self._vector
         vector[1] = data
-        self.i2c.writevto(self.addr, vector)  # one transfer, control byte then data, without joining them
+        self._writev(self.addr, vector)  # one transfer, control byte then data, without joining them
         vector[1] = b""
 
     def clear(self):
