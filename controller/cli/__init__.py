@@ -29,6 +29,7 @@ SUBCOMMANDS: dict[str, str] = {
     "bus-sim": "play a whole game over the simulated seat bus with real firmware nodes",
     "seat-nodes": "firmware seat nodes and their players behind a real tty or socket",
     "remote": "pair the judge's radio remote (seat bus tables)",
+    "nodes": "the seat nodes' firmware: per-node UF2 images a club drops onto its Picos",
     "hall": "the club's hall: every room live on a web page, announcements, waiting list",
     "club-demo": "three simulated tables and the hall on one loopback Mosquitto, an evening",
     "member": "the club's members: add, list, show, enrol a member card",

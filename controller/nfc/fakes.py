@@ -65,14 +65,20 @@ class FakePn532:
         0x00: "Diagnose (NumTst 0: communication line test)",
         0x02: "GetFirmwareVersion",
         0x04: "GetGeneralStatus",
+        0x10: "SetSerialBaudRate",
+        0x12: "SetParameters",
         0x14: "SAMConfiguration",
         0x16: "PowerDown",
         0x32: "RFConfiguration",
         0x40: "InDataExchange (NTAG READ 0x30)",
+        0x42: "InCommunicateThru (NTAG READ 0x30)",
         0x44: "InDeselect",
-        0x4A: "InListPassiveTarget (106 kbps type A)",
+        0x4A: "InListPassiveTarget (106 kbps type A, by UID too)",
         0x52: "InRelease",
     }
+    #: SetSerialBaudRate's BR byte (UM0701 §7.2.8): the HSU speeds the chip can switch to.
+    BAUD_RATES: ClassVar[dict[int, int]] = {0x00: 9600, 0x01: 19200, 0x02: 38400, 0x03: 57600, 0x04: 115200,
+                                            0x05: 230400, 0x06: 460800, 0x07: 921600, 0x08: 1288000}
 
     def __init__(self, firmware: tuple[int, int, int, int] = (0x32, 0x01, 0x06, 0x07)) -> None:
         self.firmware = firmware
@@ -94,6 +100,10 @@ class FakePn532:
         self._waiting_for_card = False  # an InListPassiveTarget that is still looking (MxRty 0xFF)
         self._last_response: bytes | None = None
         self._serial_out = bytearray()
+        self._serial_in = bytearray()  # HSU bytes of a frame still arriving (a frame may come in several writes)
+        self.parameters = 0x00  # SetParameters' flags (§7.2.9)
+        self.baud = 115200  # the HSU speed (§7.2.8: a new one applies after the host's ACK of the answer)
+        self.powered_down = 0  # PowerDown commands taken (§7.2.11)
 
     # --- the chip's logic -----------------------------------------------------------------------------
     def receive(self, data: bytes) -> None:
@@ -175,8 +185,21 @@ class FakePn532:
         if command == 0x14 and len(params) >= 1 and 0x01 <= params[0] <= 0x04:
             self.sam_mode = params[0]
             return b""
+        if command == 0x10 and len(params) == 1 and params[0] in self.BAUD_RATES:
+            self.baud = self.BAUD_RATES[params[0]]
+            return b""
+        if command == 0x12 and len(params) == 1:
+            self.parameters = params[0]
+            return b""
         if command == 0x16 and len(params) >= 1:
+            # §7.2.11: the chip answers, then sleeps; over HSU it hears nothing more until woken (55 55 00 ...).
+            self.powered_down += 1
+            self.woken = False
+            self._serial_in.clear()
             return bytes([STATUS_OK])
+        if command == 0x42 and len(params) >= 1:
+            # §7.3.9: raw bytes to the activated target, no Tg byte; the answer is Status then the card's bytes.
+            return self._data_exchange(b"\x01" + params)
         if command == 0x32 and len(params) >= 1:
             if params[0] == 0x05:
                 if len(params) != 4:
@@ -192,6 +215,9 @@ class FakePn532:
         if command == 0x4A and len(params) >= 2 and params[0] in (1, 2):
             if params[1] != 0x00:
                 return b"\x00"  # this fake has only a type A card: no other kind of target answers
+            wanted = params[2:]  # §7.3.5 InitiatorData at 106 kbps type A: the UID of the one card to select
+            if self.card is not None and wanted and wanted != self.card:
+                return b"\x00"  # the card in the field has another UID: no target
             if self.card is None:
                 if self.max_retries_passive == 0xFF:
                     self._waiting_for_card = True  # the chip keeps looking until a card comes
@@ -256,10 +282,44 @@ class FakePn532:
         if data.startswith(b"\x55\x55"):
             self.woken = True
         if self.woken:
-            self.receive(bytes(data))
+            self._serial_in += data
+            rest = self._complete_frames(bytes(self._serial_in))
+            self._serial_in = bytearray(rest)
         else:
             self.ignored += 1
         return len(data)
+
+    def _complete_frames(self, data: bytes) -> bytes:
+        """Hear the whole frames in ``data`` (the HSU line is a byte stream: a frame the host wrote in two
+        parts is one frame to the chip, §6.2.1); return the start of a frame still arriving."""
+        i = 0
+        while True:
+            start = data.find(b"\x00\xff", i)
+            if start < 0:
+                break
+            end = self._frame_end(data, start + 2)
+            if end is None:
+                self.receive(data[:start])
+                return data[start:]
+            i = end
+        self.receive(data)
+        return b""
+
+    @staticmethod
+    def _frame_end(data: bytes, at: int) -> int | None:
+        """Where the frame whose LEN is at ``at`` ends (its DCS included), or None while bytes are missing."""
+        head = data[at : at + 2]
+        if len(head) < 2:
+            return None
+        if head in (b"\x00\xff", b"\xff\x00"):
+            end = at + 2  # ACK or NACK
+        elif head == b"\xff\xff":
+            if len(data) < at + 5:
+                return None
+            end = at + 5 + (data[at + 2] << 8 | data[at + 3]) + 1
+        else:
+            end = at + 2 + head[0] + 1
+        return end if len(data) >= end else None
 
     def read(self, size: int = 1) -> bytes:
         while len(self._serial_out) < size and self._ready():

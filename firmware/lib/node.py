@@ -83,6 +83,12 @@ class Node:
         # What the panel shows, byte for byte: DISPLAY_RLE skips over what it leaves as it is, so the node must
         # know it. The panel is cleared at boot, and so is this.
         self.fb = bytearray(sb.SCREEN_BYTES) if io.screen is not None else None
+        # The part of fb the panel does not show yet ([dirty_lo, dirty_hi)): a screen command is answered first
+        # and drawn after, in chunks between bus reads (_flush), because on the Pico the panel's I2C takes 23 µs a
+        # byte: a 240-byte DISPLAY_RLE drawn before its ACK kept the host waiting past its 10 ms reply timeout.
+        self.dirty_lo = sb.SCREEN_BYTES
+        self.dirty_hi = 0
+        self.panel_chunk = cfg.get("panel_chunk", 32)
         # The stage (STAGE): a picture kept apart, not shown, until a DISPLAY_STAGED makes it the screen. Its
         # buffer is made at the first STAGE, so a node that never gets one spends no RAM on it.
         self.stage = None
@@ -374,9 +380,9 @@ class Node:
                 page, col, data = sb.decode_display(payload)
             except sb.FrameError:
                 return sb.NAK_BAD_PAYLOAD
-            io.screen.write(page, col, data)
             at = page * 128 + col
             self.fb[at : at + len(data)] = data
+            self._dirty(at, at + len(data))
         elif t == sb.DISPLAY_RLE:
             if io.screen is None:
                 return sb.NAK_UNSUPPORTED
@@ -385,7 +391,7 @@ class Node:
                 lo, hi = sb.decode_rle_into(self.fb, offset, stream)
             except sb.FrameError:
                 return sb.NAK_BAD_PAYLOAD
-            self._show(lo, hi)
+            self._dirty(lo, hi)
         elif t == sb.DISPLAY_STAGED:
             if io.screen is None:
                 return sb.NAK_UNSUPPORTED
@@ -448,17 +454,30 @@ class Node:
         for page in range(8):
             lo = page * 128
             if self.fb[lo : lo + 128] != old[lo : lo + 128]:
-                self.io.screen.write(page, 0, self.fb[lo : lo + 128])
+                self._dirty(lo, lo + 128)
         return 0
 
-    def _show(self, lo, hi):
-        """Write bytes [lo, hi) of the frame buffer to the panel, one page row at a time."""
-        fb = self.fb
-        while lo < hi:
-            page = lo // 128
-            end = min(hi, page * 128 + 128)
-            self.io.screen.write(page, lo - page * 128, fb[lo:end])
-            lo = end
+    def _dirty(self, lo, hi):
+        if lo < self.dirty_lo:
+            self.dirty_lo = lo
+        if hi > self.dirty_hi:
+            self.dirty_hi = hi
+
+    def _flush(self):
+        """Draw what the panel does not show yet, ``panel_chunk`` bytes at a time, stopping as soon as bus bytes
+        are waiting: the host's next frame is answered first, and the drawing goes on at the next step."""
+        link = self.io.link
+        screen = self.io.screen
+        while self.dirty_lo < self.dirty_hi:
+            if link.waiting():
+                return
+            lo = self.dirty_lo
+            page = lo >> 7
+            end = min(self.dirty_hi, (page + 1) << 7, lo + self.panel_chunk)
+            screen.write(page, lo & 127, memoryview(self.fb)[lo:end])
+            self.dirty_lo = end
+        self.dirty_lo = sb.SCREEN_BYTES
+        self.dirty_hi = 0
 
     def _bus(self, now):
         data = self.io.link.read()
@@ -478,6 +497,8 @@ class Node:
         if span is not None and garbage and self._in_span(span) - span.skew_us > span.copy_us:
             self.span = None
         self.stats["crc_errors"] = self.decoder.crc_errors
+        if self.dirty_lo < self.dirty_hi:
+            self._flush()
 
     def step(self, now_ms):
         """One pass of the main loop at time now_ms (milliseconds, from ticks_ms or a test clock)."""

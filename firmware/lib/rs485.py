@@ -22,6 +22,10 @@ class RS485:
             data += self.uart.read()
         return data or None
 
+    def waiting(self):
+        """True when bus bytes are waiting to be read (the node should read them before slow work)."""
+        return bool(self.held) or bool(self.uart.any())
+
     def write(self, data):
         if self.de is not None:
             self.de.value(1)

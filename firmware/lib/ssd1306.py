@@ -47,10 +47,18 @@ def passthrough_ok(cmds):
     return i == len(cmds)
 
 
+DATA = b"\x40"  # control byte: the rest of the transfer is display data
+
+
 class SSD1306:
     def __init__(self, i2c, addr=0x3C):
         self.i2c = i2c
         self.addr = addr
+        # The column and page window before each write, reused: the node writes the panel between bus frames,
+        # and a new bytes object a write would feed the garbage collector on the reply path.
+        self._window = bytearray(b"\x00\x21\x00\x7f\x22\x00\x07")
+        self._vector = [DATA, b""]
+        self._writev = getattr(i2c, "writevto", None)  # machine.I2C has it; a bus without it gets one buffer
 
     def command(self, cmds):
         self.i2c.writeto(self.addr, b"\x00" + bytes(cmds))
@@ -61,8 +69,17 @@ class SSD1306:
         self.command((0xAF,))
 
     def write(self, page, col, data):
-        self.command((0x21, col, 127, 0x22, page, 7))
-        self.i2c.writeto(self.addr, b"\x40" + bytes(data))
+        window = self._window
+        window[2] = col
+        window[5] = page
+        self.i2c.writeto(self.addr, window)
+        if self._writev is None:
+            self.i2c.writeto(self.addr, DATA + bytes(data))
+            return
+        vector = self._vector
+        vector[1] = data
+        self._writev(self.addr, vector)  # one transfer, control byte then data, without joining them
+        vector[1] = b""
 
     def clear(self):
         blank = bytes(128)

@@ -12,9 +12,10 @@ from controller.nfc.fakes import FakeMfrc522, FakePn532
 
 from .fw import fake_machine
 
-PN532 = {0x00: "Diagnose", 0x02: "GetFirmwareVersion", 0x04: "GetGeneralStatus", 0x14: "SAMConfiguration",
-         0x16: "PowerDown", 0x32: "RFConfiguration", 0x40: "InDataExchange", 0x44: "InDeselect",
-         0x4A: "InListPassiveTarget", 0x52: "InRelease"}
+PN532 = {0x00: "Diagnose", 0x02: "GetFirmwareVersion", 0x04: "GetGeneralStatus", 0x10: "SetSerialBaudRate",
+         0x12: "SetParameters", 0x14: "SAMConfiguration", 0x16: "PowerDown", 0x32: "RFConfiguration",
+         0x40: "InDataExchange", 0x42: "InCommunicateThru", 0x44: "InDeselect", 0x4A: "InListPassiveTarget",
+         0x52: "InRelease"}
 MFRC522 = {0x00: "Idle", 0x03: "CalcCRC", 0x0C: "Transceive", 0x0F: "SoftReset"}
 MCP23017_REGISTERS = ["IODIRA", "IODIRB", "IPOLA", "IPOLB", "GPINTENA", "GPINTENB", "DEFVALA", "DEFVALB",
                       "INTCONA", "INTCONB", "IOCON", "IOCON", "GPPUA", "GPPUB", "INTFA", "INTFB", "INTCAPA",

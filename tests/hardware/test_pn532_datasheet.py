@@ -123,11 +123,12 @@ def test_our_driver_says_when_a_command_is_refused_even_if_it_knows_it() -> None
 
 
 def test_which_commands_the_fake_implements_and_that_the_rest_are_refused() -> None:
-    assert sorted(FakePn532.IMPLEMENTED) == [0x00, 0x02, 0x04, 0x14, 0x16, 0x32, 0x40, 0x44, 0x4A, 0x52]
+    assert sorted(FakePn532.IMPLEMENTED) == [0x00, 0x02, 0x04, 0x10, 0x12, 0x14, 0x16, 0x32, 0x40, 0x42, 0x44,
+                                             0x4A, 0x52]
     for command in range(256):
         chip = FakePn532()
         chip.max_retries_passive = 0x01  # so that InListPassiveTarget answers at once
-        params = {0x00: b"\x00", 0x14: b"\x01", 0x16: b"\x20", 0x32: b"\x05\xff\x01\x01", 0x40: b"\x01\x30\x00",
+        params = {0x00: b"\x00", 0x10: b"\x04", 0x12: b"\x14", 0x42: b"\x30\x00", 0x14: b"\x01", 0x16: b"\x20", 0x32: b"\x05\xff\x01\x01", 0x40: b"\x01\x30\x00",
                   0x44: b"\x01", 0x4A: b"\x01\x00", 0x52: b"\x01"}.get(command, b"")
         ack, answer = exchange(chip, pn532.build_frame(bytes([command]) + params))
         assert ack == pn532.ACK, f"command {command:#04x}: a good frame is always acknowledged"
@@ -143,3 +144,46 @@ def test_over_hsu_the_chip_hears_nothing_until_woken() -> None:
     assert chip.in_waiting == 0 and chip.ignored == 1, "power-down after reset: the frame was not heard"
     reader = pn532.Pn532(pn532.UartPn532Transport(chip), FakeClock())
     assert reader.firmware_version()[0] == 0x32, "our driver sends 55 55 00 .. first"
+
+
+def test_a_frame_written_in_two_parts_is_one_frame_on_hsu() -> None:
+    """§6.2.1: HSU is a byte stream; where the host's writes split it does not matter to the chip."""
+    chip = FakePn532()
+    chip.write(b"\x55\x55\x00\x00\x00" + GET_FIRMWARE_VERSION[:4])
+    assert chip.in_waiting == 0 and chip.ignored == 0
+    chip.write(GET_FIRMWARE_VERSION[4:])
+    assert chip.read(64) == pn532.ACK + FIRMWARE_1_6_ANSWER
+
+
+def test_after_powerdown_the_chip_hears_nothing_until_woken_again() -> None:
+    """§7.2.11: PowerDown is answered, then the chip sleeps; over HSU it wakes on 55 55 00 ... again."""
+    chip = FakePn532()
+    chip.write(b"\x55\x55\x00\x00\x00" + pn532.build_frame(b"\x16\x10"))
+    assert chip.read(64)[len(pn532.ACK) + 3 : len(pn532.ACK) + 7] == bytes.fromhex("03fdd517")
+    chip.write(GET_FIRMWARE_VERSION)
+    assert chip.in_waiting == 0 and chip.ignored == 1
+    chip.write(b"\x55\x55\x00\x00\x00" + GET_FIRMWARE_VERSION)
+    assert chip.read(64) == pn532.ACK + FIRMWARE_1_6_ANSWER
+
+
+def test_inlistpassivetarget_by_uid_finds_only_that_card() -> None:
+    """§7.3.5: at 106 kbps type A the InitiatorData is the UID of the card to select: another card is no target."""
+    chip = FakePn532()
+    chip.max_retries_passive = 0x01
+    chip.card = bytes.fromhex("04a1b2c3d4e5f6")
+    _, other = exchange(chip, pn532.build_frame(bytes.fromhex("4a0100") + bytes.fromhex("04a1b2c3d4e5f7")))
+    assert other[5:8] == bytes.fromhex("d54b00")
+    _, same = exchange(chip, pn532.build_frame(bytes.fromhex("4a0100") + chip.card))
+    assert same[5:8] == bytes.fromhex("d54b01") and same.find(chip.card) > 0
+
+
+def test_setserialbaudrate_setparameters_and_incommunicatethru_are_answered() -> None:
+    """§7.2.8, §7.2.9, §7.3.9: commands drivers of the PN532 family send, which the chip implements."""
+    chip = FakePn532()
+    chip.max_retries_passive = 0x01
+    chip.card = bytes.fromhex("04a1b2c3d4e5f6")
+    assert exchange(chip, pn532.build_frame(b"\x10\x07"))[1][5:7] == b"\xd5\x11" and chip.baud == 921600
+    assert exchange(chip, pn532.build_frame(b"\x12\x14"))[1][5:7] == b"\xd5\x13" and chip.parameters == 0x14
+    exchange(chip, pn532.build_frame(b"\x4a\x01\x00"))
+    answer = exchange(chip, pn532.build_frame(b"\x42\x30\x00"))[1]
+    assert answer[5:8] == b"\xd5\x43\x00" and answer[8:12] == chip.card[:3] + bytes([0x88 ^ 0x04 ^ 0xA1 ^ 0xB2])

@@ -110,6 +110,9 @@ class I2C:
         dev.i2c_write(bytes(buf))
         return len(buf)
 
+    def writevto(self, addr, vector, stop=True):
+        return self.writeto(addr, b"".join(bytes(part) for part in vector), stop)
+
 
 class SPI:
     def __init__(self, id, baudrate=1000000, sck=None, mosi=None, miso=None, polarity=0, phase=0):

@@ -1,0 +1,406 @@
+// Emulated Picos on one RS-485 seat bus, driven in lockstep by a Python process (controller/nodes/emulated_bus.py).
+//
+// Each Pico is rp2040js's RP2040 (npm, pinned in controller/nodes/emulator_setup.py) running the rp2 image that
+// `./dev firmware` built, from a UF2 file (the firmware and the node's config.json in its littlefs). Nothing here
+// decides anything about the game: it keeps the chips' clocks, carries the bus bytes with their times, and hands
+// every SPI byte and I2C transfer to the Python side, where the chip fakes the rest of the project uses live.
+//
+// The wire: one JSON object a line on stdin (a request) and on stdout (its answer); while a "run" is under way
+// the harness may ask for an SPI byte's answer ({"spi": [pico, byte]}) and waits for {"miso": byte}. Everything
+// else that Node or rp2040js would print goes to stderr.
+//
+// What rp2040js 1.4.1 leaves out, added here at run time without touching the package:
+//  - UART TX: the package raises the TX interrupt for ever and sends each byte the moment it is written (its own
+//    TODO), so MicroPython's interrupt-driven UART hangs in its handler. Here a byte written to UARTDR waits in a
+//    32-byte FIFO and leaves 10 bit times later (UARTFR's TXFF, TXFE and BUSY tell it), and the TX interrupt is
+//    raised when a byte leaves with the FIFO at or below half, cleared by UARTICR or by refilling it.
+//  - UART RX: the master's bytes arrive one by one at the line's speed, not all at once.
+//  - I2C and SPI take their bytes' time on the wire (9 bits a byte at the I2C clock, 8 at the SPI clock).
+//  - The watchdog resets the chip: a new RP2040 boots the same flash, with the reason the watchdog latched.
+'use strict';
+
+const fs = require('fs');
+const { Simulator, USBCDC } = require('rp2040js');
+
+console.log = console.error; // stdout is the wire to Python
+const logger = {
+    debug() {},
+    info() {},
+    warn() {},
+    error(component, message) {
+        process.stderr.write(`rp2040js ${component}: ${message}\n`);
+    },
+};
+
+const FLASH_START = 0x10000000;
+const CYCLE_NS = 8; // 125 MHz
+const UARTDR = 0x0;
+const UARTICR = 0x44;
+const UARTIMSC = 0x38;
+const TXFF = 1 << 5;
+const TXFE = 1 << 7;
+const RXFF = 1 << 6;
+const RXFE = 1 << 4;
+const BUSY = 1 << 3;
+const TXINTR = 1 << 5;
+const TX_FIFO = 32;
+
+// --- the line to Python ---------------------------------------------------------------------------------------
+let inbuf = Buffer.alloc(0);
+const chunk = Buffer.alloc(1 << 16);
+
+function readLine() {
+    for (;;) {
+        const nl = inbuf.indexOf(10);
+        if (nl >= 0) {
+            const line = inbuf.subarray(0, nl).toString();
+            inbuf = inbuf.subarray(nl + 1);
+            return line;
+        }
+        let n;
+        try {
+            n = fs.readSync(0, chunk, 0, chunk.length, null);
+        } catch (err) {
+            if (err.code === 'EAGAIN') continue;
+            if (err.code === 'EOF') return null;
+            throw err;
+        }
+        if (n === 0) return null;
+        inbuf = Buffer.concat([inbuf, chunk.subarray(0, n)]);
+    }
+}
+
+function send(obj) {
+    const text = JSON.stringify(obj) + '\n';
+    let buf = Buffer.from(text);
+    while (buf.length) {
+        try {
+            buf = buf.subarray(fs.writeSync(1, buf));
+        } catch (err) {
+            if (err.code !== 'EAGAIN') throw err;
+        }
+    }
+}
+
+// --- the bus --------------------------------------------------------------------------------------------------
+const bus = {
+    baud: 1000000,
+    byteNs: 10000,
+    toMaster: [], // [time_ns, byte] that reached the master
+    picos: [],
+};
+
+function loadUf2(flash, data) {
+    for (let at = 0; at + 512 <= data.length; at += 512) {
+        const block = data.subarray(at, at + 512);
+        const view = new DataView(block.buffer, block.byteOffset, 512);
+        if (view.getUint32(0, true) !== 0x0a324655 || view.getUint32(4, true) !== 0x9e5d5157) {
+            throw new Error(`not a UF2 block at byte ${at}`);
+        }
+        const target = view.getUint32(12, true);
+        const size = view.getUint32(16, true);
+        flash.set(block.subarray(32, 32 + size), target - FLASH_START);
+    }
+}
+
+class Pico {
+    constructor(index, spec, flash, reason, scratch) {
+        this.index = index;
+        this.spec = spec;
+        this.sim = new Simulator();
+        this.clock = this.sim.clock;
+        this.mcu = this.sim.rp2040;
+        this.mcu.logger = logger;
+        this.watchdog = this.mcu.peripherals[0x40058];
+        this.mcu.loadBootrom(bootrom);
+        this.mcu.flash.set(flash);
+        this.watchdog.reason = reason;
+        if (scratch) this.watchdog.scratchData.set(scratch);
+        this.mcu.core.PC = FLASH_START;
+        this.resetPending = null;
+        this.rxQueue = []; // [time_ns, byte] still to arrive on UART RX
+        this.usbText = '';
+        this.i2cOut = [];
+        this.i2cCurrent = null;
+        this.pins = {};
+        this.patchUart(this.mcu.uart[spec.uart || 0]);
+        this.wireI2c(this.mcu.i2c[spec.i2c === undefined ? 1 : spec.i2c]);
+        this.wireSpi(this.mcu.spi[spec.spi || 0]);
+        this.watchdog.onWatchdogTrigger = () => {
+            // The chip resets here: stop the count, or rp2040js's periodic alarm fires again at the same instant
+            // for ever.
+            this.watchdog.timer.enable = false;
+            this.watchdog.alarm.enable = false;
+            this.resetPending = this.watchdog.reason;
+        };
+        if (spec.usb) {
+            // A USB host on the node's console (what mpremote would see). Off by default: a seat node is powered
+            // from the bus cable with no host on its USB, and a host's polling costs the node's core time.
+            const cdc = new USBCDC(this.mcu.usbCtrl);
+            cdc.onSerialData = (buffer) => {
+                this.usbText += Buffer.from(buffer).toString('latin1');
+                if (this.usbText.length > 65536) this.usbText = this.usbText.slice(-32768);
+            };
+        }
+        for (const [gpio, level] of Object.entries(spec.inputs || {})) {
+            this.mcu.gpio[Number(gpio)].setInputValue(!!level);
+        }
+    }
+
+    patchUart(uart) {
+        const pico = this;
+        const fifo = [];
+        let shifting = false;
+        const alarm = this.clock.createAlarm(() => {
+            const byte = fifo.shift();
+            shifting = false;
+            bus.carry(pico, byte, pico.clock.nanos);
+            if (fifo.length <= TX_FIFO / 2) uart.interruptStatus |= TXINTR;
+            start();
+            uart.checkInterrupts();
+        });
+        function start() {
+            if (!shifting && fifo.length) {
+                shifting = true;
+                alarm.schedule(bus.byteNs);
+            }
+        }
+        Object.defineProperty(uart, 'flags', {
+            get() {
+                return (uart.rxFIFO.full ? RXFF : 0) | (uart.rxFIFO.empty ? RXFE : 0) |
+                    (fifo.length >= TX_FIFO ? TXFF : 0) | (fifo.length === 0 ? TXFE : 0) |
+                    (shifting || fifo.length ? BUSY : 0);
+            },
+        });
+        uart.checkInterrupts = function () {
+            pico.mcu.setInterrupt(uart.irq, !!(uart.interruptStatus & uart.interruptMask));
+        };
+        const write = uart.writeUint32.bind(uart);
+        uart.writeUint32 = function (offset, value) {
+            if (offset === UARTDR) {
+                if (fifo.length < TX_FIFO) fifo.push(value & 0xff);
+                if (fifo.length > TX_FIFO / 2) uart.interruptStatus &= ~TXINTR;
+                start();
+                uart.checkInterrupts();
+            } else if (offset === UARTICR || offset === UARTIMSC) {
+                write(offset, value);
+                uart.checkInterrupts();
+            } else {
+                write(offset, value);
+            }
+        };
+        this.uart = uart;
+    }
+
+    wireI2c(i2c) {
+        const pico = this;
+        const byteNs = () => Math.round(9e9 / (pico.spec.i2c_hz || 400000));
+        let pending = null;
+        const alarm = this.clock.createAlarm(() => {
+            const fn = pending;
+            pending = null;
+            fn();
+        });
+        const later = (fn) => {
+            pending = fn;
+            alarm.schedule(byteNs());
+        };
+        i2c.onStart = () => i2c.completeStart();
+        i2c.onConnect = (address, mode) => {
+            const here = (pico.spec.i2c_devices || [0x3c]).includes(address);
+            if (here && mode === 0) pico.i2cCurrent = { address, data: [] };
+            later(() => i2c.completeConnect(here));
+        };
+        i2c.onWriteByte = (value) => {
+            if (pico.i2cCurrent) pico.i2cCurrent.data.push(value);
+            later(() => i2c.completeWrite(true));
+        };
+        i2c.onReadByte = () => later(() => i2c.completeRead(0x00));
+        i2c.onStop = () => {
+            if (pico.i2cCurrent && pico.i2cCurrent.data.length) {
+                pico.i2cOut.push([pico.i2cCurrent.address, Buffer.from(pico.i2cCurrent.data).toString('hex')]);
+            }
+            pico.i2cCurrent = null;
+            i2c.completeStop();
+        };
+    }
+
+    wireSpi(spi) {
+        const pico = this;
+        const csPin = this.spec.spi_cs;
+        let miso = 0;
+        const alarm = this.clock.createAlarm(() => spi.completeTransmit(miso));
+        if (csPin !== undefined) {
+            this.mcu.gpio[csPin].addListener((state) => {
+                const selected = !pico.mcu.gpio[csPin].outputValue;
+                send({ cs: [pico.index, selected ? 1 : 0] });
+            });
+        }
+        spi.onTransmit = (value) => {
+            send({ spi: [pico.index, value] });
+            const answer = readLine();
+            if (answer === null) process.exit(0);
+            miso = JSON.parse(answer).miso & 0xff;
+            alarm.schedule(Math.round(8e9 / (pico.spec.spi_hz || 1000000)));
+        };
+    }
+
+    // Run instructions (or sleep to the next alarm) until the clock reaches `until` ns, feeding RX bytes on time.
+    runUntil(until) {
+        const { mcu, clock } = this;
+        const core = mcu.core;
+        if (this.hung) {
+            // A core stuck with its interrupts off: time passes (the watchdog counts down), nothing runs.
+            if (clock.nanos < until) clock.tick(until - clock.nanos);
+            return;
+        }
+        while (clock.nanos < until && this.resetPending === null) {
+            let stop = until;
+            const rx = this.rxQueue;
+            while (rx.length && rx[0][0] <= clock.nanos) {
+                this.uart.feedByte(rx.shift()[1]);
+            }
+            if (rx.length && rx[0][0] < stop) stop = rx[0][0];
+            while (clock.nanos < stop && this.resetPending === null) {
+                if (core.waiting) {
+                    const next = clock.nanosToNextAlarm || stop - clock.nanos; // 0: no alarm at all
+                    clock.tick(Math.max(1, Math.min(next, stop - clock.nanos)));
+                } else {
+                    clock.tick(core.executeInstruction() * CYCLE_NS);
+                }
+            }
+        }
+    }
+
+    get nanos() {
+        return this.clock.nanos;
+    }
+}
+
+bus.carry = function (from, byte, at) {
+    bus.toMaster.push([at, byte]);
+    for (const pico of bus.picos) {
+        if (pico !== from && pico !== null) pico.rxQueue.push([at, byte]);
+    }
+};
+
+// --- requests -------------------------------------------------------------------------------------------------
+let bootrom = null;
+let now = 0; // the bus's time: every Pico has run up to here
+let lineFree = 0; // when the master's last byte has left
+
+function flashOf(pico) {
+    return new Uint8Array(pico.mcu.flash);
+}
+
+function resetPico(pico, reason, flash) {
+    const fresh = new Pico(pico.index, pico.spec, flash || flashOf(pico), reason,
+        reason ? pico.watchdog.scratchData : null);
+    fresh.clock.tick(pico.nanos);
+    bus.picos[pico.index] = fresh;
+    return fresh;
+}
+
+function run(until, stopOnRx) {
+    const slice = bus.byteNs;
+    const resets = [];
+    while (now < until) {
+        const target = Math.min(until, now + slice);
+        for (const pico of bus.picos) {
+            pico.runUntil(target);
+            if (pico.resetPending !== null) {
+                resets.push([pico.index, pico.resetPending]);
+                resetPico(pico, pico.resetPending).runUntil(target);
+            }
+        }
+        now = target;
+        // Stop once bytes came and the line has been quiet for two byte times: a whole frame, not its first byte.
+        if (stopOnRx && bus.toMaster.length && now - bus.toMaster[bus.toMaster.length - 1][0] >= 2 * bus.byteNs) break;
+    }
+    const out = {
+        t: now,
+        rx: bus.toMaster.map(([t, b]) => [t, b]),
+        resets,
+        i2c: [],
+        usb: [],
+    };
+    bus.toMaster = [];
+    for (const pico of bus.picos) {
+        if (pico.i2cOut.length) {
+            out.i2c.push([pico.index, pico.i2cOut]);
+            pico.i2cOut = [];
+        }
+        if (pico.usbText) {
+            out.usb.push([pico.index, pico.usbText]);
+            pico.usbText = '';
+        }
+    }
+    return out;
+}
+
+function handle(req) {
+    switch (req.op) {
+        case 'hello':
+            bus.baud = req.baud || 1000000;
+            bus.byteNs = Math.round(10e9 / bus.baud);
+            bootrom = Uint32Array.from(req.bootrom);
+            return { ok: true };
+        case 'add': {
+            const flash = new Uint8Array(16 * 1024 * 1024).fill(0xff);
+            loadUf2(flash, fs.readFileSync(req.uf2));
+            const index = bus.picos.length;
+            const pico = new Pico(index, req, flash, 0, null);
+            pico.clock.tick(now);
+            bus.picos.push(pico);
+            return { pico: index };
+        }
+        case 'write': {
+            let at = Math.max(now, lineFree);
+            const data = Buffer.from(req.data, 'hex');
+            for (const byte of data) {
+                at += bus.byteNs;
+                for (const pico of bus.picos) pico.rxQueue.push([at, byte]);
+            }
+            lineFree = at;
+            return { done: at };
+        }
+        case 'run':
+            return run(req.until, !!req.stop_on_rx);
+        case 'pin':
+            bus.picos[req.pico].mcu.gpio[req.gpio].setInputValue(!!req.value);
+            return { ok: true };
+        case 'power':
+            resetPico(bus.picos[req.pico], 0, null);
+            return { ok: true };
+        case 'pwm': {
+            const mcu = bus.picos[req.pico].mcu;
+            const levels = req.gpios.map((gpio) => {
+                const channel = mcu.pwm.channels[(gpio >> 1) & 7];
+                const cc = gpio & 1 ? channel.cc >>> 16 : channel.cc & 0xffff;
+                return channel.csr & 1 ? cc / (channel.top + 1) : 0;
+            });
+            return { levels };
+        }
+        case 'hang':
+            bus.picos[req.pico].hung = true;
+            return { ok: true };
+        case 'pc': {
+            // Where each core's PC is now: the benchmark samples it to find where the time goes.
+            return { pc: bus.picos[req.pico].mcu.core.PC };
+        }
+        default:
+            return { error: `unknown request ${req.op}` };
+    }
+}
+
+for (;;) {
+    const line = readLine();
+    if (line === null) break;
+    let answer;
+    try {
+        answer = handle(JSON.parse(line));
+    } catch (err) {
+        answer = { error: String(err && err.stack ? err.stack : err) };
+    }
+    send(answer);
+}
