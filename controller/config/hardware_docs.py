@@ -2,7 +2,9 @@
 
 The profiles are the single source of truth; ``hardware/WIRING-<profile>.md`` and ``hardware/BOM-<profile>.md``
 are written by ``hardware/generate_docs.py`` from them (and from ``hardware/parts.toml`` for names and rough
-prices), and a test fails when the committed files and the profiles disagree.
+prices), and a test fails when the committed files and the profiles disagree. A bus table is built from seat
+boards: its bill multiplies ``hardware/seat-board.toml``, the board's own parts list that hardware/kicad/bom.py
+writes from the board's design (read as data: the controller never imports the KiCad scripts).
 """
 
 from __future__ import annotations
@@ -144,29 +146,56 @@ def _describe(profile: Profile, key: str) -> str:
     return f"seat {seat.number} {part}"
 
 
-def bill(profile: Profile) -> Counter[str]:
-    """Part -> quantity for one table."""
+def bill(profile: Profile, board: dict[str, dict[str, object]] | None = None) -> Counter[str]:
+    """Part -> quantity for one table (``board``: the seat board's parts list, hardware/seat-board.toml's)."""
     parts: Counter[str] = Counter()
     seats = len(profile.seats)
     if profile.adapter == "sim":
         return parts
     parts.update({"pi": 1, "psu": 1, "sd": 1, "speaker": 1, "card": seats + SPARE_CARDS})
+    if profile.adapter == "bus":
+        parts.update(_bus_bill(profile, load_seat_board() if board is None else board))
+        return parts
     for seat in profile.seats:
         if seat.screen.type != "none":
             parts[seat.screen.type] += 1
         if seat.reader.type != "none":
             parts[seat.reader.type] += 1
-    parts.update({"button": 3 * seats, "rgb-led": seats, "resistor-220": 3 * seats})
-    if profile.adapter == "gpio":
-        parts["seat-cable"] = seats
-        if profile.mux_address is not None:
-            parts["tca9548a"] = 1
-        parts["mcp23017"] = len(profile.expanders)
-    else:
-        parts.update({"pico": seats, "rs485": seats + 1, "usb-rs485": 1, "bus-cable": seats + 1, "terminator": 2})
-        if profile.bus is not None and profile.bus.remote_address is not None:
-            parts.update({"pico": 1, "remote-switch": 1, "ssd1306": 1})
-    return parts
+    parts.update({"button": 3 * seats, "rgb-led": seats, "resistor-220": 3 * seats, "seat-cable": seats,
+                  "mcp23017": len(profile.expanders)})
+    if profile.mux_address is not None:
+        parts["tca9548a"] = 1
+    return +parts
+
+
+def load_seat_board() -> dict[str, dict[str, object]]:
+    path = hardware_dir() / "seat-board.toml"
+    if not path.is_file():
+        raise FileNotFoundError(f"hardware/{path.name} is missing: run `python hardware/kicad/bom.py`")
+    return tomllib.loads(path.read_text(encoding="utf-8"))
+
+
+def _bus_bill(profile: Profile, board: dict[str, dict[str, object]]) -> Counter[str]:
+    """A seat board per seat and one for the judge's handheld, each as the board's own parts list; the patch
+    cables of the chain; the adapter and 5 V feed at the Pi's end; an injector at every other feed."""
+    parts: Counter[str] = Counter()
+    remote = profile.bus is not None and profile.bus.remote_address is not None
+    for section, boards in (("seat", len(profile.seats)), ("handheld", int(remote))):
+        for key, qty in board[section].items():
+            parts[key] += int(str(qty)) * boards
+    nodes = len(profile.seats) + int(remote)
+    power = board["power"]
+    if int(str(power["nodes"])) != nodes:
+        raise ValueError(f"hardware/seat-board.toml says where to feed 5 V into {power['nodes']} nodes, not "
+                         f"{nodes}: solve yours with hardware/kicad/power.py and set FEEDS there")
+    feeds = power["feeds"]
+    if not isinstance(feeds, list):
+        raise ValueError(f"hardware/seat-board.toml: [power] feeds must be a list of gaps, not {feeds!r}")
+    injectors = sum(1 for gap in feeds if gap != 0)
+    # One cable from the Pi's end to node 1 and one between neighbours; an injector cuts a cable in two.
+    parts.update({"usb-rs485": 1, "bus-breakout": 1, "bus-psu": 1, "bus-cable": nodes + injectors,
+                  "poe-injector": injectors, "injector-psu": injectors})
+    return +parts
 
 
 def bom(profile: Profile) -> str:
@@ -181,9 +210,15 @@ def bom(profile: Profile) -> str:
         price = float(catalogue[key]["price"])  # type: ignore[arg-type]
         total += price * qty
         rows.append([str(catalogue[key]["name"]), str(qty), f"{price:.2f}", f"{price * qty:.2f}"])
+    if profile.adapter == "bus":
+        out.append("Every node is a seat board (hardware/kicad/seat-node/; its parts, one board's worth, in "
+                   "[BOM-seat-node.md](BOM-seat-node.md)): one a seat and one for the judge's handheld, which leaves "
+                   "out the seat's buttons and reader. The chain's cables, the Pi's end and the 5 V injectors "
+                   "follow docs/hardware.md, \"Power\".\n\n")
     out.append(_table(["part", "qty", "each (EUR)", "total (EUR)"], rows))
+    extra = "the boxes (hardware/kicad/box.py)" if profile.adapter == "bus" else "wire, headers, a box"
     out.append(f"\nRough total: **{total:.0f} EUR** for {len(profile.seats)} seats (prices in hardware/parts.toml; "
-               "plus wire, headers, a box and the table itself).\n")
+               f"plus {extra} and the table itself).\n")
     return "".join(out)
 
 

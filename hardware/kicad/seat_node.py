@@ -188,6 +188,10 @@ SILKSCREEN = (
 )
 # The modules plugged into the board's sockets (they draw current; the board does not solder them).
 MODULES = ("ssd1306", "mfrc522-spi")
+# The judge's handheld is the same board without the seat's buttons and the reader's socket, and a 5-way switch
+# with two side keys wired to J5 instead of the reader (docs/hardware.md, "The judge's handheld").
+HANDHELD_LEAVES_OUT = ("SW1", "SW2", "SW3", "J4")
+HANDHELD_MODULES = ("ssd1306", "remote-switch")
 SEAT_LABEL_BOX = (46.0, 55.5, 56.0, 61.5)
 
 # Which way the plugged-in modules hang from their sockets (board x, y): the OLED toward the player, the RC522
