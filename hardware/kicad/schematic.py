@@ -19,6 +19,7 @@ from sexpr import Node, Quoted
 SYMBOLS = Path("/usr/share/kicad/symbols")
 GRID = 2.54
 PAGE = ("A2", 594.0, 420.0)
+MANDATORY_FIELDS = ("Reference", "Value", "Footprint", "Datasheet", "Description")
 _NAMESPACE = uuid.UUID("5e47f00d-0000-4000-8000-000000000036")
 
 
@@ -63,15 +64,19 @@ class Library:
         node = copy.deepcopy(found[0])
         extends = sexpr.find(node, "extends")
         if extends:
+            # As KiCad flattens a derived symbol: the parent's body and fields in the parent's order, each field
+            # the child's where it has one -- but an empty mandatory field (MAX3485's Footprint) keeps the
+            # parent's, else ERC reports the copy as differing from the library (lib_symbol_mismatch).
             parent = self.symbol(f"{lib}:{extends[0][1]}")
-            mine = {p[1]: p for p in sexpr.find(node, "property")}
-            body = [c for c in parent[2:] if not (isinstance(c, list) and c and c[0] == "property" and c[1] in mine)]
+            mine = {p[1]: p for p in sexpr.find(node, "property")
+                    if not (p[1] in MANDATORY_FIELDS and not str(p[2]))}
             base = str(parent[1]).split(":", 1)[1]
+            body = [c for c in parent[2:] if not (isinstance(c, list) and c and c[0] == "property")]
             for child in body:
                 if isinstance(child, list) and child and child[0] == "symbol":
                     child[1] = Quoted(str(child[1]).replace(base, name, 1))
-            node = [node[0], node[1], *(c for c in body if not (isinstance(c, list) and c[0] == "property")),
-                    *mine.values(), *(c for c in body if isinstance(c, list) and c[0] == "property")]
+            fields = [mine.pop(p[1], p) for p in sexpr.find(parent, "property")]
+            node = [node[0], node[1], *body, *fields, *mine.values()]
         node[1] = Quoted(lib_id)
         return node
 
