@@ -59,7 +59,7 @@ def route(net_file: Path) -> None:
 
 
 def check(sch: Path, pcb: Path, out: Path) -> None:
-    # ERC's warnings too (a symbol copy that differs from KiCad's library is one); DRC's errors only (see docs).
+    # ERC's warnings too (a symbol copy that differs from KiCad's library is one); DRC's errors only (docs/hardware.md: its one warning).
     cli("sch", "erc", "--severity-all", "--format", "json", "--output", str(out / "erc.json"), str(sch))
     erc = json.loads((out / "erc.json").read_text(encoding="utf-8"))
     errors = sum(len(s["violations"]) for s in erc["sheets"])
