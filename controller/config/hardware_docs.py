@@ -187,7 +187,7 @@ def _bus_bill(profile: Profile, board: dict[str, dict[str, object]]) -> Counter[
     power = board["power"]
     if int(str(power["nodes"])) != nodes:
         raise ValueError(f"hardware/seat-board.toml says where to feed 5 V into {power['nodes']} nodes, not "
-                         f"{nodes}: solve yours with hardware/kicad/power.py and set FEEDS there")
+                         f"{nodes}: solve yours with hardware/kicad/power.py and write it into bom.py's board table")
     feeds = power["feeds"]
     if not isinstance(feeds, list):
         raise ValueError(f"hardware/seat-board.toml: [power] feeds must be a list of gaps, not {feeds!r}")
