@@ -9,7 +9,7 @@ sentence off with "…".
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from controller.rules.events import (
     Acted,
@@ -18,6 +18,7 @@ from controller.rules.events import (
     Dealt,
     Died,
     Event,
+    GameCreated,
     GameEnded,
     NightFell,
     Penalised,
@@ -28,7 +29,7 @@ from controller.rules.events import (
 from controller.screens.canvas import W, wrap
 from controller.screens.fonts import SMALL
 from controller.screens.numbering import Label, labels, plain
-from controller.screens.strings import Lang, action_name, role_name, side_name
+from controller.screens.strings import Lang, action_name, role_name, winner_name
 
 #: The remote's list leaves 4 px for its scrollbar.
 WIDTH = W - 4
@@ -84,8 +85,11 @@ def story(events: Sequence[Event], lang: Lang | str = Lang.ZH, label: Label = pl
     lines: list[str] = []
     hands: dict[int | None, list[int]] = {}
     ending: str | None = None
+    variant = ""  # the version played, whose file names the winning side (its [words.sides])
     for e in events:
-        if isinstance(e, Dealt):
+        if isinstance(e, GameCreated):
+            variant = str(e.variant.get("id", "")) if isinstance(e.variant, Mapping) else ""
+        elif isinstance(e, Dealt):
             roles = e.roles
         elif isinstance(e, NightFell):
             lines.append(_w("night", lang, n=e.night))
@@ -119,7 +123,8 @@ def story(events: Sequence[Event], lang: Lang | str = Lang.ZH, label: Label = pl
         elif isinstance(e, Penalised):
             lines.append(_w("penalty", lang, n=label(e.seat), t=e.total))
         elif isinstance(e, GameEnded):
-            ending = _w("draw", lang) if e.winner == "draw" else _w("winner", lang, side=side_name(e.winner, lang))
+            ending = (_w("draw", lang) if e.winner == "draw"
+                      else _w("winner", lang, side=winner_name(e.winner, lang, variant)))
     head = [ending] if ending else []
     tail = [_w("roles", lang)] + [_w("role", lang, n=label(i), role=role_name(r, lang))
                                   for i, r in enumerate(roles, 1)]
