@@ -23,6 +23,7 @@ from controller.screens import views as v
 from controller.screens.canvas import H, W
 from controller.screens.fonts import SMALL
 from controller.screens.numbering import label_for
+from controller.screens.own_views import game_over
 from controller.screens.render import TOP, render, seconds
 from controller.screens.strings import Lang
 
@@ -113,7 +114,7 @@ class ScreenBook:
         for winner in (*SIDES, "draw"):
             for role in roles:
                 for won in (True, False, None):
-                    bits = self._draw(v.GameOver(winner, role, won, self.config.variant.id))
+                    bits = self._draw(game_over(winner, role, won, self.config.variant))
                     out.append((FULL, bits, Seen("over", winner=winner)))
         return out
 

@@ -16,6 +16,7 @@ from typing import Any
 
 from controller.bots import POLICIES
 from controller.cli.game_args import SETUP_ERRORS, add_game_arguments, fail, game_config
+from controller.screens.strings import Lang, winner_name
 from controller.sessions.bus_session import BusSession
 
 
@@ -84,7 +85,8 @@ def run(args: argparse.Namespace) -> int:
         for line in session.director.transcript:
             if finished or line.public:
                 print(f"{line.at:9.1f}s  {line.who:8}  {line.what}")
-        print(f"winner: {result['winner']} after {result['days']} days, {result['seconds']:.0f}s of table time"
+        winner = winner_name(str(result["winner"]), Lang.EN, config.variant)
+        print(f"winner: {winner} after {result['days']} days, {result['seconds']:.0f}s of table time"
               if finished else f"not finished after {result['seconds']:.0f}s of table time")
         print(f"bus: {result['frames']} frames at {args.baud} baud, {result['retransmits']} retransmits, "
               f"{result['corrupt_detected']} corrupt frames detected, {result['pauses']} pauses; press to director "

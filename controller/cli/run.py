@@ -112,7 +112,7 @@ def run(args: argparse.Namespace) -> int:
         if r["winner"] in (None, "none"):
             print(say("run_no_winner", args.lang, **numbers))
         else:
-            winner = winner_name(r["winner"], Lang.ZH if args.lang == "zh" else Lang.EN, session.config.variant.id)
+            winner = winner_name(r["winner"], Lang.ZH if args.lang == "zh" else Lang.EN, session.config.variant)
             print(say("run_winner", args.lang, winner=winner, **numbers))
     else:
         session.transcript.flush()

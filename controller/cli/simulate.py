@@ -9,6 +9,8 @@ from typing import Any
 from controller import compiled_rules
 from controller.bots import POLICIES
 from controller.cli.game_args import SETUP_ERRORS, add_game_arguments, fail, game_config
+from controller.rules.variant import SIDES, Variant
+from controller.screens.strings import Lang, winner_name
 from controller.simulate import simulate
 
 
@@ -50,15 +52,25 @@ def run(args: argparse.Namespace) -> int:
         return 0
     comp = ", ".join(f"{n} {r}" for r, n in config.composition)
     print(f"{config.variant.id}, {config.players} players ({comp}), policy {args.policy}, seed {args.seed}")
-    for side in sorted(set(summary.wins) | {"good", "killers"}):
+    sides = sorted(set(summary.wins) | set(SIDES))
+    names = {side: side_label(side, config.variant) for side in sides}
+    width = max(8, *map(len, names.values()))
+    for side in sides:
         lo, hi = summary.interval(side)
         n = summary.wins.get(side, 0)
-        print(f"  {side:8} wins {n:8}  {n / summary.games:7.2%}  (95% CI {lo:.2%} - {hi:.2%})")
+        print(f"  {names[side]:{width}} wins {n:8}  {n / summary.games:7.2%}  (95% CI {lo:.2%} - {hi:.2%})")
     lo, hi = summary.interval("draw")
-    print(f"  {'draws':8}      {summary.draws:8}  {summary.draws / summary.games:7.2%}  (95% CI {lo:.2%} - {hi:.2%})")
+    print(f"  {'draws':{width}}      {summary.draws:8}  {summary.draws / summary.games:7.2%}  (95% CI {lo:.2%} - {hi:.2%})")
     print(f"  games {summary.games}, mean days {summary.mean_days:.2f}, {summary.games_per_second:.0f} games/s")
     if compiled_rules.mode() == "mypyc":
         print("  rules: compiled with mypyc (build/mypyc)")
     else:
         print("  rules: Python source (./dev fast compiles them for the simulator: several times the games/s)")
     return 0
+
+
+def side_label(side: str, variant: Variant) -> str:
+    """A side as the variant names it, with its id when the words differ (``Werewolves (killers)``): the words
+    for the reader, the id for a script that greps the lines (``--json`` keys stay ids)."""
+    name = winner_name(side, Lang.EN, variant)
+    return side if name.lower() == side else f"{name} ({side})"

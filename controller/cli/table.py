@@ -116,9 +116,10 @@ def run(args: argparse.Namespace) -> int:
         return fail(str(exc))
     state = director.state
     if state is not None and state.over:
-        from controller.screens.strings import Lang, side_name
+        from controller.screens.strings import Lang, winner_name
 
-        print(say("table_over", lang, winner=side_name(state.winner or "draw", Lang.parse(lang))))
+        winner = winner_name(state.winner or "draw", Lang.parse(lang), director.config.variant)  # its own words
+        print(say("table_over", lang, winner=winner))
     else:
         print(say("table_closed", lang, seed=director.seed))
     return 0

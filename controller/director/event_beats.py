@@ -18,6 +18,7 @@ from controller.ports import LED_OFF
 from controller.rules.events import Acted, CardLost, Dawn, Died, Event, NightFell, VoteClosed
 from controller.rules.turns import TURN_VOTE
 from controller.screens import views as v
+from controller.screens.own_views import game_over, police_answer
 
 
 class EventBeats:
@@ -138,7 +139,7 @@ class EventBeats:
             answer = {"nod": v.Answer.NOD, "shake": v.Answer.SHAKE}.get(e.result, v.Answer.NONE)
             led = {"nod": LED_NOD, "shake": LED_SHAKE}.get(e.result, LED_OFF)
             for seat in e.actors:
-                self.parts.seats.set(seat, v.PoliceAnswer(e.target, answer), led)
+                self.parts.seats.set(seat, police_answer(self.config.variant, e.target, answer), led)
             self.parts.loop.beat_now("wait", self.t.answer_s)
             # V7.1: roles that "see" the check (angel, devil) are asleep now: they see it when they next wake.
             seers = self.config.variant.roles
@@ -173,7 +174,7 @@ class EventBeats:
             side = self.parts.loop.state.side_of(seat)
             won = None if winner == "draw" else side == winner
             role = self.parts.loop.state.role_of(seat)
-            self.parts.seats.set(seat, v.GameOver(winner, role, won, self.config.variant.id), LED_OFF)
+            self.parts.seats.set(seat, game_over(winner, role, won, self.config.variant), LED_OFF)
         self.parts.remote.show_story()  # the whole story, UP/DOWN scroll it
         self.parts.loop.note("table", f"game over: {winner} ({self.parts.loop.state.end_reason})")
         self.parts.follow.over()

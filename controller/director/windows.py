@@ -20,6 +20,7 @@ from controller.rules import cards, engine
 from controller.rules.actions import Timeout
 from controller.rules.turns import TURN_VOTE
 from controller.screens import views as v
+from controller.screens.own_views import police_answer
 from controller.voice.prompts import prompt
 
 
@@ -70,7 +71,7 @@ class InputWindows:
             for seat, answers in learnt.items():  # V7.1: what they may see of the police's checks
                 for target, answer in answers:
                     self.parts.loop.beat("call", lambda s=seat, t=target, a=answer:
-                                         self.parts.seats.set(s, v.PoliceAnswer(t, a)))
+                                         self.parts.seats.set(s, police_answer(self.config.variant, t, a)))
                     self.parts.loop.beat("wait", self.t.answer_s)
             self.parts.loop.beat("call", lambda: self.start(p, self.t.night_action_s, left))
         elif kind == "recognition":

@@ -23,7 +23,7 @@ from controller.screens import views as v
 from controller.screens.canvas import Canvas, H, ScreenOverflow, W, wrap
 from controller.screens.fonts import BIG, HUGE, MEDIUM, SMALL
 from controller.screens.numbering import Label, labels, plain
-from controller.screens.strings import Lang, action_name, card_name, role_name, ui, winner_name
+from controller.screens.strings import Lang, action_name, card_name, own_word, role_name, ui, winner_name
 
 log = logging.getLogger(__name__)
 
@@ -326,11 +326,11 @@ def _police_answer(c: Canvas, view: v.PoliceAnswer, lang: Lang, label: Label) ->
     if view.answer is v.Answer.NOD:
         c.fill(mark)
         c.check((10, 12, 52, 52), width=7, fill=0)
-        word = ui("nod", lang)
+        word = own_word(view.words, lang) or ui("nod", lang)
     elif view.answer is v.Answer.SHAKE:
         c.draw.rectangle((mark[0], mark[1], mark[2] - 1, mark[3] - 1), outline=1, width=2)
         c.cross((14, 16, 48, 48), width=6)
-        word = ui("shake", lang)
+        word = own_word(view.words, lang) or ui("shake", lang)
     else:
         c.draw.rectangle((mark[0], mark[1], mark[2] - 1, mark[3] - 1), outline=1, width=2)
         c.ink("?", (10, 12, 52, 52), (HUGE,))
@@ -472,7 +472,7 @@ def _game_over(c: Canvas, view: v.GameOver, lang: Lang, label: Label) -> None:
     if view.winner == "draw":
         head = ui("draw", lang)
     else:
-        head = ui("winner", lang, side=winner_name(view.winner, lang, view.variant))
+        head = ui("winner", lang, side=own_word(view.words, lang) or winner_name(view.winner, lang, view.variant))
     mine = f"{ui('your_role_was', lang)} {role_name(view.role, lang)}"
     if view.won is not None:
         mine += "\n" + ui("you_won" if view.won else "you_lost", lang)

@@ -9,7 +9,7 @@ sentence off with "…".
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from controller.rules.events import (
     Acted,
@@ -18,6 +18,7 @@ from controller.rules.events import (
     Dealt,
     Died,
     Event,
+    GameCreated,
     GameEnded,
     NightFell,
     Penalised,
@@ -28,7 +29,7 @@ from controller.rules.events import (
 from controller.screens.canvas import W, wrap
 from controller.screens.fonts import SMALL
 from controller.screens.numbering import Label, labels, plain
-from controller.screens.strings import Lang, action_name, role_name, side_name
+from controller.screens.strings import Lang, action_name, own_word, own_words, role_name, winner_name
 
 #: The remote's list leaves 4 px for its scrollbar.
 WIDTH = W - 4
@@ -84,13 +85,16 @@ def story(events: Sequence[Event], lang: Lang | str = Lang.ZH, label: Label = pl
     lines: list[str] = []
     hands: dict[int | None, list[int]] = {}
     ending: str | None = None
+    variant = ""  # the version played, whose file names the winning side (its [words.sides])
     for e in events:
-        if isinstance(e, Dealt):
+        if isinstance(e, GameCreated):
+            variant = str(e.variant.get("id", "")) if isinstance(e.variant, Mapping) else ""
+        elif isinstance(e, Dealt):
             roles = e.roles
         elif isinstance(e, NightFell):
             lines.append(_w("night", lang, n=e.night))
         elif isinstance(e, Acted) and e.ability != "defence":
-            lines.extend(_acted(e, roles, lang, label))
+            lines.extend(_acted(e, roles, lang, label, variant))
         elif isinstance(e, Dawn):
             lines.append(_w("dawn", lang, seats=_seats([s for s, _ in e.deaths])) if e.deaths
                          else _w("dawn_none", lang))
@@ -119,14 +123,15 @@ def story(events: Sequence[Event], lang: Lang | str = Lang.ZH, label: Label = pl
         elif isinstance(e, Penalised):
             lines.append(_w("penalty", lang, n=label(e.seat), t=e.total))
         elif isinstance(e, GameEnded):
-            ending = _w("draw", lang) if e.winner == "draw" else _w("winner", lang, side=side_name(e.winner, lang))
+            ending = (_w("draw", lang) if e.winner == "draw"
+                      else _w("winner", lang, side=winner_name(e.winner, lang, variant)))
     head = [ending] if ending else []
     tail = [_w("roles", lang)] + [_w("role", lang, n=label(i), role=role_name(r, lang))
                                   for i, r in enumerate(roles, 1)]
     return tuple(part for line in (*head, *lines, *tail) for part in wrap(line, SMALL, WIDTH))
 
 
-def _acted(e: Acted, roles: tuple[str, ...], lang: Lang, label: Label = plain) -> list[str]:
+def _acted(e: Acted, roles: tuple[str, ...], lang: Lang, label: Label = plain, variant: str = "") -> list[str]:
     """"杀手 1 2 杀人 → 5"; "Police 3 4 Check -> 2" and the answer on a line of its own ("  = killer")."""
     who = "+".join(role_name(r, lang) for r in sorted({roles[a - 1] for a in e.actors if 0 < a <= len(roles)}))
     head = f"{who} {labels(e.actors, label)}".strip()
@@ -140,5 +145,6 @@ def _acted(e: Acted, roles: tuple[str, ...], lang: Lang, label: Label = plain) -
     if e.how in ("random", "judge"):
         lines[0] += f" ({_w(e.how, lang)})"
     if e.result in ("nod", "shake", "none"):
-        lines.append(f"  = {_w(e.result, lang)}")
+        answer = own_word(own_words(variant, "answers", e.result), lang) or _w(e.result, lang)  # W5: 狼人
+        lines.append(f"  = {answer}")
     return lines

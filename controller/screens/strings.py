@@ -11,7 +11,7 @@ import enum
 import functools
 from collections.abc import Iterator, Mapping
 
-from controller.rules.variant import builtin_ids, load_variant
+from controller.rules.variant import Variant, builtin_ids, load_variant
 
 
 class Lang(enum.Enum):
@@ -380,20 +380,31 @@ def side_name(side: str, lang: Lang) -> str:
     return _lookup(SIDES, side, lang)
 
 
-def winner_name(side: str, lang: Lang, variant: str = "") -> str:
+def winner_name(side: str, lang: Lang, variant: str | Variant = "") -> str:
     """The winning side as the version played names it: its variant file's ``[words.sides]`` (the same words as
-    the voice's ending, ``ENDINGS`` in controller/voice/prompts.py); otherwise :data:`SIDES`."""
-    words = _variant_words(variant, "sides").get(side)
-    if words is not None:
-        return _pick(words, lang)
-    return side_name(side, lang)
+    the voice's ending, ``ENDINGS`` in controller/voice/prompts.py); otherwise :data:`SIDES`. ``variant``: a
+    built-in id, or the variant itself (a club's own file, a test-local board)."""
+    return own_word(own_words(variant, "sides", side), lang) or side_name(side, lang)
 
 
-def _variant_words(variant: str, table: str) -> Mapping[str, tuple[str, str]]:
-    """A built-in variant's ``[words]`` table (read once: variants are cached); empty for any other id."""
+def own_words(variant: str | Variant, table: str, key: str) -> tuple[str, ...]:
+    """``key``'s ``(zh, en)`` in the variant's ``[words.<table>]``, or ``()`` when the variant has none (then
+    the built-in tables here speak: the seed versions' words). A view carries these, so a screen needs no
+    variant file to say them."""
+    words = variant.words if isinstance(variant, Variant) else _builtin_words(variant)
+    return words.get(table, {}).get(key, ())
+
+
+def own_word(words: tuple[str, ...], lang: Lang) -> str:
+    """One language of an ``own_words`` pair; "" when there is none."""
+    return _pick((words[0], words[1]), lang) if len(words) == 2 else ""
+
+
+def _builtin_words(variant: str) -> Mapping[str, Mapping[str, tuple[str, str]]]:
+    """A built-in variant's ``[words]`` (read once: variants are cached); empty for any other id."""
     if variant not in _builtin():
         return {}
-    return load_variant(variant).words.get(table, {})
+    return load_variant(variant).words
 
 
 @functools.cache

@@ -150,10 +150,13 @@ class Answer(enum.Enum):
 
 @dataclass(frozen=True, slots=True)
 class PoliceAnswer(View):
-    """The judge's answer to a check (V2.2): a nod or a shake, as an unmistakable mark."""
+    """The judge's answer to a check (V2.2): a nod or a shake, as an unmistakable mark. ``words``: the answer as
+    the version played says it (its ``[words.answers]``, zh then en: 狼人 for the W boards' seer, W1); empty: the
+    seeds' 是杀手 / 不是杀手."""
 
     target: int
     answer: Answer
+    words: tuple[str, ...] = ()
 
 
 # --- day -----------------------------------------------------------------------------------------------------
@@ -238,12 +241,14 @@ class Message(View):
 @dataclass(frozen=True, slots=True)
 class GameOver(View):
     """The end (C4): the winner, this seat's role revealed, won or lost (None: a draw). ``variant``: the version
-    played, whose seed names the winning side in its own words (as the voice's ending does)."""
+    played, whose seed names the winning side in its own words (as the voice's ending does). ``words``: the
+    winning side's name from the variant file itself (zh then en), for a club's own file that is no built-in id."""
 
     winner: str
     role: str
     won: bool | None = None
     variant: str = ""
+    words: tuple[str, ...] = ()
 
 
 # --- the judge's remote --------------------------------------------------------------------------------------

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 from controller.board.words import board_lines
 from controller.rules.turns import TURN_VOTE
 from controller.screens.story import story
-from controller.screens.strings import UI, Lang, action_name, role_name, side_name, ui
+from controller.screens.strings import UI, Lang, action_name, role_name, side_name, ui, winner_name
 from controller.screens.views import L10n, Text
 
 if TYPE_CHECKING:
@@ -95,7 +95,7 @@ def judge_view(director: Director | None, lang: Lang | str, *, lobby: Lobby | No
         view["headline"] = _w("deal", lang)
     if d.stage == "over" or s.over:
         winner = s.winner or "draw"
-        view["headline"] = ui("draw", lang) if winner == "draw" else ui("winner", lang, side=side_name(winner, lang))
+        view["headline"] = ui("draw", lang) if winner == "draw" else ui("winner", lang, side=winner_name(winner, lang, d.config.variant))
     return view
 
 

@@ -77,7 +77,9 @@ def test_between_games_the_board_shows_the_standings_and_the_remote_the_last_gam
     assert last and last[0]["rank"] == 1
     first_game = club.store.games()[0]
     head = report.remote_lines[1][0]
-    assert head.en == f"Last game: {'Good side' if first_game.winner == 'good' else 'Killers'}"
+    assert first_game.variant == "standard-2.0"  # 004 §4 names the sides 警察一方 / 杀手一方, as the seats do
+    said = {"good": "Police side", "killers": "Killers' side"}[first_game.winner]
+    assert head.en == f"Last game: {said}"
     assert head.zh.startswith("上局：")
     assert len(report.remote_lines[1]) == 13  # the result, then each of 12 seats with its points
 
