@@ -10,6 +10,7 @@ counterexamples, run ``HYPOTHESIS_PROFILE=explore ./dev test tests/...``: random
 from __future__ import annotations
 
 import os
+import shutil
 import sys
 import threading
 
@@ -23,6 +24,23 @@ settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "tianhei"))
 # The hints commands print name the command as the person ran it (./dev sets this): the tests read them as
 # `tianhei ...` whether or not they were started through ./dev.
 os.environ.pop("TIANHEI_COMMAND", None)
+
+
+def _need(tool: str, package: str) -> None:
+    if shutil.which(tool) is None:
+        pytest.fail(f"{tool} is missing: ./dev test installs it (Debian: apt-get install {package})")
+
+
+@pytest.fixture
+def sox() -> None:
+    """sox, which ./dev test installs: a test that needs it fails where it is missing, never skips."""
+    _need("sox", "sox libsox-fmt-all")
+
+
+@pytest.fixture
+def espeak() -> None:
+    """espeak-ng, which ./dev test installs: likewise fails, never skips."""
+    _need("espeak-ng", "espeak-ng")
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:

@@ -103,7 +103,7 @@ def test_tianhei_hall_answers_through_a_flood_and_stops_promptly_on_sigterm(tmp_
                     if browser.get("/state").status_code == 200:
                         break
                 assert hall.poll() is None and time.monotonic() < end, (tmp_path / "hall.log").read_text()
-                time.sleep(0.1)  # a real process starting up
+                time.sleep(0.1)  # a real process starting up: polled, bounded by `end` (no clock to inject)
             before = len((tmp_path / "hall.log").read_text().splitlines())
             for n in range(600):
                 held.enter_context(unfinished(port, ADDRESSES[n // 50]))

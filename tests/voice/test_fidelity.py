@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import shutil
 import subprocess
 from pathlib import Path
 
@@ -40,7 +39,7 @@ def test_a_clip_cut_off_at_4_khz_has_lost_the_whole_band_and_an_untouched_one_no
     assert band_holes(source, dull, RATE) > 0.95
 
 
-@pytest.mark.skipif(not (shutil.which("sox") and shutil.which("espeak-ng")), reason="sox and espeak-ng needed")
+@pytest.mark.usefixtures("sox", "espeak")
 def test_the_packs_quality_keeps_the_sibilants_of_a_spoken_prompt(tmp_path: Path) -> None:
     raw, wav, ogg, back = (tmp_path / n for n in ("raw.wav", "s.wav", "s.ogg", "back.wav"))
     subprocess.run(["espeak-ng", "-v", "en-gb", "-w", str(raw), "Someone saw another card. Six, seven."], check=True)

@@ -17,7 +17,7 @@ from controller.voice.recording import open_recording
 
 from .judge_takes import takes, wav_bytes, write_takes
 
-pytestmark = pytest.mark.skipif(not shutil.which("sox"), reason="sox finishes a take (Debian: sox libsox-fmt-all)")
+pytestmark = pytest.mark.usefixtures("sox")  # sox finishes a take
 
 
 def args(*argv: str) -> argparse.Namespace:

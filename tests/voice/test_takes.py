@@ -4,7 +4,6 @@ reason, and the pack is as it was."""
 
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 
 import numpy as np
@@ -17,7 +16,7 @@ from controller.voice.takes import judge, read_take, slot_for
 
 from .judge_takes import RATE, takes, wav_bytes
 
-needs_sox = pytest.mark.skipif(not shutil.which("sox"), reason="sox encodes the take (Debian: sox libsox-fmt-all)")
+needs_sox = pytest.mark.usefixtures("sox")  # sox encodes the take
 
 
 @pytest.fixture(scope="module")

@@ -26,7 +26,7 @@ from tests.web.live import LiveTable
 from tests.web.test_browser import CHROMEDRIVER, CHROMIUM, PHONE, spki_sha256
 
 pytestmark = [pytest.mark.slow, pytest.mark.filterwarnings("ignore::DeprecationWarning"),
-              pytest.mark.skipif(not shutil.which("sox"), reason="sox finishes a take (Debian: sox libsox-fmt-all)")]
+              pytest.mark.usefixtures("sox")]
 
 #: Seconds the judge holds the record button: the fake microphone's file starts as the recording does (0.6 s
 #: of room, the 1.9 s of 「天亮了，请大家睁眼。」, then the room again).

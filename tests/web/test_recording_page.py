@@ -4,8 +4,6 @@ now; and refused for a phone that is not paired or a page that is not the table'
 
 from __future__ import annotations
 
-import shutil
-
 import pytest
 
 from tests.voice.judge_takes import takes, wav_bytes
@@ -13,7 +11,7 @@ from tests.web.live import LiveTable
 from tests.web.test_attacks import client, pair
 
 pytestmark = [pytest.mark.filterwarnings("ignore::DeprecationWarning"),
-              pytest.mark.skipif(not shutil.which("sox"), reason="sox finishes a take (Debian: sox libsox-fmt-all)")]
+              pytest.mark.usefixtures("sox")]
 
 
 @pytest.fixture(autouse=True)
