@@ -15,6 +15,7 @@ A pair is whole when both sides are non-empty, the English side holds no Chinese
 from __future__ import annotations
 
 import ast
+import functools
 import re
 from collections.abc import Iterator
 from pathlib import Path
@@ -43,6 +44,7 @@ def _pairs(node: ast.Dict) -> list[tuple[str, str, str]] | None:
     return out or None
 
 
+@functools.cache
 def python_catalogues() -> list[tuple[str, list[tuple[str, str, str]]]]:
     found = []
     for path in sorted(CONTROLLER.rglob("*.py")):
@@ -55,6 +57,7 @@ def python_catalogues() -> list[tuple[str, list[tuple[str, str, str]]]]:
     return found
 
 
+@functools.cache
 def python_language_dicts() -> list[tuple[str, dict[str, set[str]]]]:
     found = []
     for path in sorted(CONTROLLER.rglob("*.py")):
