@@ -93,6 +93,8 @@ def lastwords_allowed(s: GameState, seat: int, cause: str) -> bool:
     mode = s.config.opt("lastwords")
     if mode == "all":
         return True
+    if mode == "first_night":  # W12: the first night's dead, and every death by day
+        return cause != "night" or s.night == 1
     if mode == "killer_silent":
         return not (cause == "executed" and s.side_of(seat) == "killers")
     place = next((i for i, (x, _) in enumerate(s.dead) if x == seat), len(s.dead))
@@ -164,11 +166,18 @@ def task_vote(tx: Tx) -> None:
     tx.open("vote", "vote", tuple(living), choices)
 
 
-def task_revote(tx: Tx, candidates: tuple[int, ...]) -> None:
-    """V2.7: in every revote all living players vote; only the tied players are candidates."""
+def task_revote(tx: Tx, candidates: tuple[int, ...], others: bool = False) -> None:
+    """V2.7: in every revote all living players vote; only the tied players are candidates. W13 (``others``): the
+    tied do not vote; with nobody else left to vote, nobody is out."""
     s = tx.s
     order = [x for x in vote_order(s) if x in candidates]
-    tx.open("vote", "revote", hooks.voters(s, tuple(sorted(s.alive))), (*order, None))
+    voters = hooks.voters(s, tuple(sorted(s.alive)))
+    if others:
+        voters = tuple([x for x in voters if x not in candidates])
+        if not voters:
+            tx.emit(VoteClosed((), None, ()))
+            return
+    tx.open("vote", "revote", voters, (*order, None))
 
 
 def task_execute(tx: Tx, seat: int) -> None:
@@ -464,7 +473,9 @@ def _tie(tx: Tx, tied: tuple[int, ...]) -> None:
         tx.emit(TieRound(procedure, stage, tied, "nobody_out"))
         return
     tx.emit(TieRound(procedure, stage, tied))
-    if procedure == "revote" and stage == 1:  # a second vote at once
+    if procedure == "others_revote":  # W13: the tied speak again, the others vote among them
+        tx.push(("speak_among", tied, "tie.speak"), ("revote", tied, True))
+    elif procedure == "revote" and stage == 1:  # a second vote at once
         tx.push(("revote", tied))
     else:  # defence speeches (revote, top2) or the tied debate (debate_first), then a revote
         step = "tie.debate" if procedure == "debate_first" else "tie.defence"

@@ -89,6 +89,9 @@ def task_last_act(tx: Tx, seat: int) -> None:
         return
     if last_act_due(tx.s, target, cause):
         tx.push(("last_act", target))
+    s = tx.s
+    if s.phase == "day" and s.config.talk and s.config.opt("lastwords") == "first_night":
+        tx.open("last_words", "last_words.shot", (target,))  # W12: shot by day, the player leaves last words
 
 
 def self_destruct(tx: Tx, seat: int) -> None:

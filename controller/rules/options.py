@@ -84,8 +84,9 @@ OPTIONS: Mapping[str, OptionSpec] = {
         _opt("lastwords", "V2.3", "quota",
              "quota: the first N to die speak, every death uses a place, also one without words (V2.3); "
              "killer_silent: night victims and executed good players speak, executed killers never (V2.8); all: "
-             "every dead player speaks once (V1.3)",
-             ("quota", "killer_silent", "all")),
+             "every dead player speaks once (V1.3); first_night: the first night's dead and everyone voted out or "
+             "shot by day, not the night's dead after night 1 (W12)",
+             ("quota", "killer_silent", "all", "first_night")),
         _opt("lastwords.quota", "V2.3", 0,
              "the last-words quota N; 0 = the variant's default (police count in 2.0, killers in 3.0)", (), 0, 20),
         _opt("speech.any_direction", "V2.4", False,
@@ -101,11 +102,18 @@ OPTIONS: Mapping[str, OptionSpec] = {
         _opt("tie", "V2.7", "club",
              "club: tied speak, revote; any second tie (also among fewer players) -> others speak, revote; a third "
              "tie is a draw. revote: revote, then defence and revote until decided. debate_first: tied debate, "
-             "then revote. top2: every vote has two rounds, the top two (or more) debate, then a revote decides",
-             ("club", "revote", "debate_first", "top2")),
+             "then revote. top2: every vote has two rounds, the top two (or more) debate, then a revote decides. "
+             "others_revote (W13): the tied speak again and the other players vote among them",
+             ("club", "revote", "debate_first", "top2", "others_revote")),
         _opt("tie.limit", "V2.7", 5,
              "Decision: after this many revotes that still tie, nobody is voted out that day (revote, "
              "debate_first, top2), so that a game always ends", (), 1, 50),
+        _opt("win.all", "W14", False,
+             "false: 屠边, the werewolves win when every villager or every god is dead (decision); true: 屠城, they "
+             "must kill the whole good side (the variant's [win_tables.all])"),
+        _opt("sheriff", "W10", False,
+             "a sheriff is elected on day 1, before the night's deaths are told; the sheriff's vote counts 1.5, the "
+             "sheriff chooses the speeches' direction and speaks last, and passes or tears the badge on dying"),
         _opt("checks", "V2.10", 0, "police checks per game; 0 = unlimited", (), 0, 50),
         _opt("first_night", "V2.10", "kill",
              "kill: the first night has kill and check; recognition: the first night is recognition only, "

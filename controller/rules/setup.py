@@ -57,7 +57,8 @@ class GameConfig:
         object.__setattr__(self, "all_seats", frozenset(range(1, self.players + 1)))
         object.__setattr__(self, "cards", tuple([role for role, n in self.composition for _ in range(n)]))
         tables = self.variant.win_tables
-        name = str(self.options.get("win", "default"))
+        name = "all" if self.options.get("win.all") and "all" in tables else str(self.options.get("win", "default"))
+        # (W14 win.all: 屠城, the variant's table named "all", instead of its default table, 屠边)
         object.__setattr__(self, "win_rows", tables[name] if name in tables else next(iter(tables.values())))
         object.__setattr__(self, "counts", MappingProxyType(dict(self.composition)))
         object.__setattr__(self, "sorted_options", tuple(sorted(self.options.items())))

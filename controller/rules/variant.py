@@ -439,7 +439,11 @@ def parse_variant(data: Mapping[str, Any], where: str) -> Variant:
     if "roles" in options and options["roles"] not in role_tables:
         raise r.fail("options.roles", f"no role table named {options['roles']!r}", _suggest(
             str(options["roles"]), tuple(role_tables)))
-    if len(win_tables) > 1 and "win" not in options:
+    if "win.all" in options and "all" not in win_tables:
+        raise r.fail("options.win.all", "the option win.all (W14) needs a win table named \"all\"",
+                     "add [win_tables.all] with the rows of 屠城, or drop the option")
+    # W14: with win.all, the table "all" (屠城) stands beside one other table (屠边), which needs no option "win"
+    if len(win_tables) > 1 + ("win.all" in options) and "win" not in options:
         raise r.fail("options.win", "several win tables but no option to choose one",
                      f"add win = \"{next(iter(win_tables))}\" to [options]")
 
