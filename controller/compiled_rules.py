@@ -36,7 +36,7 @@ from typing import Any
 #: which compiled become native objects) and the bots that play them with their game loop. The rest of both
 #: packages is reading files and an exception class (mypyc compiles no subclass of a built-in exception).
 COMPILED: dict[str, tuple[str, ...]] = {
-    "controller.rules": ("engine", "tx", "state", "night", "day", "agenda", "win", "turns", "clash", "ability",
+    "controller.rules": ("engine", "tx", "state", "night", "day", "agenda", "win", "turns", "clash", "ability", "sheriff",
                          "hooks", "seats", "cards", "hands", "setup", "variant", "draws", "record", "events",
                          "actions"),
     "controller.bots": ("policies", "play"),

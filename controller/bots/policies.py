@@ -28,12 +28,15 @@ from controller.rules.actions import (
     GroupPick,
     Pass,
     Pick,
+    SelfDestruct,
     Timeout,
     Vote,
+    Withdraw,
 )
 from controller.rules.draws import choice
 from controller.rules.engine import Pending
 from controller.rules.events import Acted, Event
+from controller.rules.sheriff import BADGE, SPEECH, VOTES
 from controller.rules.state import GameState
 from controller.rules.turns import TURN_VOTE
 
@@ -138,6 +141,10 @@ class UninformedPolicy:
             return (Ballot(tuple([(v, target) for v in p.seats])),)
         if kind in PASSIVE_KINDS:
             return (Pass(p.seats[0]),)
+        if kind == "candidacy":  # W10: each runs for sheriff with one chance in four
+            return _run_for_sheriff(p, rng, 0.25)
+        if kind == BADGE:  # W10: to any living player, or torn
+            return (Pick(p.seats[0], choice(rng, choices)),)
         return (Timeout(),)  # recognition, defence claims, the judge's direction: nothing to add
 
     def observe(self, state: GameState, events: Sequence[Event]) -> None:
@@ -160,7 +167,13 @@ class RandomPolicy:
         if kind == "vote":
             return tuple(Vote(v, choice(rng, p.choices)) for v in p.seats)
         if kind in PASSIVE_KINDS:
+            if p.step == SPEECH and rng.random() < 0.2:  # W10: a candidate withdraws (退水)
+                return (Withdraw(p.seats[0]),)
             return (Pass(p.seats[0]),)
+        if kind == "candidacy":
+            return _run_for_sheriff(p, rng, 0.5)
+        if kind == BADGE:
+            return (Pick(p.seats[0], choice(rng, p.choices)),)
         if kind == "recognition":
             return tuple(Pass(s) for s in p.seats) or (Timeout(),)
         if kind == "defence_claim":
@@ -241,6 +254,9 @@ class HeuristicPolicy:
                 return (by_kind,)
             return (GroupPick(choice(rng, p.choices)),)
         if kind == "vote":
+            wolf = _self_destructs(self, state, p, rng)
+            if wolf:
+                return (SelfDestruct(wolf),)
             out: list[Action] = []
             candidates = _targets(p)
             claimed = [c for c in candidates if c in self.claimed_killers]
@@ -264,7 +280,69 @@ class HeuristicPolicy:
             return (Pass(p.seats[0]),)
         if kind == "defence_claim":
             return tuple(Pick(s, s) if s in self.claimed_killers else Pass(s) for s in p.seats) or (Timeout(),)
+        if kind == "candidacy":
+            return _candidacy(self, state, p, rng)
+        if kind == BADGE:
+            return (Pick(p.seats[0], _heir(self, state, p, rng)),)
         return (Timeout(),)
+
+
+def _run_for_sheriff(p: Pending, rng: random.Random, chance: float) -> tuple[Action, ...]:
+    """W10: each seat called runs for sheriff with ``chance``."""
+    return tuple([Pick(s, s) if rng.random() < chance else Pass(s) for s in p.seats]) or (Timeout(),)
+
+
+def _candidacy(self: HeuristicPolicy, state: GameState, p: Pending, rng: random.Random) -> tuple[Action, ...]:
+    """W10: the seer runs (to give the checks with the badge's weight), a werewolf now and then (to take the badge
+    from the good side), anyone else seldom."""
+    out: list[Action] = []
+    for s in p.seats:
+        if state.side_of(s) == "killers":
+            chance = 0.3
+        elif _ability_of(state, s) == "check":
+            chance = 1.0
+        else:
+            chance = 0.15
+        out.append(Pick(s, s) if rng.random() < chance else Pass(s))
+    return tuple(out) or (Timeout(),)
+
+
+def _ability_of(state: GameState, seat: int) -> str:
+    """The night ability of ``seat``'s role ("" for none)."""
+    role = state.roles[seat - 1]
+    for st in state.config.variant.night:
+        if role in st.roles:
+            return st.ability
+    return ""
+
+
+def _heir(self: HeuristicPolicy, state: GameState, p: Pending, rng: random.Random) -> int | None:
+    """W10: a good sheriff leaves the badge to a player the checks cleared, else to anyone not claimed a killer; a
+    werewolf sheriff to a partner, else tears it."""
+    seat = p.seats[0]
+    heirs = _targets(p)
+    if state.side_of(seat) == "killers":
+        partners = [h for h in heirs if state.side_of(h) == "killers"]
+        return choice(rng, partners) if partners else None
+    cleared = [h for h in heirs if h in self.cleared]
+    pool = cleared or [h for h in heirs if h not in self.claimed_killers]
+    return choice(rng, pool) if pool else None
+
+
+def _self_destructs(self: HeuristicPolicy, state: GameState, p: Pending, rng: random.Random) -> int:
+    """W11: the werewolf who self-destructs now (0: none). In the sheriff election, now and then one, so that the
+    badge waits a day; in a day's vote, a werewolf the seer's check exposed, one time in two, so that the day
+    ends before the vote."""
+    wolves = [s for s in sorted(state.alive) if state.spec(s).day_action == "self_destruct"]
+    if not wolves:
+        return 0
+    if p.step in VOTES:
+        return choice(rng, wolves) if rng.random() < 0.1 else 0
+    if p.step == "vote":
+        exposed = [w for w in wolves if w in self.claimed_killers]
+        if exposed and rng.random() < 0.5:
+            return exposed[0]
+    return 0
 
 
 def _v4_v7_night(self: HeuristicPolicy, state: GameState, p: Pending, targets: list[int],

@@ -140,10 +140,22 @@ class SelfDestruct(Record):
         self.seat = seat
 
 
-dataclass_view(Pick, GroupPick, Vote, Ballot, Pass, Timeout, ChooseDirection, Surrender, Eject, Penalty, SelfDestruct)
+@mypyc_attr(acyclic=True)
+class Withdraw(Record):
+    """W10: a candidate for sheriff withdraws (退水) during the candidates' speeches."""
+
+    __match_args__ = ("seat",)
+    seat: Final[int]
+
+    def __init__(self, seat: int) -> None:
+        self.seat = seat
+
+
+dataclass_view(Pick, GroupPick, Vote, Ballot, Pass, Timeout, ChooseDirection, Surrender, Eject, Penalty, SelfDestruct,
+               Withdraw)
 
 Action = (Pick | GroupPick | Vote | Ballot | Pass | Timeout | ChooseDirection | Surrender | Eject | Penalty
-          | SelfDestruct)
+          | SelfDestruct | Withdraw)
 
 
 class Rejected(Exception):

@@ -19,7 +19,7 @@ class DayRules:
     (compiled, an option is a Python-level call and a comparison of untyped values; these are native fields).
     Never changed once made: safe to read from any thread."""
 
-    __slots__ = ("config", "reverse", "tasks", "top2")
+    __slots__ = ("config", "reverse", "sheriff", "tasks", "top2")
 
     def __init__(self, config: GameConfig) -> None:
         self.config = config
@@ -30,6 +30,8 @@ class DayRules:
         self.reverse: bool = config.opt("vote") == "reverse"
         #: V2.7 ``tie.top2``: every first vote has two rounds.
         self.top2: bool = config.opt("tie") == "top2"
+        #: W10 ``sheriff``: an election, the sheriff's 1.5 vote, speaking last, the badge.
+        self.sheriff: bool = bool("sheriff" in config.options and config.opt("sheriff"))
 
 
 #: The rules of the configuration the day last asked about: every game of a simulation (and every day of a table's

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from controller.rules import cards, hooks, night, turns, win
+from controller.rules import cards, hooks, night, sheriff, turns, win
 from controller.rules.ability import REGISTRY
 from controller.rules.actions import Rejected
 from controller.rules.agenda import day_rules
@@ -120,7 +120,15 @@ def task_speeches(tx: Tx) -> None:
         tx.push(("speeches",))
         tx.open("direction", "speech.direction", (0,), (1, -1))
         return
-    order = speech_order(s)
+    chief = sheriff.sheriff_of(s) if day_rules(s.config).sheriff else 0
+    if chief and chief in s.alive:  # W10: the sheriff chooses the direction and speaks last
+        if not s.direction:
+            tx.push(("speeches",))
+            tx.open("direction", sheriff.DIRECTION, (chief,), (1, -1))
+            return
+        order = order_from(next_seat(chief, s.direction, s.players), s.direction, s.players, s.alive)
+    else:
+        order = speech_order(s)
     if order:
         tx.open("speeches", "speeches", order)
 
@@ -196,6 +204,8 @@ def task_execute(tx: Tx, seat: int) -> None:
         return
     if s.config.variant.last_acts and hooks.last_act_due(tx.s, seat, "executed"):
         tx.push(("last_act", seat))  # W8: after the last words
+    if day_rules(s.config).sheriff and hooks.holds_badge(s, seat):
+        tx.push((sheriff.BADGE, seat))  # W10: after the last words, before a last act
     if allowed and s.config.talk:
         tx.open("last_words", "last_words.executed", (seat,))
 
@@ -212,6 +222,7 @@ TASKS: dict[str, Any] = {
 }
 TASKS.update(turns.TASKS)  # V4.7, V4.8, V7.1
 TASKS.update(hooks.TASKS)  # W8
+TASKS.update(sheriff.TASKS)  # W10
 
 
 def _check_win(tx: Tx) -> bool:
@@ -383,6 +394,9 @@ def _close(tx: Tx, hands: tuple[tuple[int, int | None], ...], counts: dict[Any, 
     if w.step == turns.TURN_VOTE:  # V4.8: one player's vote right after their defence
         turns.close_turn(tx, hands)
         return
+    if w.step in sheriff.VOTES:  # W10: the sheriff election's vote
+        sheriff.close_vote(tx, hands)
+        return
     if counts is None:
         alive = s.alive
         counts = {}
@@ -418,6 +432,9 @@ def _close(tx: Tx, hands: tuple[tuple[int, int | None], ...], counts: dict[Any, 
             tx.emit(VoteClosed((), None, ()))
             return
         tally, tops, first = tuple(tally_list), tuple(tops_list), tops_list[0]
+        if day_rules(s.config).sheriff:  # W10: the sheriff's hand counts 1.5
+            tops = sheriff.weighted_tops(s, hands, tally, tops)
+            first = tops[0]
     if w.step == "vote" and day_rules(s.config).top2:
         _top2_first_round(tx, tally, tops)
         return
@@ -514,6 +531,8 @@ def remove_player(tx: Tx, seat: int, cause: str) -> None:
     tx.emit(Died(seat, cause))
     if _check_win(tx):
         return
+    if day_rules(s.config).sheriff and hooks.holds_badge(s, seat):
+        tx.push((sheriff.BADGE, seat))  # W10: once the open step is over
     s = tx.s
     if speaking or (s.waiting is not None and seat in s.queue):
         tx.emit(Spoke(seat, cause))

@@ -19,7 +19,7 @@ from typing import Any, Final
 
 from mypy_extensions import mypyc_attr
 
-from controller.rules import cards, day, hooks, night, turns, win
+from controller.rules import cards, day, hooks, night, sheriff, turns, win
 from controller.rules.actions import (
     Action,
     Ballot,
@@ -34,6 +34,7 @@ from controller.rules.actions import (
     Surrender,
     Timeout,
     Vote,
+    Withdraw,
 )
 from controller.rules.agenda import day_agenda
 from controller.rules.draws import shuffle
@@ -51,10 +52,10 @@ from controller.rules.state import GameState, Waiting
 from controller.rules.tx import SPEECH_KINDS, Tx, apply, fold  # noqa: F401 (apply, fold: still engine.apply, .fold)
 
 # The kinds of waiting each input answers (constants: a set literal in a call would be built at every input).
-_PICK_KINDS: Final = frozenset({"night", "recognition", "defence_claim"})
+_PICK_KINDS: Final = frozenset({"night", "recognition", "defence_claim", "candidacy"})
 _NIGHT_KINDS: Final = frozenset({"night"})
 _VOTE_KINDS: Final = frozenset({"vote"})
-_PASS_KINDS: Final = frozenset({"speeches", "last_words", "recognition", "defence_claim"})
+_PASS_KINDS: Final = frozenset({"speeches", "last_words", "recognition", "defence_claim", "candidacy"})
 _DIRECTION_KINDS: Final = frozenset({"direction"})
 
 
@@ -209,11 +210,18 @@ def _on_pick(tx: Tx, a: Pick) -> None:
     if s.waiting is not None and s.waiting.kind == cards.FIRST_IDENTITY:  # D1: at the deal, nobody is in yet
         cards.choose_first(tx, a.seat, a.target)
         return
+    if s.waiting is not None and s.waiting.kind == sheriff.BADGE:  # W10: the dead sheriff's badge
+        _seat_exists(s, a.seat)
+        sheriff.pass_badge(tx, a.seat, a.target)
+        return
     if a.seat not in s.alive and not hooks.dead_may_act(s, a.seat):  # W8: a last act is taken dead
         _living_actor(s, a.seat)
     w = _waiting(s, _PICK_KINDS, "night action")
     if w.kind == "defence_claim":
         day.claim_defence(tx, a.seat, a.target)
+        return
+    if w.kind == "candidacy":
+        sheriff.candidacy(tx, a.seat, a.target)
         return
     if a.seat not in w.seats:
         night.reject_out_of_turn(s, a.seat)
@@ -254,6 +262,8 @@ def _on_pass(tx: Tx, a: Pass) -> None:
         night.acknowledge(tx, a.seat)
     elif w.kind == "defence_claim":
         day.claim_defence(tx, a.seat, None)
+    elif w.kind == "candidacy":
+        sheriff.candidacy(tx, a.seat, None)
     else:
         day.end_speech(tx, a.seat, "pass")
 
@@ -276,6 +286,10 @@ def _on_timeout(tx: Tx, a: Timeout) -> None:
         day.close_defence_claims(tx)
     elif w.kind == "direction":
         tx.emit(DirectionChosen(-1))  # V2.4: the rule's own direction when the judge does not choose
+    elif w.kind == "candidacy":
+        sheriff.close_candidacy(tx)
+    elif w.kind == sheriff.BADGE:
+        sheriff.tear_badge(tx)
 
 
 def _on_direction(tx: Tx, a: ChooseDirection) -> None:
@@ -289,7 +303,15 @@ def _on_surrender(tx: Tx, a: Surrender) -> None:
 
 def _on_self_destruct(tx: Tx, a: SelfDestruct) -> None:
     _living_actor(tx.s, a.seat)
-    hooks.self_destruct(tx, a.seat)
+    if sheriff.in_election(tx.s):  # W11: it ends the election
+        sheriff.self_destruct(tx, a.seat)
+    else:
+        hooks.self_destruct(tx, a.seat)
+
+
+def _on_withdraw(tx: Tx, a: Withdraw) -> None:
+    _living_actor(tx.s, a.seat)
+    sheriff.withdraw(tx, a.seat)
 
 
 def _on_eject(tx: Tx, a: Eject) -> None:
@@ -305,7 +327,7 @@ def _on_penalty(tx: Tx, a: Penalty) -> None:
 _HANDLERS: Final[dict[type, Callable[[Tx, Any], None]]] = {
     Pick: _on_pick, GroupPick: _on_group_pick, Vote: _on_vote, Ballot: _on_ballot, Pass: _on_pass,
     Timeout: _on_timeout, ChooseDirection: _on_direction, Surrender: _on_surrender, Eject: _on_eject,
-    Penalty: _on_penalty, SelfDestruct: _on_self_destruct,
+    Penalty: _on_penalty, SelfDestruct: _on_self_destruct, Withdraw: _on_withdraw,
 }
 
 
@@ -359,7 +381,7 @@ def pending(state: GameState) -> Pending | None:
     kind = w.kind
     if kind == "night":  # most of what a game waits for: the step's seats as opened
         seats: tuple[int, ...] = w.seats
-    elif kind == "vote" or kind == "recognition":
+    elif kind == "vote" or kind == "recognition" or kind == "candidacy":
         seats = _not_done(w.seats, state.alive, state.picks)
     elif kind in SPEECH_KINDS:
         seats = state.queue[:1]

@@ -359,10 +359,58 @@ class CardShown(Event):
         self.why = why
 
 
+@mypyc_attr(acyclic=True)
+class Candidacy(Event):
+    """W10: at the call, ``seat`` runs for sheriff (``running``) or declines; during the candidates' speeches, a
+    candidate withdraws (退水, ``running`` false)."""
+
+    type: ClassVar[str] = "candidacy"
+    __match_args__ = ("seat", "running")
+    seat: Final[int]
+    running: Final[bool]
+
+    def __init__(self, seat: int, running: bool) -> None:
+        self.seat = seat
+        self.running = running
+
+
+@mypyc_attr(acyclic=True)
+class ElectionClosed(Event):
+    """W10/W11: a part of the sheriff election is over. ``outcome``: "run" (the call is over: ``candidates`` run,
+    their speeches and the vote follow), "postponed" (W11: a werewolf self-destructed; the election is held again
+    the next day) or "no_sheriff" (nobody ran or nobody was left to vote, a second tie, a second self-destruct:
+    no sheriff this game)."""
+
+    type: ClassVar[str] = "election_closed"
+    __match_args__ = ("candidates", "outcome")
+    candidates: Final[tuple[int, ...]]
+    outcome: Final[str]
+
+    def __init__(self, candidates: tuple[int, ...], outcome: str) -> None:
+        self.candidates = candidates
+        self.outcome = outcome
+
+
+@mypyc_attr(acyclic=True)
+class BadgeChanged(Event):
+    """W10: the sheriff's badge goes to ``seat``: ``how`` "elected", or "passed" by a dying sheriff; "torn" (seat
+    0): the dying sheriff tears it, and there is no sheriff from then on."""
+
+    type: ClassVar[str] = "badge_changed"
+    __match_args__ = ("seat", "how")
+    seat: Final[int]
+    how: Final[str]
+
+    def __init__(self, seat: int, how: str) -> None:
+        self.seat = seat
+        self.how = how
+
+
 EVENT_TYPES: dict[str, type[Event]] = {
     cls.type: cls
     for cls in (GameCreated, Dealt, NightFell, DayBroke, Opened, Picked, Reasked, Acted, Dawn, Spoke,
-                DefenceClaimed, DirectionChosen, Voted, VoteClosed, TieRound, Died, Penalised, GameEnded, CardShown)
+                DefenceClaimed, DirectionChosen, Voted, VoteClosed, TieRound, Died, Penalised, GameEnded, CardShown,
+                Candidacy, ElectionClosed, BadgeChanged)
 }
 
 

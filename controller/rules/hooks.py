@@ -24,6 +24,13 @@ if TYPE_CHECKING:
 
 #: The mark a shown card leaves on its seat (``shown:<seat>``).
 SHOWN = "shown"
+#: W10: the mark holding the sheriff's seat (0: no sheriff); the election is in sheriff.py.
+SHERIFF = "sheriff"
+
+
+def holds_badge(s: GameState, seat: int) -> bool:
+    """W10: is ``seat`` the sheriff (whose death passes the badge on)?"""
+    return s.mark(SHERIFF) == seat
 
 
 def shown(s: GameState, seat: int) -> bool:
@@ -90,6 +97,8 @@ def task_last_act(tx: Tx, seat: int) -> None:
     if last_act_due(tx.s, target, cause):
         tx.push(("last_act", target))
     s = tx.s
+    if holds_badge(s, target):
+        tx.push(("badge", target))  # W10: after the last words
     if s.phase == "day" and s.config.talk and s.config.opt("lastwords") == "first_night":
         tx.open("last_words", "last_words.shot", (target,))  # W12: shot by day, the player leaves last words
 
@@ -101,15 +110,21 @@ def self_destruct(tx: Tx, seat: int) -> None:
     s = tx.s
     if s.phase != "day" or s.waiting is None:
         raise Rejected("not_now", f"seat {seat}: a self-destruct is by day only (W11)")
-    if s.config.variant.roles[s.roles[seat - 1]].day_action != "self_destruct":
-        raise Rejected("not_allowed", f"seat {seat}: this role cannot self-destruct (W11)")
+    check_self_destruct(s, seat)
     tx.emit(CardShown(seat, s.roles[seat - 1], "self_destruct"))
     tx.emit(Died(seat, "self_destruct"))
     result = win.check(tx.s)
     if result:
         tx.end(result[0], result[1])
         return
-    tx.agenda = [("night",)]  # the CardShown of a self-destruct closed what the day waited for
+    # the CardShown of a self-destruct closed what the day waited for; a sheriff's badge still passes (W10)
+    tx.agenda = [("badge", seat), ("night",)] if holds_badge(tx.s, seat) else [("night",)]
+
+
+def check_self_destruct(s: GameState, seat: int) -> None:
+    """W11: only a role whose ``day_action`` is "self_destruct" may."""
+    if s.config.variant.roles[s.roles[seat - 1]].day_action != "self_destruct":
+        raise Rejected("not_allowed", f"seat {seat}: this role cannot self-destruct (W11)")
 
 
 def dead_may_act(s: GameState, seat: int) -> bool:

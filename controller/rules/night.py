@@ -14,10 +14,10 @@ from collections import Counter
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any, Final
 
-from controller.rules import cards, clash, hooks, win
+from controller.rules import cards, clash, hooks, sheriff, win
 from controller.rules.ability import REGISTRY, Ability
 from controller.rules.actions import Rejected
-from controller.rules.agenda import day_agenda
+from controller.rules.agenda import day_agenda, day_rules
 from controller.rules.draws import choice
 from controller.rules.events import Acted, Dawn, Event, GameCreated, NightFell, Picked, Reasked
 from controller.rules.hands import copy_of
@@ -426,10 +426,34 @@ def task_recognition(tx: Tx, role: str) -> None:
 
 def task_dawn(tx: Tx) -> None:
     s = tx.s
+    if day_rules(s.config).sheriff and sheriff.election_due(s):  # W10: before the night's deaths are told
+        sheriff.start(tx)
+        return
+    dawn(tx)
+
+
+def task_dawn_cut(tx: Tx) -> None:
+    """W11: the dawn after a self-destruct during the sheriff election: the deaths are told, the night's dead leave
+    their last words (and last acts, the badge), and night falls with no speeches and no vote."""
+    dawn(tx)
+    if not tx.s.over:
+        tx.agenda = [task for task in tx.agenda if task[0] in _AFTER_A_CUT_ELECTION]
+
+
+#: What the day keeps after a self-destruct during the sheriff election (W11).
+_AFTER_A_CUT_ELECTION: Final = frozenset({"last_words_night", "last_act", sheriff.BADGE, "night"})
+
+
+def dawn(tx: Tx) -> None:
+    """C8: the night's effects, all at once; then the day's script."""
+    s = tx.s
     g = _game(s)
     deaths, marks = _resolve(s, g.plan)
     if s.cards:  # D1: a dying first identity turns the second card up
         deaths = cards.turn(tx, deaths)
+    rules = day_rules(s.config)
+    if rules.sheriff:  # W11: a werewolf who self-destructed during the election is already out
+        deaths = tuple([d for d in deaths if d[0] in s.alive])
     tx.emit(Dawn(s.night, deaths, marks))
     result = win.check(tx.s)
     if result:
@@ -439,8 +463,9 @@ def task_dawn(tx: Tx) -> None:
         tx.agenda = [("night",)]  # V3.4 next_night: 遊戲直接進入下一輪, the day is skipped
         return
     tx.agenda = day_agenda(tx.s)  # a new list of its own (the engine reads tx.agenda afresh after each task)
-    if g.plan.last_acts and deaths:  # W8: the dead's last acts once the deaths (and their last words) are told
-        acts = hooks.last_acts(tx.s, deaths)
+    if (g.plan.last_acts or rules.sheriff) and deaths:
+        # W8: the dead's last acts once the deaths (and their last words) are told; W10: first the badge
+        acts = [*sheriff.badge_tasks(tx.s, deaths), *hooks.last_acts(tx.s, deaths)]
         if acts:
             agenda = tx.agenda
             at = next((i + 1 for i, task in enumerate(agenda) if task[0] == "last_words_night"), 0)
@@ -452,6 +477,7 @@ TASKS: dict[str, Any] = {
     "night_step": task_night_step,
     "recognition": task_recognition,
     "dawn": task_dawn,
+    "dawn_cut": task_dawn_cut,
 }
 
 

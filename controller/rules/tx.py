@@ -15,10 +15,12 @@ from typing import Any, Final
 
 from mypy_extensions import mypyc_attr
 
-from controller.rules import hands
+from controller.rules import hands, sheriff
 from controller.rules.actions import Rejected
 from controller.rules.events import (
     Acted,
+    BadgeChanged,
+    Candidacy,
     CardShown,
     Dawn,
     DayBroke,
@@ -26,6 +28,7 @@ from controller.rules.events import (
     DefenceClaimed,
     Died,
     DirectionChosen,
+    ElectionClosed,
     Event,
     GameCreated,
     GameEnded,
@@ -39,6 +42,7 @@ from controller.rules.events import (
     VoteClosed,
     Voted,
 )
+from controller.rules.hooks import SHERIFF
 from controller.rules.setup import GameConfig
 from controller.rules.state import EMPTY, GameState, TieState
 from controller.rules.variant import parse_variant
@@ -172,6 +176,36 @@ def _direction_chosen(s: GameState, e: DirectionChosen) -> None:
     s.direction, s.waiting = e.direction, None
 
 
+def _candidacy(s: GameState, e: Candidacy) -> None:
+    w = s.waiting
+    if w is not None and w.kind == "candidacy":  # W10: a hand at the call to run
+        picks = dict(s.picks)
+        picks[e.seat] = e.seat if e.running else None
+        s.picks = MappingProxyType(picks)
+        return
+    s.marks = _merged(s.marks, ((f"{sheriff.CANDIDATE}{e.seat}", 0),))  # W10: a withdrawal (its speech ends)
+    if e.seat in s.queue:
+        s.queue = tuple([x for x in s.queue if x != e.seat])
+        if not s.queue:
+            s.waiting = None
+
+
+def _election_closed(s: GameState, e: ElectionClosed) -> None:
+    s.waiting, s.picks = None, EMPTY
+    if e.outcome == "run":
+        s.marks = _merged(s.marks, tuple([(f"{sheriff.CANDIDATE}{x}", 1 if x in e.candidates else 0)
+                                          for x in range(1, s.players + 1)]))
+    elif e.outcome == "postponed":  # W11: held again before the next dawn
+        s.marks = _merged(s.marks, ((sheriff.ELECTION, s.night),))
+    else:
+        s.marks = _merged(s.marks, ((sheriff.ELECTION, -1),))
+
+
+def _badge_changed(s: GameState, e: BadgeChanged) -> None:
+    s.waiting, s.picks = None, EMPTY
+    s.marks = _merged(s.marks, ((SHERIFF, e.seat), (sheriff.ELECTION, -1)))
+
+
 def _ended(s: GameState, e: GameEnded) -> None:
     s.phase, s.winner, s.end_reason, s.waiting = "over", e.winner, e.reason, None
 
@@ -193,6 +227,9 @@ _APPLY: Final[dict[type, Callable[[GameState, Any], None]]] = {
     TieRound: _tie,
     Died: _died,
     CardShown: _card_shown,
+    Candidacy: _candidacy,
+    ElectionClosed: _election_closed,
+    BadgeChanged: _badge_changed,
     Penalised: _penalised,
     GameEnded: _ended,
 }

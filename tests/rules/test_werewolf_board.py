@@ -130,7 +130,7 @@ def test_the_guard_never_guards_one_player_two_nights_running_and_guarded_and_sa
                 acts = {}
             elif isinstance(e, Opened) and e.step == "guard" and last is not None:
                 assert last not in e.choices  # W7
-            elif isinstance(e, Acted) and e.step in ("guard", "kill", "antidote"):
+            elif isinstance(e, Acted) and e.step in ("guard", "kill", "antidote", "poison"):
                 acts[e.step] = e.target
                 if e.step == "guard":
                     last = e.target
@@ -141,7 +141,7 @@ def test_the_guard_never_guards_one_player_two_nights_running_and_guarded_and_sa
                 if guarded and saved:  # W7 decision 同守同救, or the option's other reading
                     both += 1
                     assert dies == (same_save == "dies")
-                elif guarded or saved:
+                elif (guarded or saved) and acts.get("poison") != victim:  # W6: nothing prevents a poisoning
                     assert not dies
     assert both > 0
 
