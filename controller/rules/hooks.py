@@ -17,15 +17,13 @@ from controller.rules import win
 from controller.rules.ability import REGISTRY
 from controller.rules.actions import Rejected
 from controller.rules.events import CardShown, Died
-from controller.rules.state import Act, GameState
+from controller.rules.state import SHERIFF, Act, GameState
 
 if TYPE_CHECKING:
     from controller.rules.tx import Tx
 
 #: The mark a shown card leaves on its seat (``shown:<seat>``).
 SHOWN = "shown"
-#: W10: the mark holding the sheriff's seat (0: no sheriff); the election is in sheriff.py.
-SHERIFF = "sheriff"
 
 
 def holds_badge(s: GameState, seat: int) -> bool:

@@ -21,7 +21,7 @@ The sheriff's vote counts 1.5 in the day's votes (:func:`weighted_tops`: the tal
 weighs them), the sheriff chooses the direction of the speeches and speaks last (day.task_speeches), and a
 sheriff who dies passes the badge to a living player or tears it (``badge``, after any last words).
 
-Marks: ``sheriff`` (hooks.SHERIFF) the sheriff's seat, 0 for none; ``sheriff.election`` 0 while due, the night
+Marks (state.py): ``sheriff`` the sheriff's seat, 0 for none; ``sheriff.election`` 0 while due, the night
 it was postponed on (W11), or -1 once over; ``candidate:<seat>`` 1 while that seat runs.
 """
 
@@ -40,14 +40,11 @@ from controller.rules.events import (
     TieRound,
     VoteClosed,
 )
-from controller.rules.state import GameState
+from controller.rules.state import CANDIDATE, ELECTION, SHERIFF, GameState
 
 if TYPE_CHECKING:
     from controller.rules.tx import Tx
 
-#: Marks (see the module's docstring).
-ELECTION: Final = "sheriff.election"
-CANDIDATE: Final = "candidate:"
 #: The election's steps.
 RUN: Final = "sheriff.run"
 SPEECH: Final = "sheriff.speech"
@@ -64,7 +61,7 @@ DIRECTION: Final = "speech.sheriff"
 
 def sheriff_of(s: GameState) -> int:
     """The sheriff's seat, 0 when there is none."""
-    return s.mark(hooks.SHERIFF)
+    return s.mark(SHERIFF)
 
 
 def election_due(s: GameState) -> bool:

@@ -18,6 +18,13 @@ from controller.rules.variant import RoleSpec
 EMPTY: Final[Mapping[Any, Any]] = MappingProxyType({})
 NO_MARKS: Final[MappingProxyType[str, int]] = MappingProxyType({})
 
+#: W10 marks (controller/rules/sheriff.py): the sheriff's seat (0: none); the election's state (0 due, the night
+#: it was put off on, -1 over); ``candidate:<seat>`` 1 while the seat runs. Here, with the state, because the apply
+#: functions (tx.py) write them and the rule modules read them.
+SHERIFF: Final = "sheriff"
+ELECTION: Final = "sheriff.election"
+CANDIDATE: Final = "candidate:"
+
 #: The fields of a :class:`GameState`, in order.
 FIELDS = ("config", "roles", "alive", "phase", "night", "day", "waiting", "agenda", "picks", "reasked", "queue",
           "acts", "night_dead", "speech_order", "direction", "defence", "tie", "lastwords_given", "marks",

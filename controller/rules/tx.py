@@ -15,7 +15,7 @@ from typing import Any, Final
 
 from mypy_extensions import mypyc_attr
 
-from controller.rules import hands, sheriff
+from controller.rules import hands
 from controller.rules.actions import Rejected
 from controller.rules.events import (
     Acted,
@@ -42,9 +42,8 @@ from controller.rules.events import (
     VoteClosed,
     Voted,
 )
-from controller.rules.hooks import SHERIFF
 from controller.rules.setup import GameConfig
-from controller.rules.state import EMPTY, GameState, TieState
+from controller.rules.state import CANDIDATE, ELECTION, EMPTY, SHERIFF, GameState, TieState
 from controller.rules.variant import parse_variant
 
 SPEECH_KINDS: Final = frozenset({"speeches", "last_words"})
@@ -183,7 +182,7 @@ def _candidacy(s: GameState, e: Candidacy) -> None:
         picks[e.seat] = e.seat if e.running else None
         s.picks = MappingProxyType(picks)
         return
-    s.marks = _merged(s.marks, ((f"{sheriff.CANDIDATE}{e.seat}", 0),))  # W10: a withdrawal (its speech ends)
+    s.marks = _merged(s.marks, ((f"{CANDIDATE}{e.seat}", 0),))  # W10: a withdrawal (its speech ends)
     if e.seat in s.queue:
         s.queue = tuple([x for x in s.queue if x != e.seat])
         if not s.queue:
@@ -193,17 +192,17 @@ def _candidacy(s: GameState, e: Candidacy) -> None:
 def _election_closed(s: GameState, e: ElectionClosed) -> None:
     s.waiting, s.picks = None, EMPTY
     if e.outcome == "run":
-        s.marks = _merged(s.marks, tuple([(f"{sheriff.CANDIDATE}{x}", 1 if x in e.candidates else 0)
+        s.marks = _merged(s.marks, tuple([(f"{CANDIDATE}{x}", 1 if x in e.candidates else 0)
                                           for x in range(1, s.players + 1)]))
     elif e.outcome == "postponed":  # W11: held again before the next dawn
-        s.marks = _merged(s.marks, ((sheriff.ELECTION, s.night),))
+        s.marks = _merged(s.marks, ((ELECTION, s.night),))
     else:
-        s.marks = _merged(s.marks, ((sheriff.ELECTION, -1),))
+        s.marks = _merged(s.marks, ((ELECTION, -1),))
 
 
 def _badge_changed(s: GameState, e: BadgeChanged) -> None:
     s.waiting, s.picks = None, EMPTY
-    s.marks = _merged(s.marks, ((SHERIFF, e.seat), (sheriff.ELECTION, -1)))
+    s.marks = _merged(s.marks, ((SHERIFF, e.seat), (ELECTION, -1)))
 
 
 def _ended(s: GameState, e: GameEnded) -> None:

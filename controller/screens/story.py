@@ -13,19 +13,24 @@ from collections.abc import Mapping, Sequence
 
 from controller.rules.events import (
     Acted,
+    BadgeChanged,
+    Candidacy,
     Dawn,
     DayBroke,
     Dealt,
     Died,
+    ElectionClosed,
     Event,
     GameCreated,
     GameEnded,
     NightFell,
+    Opened,
     Penalised,
     TieRound,
     VoteClosed,
     Voted,
 )
+from controller.rules.sheriff import VOTES as SHERIFF_VOTES
 from controller.screens.canvas import W, wrap
 from controller.screens.fonts import SMALL
 from controller.screens.numbering import Label, labels, plain
@@ -62,6 +67,13 @@ _WORDS: dict[str, tuple[str, str]] = {
     "penalty": ("{n}号罚分（共{t}）", "{n} penalty ({t} in all)"),
     "winner": ("结局：{side}胜", "The end: {side} won"),
     "draw": ("结局：平局", "The end: a draw"),
+    "sheriff_run": ("警长竞选：{seats}号上警", "Sheriff election: {seats} run"),
+    "sheriff_withdrew": ("{n}号退水", "{n} withdrew"),
+    "sheriff_postponed": ("自爆：警长竞选推迟到明天", "Self-destruct: the election waits a day"),
+    "sheriff_none": ("本局无警长", "No sheriff this game"),
+    "sheriff_elected": ("{n}号当选警长", "{n} is sheriff"),
+    "badge_passed": ("警徽移交{n}号", "Badge passed to {n}"),
+    "badge_torn": ("警徽被撕毁", "Badge torn"),
     "roles": ("身份", "Roles"),
     "role": ("{n}号 {role}", "{n} {role}"),
 }
@@ -86,6 +98,7 @@ def story(events: Sequence[Event], lang: Lang | str = Lang.ZH, label: Label = pl
     hands: dict[int | None, list[int]] = {}
     ending: str | None = None
     variant = ""  # the version played, whose file names the winning side (its [words.sides])
+    sheriff_vote = race = False  # W10: the open vote elects the sheriff; the candidates are speaking
     for e in events:
         if isinstance(e, GameCreated):
             variant = str(e.variant.get("id", "")) if isinstance(e.variant, Mapping) else ""
@@ -109,13 +122,27 @@ def story(events: Sequence[Event], lang: Lang | str = Lang.ZH, label: Label = pl
                 n = None if target is None else label(target)
                 lines.append(_w(key, lang, n=n, voters=_seats(sorted(voters))))
             hands = {}
-            if e.out is not None:
+            if sheriff_vote and not e.tied:
+                pass  # W10: the election's result has its own line
+            elif e.out is not None:
                 lines.append(_w("out", lang, n=label(e.out)))
             elif e.tied:
                 lines.append(_w("tie", lang, seats=_seats(e.tied)))
             else:
                 lines.append(_w("nobody", lang))
-        elif isinstance(e, TieRound):
+        elif isinstance(e, Opened) and e.kind == "vote":
+            sheriff_vote = e.step in SHERIFF_VOTES
+        elif isinstance(e, Candidacy) and race and not e.running:
+            lines.append(_w("sheriff_withdrew", lang, n=label(e.seat)))
+        elif isinstance(e, ElectionClosed):
+            race = e.outcome == "run"
+            key = {"run": "sheriff_run", "postponed": "sheriff_postponed"}.get(e.outcome, "sheriff_none")
+            lines.append(_w(key, lang, seats=_seats(e.candidates)))
+        elif isinstance(e, BadgeChanged):
+            race = False
+            key = {"elected": "sheriff_elected", "passed": "badge_passed"}.get(e.how, "badge_torn")
+            lines.append(_w(key, lang, n=label(e.seat)))
+        elif isinstance(e, TieRound) and e.outcome != "no_sheriff":
             lines.append(_w({"draw": "tie_draw", "nobody_out": "tie_nobody_out"}.get(e.outcome, "tie_revote"), lang))
         elif isinstance(e, Died):
             key = e.cause if e.cause in ("executed", "ejected", "surrendered") else "died"

@@ -18,7 +18,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from controller.bots import POLICIES
-from controller.rules import engine
+from controller.rules import engine, hooks
 from controller.rules.actions import (
     Action,
     Ballot,
@@ -27,9 +27,11 @@ from controller.rules.actions import (
     Pass,
     Pick,
     Rejected,
+    SelfDestruct,
     Surrender,
     Timeout,
     Vote,
+    Withdraw,
 )
 from controller.rules.events import (
     Acted,
@@ -83,7 +85,7 @@ def garbage(state: GameState, rng: random.Random) -> list[Action]:
     targets: list[int | None] = [None, *seats]
     s, t = rng.choice(seats), rng.choice(targets)
     out: list[Action] = [Pick(s, t), Vote(s, t), Pass(s), Surrender(s), GroupPick(t), ChooseDirection(True),
-                         Timeout()]
+                         Timeout(), Withdraw(s), SelfDestruct(s)]
     if state.picks:  # a second vote or pick from a seat that already has one
         voter = rng.choice(sorted(state.picks))
         out += [Vote(voter, t), Ballot(((voter, t),))]
@@ -94,16 +96,25 @@ def garbage(state: GameState, rng: random.Random) -> list[Action]:
     return out
 
 
+def acts_dead(before: GameState, seat: int) -> bool:
+    """Whether the open step is ``seat``'s own act after death: W8 a last act (the hunter's shot), W10 the dead
+    sheriff's badge."""
+    w = before.waiting
+    return hooks.dead_may_act(before, seat) or (w is not None and w.kind == "badge" and seat in w.seats)
+
+
 def _actor_dead_before(before: GameState, event: Event) -> int | None:
-    """The seat of an event's actor, if that seat was already out of the game."""
-    if isinstance(event, Picked | Voted | DefenceClaimed) and event.seat not in before.alive:
+    """The seat of an event's actor, if that seat was already out of the game (and not taking its own act after
+    death)."""
+    if isinstance(event, Picked | Voted | DefenceClaimed) and event.seat not in before.alive \
+            and not acts_dead(before, event.seat):
         return event.seat
     if isinstance(event, Spoke) and event.how in ("pass", "timeout"):
         w = before.waiting
         if w is not None and w.kind == "speeches" and event.seat not in before.alive:
             return event.seat
     if isinstance(event, Acted) and event.how in ("chosen", "skipped") and event.ability != "defence":
-        dead = [a for a in event.actors if a not in before.alive]
+        dead = [a for a in event.actors if a not in before.alive and not acts_dead(before, a)]
         if dead and len(dead) == len(event.actors):
             return dead[0]
     return None
@@ -128,11 +139,11 @@ def from_dead_seat(state: GameState, action: Action) -> bool:
     if isinstance(action, Ballot):
         return any(v not in state.alive for v, _ in action.votes)
     seat = getattr(action, "seat", None)
-    if not isinstance(action, Pick | Vote | Pass | Surrender) or seat is None or not 1 <= seat <= state.players:
+    if not isinstance(action, Pick | Vote | Pass | Surrender | Withdraw | SelfDestruct) or seat is None or not 1 <= seat <= state.players:
         return False
     if isinstance(action, Pass) and state.waiting is not None and state.waiting.kind == "last_words":
         return False
-    return seat not in state.alive
+    return seat not in state.alive and not acts_dead(state, seat)
 
 
 def throw_garbage(state: GameState, junk: random.Random) -> None:
