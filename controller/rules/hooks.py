@@ -108,21 +108,25 @@ def self_destruct(tx: Tx, seat: int) -> None:
     s = tx.s
     if s.phase != "day" or s.waiting is None:
         raise Rejected("not_now", f"seat {seat}: a self-destruct is by day only (W11)")
-    check_self_destruct(s, seat)
-    tx.emit(CardShown(seat, s.roles[seat - 1], "self_destruct"))
-    tx.emit(Died(seat, "self_destruct"))
-    result = win.check(tx.s)
-    if result:
-        tx.end(result[0], result[1])
+    if not reveal_and_die(tx, seat):
         return
     # the CardShown of a self-destruct closed what the day waited for; a sheriff's badge still passes (W10)
     tx.agenda = [("badge", seat), ("night",)] if holds_badge(tx.s, seat) else [("night",)]
 
 
-def check_self_destruct(s: GameState, seat: int) -> None:
-    """W11: only a role whose ``day_action`` is "self_destruct" may."""
+def reveal_and_die(tx: Tx, seat: int) -> bool:
+    """W11: a role whose ``day_action`` is "self_destruct" shows the card and is out at once (by day, or during the
+    sheriff election before day 1's dawn). False when that death ended the game (C8)."""
+    s = tx.s
     if s.config.variant.roles[s.roles[seat - 1]].day_action != "self_destruct":
         raise Rejected("not_allowed", f"seat {seat}: this role cannot self-destruct (W11)")
+    tx.emit(CardShown(seat, s.roles[seat - 1], "self_destruct"))
+    tx.emit(Died(seat, "self_destruct"))
+    result = win.check(tx.s)
+    if result:
+        tx.end(result[0], result[1])
+        return False
+    return True
 
 
 def dead_may_act(s: GameState, seat: int) -> bool:

@@ -29,13 +29,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Final
 
-from controller.rules import hooks, win
+from controller.rules import hooks
 from controller.rules.actions import Rejected
 from controller.rules.events import (
     BadgeChanged,
     Candidacy,
-    CardShown,
-    Died,
     ElectionClosed,
     TieRound,
     VoteClosed,
@@ -174,13 +172,7 @@ def close_vote(tx: Tx, hands: tuple[tuple[int, int | None], ...]) -> None:
 def self_destruct(tx: Tx, seat: int) -> None:
     """W11 during the election: the werewolf is out at once with no last words; the election ends (held again the
     next day, or, the second time, never); the dawn comes and night falls with no speeches and no vote."""
-    s = tx.s
-    hooks.check_self_destruct(s, seat)
-    tx.emit(CardShown(seat, s.roles[seat - 1], "self_destruct"))
-    tx.emit(Died(seat, "self_destruct"))
-    result = win.check(tx.s)
-    if result:
-        tx.end(result[0], result[1])
+    if not hooks.reveal_and_die(tx, seat):
         return
     tx.emit(ElectionClosed((), "postponed" if tx.s.mark(ELECTION) == 0 else "no_sheriff"))
     tx.agenda = [("dawn_cut",)]
