@@ -67,7 +67,7 @@ _WORDS: dict[str, tuple[str, str]] = {
     "penalty": ("{n}号罚分（共{t}）", "{n} penalty ({t} in all)"),
     "winner": ("结局：{side}胜", "The end: {side} won"),
     "draw": ("结局：平局", "The end: a draw"),
-    "sheriff_run": ("警长竞选：{seats}号上警", "Sheriff election: {seats} run"),
+    "sheriff_run": ("上警：{seats}号", "Candidates: {seats}"),
     "sheriff_withdrew": ("{n}号退水", "{n} withdrew"),
     "sheriff_postponed": ("自爆：警长竞选推迟到明天", "Self-destruct: the election waits a day"),
     "sheriff_none": ("本局无警长", "No sheriff this game"),

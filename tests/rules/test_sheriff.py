@@ -17,6 +17,7 @@ from controller.rules.events import (
     TieRound,
     VoteClosed,
 )
+from controller.screens.story import story
 from tests.rules import roles as boards
 from tests.rules.table import Game
 
@@ -201,3 +202,18 @@ def test_only_the_living_run_once_each_for_themselves() -> None:
     g.do(Pick(1, 1))
     assert g.rejects(Pick(1, 1)) == "already_answered"
     assert g.rejects(SelfDestruct(5)) == "not_allowed"
+
+
+def test_the_story_after_the_game_tells_the_election_the_withdrawal_and_the_badge() -> None:
+    g = called_to_run()
+    run(g, 1, 5, 9)
+    g.do(Withdraw(1))
+    g.talk()
+    g.hands({5: [6, 7, 8], 9: [10]})
+    lines = story(g.events, "en")
+    assert "Candidates: 1 5 9" in lines
+    assert "1 withdrew" in lines
+    sheriff = lines.index("5 is sheriff")
+    assert lines[sheriff - 1] == "#9 <- 10" and lines.index("Dawn: 9 died") > sheriff  # no "is out" line
+    assert not any(line.startswith("Vote: 5") for line in lines)
+    assert "5号当选警长" in story(g.events, "zh")
