@@ -12,7 +12,19 @@ import pytest
 from controller.bots import POLICIES
 from controller.rules import engine
 from controller.rules.actions import Rejected, SelfDestruct
-from controller.rules.events import Acted, CardShown, Dawn, Died, Event, GameEnded, NightFell, Opened
+from controller.rules.events import (
+    Acted,
+    BadgeChanged,
+    Candidacy,
+    CardShown,
+    Dawn,
+    Died,
+    ElectionClosed,
+    Event,
+    GameEnded,
+    NightFell,
+    Opened,
+)
 from controller.rules.setup import configure
 from controller.rules.state import GameState
 from controller.rules.variant import load_variant
@@ -194,3 +206,21 @@ def test_only_a_role_that_may_self_destructs_and_only_by_day() -> None:
     with pytest.raises(Rejected) as refused:
         engine.step(night, SelfDestruct(wolf))
     assert refused.value.code == "not_now"
+
+
+def test_the_bots_run_for_sheriff_elect_one_pass_the_badge_and_a_werewolf_self_destructs_the_same_for_a_seed() -> None:
+    seen: dict[str, int] = {}
+    for _, events in boards.games("werewolf-12", 12, "heuristic", 60, 9, talk=False):
+        for e in events:
+            if isinstance(e, BadgeChanged):
+                seen[e.how] = seen.get(e.how, 0) + 1  # W10
+            elif isinstance(e, ElectionClosed):
+                seen[e.outcome] = seen.get(e.outcome, 0) + 1
+            elif isinstance(e, Died) and e.cause == "self_destruct":
+                seen["self_destruct"] = seen.get("self_destruct", 0) + 1  # W11
+    assert seen.get("elected", 0) > 30 and seen.get("passed", 0) > 10
+    assert seen.get("postponed", 0) > 0 and seen.get("self_destruct", 0) > seen["postponed"]  # also by day
+    first = [events for _, events in boards.games("werewolf-12", 12, "random", 5, 4)]
+    again = [events for _, events in boards.games("werewolf-12", 12, "random", 5, 4)]
+    assert first == again  # deterministic from the seed
+    assert any(isinstance(e, Candidacy) and not e.running for events in first for e in events)
