@@ -110,8 +110,16 @@ def self_destruct(tx: Tx, seat: int) -> None:
         raise Rejected("not_now", f"seat {seat}: a self-destruct is by day only (W11)")
     if not reveal_and_die(tx, seat):
         return
-    # the CardShown of a self-destruct closed what the day waited for; a sheriff's badge still passes (W10)
-    tx.agenda = [("badge", seat), ("night",)] if holds_badge(tx.s, seat) else [("night",)]
+    # The CardShown of a self-destruct closed what the day waited for; a dead player's act still comes (W8 a
+    # hunter's shot, W10 a dead sheriff's badge, the werewolf's own included), then night falls.
+    kept = [task for task in tx.agenda if task[0] in _ACTS_AFTER_DEATH]
+    if holds_badge(tx.s, seat):
+        kept.append(("badge", seat))
+    tx.agenda = [*kept, ("night",)]
+
+
+#: The tasks of a dead player's own act (each re-queued until its choice is made): a self-destruct keeps them.
+_ACTS_AFTER_DEATH = frozenset({"last_act", "badge"})
 
 
 def reveal_and_die(tx: Tx, seat: int) -> bool:

@@ -186,6 +186,7 @@ def task_badge(tx: Tx, seat: int) -> None:
     others = tuple(sorted(s.alive))
     if not others:
         return
+    tx.push((BADGE, seat))  # again once chosen (then a no-op): a self-destruct meanwhile keeps it (hooks)
     tx.open(BADGE, BADGE, (seat,), (*others, None))
 
 

@@ -217,3 +217,18 @@ def test_the_story_after_the_game_tells_the_election_the_withdrawal_and_the_badg
     assert lines[sheriff - 1] == "#9 <- 10" and lines.index("Dawn: 9 died") > sheriff  # no "is out" line
     assert not any(line.startswith("Vote: 5") for line in lines)
     assert "5号当选警长" in story(g.events, "zh")
+
+
+def test_a_self_destruct_while_the_dead_sheriff_chooses_keeps_the_badge_s_choice_before_the_night() -> None:
+    g = elect_seat_5()
+    g.talk()
+    g.do(ChooseDirection(True))
+    g.talk()
+    g.hands({5: [1, 2, 3, 4]})
+    g.talk()
+    assert g.step == "badge"
+    g.do(SelfDestruct(2))  # W11 by day
+    assert g.step == "badge"  # W10: the dead sheriff still gives the badge
+    g.do(Pick(5, 6))
+    assert g.of(BadgeChanged)[-1] == BadgeChanged(6, "passed")
+    assert g.state.phase == "night"
