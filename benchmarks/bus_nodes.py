@@ -39,6 +39,10 @@ class Line:
     def read(self) -> bytes | None:
         return self.rx or None
 
+    def waiting(self) -> bool:
+        """True when the master's next bytes are already on the line (the node answers them before drawing)."""
+        return bool(select.select([self.fd], [], [], 0)[0])
+
     def write(self, data: bytes) -> None:
         os.write(self.fd, data)
 

@@ -10,6 +10,8 @@ an ACK, then the response, or the syntax error frame ``00 00 FF 01 FF 7F 81 00``
 not implement (:data:`FakePn532.IMPLEMENTED` lists the ones it does); the host's ACK aborts the command in
 progress and its NACK asks for the last response again (§6.2.1.3, §6.2.1.4). InListPassiveTarget with the
 power-up MxRtyPassiveActivation (0xFF, §7.3.1) waits for a card, as the chip does, instead of answering "none".
+ReadRegister and WriteRegister reach the CIU's register file with its reset values (:data:`CIU_REGISTERS`). Over
+HSU the chip sleeps until a write wakes it, and loses that write's first :data:`WAKE_BYTES` bytes.
 Faults: ``corrupt`` (the next answers have a bad DCS), ``silent`` (never answers), ``busy_polls`` (not ready for a
 few status reads). ``overlapped`` counts commands that arrived while the previous answer was unread, which is what
 two hosts talking to it at once look like.
@@ -28,6 +30,32 @@ STATUS_OK = 0x00
 STATUS_TIMEOUT = 0x01  # UM0701 §7.1 error codes: the target did not answer
 STATUS_WRONG_CONTEXT = 0x27  # §7.1: e.g. InDataExchange with no target listed
 NTAG_PAGES = 45  # NTAG213: pages 0x00..0x2C
+#: HSU wake-up (UM0701 §7.2.11 PowerDown, AN10609 "Low battery mode"): the chip wakes on activity on its RX line
+#: and loses what arrives while it wakes, so the host sends a preamble first. UM0701 gives no byte count; the fake
+#: loses the first 5 bytes of the write that wakes it, the shortest wake-up a published driver relies on
+#: (Adafruit's ``55 55 00 00 00``; nfcpy sends ten ``00``, libnfc and ours ``55 55`` and fourteen ``00``).
+WAKE_BYTES = 5
+
+#: The CIU's registers as ReadRegister/WriteRegister address them (UM0701 §7.2.4, §7.2.5: 63xxh; the CIU is the
+#: PN512 cell of the PN532 data sheet's register map), with their reset values. Addresses 6331h-633Fh are the
+#: cell's page 0 (Command .. Coll), 6301h-632Fh its pages 1-3 (Mode .. TestADC).
+CIU_REGISTERS: dict[int, tuple[str, int]] = {
+    0x6331: ("Command", 0x20), 0x6332: ("CommIEn", 0x80), 0x6333: ("DivIEn", 0x00), 0x6334: ("CommIRq", 0x14),
+    0x6335: ("DivIRq", 0x00), 0x6336: ("Error", 0x00), 0x6337: ("Status1", 0x21), 0x6338: ("Status2", 0x00),
+    0x6339: ("FIFOData", 0x00), 0x633A: ("FIFOLevel", 0x00), 0x633B: ("WaterLevel", 0x08),
+    0x633C: ("Control", 0x10), 0x633D: ("BitFraming", 0x00), 0x633E: ("Coll", 0x80),
+    0x6301: ("Mode", 0x3B), 0x6302: ("TxMode", 0x00), 0x6303: ("RxMode", 0x00), 0x6304: ("TxControl", 0x80),
+    0x6305: ("TxAuto", 0x00), 0x6306: ("TxSel", 0x10), 0x6307: ("RxSel", 0x84), 0x6308: ("RxThreshold", 0x84),
+    0x6309: ("Demod", 0x4D), 0x630A: ("FelNFC1", 0x00), 0x630B: ("FelNFC2", 0x00), 0x630C: ("MifNFC", 0x62),
+    0x630D: ("ManualRCV", 0x00), 0x630E: ("TypeB", 0x00), 0x630F: ("SerialSpeed", 0xEB),
+    0x6311: ("CRCResultMSB", 0xFF), 0x6312: ("CRCResultLSB", 0xFF), 0x6313: ("GsNOff", 0x88),
+    0x6314: ("ModWidth", 0x26), 0x6315: ("TxBitPhase", 0x87), 0x6316: ("RFCfg", 0x48), 0x6317: ("GsNOn", 0x88),
+    0x6318: ("CWGsP", 0x20), 0x6319: ("ModGsP", 0x20), 0x631A: ("TMode", 0x00), 0x631B: ("TPrescaler", 0x00),
+    0x631C: ("TReloadHi", 0x00), 0x631D: ("TReloadLo", 0x00),
+}
+#: Registers the chip sets itself; a host's write changes nothing (Error, Status1, FIFOLevel's count, CRCResult).
+CIU_READ_ONLY = frozenset({0x6336, 0x6337, 0x633A, 0x6311, 0x6312})
+CIU_FIFO_DATA, CIU_FIFO_LEVEL = 0x6339, 0x633A
 
 
 def _response_frame(data: bytes) -> bytes:
@@ -65,6 +93,8 @@ class FakePn532:
         0x00: "Diagnose (NumTst 0: communication line test)",
         0x02: "GetFirmwareVersion",
         0x04: "GetGeneralStatus",
+        0x06: "ReadRegister (the CIU's register file, 63xxh)",
+        0x08: "WriteRegister (the CIU's register file, 63xxh)",
         0x10: "SetSerialBaudRate",
         0x12: "SetParameters",
         0x14: "SAMConfiguration",
@@ -104,6 +134,9 @@ class FakePn532:
         self.parameters = 0x00  # SetParameters' flags (§7.2.9)
         self.baud = 115200  # the HSU speed (§7.2.8: a new one applies after the host's ACK of the answer)
         self.powered_down = 0  # PowerDown commands taken (§7.2.11)
+        self.registers = {address: reset for address, (_name, reset) in CIU_REGISTERS.items()}
+        self.fifo: deque[int] = deque()
+        self.unmodelled: list[int] = []  # ReadRegister/WriteRegister addresses outside the CIU's register file
 
     # --- the chip's logic -----------------------------------------------------------------------------
     def receive(self, data: bytes) -> None:
@@ -182,6 +215,12 @@ class FakePn532:
         if command == 0x04:  # Err, Field, NbTg, [Tg BrRx BrTx Type], SAM status (§7.2.3)
             target = b"\x01\x00\x00\x10" if self.listed is not None else b""
             return bytes([0x00, 0x00, 1 if self.listed is not None else 0]) + target + b"\x00"
+        if command == 0x06 and params and len(params) % 2 == 0:  # §7.2.4: ADRH ADRL pairs in, the values out
+            return bytes(self._read_register(params[i] << 8 | params[i + 1]) for i in range(0, len(params), 2))
+        if command == 0x08 and params and len(params) % 3 == 0:  # §7.2.5: ADRH ADRL VAL triples, nothing out
+            for i in range(0, len(params), 3):
+                self._write_register(params[i] << 8 | params[i + 1], params[i + 2])
+            return b""
         if command == 0x14 and len(params) >= 1 and 0x01 <= params[0] <= 0x04:
             self.sam_mode = params[0]
             return b""
@@ -226,6 +265,28 @@ class FakePn532:
             return self._listed()
         return ERROR_FRAME
 
+    def _read_register(self, address: int) -> int:
+        if address == CIU_FIFO_DATA:
+            return self.fifo.popleft() if self.fifo else 0x00
+        if address == CIU_FIFO_LEVEL:
+            return len(self.fifo)
+        if address not in self.registers:
+            self.unmodelled.append(address)
+            return 0x00
+        return self.registers[address]
+
+    def _write_register(self, address: int, value: int) -> None:
+        if address == CIU_FIFO_DATA:
+            if len(self.fifo) < 64:  # the CIU's FIFO holds 64 bytes; more are lost (BufferOvfl)
+                self.fifo.append(value)
+        elif address == CIU_FIFO_LEVEL:
+            if value & 0x80:  # FlushBuffer
+                self.fifo.clear()
+        elif address not in self.registers:
+            self.unmodelled.append(address)
+        elif address not in CIU_READ_ONLY:
+            self.registers[address] = value
+
     def _listed(self) -> bytes:
         assert self.card is not None
         self.listed = self.card
@@ -269,7 +330,7 @@ class FakePn532:
         frame = self.queue.popleft()
         return (b"\x01" + frame + bytes(length))[:length]
 
-    # --- as a serial port (HSU: 0x55 0x55 and zeros wake the chip, AN10609) ----------------------------
+    # --- as a serial port (HSU: a wake-up preamble first, UM0701 §7.2.11 and AN10609) --------------------
     @property
     def in_waiting(self) -> int:
         if not self._serial_out and self._ready():
@@ -277,17 +338,21 @@ class FakePn532:
         return len(self._serial_out)
 
     def write(self, data: bytes) -> int:
-        """Bytes from the host on the serial line. The chip starts in power-down (AN10609 §"Low battery mode")
-        and over HSU wakes on 0x55 0x55 and zeros; until then, frames are not heard."""
-        if data.startswith(b"\x55\x55"):
+        """Bytes from the host on the serial line. The chip starts in power-down (AN10609 "Low battery mode") and
+        sleeps again after PowerDown; a write wakes it, but its first :data:`WAKE_BYTES` bytes arrive while it
+        wakes and are lost. So a frame after a wake-up preamble (``55 55 00 ..`` or a long run of ``00``) is
+        heard, and a bare frame sent to a sleeping chip is not (it wakes the chip for the next one)."""
+        sent = len(data)
+        if not self.woken:
             self.woken = True
-        if self.woken:
-            self._serial_in += data
-            rest = self._complete_frames(bytes(self._serial_in))
-            self._serial_in = bytearray(rest)
-        else:
-            self.ignored += 1
-        return len(data)
+            heard = data[WAKE_BYTES:]
+            if b"\x00\xff" in data and b"\x00\xff" not in heard:
+                self.ignored += 1  # the frame's start code arrived while the chip was waking
+            data = heard
+        self._serial_in += data
+        rest = self._complete_frames(bytes(self._serial_in))
+        self._serial_in = bytearray(rest)
+        return sent
 
     def _complete_frames(self, data: bytes) -> bytes:
         """Hear the whole frames in ``data`` (the HSU line is a byte stream: a frame the host wrote in two

@@ -13,7 +13,7 @@ from controller.gpio.clock import FakeClock
 from controller.gpio.fakes import FakeI2cBus
 from controller.gpio.i2c import SharedBus
 from controller.nfc import pn532
-from controller.nfc.fakes import ERROR_FRAME, FakePn532
+from controller.nfc.fakes import ERROR_FRAME, WAKE_BYTES, FakePn532
 from controller.nfc.reader import NfcError
 
 # UM0701-02 §7.2.2 GetFirmwareVersion: the command frame and the answer of firmware 1.6.
@@ -123,12 +123,12 @@ def test_our_driver_says_when_a_command_is_refused_even_if_it_knows_it() -> None
 
 
 def test_which_commands_the_fake_implements_and_that_the_rest_are_refused() -> None:
-    assert sorted(FakePn532.IMPLEMENTED) == [0x00, 0x02, 0x04, 0x10, 0x12, 0x14, 0x16, 0x32, 0x40, 0x42, 0x44,
-                                             0x4A, 0x52]
+    assert sorted(FakePn532.IMPLEMENTED) == [0x00, 0x02, 0x04, 0x06, 0x08, 0x10, 0x12, 0x14, 0x16, 0x32, 0x40,
+                                             0x42, 0x44, 0x4A, 0x52]
     for command in range(256):
         chip = FakePn532()
         chip.max_retries_passive = 0x01  # so that InListPassiveTarget answers at once
-        params = {0x00: b"\x00", 0x10: b"\x04", 0x12: b"\x14", 0x42: b"\x30\x00", 0x14: b"\x01", 0x16: b"\x20", 0x32: b"\x05\xff\x01\x01", 0x40: b"\x01\x30\x00",
+        params = {0x00: b"\x00", 0x06: b"\x63\x01", 0x08: b"\x63\x02\x80", 0x10: b"\x04", 0x12: b"\x14", 0x42: b"\x30\x00", 0x14: b"\x01", 0x16: b"\x20", 0x32: b"\x05\xff\x01\x01", 0x40: b"\x01\x30\x00",
                   0x44: b"\x01", 0x4A: b"\x01\x00", 0x52: b"\x01"}.get(command, b"")
         ack, answer = exchange(chip, pn532.build_frame(bytes([command]) + params))
         assert ack == pn532.ACK, f"command {command:#04x}: a good frame is always acknowledged"
@@ -142,8 +142,73 @@ def test_over_hsu_the_chip_hears_nothing_until_woken() -> None:
     chip = FakePn532()
     chip.write(GET_FIRMWARE_VERSION)
     assert chip.in_waiting == 0 and chip.ignored == 1, "power-down after reset: the frame was not heard"
+    chip = FakePn532()
     reader = pn532.Pn532(pn532.UartPn532Transport(chip), FakeClock())
     assert reader.firmware_version()[0] == 0x32, "our driver sends 55 55 00 .. first"
+
+
+def test_a_bare_frame_is_lost_but_wakes_the_chip_for_the_next_one() -> None:
+    """§7.2.11: activity on the HSU line wakes the chip; what arrives while it wakes is lost."""
+    chip = FakePn532()
+    chip.write(GET_FIRMWARE_VERSION)
+    assert chip.read(64) == b"" and chip.commands == []
+    chip.write(GET_FIRMWARE_VERSION)
+    assert chip.read(64) == pn532.ACK + FIRMWARE_1_6_ANSWER
+
+
+@pytest.mark.parametrize("preamble", [bytes(10), bytes(WAKE_BYTES), b"\x55\x55" + bytes(14)],
+                         ids=["ten 00 (nfcpy)", "five 00", "55 55 and fourteen 00 (libnfc, ours)"])
+def test_a_long_preamble_wakes_the_chip_and_the_frame_after_it_is_heard(preamble: bytes) -> None:
+    """The HSU wake-up needs no 55 55: a run of 00 before the first frame does, as nfcpy's driver sends it."""
+    chip = FakePn532()
+    chip.write(preamble + GET_FIRMWARE_VERSION)
+    assert chip.read(64) == pn532.ACK + FIRMWARE_1_6_ANSWER
+
+
+def test_a_short_preamble_is_not_enough() -> None:
+    chip = FakePn532()
+    chip.write(bytes(WAKE_BYTES - 3) + GET_FIRMWARE_VERSION)
+    assert chip.read(64) == b"" and chip.ignored == 1
+
+
+def test_nfcpys_hsu_start_as_bytes_on_the_line() -> None:
+    """The bytes nfcpy's PN532 driver opens a UART reader with: ten 00, GetFirmwareVersion; ten 00,
+    SAMConfiguration (normal mode, no timeout, IRQ on). Its answers are checked as nfcpy checks them."""
+    chip = FakePn532()
+    chip.write(bytes(10) + GET_FIRMWARE_VERSION)
+    assert chip.read(6) == pn532.ACK and chip.read(64).startswith(bytes.fromhex("0000ff06fad50332"))
+    chip.write(bytes(10) + bytes.fromhex("0000ff05fbd4140100001700"))
+    assert chip.read(6) == pn532.ACK and chip.read(64) == bytes.fromhex("0000ff02fed5151600")
+    assert chip.sam_mode == 0x01
+
+
+def test_readregister_answers_the_reset_values_of_the_ciu() -> None:
+    """§7.2.4: ADRH ADRL pairs in, one value each out (no status byte on the PN532). Reset values: Mode 3Bh,
+    TxControl 80h (antenna drivers off), CommIRq 14h, WaterLevel 08h, RFCfg 48h, CRCResult FFFFh."""
+    chip = FakePn532()
+    asked = [0x6301, 0x6304, 0x6334, 0x633B, 0x6316, 0x6311, 0x6312]
+    params = b"".join(a.to_bytes(2, "big") for a in asked)
+    answer = exchange(chip, pn532.build_frame(b"\x06" + params))[1]
+    assert pn532.parse_frame(answer) == b"\x07" + bytes([0x3B, 0x80, 0x14, 0x08, 0x48, 0xFF, 0xFF])
+    assert chip.unmodelled == []
+
+
+def test_writeregister_then_readregister_as_libnfc_and_nfcpy_set_the_crc_bits() -> None:
+    """§7.2.5: ADRH ADRL VAL triples, an empty answer. Read-only registers keep their value; the FIFO fills
+    and reads back in order; an address outside the CIU's register file is noted, never silently modelled."""
+    chip = FakePn532()
+    reader = i2c(chip)
+    assert reader.call(0x08, bytes.fromhex("630280" "630380" "633701" "633912" "633934")) == b""
+    assert reader.call(0x06, bytes.fromhex("6302" "6303" "6337" "633A" "6339" "6339")) == bytes(
+        [0x80, 0x80, 0x21, 0x02, 0x12, 0x34]), "TxMode, RxMode CRC on; Status1 read-only; FIFO level, data"
+    reader.call(0x06, bytes.fromhex("FFB0"))
+    assert chip.unmodelled == [0xFFB0]
+
+
+@pytest.mark.parametrize("params", [b"", b"\x63", b"\x63\x01\x63"], ids=["none", "half an address", "odd"])
+def test_readregister_with_a_broken_address_list_gets_the_error_frame(params: bytes) -> None:
+    assert exchange(FakePn532(), pn532.build_frame(b"\x06" + params))[1][:len(ERROR_FRAME)] == ERROR_FRAME
+    assert exchange(FakePn532(), pn532.build_frame(b"\x08" + params[:2]))[1][:len(ERROR_FRAME)] == ERROR_FRAME
 
 
 def test_a_frame_written_in_two_parts_is_one_frame_on_hsu() -> None:
