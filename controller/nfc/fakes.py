@@ -128,6 +128,7 @@ class FakePn532:
         self.sam_mode: int | None = None
         self.listed: bytes | None = None  # the target InListPassiveTarget activated (Tg 1)
         self._waiting_for_card = False  # an InListPassiveTarget that is still looking (MxRty 0xFF)
+        self._wanted = b""  # the UID it looks for (empty: any card)
         self._last_response: bytes | None = None
         self._serial_out = bytearray()
         self._serial_in = bytearray()  # HSU bytes of a frame still arriving (a frame may come in several writes)
@@ -260,6 +261,7 @@ class FakePn532:
             if self.card is None:
                 if self.max_retries_passive == 0xFF:
                     self._waiting_for_card = True  # the chip keeps looking until a card comes
+                    self._wanted = bytes(wanted)
                     return None
                 return b"\x00"
             return self._listed()
@@ -308,7 +310,8 @@ class FakePn532:
         return bytes([STATUS_TIMEOUT])
 
     def _ready(self) -> bool:
-        if self._waiting_for_card and self.card is not None:  # the card arrived while the chip was looking
+        if self._waiting_for_card and self.card is not None and self._wanted in (b"", self.card):
+            # the card (the one asked for, if a UID was given) arrived while the chip was looking
             self._waiting_for_card = False
             self._send(_response_frame(b"\x4b" + self._listed()))
         if not self.queue:

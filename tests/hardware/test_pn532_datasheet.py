@@ -242,6 +242,19 @@ def test_inlistpassivetarget_by_uid_finds_only_that_card() -> None:
     assert same[5:8] == bytes.fromhex("d54b01") and same.find(chip.card) > 0
 
 
+def test_a_chip_waiting_for_a_uid_lists_only_that_card_when_cards_come() -> None:
+    """§7.3.5 with MxRtyPassiveActivation 0xFF: the chip keeps looking, and another card is still no target."""
+    chip = FakePn532()
+    wanted = bytes.fromhex("04a1b2c3d4e5f6")
+    chip.on_write(pn532.build_frame(bytes.fromhex("4a0100") + wanted))
+    assert chip.on_read(7)[1:] == pn532.ACK
+    chip.card = bytes.fromhex("04a1b2c3d4e5f7")
+    assert chip.on_read(1) == b"\x00", "another card: still looking"
+    chip.card = wanted
+    answer = chip.on_read(64)[1:]
+    assert answer[5:8] == bytes.fromhex("d54b01") and answer.find(wanted) > 0
+
+
 def test_setserialbaudrate_setparameters_and_incommunicatethru_are_answered() -> None:
     """§7.2.8, §7.2.9, §7.3.9: commands drivers of the PN532 family send, which the chip implements."""
     chip = FakePn532()
