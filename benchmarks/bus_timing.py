@@ -15,7 +15,12 @@ processes. A pty moves bytes at once, so this is the host's part plus the protoc
 not the wire time (about 0.2 ms a frame at 1 Mbaud). The master starts with 100 ms LISTEN windows (its first
 10 s of short ones after start-up, for a noisy line, are skipped: a game's presses come later).
 
+Press to director, simulated: a game at the simulated table for ``--sim-seconds``, as ``tianhei bus-sim`` plays
+it, each press timed in simulated time from the finger to the host (the wire's time included; the same figure on
+every run and machine, so one run is enough).
+
     python benchmarks/bus_timing.py [--seats 16] [--turnaround-us 100] [--master-us 50]
+                                    [--sim-seconds 300] [--seed 1]
                                     [--press-seconds 10] [--press-every 0.05] [--runs 3]
 """
 
@@ -23,11 +28,8 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import os
 import random
-import signal
 import statistics
-import subprocess
 import sys
 import time
 from pathlib import Path
@@ -42,7 +44,8 @@ from controller.bus.table import BusTable
 from controller.bus.transport import SerialTransport
 from controller.ports import ButtonEvent, InputEvent
 
-NODES = Path(__file__).with_name("bus_nodes.py")
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from seat_bank import SeatBank
 
 
 def exchange_s(request: int, reply: int, baud: int, node_turn: float, master_turn: float) -> float:
@@ -100,11 +103,8 @@ def percentile(values: list[float], p: int) -> float:
 async def press_run(seats: int, seconds: float, every: float) -> dict[str, list[float]]:
     """One run: presses for ``seconds``; per press, ms from the node to the poll thread and to the loop."""
     loop = asyncio.get_running_loop()
-    master_fd, slave_fd = os.openpty()
-    nodes = subprocess.Popen([sys.executable, str(NODES), str(master_fd), str(seats), str(every)],
-                             pass_fds=(master_fd,), stdout=subprocess.PIPE, text=True)
-    os.close(master_fd)
-    transport = SerialTransport.open(os.ttyname(slave_fd), 1_000_000)
+    bank = SeatBank(seats, every)
+    transport = SerialTransport.open(bank.port, 1_000_000)
     master = BusMaster(transport, [NodeSpec(address=a, seat=a) for a in range(1, seats + 1)])
     master.noisy_for = 0.0
 
@@ -136,17 +136,16 @@ async def press_run(seats: int, seconds: float, every: float) -> dict[str, list[
                 raise RuntimeError("the seat bank's nodes did not come up within 10 s")
             await asyncio.sleep(0.05)
         await asyncio.sleep(0.5)
-        nodes.send_signal(signal.SIGUSR1)
+        bank.press()
         await asyncio.sleep(seconds)
+        ended = time.monotonic()
+        await asyncio.sleep(0.2)  # the last presses arrive; the ones the finger makes from now on are not counted
     finally:
         table.stop()
         transport.port.close()  # type: ignore[attr-defined]
-        os.close(slave_fd)
-        nodes.kill()
-        out, _ = nodes.communicate()
-    lines = [line.split() for line in out.splitlines()]
-    presses = [(int(seat), float(at)) for kind, seat, at in lines if kind == "press"]
-    sent = [(float(at), int(seat)) for kind, seat, at in lines if kind == "sent"]
+        lines = bank.close()
+    presses = [(seat, at) for seat, at in bank.presses(lines) if at < ended]
+    sent = [(float(words[2]), int(words[1])) for words in lines if words[:1] == ["sent"]]
 
     def first_after(arrivals: list[tuple[float, int]], seat: int, at: float) -> float | None:
         return min((t for t, s in arrivals if s == seat and t >= at), default=None)
@@ -154,17 +153,43 @@ async def press_run(seats: int, seconds: float, every: float) -> dict[str, list[
     to_master, to_loop, to_line = [], [], []
     for seat, at in presses:
         m, lp, w = first_after(at_master, seat, at), first_after(at_loop, seat, at), first_after(sent, seat, at)
-        if m is not None and lp is not None and w is not None and w <= m:
+        if m is not None and lp is not None:
             to_master.append((m - at) * 1000)
             to_loop.append((lp - at) * 1000)
-            to_line.append((w - at) * 1000)
+            to_line.append((w - at) * 1000 if w is not None and w <= m else float("nan"))
     return {"to_master": to_master, "to_loop": to_loop, "to_line": to_line, "made": [float(len(presses))]}
+
+
+def listen_round_ms(nodes: int, baud: int = 1_000_000) -> float:
+    """A LISTEN round (firmware/PROTOCOL.md): every listed node's slot, then the master slot."""
+    return (nodes * sb.poll_all_slot_us(baud) + sb.listen_gap_us(baud)) / 1000
+
+
+def press_to_director_simulated(seats: int, seconds: float, seed: int) -> None:
+    """A game at the simulated table (``tianhei bus-sim``: the firmware under MicroPython, the wire's time, the
+    bots' presses), for ``seconds`` of table time: each press from the finger to the host, in simulated time, so
+    the same on every run and every machine."""
+    from controller.rules.setup import configure
+    from controller.rules.variant import load_variant
+    from controller.sessions.bus_session import BusSession
+
+    config = configure(load_variant("standard-2.0"), seats, {})
+    with BusSession(config, seed, "heuristic") as session:
+        session.start()
+        session.run(max_time=seconds)
+        lat = [x * 1000 for x in session.latencies]
+        played = session.clock.now()
+    listed = seats + 1  # and the judge's remote
+    print(f"press to director, simulated ({seats} seats and the remote, seed {seed}, {played:.0f} s of a game): "
+          f"{len(lat)} presses, p50 {statistics.median(lat):.2f} ms, p99 {percentile(lat, 99):.2f} ms, max "
+          f"{max(lat):.2f} ms; over one LISTEN round ({listen_round_ms(listed):.2f} ms for {listed} nodes): "
+          f"{sum(x > listen_round_ms(listed) for x in lat)}")
 
 
 def press_to_director(seats: int, seconds: float, every: float, runs: int) -> None:
     slot, gap = sb.poll_all_slot_us(1_000_000), sb.listen_gap_us(1_000_000)
     print(f"press to director on the real clock, {seats} seats on a pty: a LISTEN round is {seats} slots of "
-          f"{slot} µs + the master's {gap} µs = {(seats * slot + gap) / 1000:.2f} ms (the longest a press waits "
+          f"{slot} µs + the master's {gap} µs = {listen_round_ms(seats):.2f} ms (the longest a press waits "
           f"for its node's slot)")
     p99s = []
     for run in range(1, runs + 1):
@@ -174,11 +199,12 @@ def press_to_director(seats: int, seconds: float, every: float, runs: int) -> No
             print(f"run {run}: none of {r['made'][0]:.0f} presses arrived")
             continue
         hand = [a - b for a, b in zip(lat, thread, strict=True)]
-        host = [a - b for a, b in zip(thread, r["to_line"], strict=True)]
+        slot_wait = [x for x in r["to_line"] if x == x]  # a press whose frame was not seen going out is left out
+        host = [a - b for a, b in zip(thread, r["to_line"], strict=True) if b == b]
         p99s.append(percentile(lat, 99))
         print(f"run {run}: {len(lat)} of {r['made'][0]:.0f} presses: press to director p50 "
               f"{statistics.median(lat):.2f} ms, p99 {p99s[-1]:.2f} ms, max {max(lat):.2f} ms; of which the wait "
-              f"for the node's slot p50 {statistics.median(r['to_line']):.2f}, p99 {percentile(r['to_line'], 99):.2f}"
+              f"for the node's slot p50 {statistics.median(slot_wait):.2f}, p99 {percentile(slot_wait, 99):.2f}"
               f" ms; line to poll thread (pty, wake-up, decode) p50 {statistics.median(host):.3f}, p99 "
               f"{percentile(host, 99):.3f} ms; hand-off to the loop p50 {statistics.median(hand):.3f}, p99 "
               f"{percentile(hand, 99):.3f} ms")
@@ -197,6 +223,9 @@ def main() -> int:
                         help="seconds of presses per run on the real clock (0: the wire model only)")
     parser.add_argument("--press-every", type=float, default=0.05, help="seconds between presses, about")
     parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--sim-seconds", type=float, default=300.0,
+                        help="seconds of a simulated game for the simulated press figures (0: none)")
+    parser.add_argument("--seed", type=int, default=1, help="the simulated game's seed")
     args = parser.parse_args()
     node_turn = args.turnaround_us / 1e6
     master_turn = args.master_us / 1e6
@@ -221,6 +250,8 @@ def main() -> int:
         grouped = poll_all_cycle_s(args.seats, baud, node_turn, master_turn) * 1000
         print(f"{baud:>9} baud: poll round with POLL_ALL {grouped:6.2f} ms (one frame, {args.seats} slots)")
         print(f"{baud:>9} baud: quarter of every screen changes: {nbytes} bytes, {update_ms:6.2f} ms{s}")
+    if args.sim_seconds > 0:
+        press_to_director_simulated(args.seats, args.sim_seconds, args.seed)
     if args.press_seconds > 0:
         press_to_director(args.seats, args.press_seconds, args.press_every, args.runs)
     return 0
