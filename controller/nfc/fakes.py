@@ -257,13 +257,13 @@ class FakePn532:
                 return b"\x00"  # this fake has only a type A card: no other kind of target answers
             wanted = params[2:]  # §7.3.5 InitiatorData at 106 kbps type A: the UID of the one card to select
             if self.card is not None and wanted and wanted != self.card:
-                return b"\x00"  # the card in the field has another UID: no target
+                return self._no_target()  # the card in the field has another UID: no target
             if self.card is None:
                 if self.max_retries_passive == 0xFF:
                     self._waiting_for_card = True  # the chip keeps looking until a card comes
                     self._wanted = bytes(wanted)
                     return None
-                return b"\x00"
+                return self._no_target()
             return self._listed()
         return ERROR_FRAME
 
@@ -289,8 +289,18 @@ class FakePn532:
         elif address not in CIU_READ_ONLY:
             self.registers[address] = value
 
+    def _no_target(self) -> bytes:
+        """NbTg 0. The CIU's FIFO still holds the REQA (26h) that nobody answered: nfcpy reads CIU_FIFOData after
+        an empty InListPassiveTarget and takes 26h there for "no tag in the field"."""
+        self.fifo.clear()
+        self.fifo.append(0x26)
+        return b"\x00"
+
     def _listed(self) -> bytes:
         assert self.card is not None
+        # The firmware leaves the CIU framing the activated card: 106 kbps type A with CRC_A on both ways
+        # (TxMode/RxMode 80h); nfcpy clears RxMode's CRC bit for a type 2 tag after reading it.
+        self.registers[0x6302] = self.registers[0x6303] = 0x80
         self.listed = self.card
         sens_res, sel_res = (b"\x00\x44", 0x00) if len(self.card) == 7 else (b"\x00\x04", 0x08)
         return bytes([1, 1]) + sens_res + bytes([sel_res, len(self.card)]) + self.card

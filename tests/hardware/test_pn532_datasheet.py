@@ -205,6 +205,21 @@ def test_writeregister_then_readregister_as_libnfc_and_nfcpy_set_the_crc_bits() 
     assert chip.unmodelled == [0xFFB0]
 
 
+def test_after_inlistpassivetarget_the_ciu_is_left_as_nfcpy_reads_it() -> None:
+    """nfcpy's sense_tta: no target and 26h (the unanswered REQA) in CIU_FIFOData means no tag in the field; with a
+    type 2 tag listed it reads CIU_RxMode (CRC_A on, 80h) and clears the CRC bit for the tag's 4-bit ACKs."""
+    chip = FakePn532()
+    reader = i2c(chip)
+    chip.max_retries_passive = 0x01
+    assert reader.call(0x4A, b"\x01\x00") == b"\x00"
+    assert reader.call(0x06, bytes.fromhex("6339")) == b"\x26", "no tag: the REQA is still in the FIFO"
+    chip.card = bytes.fromhex("04a1b2c3d4e5f6")
+    assert reader.call(0x4A, b"\x01\x00")[:1] == b"\x01"
+    assert reader.call(0x06, bytes.fromhex("6302" "6303")) == b"\x80\x80"
+    reader.call(0x08, bytes.fromhex("630300"))
+    assert chip.registers[0x6303] == 0x00 and chip.unmodelled == []
+
+
 @pytest.mark.parametrize("params", [b"", b"\x63", b"\x63\x01\x63"], ids=["none", "half an address", "odd"])
 def test_readregister_with_a_broken_address_list_gets_the_error_frame(params: bytes) -> None:
     assert exchange(FakePn532(), pn532.build_frame(b"\x06" + params))[1][:len(ERROR_FRAME)] == ERROR_FRAME
