@@ -68,6 +68,16 @@ def _response_frame(data: bytes) -> bytes:
     return PREAMBLE + bytes([0xFF, 0xFF, n >> 8, n & 0xFF, (-(n >> 8) - n) & 0xFF]) + body + dcs
 
 
+def cascaded(uid: bytes) -> bytes:
+    """The UID as the cascade levels carry it (ISO/IEC 14443-3 §6.4.4): a 7-byte UID as 88h + 7 bytes, a 10-byte
+    one as 88h + 3 + 88h + 7 bytes; a 4-byte UID as it is."""
+    if len(uid) == 7:
+        return b"\x88" + uid
+    if len(uid) == 10:
+        return b"\x88" + uid[:3] + b"\x88" + uid[3:]
+    return uid
+
+
 def ntag_page(uid: bytes, page: int) -> bytes:
     """Pages 0-3 of an NTAG21x with a 7-byte UID (NTAG213/215/216 datasheet §8.5): UID with its two check bytes
     BCC0 = 0x88 ^ UID0 ^ UID1 ^ UID2 and BCC1 = UID3 ^ UID4 ^ UID5 ^ UID6, the internal byte, the lock bytes,
@@ -255,8 +265,11 @@ class FakePn532:
         if command == 0x4A and len(params) >= 2 and params[0] in (1, 2):
             if params[1] != 0x00:
                 return b"\x00"  # this fake has only a type A card: no other kind of target answers
-            wanted = params[2:]  # §7.3.5 InitiatorData at 106 kbps type A: the UID of the one card to select
-            if self.card is not None and wanted and wanted != self.card:
+            # §7.3.5 InitiatorData at 106 kbps type A: the UID of the one card to select, as the cascade levels
+            # select it (ISO/IEC 14443-3 §6.4.4: 88h before each part that has another level after it), which is
+            # how libnfc (iso14443_cascade_uid) and nfcpy (sense_tta) send it.
+            wanted = params[2:]
+            if self.card is not None and wanted and wanted != cascaded(self.card):
                 return self._no_target()  # the card in the field has another UID: no target
             if self.card is None:
                 if self.max_retries_passive == 0xFF:
@@ -320,7 +333,7 @@ class FakePn532:
         return bytes([STATUS_TIMEOUT])
 
     def _ready(self) -> bool:
-        if self._waiting_for_card and self.card is not None and self._wanted in (b"", self.card):
+        if self._waiting_for_card and self.card is not None and self._wanted in (b"", cascaded(self.card)):
             # the card (the one asked for, if a UID was given) arrived while the chip was looking
             self._waiting_for_card = False
             self._send(_response_frame(b"\x4b" + self._listed()))

@@ -13,7 +13,7 @@ from controller.gpio.clock import FakeClock
 from controller.gpio.fakes import FakeI2cBus
 from controller.gpio.i2c import SharedBus
 from controller.nfc import pn532
-from controller.nfc.fakes import ERROR_FRAME, WAKE_BYTES, FakePn532
+from controller.nfc.fakes import ERROR_FRAME, WAKE_BYTES, FakePn532, cascaded
 from controller.nfc.reader import NfcError
 
 # UM0701-02 §7.2.2 GetFirmwareVersion: the command frame and the answer of firmware 1.6.
@@ -246,22 +246,33 @@ def test_after_powerdown_the_chip_hears_nothing_until_woken_again() -> None:
     assert chip.read(64) == pn532.ACK + FIRMWARE_1_6_ANSWER
 
 
-def test_inlistpassivetarget_by_uid_finds_only_that_card() -> None:
-    """§7.3.5: at 106 kbps type A the InitiatorData is the UID of the card to select: another card is no target."""
+@pytest.mark.parametrize("uid", ["dc4f2a91", "04a1b2c3d4e5f6", "04a1b2c3d4e5f6071829"], ids=["4", "7", "10"])
+def test_inlistpassivetarget_by_uid_finds_only_that_card(uid: str) -> None:
+    """§7.3.5: at 106 kbps type A the InitiatorData is the UID of the card to select, with the cascade tags
+    (ISO/IEC 14443-3 §6.4.4) as libnfc and nfcpy send it: another card is no target, and so is the UID without
+    its cascade tags (the chip's first cascade level would select with the wrong bytes)."""
     chip = FakePn532()
     chip.max_retries_passive = 0x01
-    chip.card = bytes.fromhex("04a1b2c3d4e5f6")
-    _, other = exchange(chip, pn532.build_frame(bytes.fromhex("4a0100") + bytes.fromhex("04a1b2c3d4e5f7")))
-    assert other[5:8] == bytes.fromhex("d54b00")
-    _, same = exchange(chip, pn532.build_frame(bytes.fromhex("4a0100") + chip.card))
+    chip.card = bytes.fromhex(uid)
+    other = bytes(chip.card[:-1]) + bytes([chip.card[-1] ^ 1])
+    for wanted in (cascaded(other), chip.card) if len(chip.card) > 4 else (other,):
+        _, answer = exchange(chip, pn532.build_frame(bytes.fromhex("4a0100") + wanted))
+        assert answer[5:8] == bytes.fromhex("d54b00"), wanted.hex()
+    _, same = exchange(chip, pn532.build_frame(bytes.fromhex("4a0100") + cascaded(chip.card)))
     assert same[5:8] == bytes.fromhex("d54b01") and same.find(chip.card) > 0
+
+
+def test_the_cascade_tags_go_where_iso_14443_3_puts_them() -> None:
+    assert cascaded(bytes.fromhex("dc4f2a91")).hex() == "dc4f2a91"
+    assert cascaded(bytes.fromhex("04a1b2c3d4e5f6")).hex() == "8804a1b2c3d4e5f6"
+    assert cascaded(bytes.fromhex("04a1b2c3d4e5f6071829")).hex() == "8804a1b288c3d4e5f6071829"
 
 
 def test_a_chip_waiting_for_a_uid_lists_only_that_card_when_cards_come() -> None:
     """§7.3.5 with MxRtyPassiveActivation 0xFF: the chip keeps looking, and another card is still no target."""
     chip = FakePn532()
     wanted = bytes.fromhex("04a1b2c3d4e5f6")
-    chip.on_write(pn532.build_frame(bytes.fromhex("4a0100") + wanted))
+    chip.on_write(pn532.build_frame(bytes.fromhex("4a0100") + cascaded(wanted)))
     assert chip.on_read(7)[1:] == pn532.ACK
     chip.card = bytes.fromhex("04a1b2c3d4e5f7")
     assert chip.on_read(1) == b"\x00", "another card: still looking"
