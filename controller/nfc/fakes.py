@@ -248,8 +248,7 @@ class FakePn532:
             self._serial_in.clear()
             return bytes([STATUS_OK])
         if command == 0x42 and len(params) >= 1:
-            # §7.3.9: raw bytes to the activated target, no Tg byte; the answer is Status then the card's bytes.
-            return self._data_exchange(b"\x01" + params)
+            return self._communicate_thru(bytes(params))
         if command == 0x32 and len(params) >= 1:
             if params[0] == 0x05:
                 if len(params) != 4:
@@ -317,6 +316,20 @@ class FakePn532:
         self.listed = self.card
         sens_res, sel_res = (b"\x00\x44", 0x00) if len(self.card) == 7 else (b"\x00\x04", 0x08)
         return bytes([1, 1]) + sens_res + bytes([sel_res, len(self.card)]) + self.card
+
+    def _communicate_thru(self, sent: bytes) -> bytes:
+        """§7.3.9: raw bytes to the activated target, no Tg byte; the answer is Status then the card's bytes. The
+        CIU frames them as TxMode and RxMode say: with TxCRCEn (bit 7) off the host sent the CRC_A itself (a
+        wrong one and the card stays silent), with RxCRCEn off the card's CRC_A comes back with its bytes
+        (nfcpy switches it off for a type 2 tag, to see the tag's 4-bit ACK, and checks the CRC_A itself)."""
+        if not self.registers[0x6302] & 0x80:
+            if len(sent) < 3 or crc_with_preset(sent[:-2], 0x6363) != sent[-2:]:
+                return bytes([STATUS_TIMEOUT])
+            sent = sent[:-2]
+        answer = self._data_exchange(b"\x01" + sent)
+        if answer[:1] == bytes([STATUS_OK]) and not self.registers[0x6303] & 0x80:
+            answer += crc_with_preset(answer[1:], 0x6363)
+        return answer
 
     def _data_exchange(self, params: bytes) -> bytes:
         if params[0] != 0x01 or self.listed is None:
