@@ -31,10 +31,10 @@ class NfcpySerial:
     def write(self, data: bytes) -> int:
         return self.chip.write(bytes(data))
 
-    def flushInput(self) -> None:  # noqa: N802 (pyserial 2's name, which nfcpy calls)
+    def flushInput(self) -> None:  # pyserial 2's name, which nfcpy calls
         self.chip.reset_input_buffer()
 
-    def flushOutput(self) -> None:  # noqa: N802
+    def flushOutput(self) -> None:
         pass
 
     def close(self) -> None:
@@ -53,7 +53,7 @@ def open_reader(chip: FakePn532, monkeypatch: pytest.MonkeyPatch, stty_ok: bool 
         monkeypatch.setattr(module, "time", clock)
     monkeypatch.setattr(os, "system", lambda command: 0 if stty_ok else 1)  # nfcpy's `stty -F PORT 921600`
 
-    class FakeTty(nfc.clf.transport.TTY):  # type: ignore[misc]
+    class FakeTty(nfc.clf.transport.TTY):
         def open(self, port: str, baudrate: int = 115200) -> None:
             self.tty = NfcpySerial(chip, port, baudrate)
 
@@ -81,7 +81,8 @@ def test_nfcpy_finds_no_card_then_a_card_by_the_reqa_left_in_the_fifo(chip: Fake
 
     device = open_reader(chip, monkeypatch)
     assert device.sense_tta(nfc.clf.RemoteTarget("106A")) is None
-    assert 0x4A in chip.commands and chip.unmodelled == []
+    assert chip.commands.count(0x4A) == 1 and chip.unmodelled == [], (
+        "26h in the FIFO: nfcpy did not go on to look for a type 1 tag")
     chip.card = CARD
     target = device.sense_tta(nfc.clf.RemoteTarget("106A"))
     assert bytes(target.sdd_res) == CARD and bytes(target.sens_res) == b"\x44\x00"
