@@ -20,6 +20,7 @@ two hosts talking to it at once look like.
 from __future__ import annotations
 
 from collections import deque
+from collections.abc import Callable
 from typing import ClassVar
 
 from controller.nfc import mfrc522 as m
@@ -115,6 +116,8 @@ class FakePn532:
         0x44: "InDeselect",
         0x4A: "InListPassiveTarget (106 kbps type A, by UID too)",
         0x52: "InRelease",
+        0x54: "InSelect",
+        0x60: "InAutoPoll (106 kbps type A: types 00h and 10h)",
     }
     #: SetSerialBaudRate's BR byte (UM0701 §7.2.8): the HSU speeds the chip can switch to.
     BAUD_RATES: ClassVar[dict[int, int]] = {0x00: 9600, 0x01: 19200, 0x02: 38400, 0x03: 57600, 0x04: 115200,
@@ -137,8 +140,10 @@ class FakePn532:
         self.max_retries_passive = 0xFF  # §7.3.1 item 5: MxRtyPassiveActivation after power-up
         self.sam_mode: int | None = None
         self.listed: bytes | None = None  # the target InListPassiveTarget activated (Tg 1)
-        self._waiting_for_card = False  # an InListPassiveTarget that is still looking (MxRty 0xFF)
+        self._waiting_for_card = False  # an InListPassiveTarget or InAutoPoll that is still looking
         self._wanted = b""  # the UID it looks for (empty: any card)
+        self._found: Callable[[], bytes] = self._listed  # the answer (after the code) once the card comes
+        self._waiting_code = 0x4B
         self._last_response: bytes | None = None
         self._serial_out = bytearray()
         self._serial_in = bytearray()  # HSU bytes of a frame still arriving (a frame may come in several writes)
@@ -257,6 +262,10 @@ class FakePn532:
             return b""
         if command == 0x40 and len(params) >= 2:
             return self._data_exchange(params)
+        if command == 0x54 and len(params) == 1:  # §7.3.12 InSelect: Tg 1 is the one target this fake lists
+            return bytes([STATUS_OK if params[0] == 0x01 and self.listed is not None else STATUS_WRONG_CONTEXT])
+        if command == 0x60 and 3 <= len(params) <= 17:
+            return self._auto_poll(params[0], bytes(params[2:]))
         if command in (0x44, 0x52) and len(params) == 1:
             if command == 0x52:
                 self.listed = None
@@ -274,6 +283,7 @@ class FakePn532:
                 if self.max_retries_passive == 0xFF:
                     self._waiting_for_card = True  # the chip keeps looking until a card comes
                     self._wanted = bytes(wanted)
+                    self._found, self._waiting_code = self._listed, 0x4B
                     return None
                 return self._no_target()
             return self._listed()
@@ -300,6 +310,26 @@ class FakePn532:
             self.unmodelled.append(address)
         elif address not in CIU_READ_ONLY:
             self.registers[address] = value
+
+    def _auto_poll(self, polls: int, types: bytes) -> bytes | None:
+        """§7.3.13 InAutoPoll (libnfc's nfc_initiator_poll_target on a PN532): ``polls`` rounds (FFh: until a
+        target comes) over the listed target types. The one card this fake holds is a 106 kbps type A card
+        without ISO/IEC 14443-4, found as type 00h (generic passive 106 kbps) or 10h (MIFARE); each target in the
+        answer is Type, its length, then what InListPassiveTarget gives for it."""
+        found = next((t for t in types if t in (0x00, 0x10)), None)
+        if polls == 0x00:
+            return ERROR_FRAME
+        if self.card is not None and found is not None:
+            return self._polled(found)
+        if polls == 0xFF and found is not None:
+            self._waiting_for_card, self._wanted = True, b""
+            self._found, self._waiting_code = (lambda: self._polled(found)), 0x61
+            return None
+        return b"\x00"
+
+    def _polled(self, kind: int) -> bytes:
+        data = self._listed()[1:]  # Tg, SENS_RES, SEL_RES, NFCIDLength, NFCID
+        return bytes([1, kind, len(data)]) + data
 
     def _no_target(self) -> bytes:
         """NbTg 0. The CIU's FIFO still holds the REQA (26h) that nobody answered: nfcpy reads CIU_FIFOData after
@@ -349,7 +379,7 @@ class FakePn532:
         if self._waiting_for_card and self.card is not None and self._wanted in (b"", cascaded(self.card)):
             # the card (the one asked for, if a UID was given) arrived while the chip was looking
             self._waiting_for_card = False
-            self._send(_response_frame(b"\x4b" + self._listed()))
+            self._send(_response_frame(bytes([self._waiting_code]) + self._found()))
         if not self.queue:
             return False
         if self._busy_left:

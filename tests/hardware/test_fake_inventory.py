@@ -16,7 +16,7 @@ PN532 = {0x00: "Diagnose", 0x02: "GetFirmwareVersion", 0x04: "GetGeneralStatus",
          0x08: "WriteRegister", 0x10: "SetSerialBaudRate",
          0x12: "SetParameters", 0x14: "SAMConfiguration", 0x16: "PowerDown", 0x32: "RFConfiguration",
          0x40: "InDataExchange", 0x42: "InCommunicateThru", 0x44: "InDeselect", 0x4A: "InListPassiveTarget",
-         0x52: "InRelease"}
+         0x52: "InRelease", 0x54: "InSelect", 0x60: "InAutoPoll"}
 MFRC522 = {0x00: "Idle", 0x03: "CalcCRC", 0x0C: "Transceive", 0x0F: "SoftReset"}
 MCP23017_REGISTERS = ["IODIRA", "IODIRB", "IPOLA", "IPOLB", "GPINTENA", "GPINTENB", "DEFVALA", "DEFVALB",
                       "INTCONA", "INTCONB", "IOCON", "IOCON", "GPPUA", "GPPUB", "INTFA", "INTFB", "INTCAPA",

@@ -124,12 +124,13 @@ def test_our_driver_says_when_a_command_is_refused_even_if_it_knows_it() -> None
 
 def test_which_commands_the_fake_implements_and_that_the_rest_are_refused() -> None:
     assert sorted(FakePn532.IMPLEMENTED) == [0x00, 0x02, 0x04, 0x06, 0x08, 0x10, 0x12, 0x14, 0x16, 0x32, 0x40,
-                                             0x42, 0x44, 0x4A, 0x52]
+                                             0x42, 0x44, 0x4A, 0x52, 0x54, 0x60]
     for command in range(256):
         chip = FakePn532()
         chip.max_retries_passive = 0x01  # so that InListPassiveTarget answers at once
         params = {0x00: b"\x00", 0x06: b"\x63\x01", 0x08: b"\x63\x02\x80", 0x10: b"\x04", 0x12: b"\x14", 0x42: b"\x30\x00", 0x14: b"\x01", 0x16: b"\x20", 0x32: b"\x05\xff\x01\x01", 0x40: b"\x01\x30\x00",
-                  0x44: b"\x01", 0x4A: b"\x01\x00", 0x52: b"\x01"}.get(command, b"")
+                  0x44: b"\x01", 0x4A: b"\x01\x00", 0x52: b"\x01", 0x54: b"\x01",
+                  0x60: b"\x01\x01\x10"}.get(command, b"")
         ack, answer = exchange(chip, pn532.build_frame(bytes([command]) + params))
         assert ack == pn532.ACK, f"command {command:#04x}: a good frame is always acknowledged"
         if command in FakePn532.IMPLEMENTED:
@@ -279,6 +280,28 @@ def test_a_chip_waiting_for_a_uid_lists_only_that_card_when_cards_come() -> None
     chip.card = wanted
     answer = chip.on_read(64)[1:]
     assert answer[5:8] == bytes.fromhex("d54b01") and answer.find(wanted) > 0
+
+
+def test_inautopoll_finds_the_card_as_a_mifare_or_generic_106_kbps_target() -> None:
+    """§7.3.13: PollNr, Period, then the types to poll for; each target found is Type, its length, then what
+    InListPassiveTarget gives (Tg, SENS_RES, SEL_RES, NFCIDLength, NFCID). libnfc polls a PN532 with it."""
+    chip = FakePn532()
+    reader = i2c(chip)
+    assert reader.call(0x60, bytes([0x02, 0x01, 0x10])) == b"\x00", "no card in two polls: no target"
+    chip.card = CARD = bytes.fromhex("04a1b2c3d4e5f6")
+    found = reader.call(0x60, bytes([0x02, 0x01, 0x11, 0x10]))  # FeliCa first, then MIFARE
+    assert found == bytes([1, 0x10, 12, 1, 0x00, 0x44, 0x00, 7]) + CARD
+    assert reader.call(0x60, bytes([0x02, 0x01, 0x20])) == b"\x00", "not an ISO/IEC 14443-4 card"
+    assert reader.call(0x54, b"\x01") == b"\x00", "§7.3.12 InSelect: the target polled is Tg 1"
+    assert reader.call(0x54, b"\x02") == b"\x27"
+
+
+def test_endless_inautopoll_answers_when_the_card_comes() -> None:
+    chip = FakePn532()
+    chip.on_write(pn532.build_frame(bytes([0x60, 0xFF, 0x01, 0x00])))
+    assert chip.on_read(7)[1:] == pn532.ACK and chip.on_read(1) == b"\x00", "still polling"
+    chip.card = bytes.fromhex("dc4f2a91")
+    assert pn532.parse_frame(chip.on_read(64)[1:])[:4] == bytes([0x61, 1, 0x00, 9])
 
 
 def test_setserialbaudrate_setparameters_and_incommunicatethru_are_answered() -> None:
