@@ -38,8 +38,9 @@ NTAG_PAGES = 45  # NTAG213: pages 0x00..0x2C
 WAKE_BYTES = 5
 
 #: The CIU's registers as ReadRegister/WriteRegister address them (UM0701 §7.2.4, §7.2.5: 63xxh; the CIU is the
-#: PN512 cell of the PN532 data sheet's register map), with their reset values. Addresses 6331h-633Fh are the
-#: cell's page 0 (Command .. Coll), 6301h-632Fh its pages 1-3 (Mode .. TestADC).
+#: PN512 cell of the PN532 data sheet's register map), with their reset values: 6331h-633Eh are the cell's page 0
+#: (Command .. Coll), 6301h-631Dh its pages 1-2 (Mode .. TReloadLo). The timer's counter and the test registers
+#: (page 3) are not modelled.
 CIU_REGISTERS: dict[int, tuple[str, int]] = {
     0x6331: ("Command", 0x20), 0x6332: ("CommIEn", 0x80), 0x6333: ("DivIEn", 0x00), 0x6334: ("CommIRq", 0x14),
     0x6335: ("DivIRq", 0x00), 0x6336: ("Error", 0x00), 0x6337: ("Status1", 0x21), 0x6338: ("Status2", 0x00),
