@@ -110,3 +110,24 @@ def test_nfcpy_puts_the_chip_to_sleep_and_wakes_it_again(chip: FakePn532, monkey
     assert chip.powered_down == 1 and not chip.woken, "PowerDown with HSU among the wake-up sources"
     device = open_reader(chip, monkeypatch, stty_ok=False)
     assert device.chipset_name == "PN532v1.6" and chip.baud == 115200
+
+
+@pytest.mark.real_hardware
+def test_nfcpy_opens_the_real_reader_and_reads_its_ciu() -> None:
+    """The same opening on the real chip (TIANHEI_TEST_PN532_UART); the CIU's Mode and TxControl are printed
+    (pytest -s) beside the fake's reset values, for docs/hardware-truth.md row 19 (the firmware may have changed
+    them by the end of nfcpy's opening: SAMConfiguration, RFConfiguration)."""
+    import nfc.clf.transport
+    from nfc.clf import pn532
+
+    from .conftest import env
+
+    port = env("TIANHEI_TEST_PN532_UART", why="a PN532 in HSU mode on a serial port")
+    device = pn532.init(nfc.clf.transport.TTY(port))
+    try:
+        assert device.chipset_name.startswith("PN532")
+        mode, tx_control = device.chipset.read_register("CIU_Mode", "CIU_TxControl")
+        print(f"real PN532 after nfcpy's opening: CIU_Mode {mode:02X}h, CIU_TxControl {tx_control:02X}h "
+              f"(the fake at reset: 3Bh, 80h)")
+    finally:
+        device.close()
