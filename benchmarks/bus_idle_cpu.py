@@ -23,9 +23,7 @@ import argparse
 import asyncio
 import os
 import resource
-import signal
 import statistics
-import subprocess
 import sys
 import time
 from pathlib import Path
@@ -45,7 +43,8 @@ from controller.rules.setup import configure
 from controller.rules.variant import load_variant
 from controller.voice.null_voice import NullVoice
 
-NODES = Path(__file__).with_name("bus_nodes.py")
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from seat_bank import SeatBank
 
 
 def thread_cpu(native_id: int | None) -> float:
@@ -64,12 +63,8 @@ def cpu() -> float:
 async def one_run(seats: int, seconds: float, press_seconds: float, press_every: float,
                   listen: bool = True) -> dict[str, Any]:
     loop = asyncio.get_running_loop()
-    master_fd, slave_fd = os.openpty()
-    nodes = subprocess.Popen([sys.executable, str(NODES), str(master_fd), str(seats), str(press_every)],
-                             pass_fds=(master_fd,), stdout=subprocess.PIPE, text=True)
-    os.close(master_fd)
-    port = os.ttyname(slave_fd)
-    transport = SerialTransport.open(port, 1_000_000)
+    bank = SeatBank(seats, press_every)
+    transport = SerialTransport.open(bank.port, 1_000_000)
     master = BusMaster(transport, [NodeSpec(address=a, seat=a) for a in range(1, seats + 1)], listen=listen)
     table = BusTable(master, post=loop.call_soon_threadsafe)
     timings = Timings(night_action_s=0.5, recognition_s=0.5, answer_s=0.2, reveal_s=0.2,
@@ -108,17 +103,13 @@ async def one_run(seats: int, seconds: float, press_seconds: float, press_every:
         master.sink = timed
         e0, in0 = st.events, st.events_in_windows
         if press_seconds > 0:
-            nodes.send_signal(signal.SIGUSR1)
+            bank.press()
             await asyncio.sleep(press_seconds)
         in_windows = (st.events_in_windows - in0) / max(1, st.events - e0)
     finally:
         table.stop()
         transport.port.close()  # type: ignore[attr-defined]
-        os.close(slave_fd)
-        nodes.kill()
-        out, _ = nodes.communicate()
-    presses = [(int(seat), float(at)) for _, seat, at in (line.split() for line in out.splitlines()
-                                                          if line.startswith("press "))]
+        presses = bank.presses(bank.close())
     latencies = []
     for seat, at in presses:
         got = [t for t, e in arrivals if e.seat == seat and t >= at]

@@ -10,7 +10,8 @@ answer when it asks), so the master sleeps through its window as it would on the
 
 With PRESS_EVERY (seconds), once the bank gets SIGUSR1 a finger presses PREV on one seat after another, at random
 moments about PRESS_EVERY apart (and lets go 60 ms later), and each press is printed as ``press SEAT MONOTONIC``
-on stdout: the benchmark times the press to the master on the same clock.
+on stdout, and each EVENTS frame with news as ``sent ADDRESS MONOTONIC`` once written: the benchmark times the
+press to the master on the same clock.
 """
 
 from __future__ import annotations
@@ -35,12 +36,25 @@ class Line:
     def __init__(self, fd: int) -> None:
         self.fd = fd
         self.rx = b""
+        #: Print ``sent ADDRESS MONOTONIC`` when a node's EVENTS frame with news has gone into the pty (set once
+        #: presses begin): the benchmark splits a press's time into the wait for the slot and the host's part.
+        self.trace = False
+
+    def _out(self, data: bytes) -> None:
+        at = time.monotonic()  # before the write: the master may read the bytes before this process goes on
+        os.write(self.fd, data)
+        if self.trace and len(data) > 5 and data[0] == sb.SYNC and data[4] == sb.EVENTS and data[5]:
+            print(f"sent {data[2] & 0x7F} {at:.6f}", flush=True)
 
     def read(self) -> bytes | None:
         return self.rx or None
 
+    def waiting(self) -> bool:
+        """True when the master's next bytes are already on the line (the node answers them before drawing)."""
+        return bool(select.select([self.fd], [], [], 0)[0])
+
     def write(self, data: bytes) -> None:
-        os.write(self.fd, data)
+        self._out(data)
 
     def write_after(self, delay_us: int, data: bytes, watch: tuple[int, int] | None = None) -> bool:
         """At its slot, as on the table (one process answers for every node, each deciding after the one before
@@ -48,7 +62,7 @@ class Line:
         before any later round, and reads the master's frame then."""
         if delay_us > 0:
             time.sleep(delay_us / 1e6)
-        os.write(self.fd, data)
+        self._out(data)
         return True
 
     def us(self) -> int:
@@ -98,6 +112,8 @@ class Finger:
     def start(self, *_: object) -> None:
         if not self.started and self.every > 0:
             self.started = True
+            for node in self.nodes:
+                node.io.link.trace = True
             self.next_at = time.monotonic() + self.rng.uniform(0.5, 1.5) * self.every
 
     def due_in(self) -> float:

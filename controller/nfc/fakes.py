@@ -10,6 +10,8 @@ an ACK, then the response, or the syntax error frame ``00 00 FF 01 FF 7F 81 00``
 not implement (:data:`FakePn532.IMPLEMENTED` lists the ones it does); the host's ACK aborts the command in
 progress and its NACK asks for the last response again (§6.2.1.3, §6.2.1.4). InListPassiveTarget with the
 power-up MxRtyPassiveActivation (0xFF, §7.3.1) waits for a card, as the chip does, instead of answering "none".
+ReadRegister and WriteRegister reach the CIU's register file with its reset values (:data:`CIU_REGISTERS`). Over
+HSU the chip sleeps until a write wakes it, and loses that write's first :data:`WAKE_BYTES` bytes.
 Faults: ``corrupt`` (the next answers have a bad DCS), ``silent`` (never answers), ``busy_polls`` (not ready for a
 few status reads). ``overlapped`` counts commands that arrived while the previous answer was unread, which is what
 two hosts talking to it at once look like.
@@ -18,6 +20,7 @@ two hosts talking to it at once look like.
 from __future__ import annotations
 
 from collections import deque
+from collections.abc import Callable
 from typing import ClassVar
 
 from controller.nfc import mfrc522 as m
@@ -28,6 +31,33 @@ STATUS_OK = 0x00
 STATUS_TIMEOUT = 0x01  # UM0701 §7.1 error codes: the target did not answer
 STATUS_WRONG_CONTEXT = 0x27  # §7.1: e.g. InDataExchange with no target listed
 NTAG_PAGES = 45  # NTAG213: pages 0x00..0x2C
+#: HSU wake-up (UM0701 §7.2.11 PowerDown, AN10609 "Low battery mode"): the chip wakes on activity on its RX line
+#: and loses what arrives while it wakes, so the host sends a preamble first. UM0701 gives no byte count; the fake
+#: loses the first 5 bytes of the write that wakes it, the shortest wake-up a published driver relies on
+#: (Adafruit's ``55 55 00 00 00``; nfcpy sends ten ``00``, libnfc and ours ``55 55`` and fourteen ``00``).
+WAKE_BYTES = 5
+
+#: The CIU's registers as ReadRegister/WriteRegister address them (UM0701 §7.2.4, §7.2.5: 63xxh; the CIU is the
+#: PN512 cell of the PN532 data sheet's register map), with their reset values: 6331h-633Eh are the cell's page 0
+#: (Command .. Coll), 6301h-631Dh its pages 1-2 (Mode .. TReloadLo). The timer's counter and the test registers
+#: (page 3) are not modelled.
+CIU_REGISTERS: dict[int, tuple[str, int]] = {
+    0x6331: ("Command", 0x20), 0x6332: ("CommIEn", 0x80), 0x6333: ("DivIEn", 0x00), 0x6334: ("CommIRq", 0x14),
+    0x6335: ("DivIRq", 0x00), 0x6336: ("Error", 0x00), 0x6337: ("Status1", 0x21), 0x6338: ("Status2", 0x00),
+    0x6339: ("FIFOData", 0x00), 0x633A: ("FIFOLevel", 0x00), 0x633B: ("WaterLevel", 0x08),
+    0x633C: ("Control", 0x10), 0x633D: ("BitFraming", 0x00), 0x633E: ("Coll", 0x80),
+    0x6301: ("Mode", 0x3B), 0x6302: ("TxMode", 0x00), 0x6303: ("RxMode", 0x00), 0x6304: ("TxControl", 0x80),
+    0x6305: ("TxAuto", 0x00), 0x6306: ("TxSel", 0x10), 0x6307: ("RxSel", 0x84), 0x6308: ("RxThreshold", 0x84),
+    0x6309: ("Demod", 0x4D), 0x630A: ("FelNFC1", 0x00), 0x630B: ("FelNFC2", 0x00), 0x630C: ("MifNFC", 0x62),
+    0x630D: ("ManualRCV", 0x00), 0x630E: ("TypeB", 0x00), 0x630F: ("SerialSpeed", 0xEB),
+    0x6311: ("CRCResultMSB", 0xFF), 0x6312: ("CRCResultLSB", 0xFF), 0x6313: ("GsNOff", 0x88),
+    0x6314: ("ModWidth", 0x26), 0x6315: ("TxBitPhase", 0x87), 0x6316: ("RFCfg", 0x48), 0x6317: ("GsNOn", 0x88),
+    0x6318: ("CWGsP", 0x20), 0x6319: ("ModGsP", 0x20), 0x631A: ("TMode", 0x00), 0x631B: ("TPrescaler", 0x00),
+    0x631C: ("TReloadHi", 0x00), 0x631D: ("TReloadLo", 0x00),
+}
+#: Registers the chip sets itself; a host's write changes nothing (Error, Status1, FIFOLevel's count, CRCResult).
+CIU_READ_ONLY = frozenset({0x6336, 0x6337, 0x633A, 0x6311, 0x6312})
+CIU_FIFO_DATA, CIU_FIFO_LEVEL = 0x6339, 0x633A
 
 
 def _response_frame(data: bytes) -> bytes:
@@ -38,6 +68,16 @@ def _response_frame(data: bytes) -> bytes:
     if n <= 255:
         return PREAMBLE + bytes([n, (-n) & 0xFF]) + body + dcs
     return PREAMBLE + bytes([0xFF, 0xFF, n >> 8, n & 0xFF, (-(n >> 8) - n) & 0xFF]) + body + dcs
+
+
+def cascaded(uid: bytes) -> bytes:
+    """The UID as the cascade levels carry it (ISO/IEC 14443-3 §6.4.4): a 7-byte UID as 88h + 7 bytes, a 10-byte
+    one as 88h + 3 + 88h + 7 bytes; a 4-byte UID as it is."""
+    if len(uid) == 7:
+        return b"\x88" + uid
+    if len(uid) == 10:
+        return b"\x88" + uid[:3] + b"\x88" + uid[3:]
+    return uid
 
 
 def ntag_page(uid: bytes, page: int) -> bytes:
@@ -65,6 +105,8 @@ class FakePn532:
         0x00: "Diagnose (NumTst 0: communication line test)",
         0x02: "GetFirmwareVersion",
         0x04: "GetGeneralStatus",
+        0x06: "ReadRegister (the CIU's register file, 63xxh)",
+        0x08: "WriteRegister (the CIU's register file, 63xxh)",
         0x10: "SetSerialBaudRate",
         0x12: "SetParameters",
         0x14: "SAMConfiguration",
@@ -75,6 +117,8 @@ class FakePn532:
         0x44: "InDeselect",
         0x4A: "InListPassiveTarget (106 kbps type A, by UID too)",
         0x52: "InRelease",
+        0x54: "InSelect",
+        0x60: "InAutoPoll (106 kbps type A: types 00h and 10h)",
     }
     #: SetSerialBaudRate's BR byte (UM0701 §7.2.8): the HSU speeds the chip can switch to.
     BAUD_RATES: ClassVar[dict[int, int]] = {0x00: 9600, 0x01: 19200, 0x02: 38400, 0x03: 57600, 0x04: 115200,
@@ -97,13 +141,19 @@ class FakePn532:
         self.max_retries_passive = 0xFF  # §7.3.1 item 5: MxRtyPassiveActivation after power-up
         self.sam_mode: int | None = None
         self.listed: bytes | None = None  # the target InListPassiveTarget activated (Tg 1)
-        self._waiting_for_card = False  # an InListPassiveTarget that is still looking (MxRty 0xFF)
+        self._waiting_for_card = False  # an InListPassiveTarget or InAutoPoll that is still looking
+        self._wanted = b""  # the UID it looks for (empty: any card)
+        self._found: Callable[[], bytes] = self._listed  # the answer (after the code) once the card comes
+        self._waiting_code = 0x4B
         self._last_response: bytes | None = None
         self._serial_out = bytearray()
         self._serial_in = bytearray()  # HSU bytes of a frame still arriving (a frame may come in several writes)
         self.parameters = 0x00  # SetParameters' flags (§7.2.9)
         self.baud = 115200  # the HSU speed (§7.2.8: a new one applies after the host's ACK of the answer)
         self.powered_down = 0  # PowerDown commands taken (§7.2.11)
+        self.registers = {address: reset for address, (_name, reset) in CIU_REGISTERS.items()}
+        self.fifo: deque[int] = deque()
+        self.unmodelled: list[int] = []  # ReadRegister/WriteRegister addresses outside the CIU's register file
 
     # --- the chip's logic -----------------------------------------------------------------------------
     def receive(self, data: bytes) -> None:
@@ -182,6 +232,12 @@ class FakePn532:
         if command == 0x04:  # Err, Field, NbTg, [Tg BrRx BrTx Type], SAM status (§7.2.3)
             target = b"\x01\x00\x00\x10" if self.listed is not None else b""
             return bytes([0x00, 0x00, 1 if self.listed is not None else 0]) + target + b"\x00"
+        if command == 0x06 and params and len(params) % 2 == 0:  # §7.2.4: ADRH ADRL pairs in, the values out
+            return bytes(self._read_register(params[i] << 8 | params[i + 1]) for i in range(0, len(params), 2))
+        if command == 0x08 and params and len(params) % 3 == 0:  # §7.2.5: ADRH ADRL VAL triples, nothing out
+            for i in range(0, len(params), 3):
+                self._write_register(params[i] << 8 | params[i + 1], params[i + 2])
+            return b""
         if command == 0x14 and len(params) >= 1 and 0x01 <= params[0] <= 0x04:
             self.sam_mode = params[0]
             return b""
@@ -198,8 +254,7 @@ class FakePn532:
             self._serial_in.clear()
             return bytes([STATUS_OK])
         if command == 0x42 and len(params) >= 1:
-            # §7.3.9: raw bytes to the activated target, no Tg byte; the answer is Status then the card's bytes.
-            return self._data_exchange(b"\x01" + params)
+            return self._communicate_thru(bytes(params))
         if command == 0x32 and len(params) >= 1:
             if params[0] == 0x05:
                 if len(params) != 4:
@@ -208,6 +263,10 @@ class FakePn532:
             return b""
         if command == 0x40 and len(params) >= 2:
             return self._data_exchange(params)
+        if command == 0x54 and len(params) == 1:  # §7.3.12 InSelect: Tg 1 is the one target this fake lists
+            return bytes([STATUS_OK if params[0] == 0x01 and self.listed is not None else STATUS_WRONG_CONTEXT])
+        if command == 0x60 and 3 <= len(params) <= 17:
+            return self._auto_poll(params[0], bytes(params[2:]))
         if command in (0x44, 0x52) and len(params) == 1:
             if command == 0x52:
                 self.listed = None
@@ -215,22 +274,93 @@ class FakePn532:
         if command == 0x4A and len(params) >= 2 and params[0] in (1, 2):
             if params[1] != 0x00:
                 return b"\x00"  # this fake has only a type A card: no other kind of target answers
-            wanted = params[2:]  # §7.3.5 InitiatorData at 106 kbps type A: the UID of the one card to select
-            if self.card is not None and wanted and wanted != self.card:
-                return b"\x00"  # the card in the field has another UID: no target
+            # §7.3.5 InitiatorData at 106 kbps type A: the UID of the one card to select, as the cascade levels
+            # select it (ISO/IEC 14443-3 §6.4.4: 88h before each part that has another level after it), which is
+            # how libnfc (iso14443_cascade_uid) and nfcpy (sense_tta) send it.
+            wanted = params[2:]
+            if self.card is not None and wanted and wanted != cascaded(self.card):
+                return self._no_target()  # the card in the field has another UID: no target
             if self.card is None:
                 if self.max_retries_passive == 0xFF:
                     self._waiting_for_card = True  # the chip keeps looking until a card comes
+                    self._wanted = bytes(wanted)
+                    self._found, self._waiting_code = self._listed, 0x4B
                     return None
-                return b"\x00"
+                return self._no_target()
             return self._listed()
         return ERROR_FRAME
 
+    def _read_register(self, address: int) -> int:
+        if address == CIU_FIFO_DATA:
+            return self.fifo.popleft() if self.fifo else 0x00
+        if address == CIU_FIFO_LEVEL:
+            return len(self.fifo)
+        if address not in self.registers:
+            self.unmodelled.append(address)
+            return 0x00
+        return self.registers[address]
+
+    def _write_register(self, address: int, value: int) -> None:
+        if address == CIU_FIFO_DATA:
+            if len(self.fifo) < 64:  # the CIU's FIFO holds 64 bytes; more are lost (BufferOvfl)
+                self.fifo.append(value)
+        elif address == CIU_FIFO_LEVEL:
+            if value & 0x80:  # FlushBuffer
+                self.fifo.clear()
+        elif address not in self.registers:
+            self.unmodelled.append(address)
+        elif address not in CIU_READ_ONLY:
+            self.registers[address] = value
+
+    def _auto_poll(self, polls: int, types: bytes) -> bytes | None:
+        """§7.3.13 InAutoPoll (libnfc's nfc_initiator_poll_target on a PN532): ``polls`` rounds (FFh: until a
+        target comes) over the listed target types. The one card this fake holds is a 106 kbps type A card
+        without ISO/IEC 14443-4, found as type 00h (generic passive 106 kbps) or 10h (MIFARE); each target in the
+        answer is Type, its length, then what InListPassiveTarget gives for it."""
+        found = next((t for t in types if t in (0x00, 0x10)), None)
+        if polls == 0x00:
+            return ERROR_FRAME
+        if self.card is not None and found is not None:
+            return self._polled(found)
+        if polls == 0xFF and found is not None:
+            self._waiting_for_card, self._wanted = True, b""
+            self._found, self._waiting_code = (lambda: self._polled(found)), 0x61
+            return None
+        return b"\x00"
+
+    def _polled(self, kind: int) -> bytes:
+        data = self._listed()[1:]  # Tg, SENS_RES, SEL_RES, NFCIDLength, NFCID
+        return bytes([1, kind, len(data)]) + data
+
+    def _no_target(self) -> bytes:
+        """NbTg 0. The CIU's FIFO still holds the REQA (26h) that nobody answered: nfcpy reads CIU_FIFOData after
+        an empty InListPassiveTarget and takes 26h there for "no tag in the field"."""
+        self.fifo.clear()
+        self.fifo.append(0x26)
+        return b"\x00"
+
     def _listed(self) -> bytes:
         assert self.card is not None
+        # The firmware leaves the CIU framing the activated card: 106 kbps type A with CRC_A on both ways
+        # (TxMode/RxMode 80h); nfcpy clears RxMode's CRC bit for a type 2 tag after reading it.
+        self.registers[0x6302] = self.registers[0x6303] = 0x80
         self.listed = self.card
         sens_res, sel_res = (b"\x00\x44", 0x00) if len(self.card) == 7 else (b"\x00\x04", 0x08)
         return bytes([1, 1]) + sens_res + bytes([sel_res, len(self.card)]) + self.card
+
+    def _communicate_thru(self, sent: bytes) -> bytes:
+        """§7.3.9: raw bytes to the activated target, no Tg byte; the answer is Status then the card's bytes. The
+        CIU frames them as TxMode and RxMode say: with TxCRCEn (bit 7) off the host sent the CRC_A itself (a
+        wrong one and the card stays silent), with RxCRCEn off the card's CRC_A comes back with its bytes
+        (nfcpy switches it off for a type 2 tag, to see the tag's 4-bit ACK, and checks the CRC_A itself)."""
+        if not self.registers[0x6302] & 0x80:
+            if len(sent) < 3 or crc_with_preset(sent[:-2], 0x6363) != sent[-2:]:
+                return bytes([STATUS_TIMEOUT])
+            sent = sent[:-2]
+        answer = self._data_exchange(b"\x01" + sent)
+        if answer[:1] == bytes([STATUS_OK]) and not self.registers[0x6303] & 0x80:
+            answer += crc_with_preset(answer[1:], 0x6363)
+        return answer
 
     def _data_exchange(self, params: bytes) -> bytes:
         if params[0] != 0x01 or self.listed is None:
@@ -247,9 +377,10 @@ class FakePn532:
         return bytes([STATUS_TIMEOUT])
 
     def _ready(self) -> bool:
-        if self._waiting_for_card and self.card is not None:  # the card arrived while the chip was looking
+        if self._waiting_for_card and self.card is not None and self._wanted in (b"", cascaded(self.card)):
+            # the card (the one asked for, if a UID was given) arrived while the chip was looking
             self._waiting_for_card = False
-            self._send(_response_frame(b"\x4b" + self._listed()))
+            self._send(_response_frame(bytes([self._waiting_code]) + self._found()))
         if not self.queue:
             return False
         if self._busy_left:
@@ -269,7 +400,7 @@ class FakePn532:
         frame = self.queue.popleft()
         return (b"\x01" + frame + bytes(length))[:length]
 
-    # --- as a serial port (HSU: 0x55 0x55 and zeros wake the chip, AN10609) ----------------------------
+    # --- as a serial port (HSU: a wake-up preamble first, UM0701 §7.2.11 and AN10609) --------------------
     @property
     def in_waiting(self) -> int:
         if not self._serial_out and self._ready():
@@ -277,17 +408,21 @@ class FakePn532:
         return len(self._serial_out)
 
     def write(self, data: bytes) -> int:
-        """Bytes from the host on the serial line. The chip starts in power-down (AN10609 §"Low battery mode")
-        and over HSU wakes on 0x55 0x55 and zeros; until then, frames are not heard."""
-        if data.startswith(b"\x55\x55"):
+        """Bytes from the host on the serial line. The chip starts in power-down (AN10609 "Low battery mode") and
+        sleeps again after PowerDown; a write wakes it, but its first :data:`WAKE_BYTES` bytes arrive while it
+        wakes and are lost. So a frame after a wake-up preamble (``55 55 00 ..`` or a long run of ``00``) is
+        heard, and a bare frame sent to a sleeping chip is not (it wakes the chip for the next one)."""
+        sent = len(data)
+        if not self.woken:
             self.woken = True
-        if self.woken:
-            self._serial_in += data
-            rest = self._complete_frames(bytes(self._serial_in))
-            self._serial_in = bytearray(rest)
-        else:
-            self.ignored += 1
-        return len(data)
+            heard = data[WAKE_BYTES:]
+            if b"\x00\xff" in data and b"\x00\xff" not in heard:
+                self.ignored += 1  # the frame's start code arrived while the chip was waking
+            data = heard
+        self._serial_in += data
+        rest = self._complete_frames(bytes(self._serial_in))
+        self._serial_in = bytearray(rest)
+        return sent
 
     def _complete_frames(self, data: bytes) -> bytes:
         """Hear the whole frames in ``data`` (the HSU line is a byte stream: a frame the host wrote in two

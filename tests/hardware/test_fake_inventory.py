@@ -8,14 +8,15 @@ import pytest
 
 from controller.gpio.fakes import SSD1306_COMMANDS, FakeI2cBus, Mcp23017Model, Ssd1306Model
 from controller.gpio.i2c import I2cError
-from controller.nfc.fakes import FakeMfrc522, FakePn532
+from controller.nfc.fakes import CIU_REGISTERS, FakeMfrc522, FakePn532
 
 from .fw import fake_machine
 
-PN532 = {0x00: "Diagnose", 0x02: "GetFirmwareVersion", 0x04: "GetGeneralStatus", 0x10: "SetSerialBaudRate",
+PN532 = {0x00: "Diagnose", 0x02: "GetFirmwareVersion", 0x04: "GetGeneralStatus", 0x06: "ReadRegister",
+         0x08: "WriteRegister", 0x10: "SetSerialBaudRate",
          0x12: "SetParameters", 0x14: "SAMConfiguration", 0x16: "PowerDown", 0x32: "RFConfiguration",
          0x40: "InDataExchange", 0x42: "InCommunicateThru", 0x44: "InDeselect", 0x4A: "InListPassiveTarget",
-         0x52: "InRelease"}
+         0x52: "InRelease", 0x54: "InSelect", 0x60: "InAutoPoll"}
 MFRC522 = {0x00: "Idle", 0x03: "CalcCRC", 0x0C: "Transceive", 0x0F: "SoftReset"}
 MCP23017_REGISTERS = ["IODIRA", "IODIRB", "IPOLA", "IPOLB", "GPINTENA", "GPINTENB", "DEFVALA", "DEFVALB",
                       "INTCONA", "INTCONB", "IOCON", "IOCON", "GPPUA", "GPPUB", "INTFA", "INTFB", "INTCAPA",
@@ -24,6 +25,14 @@ MCP23017_REGISTERS = ["IODIRA", "IODIRB", "IPOLA", "IPOLB", "GPINTENA", "GPINTEN
 
 def test_the_pn532_fake_implements_these_commands() -> None:
     assert {code: name.split(" (")[0] for code, name in FakePn532.IMPLEMENTED.items()} == PN532
+
+
+def test_the_pn532_fake_has_the_cius_register_file() -> None:
+    """ReadRegister/WriteRegister reach the CIU at 6301h-633Eh (UM0701 §7.2.4, §7.2.5); nothing else is modelled."""
+    assert len(CIU_REGISTERS) == 42
+    assert {CIU_REGISTERS[a][0] for a in (0x6301, 0x6304, 0x6331, 0x6339)} == {"Mode", "TxControl", "Command",
+                                                                              "FIFOData"}
+    assert all(0x6301 <= a <= 0x633E and a not in (0x6310, 0x6330) for a in CIU_REGISTERS)
 
 
 def test_the_mfrc522_fakes_implement_these_commands() -> None:
