@@ -120,7 +120,9 @@ class SimNode:
         while True:
             reply = proc.stdout.readline()
             if not reply:
-                raise RuntimeError(f"simulated node {self.config_path.stem} died (after {line!r})")
+                said = " / ".join(out[-8:])  # a traceback the firmware printed before it died
+                raise RuntimeError(f"simulated node {self.config_path.stem} died (after {line!r})"
+                                   + (f": {said}" if said else ""))
             reply = reply.rstrip("\n")
             if reply == ".":
                 return out

@@ -244,6 +244,8 @@ class FakeSSD1306:
 
     def _command(self, c):
         self.commands.append(c)
+        if len(self.commands) > 1024:  # the latest only: a whole evening's log filled the port's heap (bus-sim)
+            del self.commands[:512]
         self.pending.append(c)
         if len(self.pending) < SSD1306_SIZES[self.pending[0]]:
             return
