@@ -19,10 +19,13 @@ from controller.bus.display import ssd1306_bytes
 from controller.bus.master import BusMaster
 from controller.bus.nodes import NodeSpec
 from controller.bus.table import BusTable
+from controller.config.profile import load_profile
 from controller.nodes import emulator_setup, firmware_build
 from controller.nodes.check import BOOT_S, identify
 from controller.nodes.emulated_bus import EmulatedBus, EmulatedPico
-from controller.nodes.node_image import node_uf2
+from controller.nodes import flash_layout as fl
+from controller.nodes.images import plan, write_images
+from controller.nodes.node_image import littlefs_file, node_uf2
 from controller.ports import ButtonEvent, CardEvent, LinkEvent
 from controller.screens.render import render
 from controller.screens.views import RoleReveal
@@ -201,3 +204,28 @@ def test_a_hung_node_is_reset_by_its_watchdog_and_repainted_mid_game(seat):
     assert pico.resets == [1]  # REASON.TIMER: the watchdog's count ran out (watchdog_ms 2000)
     assert identity["reset_cause"] == sb.RESET_WATCHDOG
     assert "watchdog" in [e for e in events if isinstance(e, LinkEvent)][-1].reason
+
+
+def test_the_judges_remote_boots_reserves_its_auth_counters_in_flash_and_keeps_them_across_a_power_cut(tmp_path,
+                                                                                                     firmware):
+    """The remote's image boots (its first flash write at boot, lib/authcounter.py) and the block it reserved is
+    in its littlefs when the power comes back: it counts on above it (firmware/PROTOCOL.md: the host refuses a counter it has seen)."""
+    key = b"\x11" * 32
+    remote = plan(load_profile("bus-16"), remote_key=key)[-1]
+    path = write_images([remote], firmware, tmp_path)[0]
+    with EmulatedBus() as bus:
+        pico = bus.add(path, remote.config, usb=True)
+        bus.run(BOOT_S)
+        ident = identify(bus, remote.address)
+        assert ident is not None, f"the remote did not answer: {pico.usb.strip()[-300:]}"
+        assert (ident["role"], ident["reset_cause"]) == (sb.ROLE_REMOTE, sb.RESET_POWER_ON)
+
+        def reserved() -> str:
+            storage = pico.flash(fl.STORAGE_OFFSET, fl.STORAGE_BYTES)
+            return littlefs_file(storage, "auth_counter").decode()
+
+        assert reserved() == f"{sb.key_tag(key)} {sb.AUTH_BLOCK}"
+        pico.power_cycle()
+        bus.run(BOOT_S)
+        assert identify(bus, remote.address) is not None
+        assert reserved() == f"{sb.key_tag(key)} {2 * sb.AUTH_BLOCK}"
