@@ -90,7 +90,7 @@ class PicoBus(SimBus):
         self._catch_up(max(self._now, self._line_free))
         super().write(data)
         self.emulated.write(data)
-        address = data[2] & 0x7F if len(data) > 2 else None
+        address = data[2] & 0x7F if len(data) > 2 else 0
         self._to_pico = address in self.picos
         if self._to_pico:
             self._wake(address, AWAKE_AFTER_FRAME_S)

@@ -21,9 +21,9 @@ from controller.bus.nodes import NodeSpec
 from controller.bus.table import BusTable
 from controller.config.profile import load_profile
 from controller.nodes import emulator_setup, firmware_build
-from controller.nodes.check import BOOT_S, identify
-from controller.nodes.emulated_bus import EmulatedBus, EmulatedPico
 from controller.nodes import flash_layout as fl
+from controller.nodes.check import identify, identify_when_up
+from controller.nodes.emulated_bus import EmulatedBus, EmulatedPico
 from controller.nodes.images import plan, write_images
 from controller.nodes.node_image import littlefs_file, node_uf2
 from controller.ports import ButtonEvent, CardEvent, LinkEvent
@@ -58,7 +58,8 @@ def boot(tmp: Path, firmware: bytes, addresses: list[int]) -> tuple[EmulatedBus,
         path = tmp / f"seat-{address:02d}.uf2"
         path.write_bytes(node_uf2(firmware, config))
         picos.append(bus.add(path, config))
-    bus.run(BOOT_S)
+    for address in addresses:
+        assert identify_when_up(bus, address) is not None, f"seat {address} did not boot"
     return bus, picos
 
 
@@ -215,8 +216,7 @@ def test_the_judges_remote_boots_reserves_its_auth_counters_in_flash_and_keeps_t
     path = write_images([remote], firmware, tmp_path)[0]
     with EmulatedBus() as bus:
         pico = bus.add(path, remote.config, usb=True)
-        bus.run(BOOT_S)
-        ident = identify(bus, remote.address)
+        ident = identify_when_up(bus, remote.address)
         assert ident is not None, f"the remote did not answer: {pico.usb.strip()[-300:]}"
         assert (ident["role"], ident["reset_cause"]) == (sb.ROLE_REMOTE, sb.RESET_POWER_ON)
 
@@ -226,6 +226,5 @@ def test_the_judges_remote_boots_reserves_its_auth_counters_in_flash_and_keeps_t
 
         assert reserved() == f"{sb.key_tag(key)} {sb.AUTH_BLOCK}"
         pico.power_cycle()
-        bus.run(BOOT_S)
-        assert identify(bus, remote.address) is not None
+        assert identify_when_up(bus, remote.address) is not None
         assert reserved() == f"{sb.key_tag(key)} {2 * sb.AUTH_BLOCK}"

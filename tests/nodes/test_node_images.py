@@ -9,6 +9,7 @@ import struct
 from pathlib import Path
 
 import pytest
+
 from controller.config.profile import load_profile
 from controller.nodes import firmware_build
 from controller.nodes import flash_layout as fl
