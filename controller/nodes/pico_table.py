@@ -107,12 +107,23 @@ class PicoBus(SimBus):
         # the Pico said nothing). A read that returns nothing has run to its end, whatever the floats say.
         deadline = self._now + timeout
         heard = self._pico_read(deadline)
-        reached = self._pico_now() if heard else deadline
+        return heard + self._simulated_until(self._pico_now() if heard else deadline)
+
+    def _simulated_until(self, until: float) -> bytes:
+        """Run the simulated half up to ``until``; what its nodes said meanwhile."""
+        heard = b""
         while True:
-            got = super().read(max(reached - self._now, 0.0))
+            got = super().read(max(until - self._now, 0.0))
             heard += got
-            if not got or self._now >= reached:
+            if not got or self._now >= until:
                 return heard
+
+    def settle(self, seconds: float) -> None:
+        """Let the line stay silent for ``seconds`` with every node running (a node draws a picture after it has
+        ACKed it): a test looks at the Picos' screens after this. What is said meanwhile comes with the next read."""
+        until = self._now + seconds
+        self._catch_up(until)
+        self._heard += self._simulated_until(until)
 
     # --- quiet stretches --------------------------------------------------------------------------------------
     def quiet(self) -> bool:

@@ -22,9 +22,9 @@ from controller.bus.table import BusTable
 from controller.config.profile import load_profile
 from controller.nodes import emulator_setup, firmware_build
 from controller.nodes import flash_layout as fl
-from controller.nodes.check import identify, identify_when_up
+from controller.nodes.check import check_images, identify, identify_when_up
 from controller.nodes.emulated_bus import EmulatedBus, EmulatedPico
-from controller.nodes.images import plan, write_images
+from controller.nodes.images import NodeImage, plan, write_images
 from controller.nodes.node_image import littlefs_file, node_uf2
 from controller.ports import ButtonEvent, CardEvent, LinkEvent
 from controller.screens.render import render
@@ -228,3 +228,15 @@ def test_the_judges_remote_boots_reserves_its_auth_counters_in_flash_and_keeps_t
         pico.power_cycle()
         assert identify_when_up(bus, remote.address) is not None
         assert reserved() == f"{sb.key_tag(key)} {2 * sb.AUTH_BLOCK}"
+
+
+def test_nodes_image_check_boots_a_seat_and_the_remote_and_names_an_image_at_the_wrong_address(tmp_path, firmware):
+    """What ``tianhei nodes image --check`` does: every image booted, the remote's included, each asked for its
+    IDENTITY at its own address; an image that answers elsewhere (here seat 5's, checked as node 6) is named."""
+    images = plan(load_profile("bus-16"), remote_key=b"\x22" * 32)
+    chosen = [images[4], images[-1]]
+    files = write_images(chosen, firmware, tmp_path)
+    assert check_images(chosen, files) == []
+    misfiled = [NodeImage("seat-05", 6, chosen[0].config)]
+    failures = check_images(misfiled, files[:1])
+    assert len(failures) == 1 and failures[0].startswith("seat-05.uf2: no IDENTITY from node 6")

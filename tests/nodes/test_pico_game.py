@@ -64,11 +64,12 @@ def pico_bus(session: BusSession) -> PicoBus:
 
 
 def screens_settled(session: BusSession) -> None:
-    """Let every frame for the Picos go out and be drawn (a node ACKs a picture before it draws it)."""
+    """Let every picture go out (the master may hold one to send to several seats at once) and be drawn (a node
+    ACKs a picture before it draws it)."""
     master = session.sim.master
-    session.run_until(lambda: not any(master.nodes[seat].outbox for seat in PICOS),
-                      max_time=session.clock.now() + 1.0)
-    session.run_until(lambda: False, max_time=session.clock.now() + 0.1)
+    session.run_until(lambda: not master.queued(), max_time=session.clock.now() + 1.0)
+    assert not master.queued()
+    pico_bus(session).settle(0.1)
 
 
 def assert_picos_show_what_the_host_drew(session: BusSession) -> None:
