@@ -20,7 +20,7 @@ from controller.bus.master import BusMaster
 from controller.bus.nodes import NodeSpec
 from controller.bus.table import BusTable
 from controller.config.profile import load_profile
-from controller.nodes import emulator_setup, firmware_build
+from controller.nodes import emulator_setup
 from controller.nodes import flash_layout as fl
 from controller.nodes.check import check_images, identify, identify_when_up
 from controller.nodes.emulated_bus import EmulatedBus, EmulatedPico
@@ -31,14 +31,6 @@ from controller.screens.render import render
 from controller.screens.views import RoleReveal
 
 REPO = Path(__file__).resolve().parents[2]
-
-
-@pytest.fixture(scope="module")
-def firmware() -> bytes:
-    try:
-        return firmware_build.build().firmware.read_bytes()
-    except firmware_build.BuildError as err:
-        pytest.fail(f"the rp2 firmware could not be built, so the seat never ran on its chip: {err}")
 
 
 def seat_config(address: int) -> dict[str, object]:

@@ -16,7 +16,7 @@ from collections.abc import Iterator
 import pytest
 
 from controller.director.timing import Timings
-from controller.nodes import emulator_setup, firmware_build
+from controller.nodes import emulator_setup
 from controller.nodes.pico_table import PicoBus
 from controller.ports import ButtonEvent, CardEvent
 from controller.rules.setup import GameConfig, configure
@@ -36,14 +36,6 @@ WHOLE_GAME = pytest.mark.skipif(not os.environ.get("TIANHEI_PICO_GAME"),
 
 def six_seats() -> GameConfig:
     return configure(load_variant("classic-1.0"), 6, {}, None, [], talk=False)
-
-
-@pytest.fixture(scope="module")
-def firmware() -> bytes:
-    try:
-        return firmware_build.build().firmware.read_bytes()
-    except firmware_build.BuildError as err:
-        pytest.fail(f"the rp2 firmware could not be built, so no Pico can sit at the table: {err}")
 
 
 @pytest.fixture
@@ -67,7 +59,7 @@ def screens_settled(session: BusSession) -> None:
     """Let every picture go out (the master may hold one to send to several seats at once) and be drawn (a node
     ACKs a picture before it draws it)."""
     master = session.sim.master
-    session.run_until(lambda: not master.queued(), max_time=session.clock.now() + 1.0)
+    session.clock.run(until=lambda: not master.queued(), max_time=session.clock.now() + 1.0)  # over or not
     assert not master.queued()
     pico_bus(session).settle(0.1)
 
