@@ -39,14 +39,14 @@ def identify_when_up(bus: EmulatedBus, address: int, within: float = BOOT_S) -> 
     return None
 
 
-def check_images(images: list[NodeImage], files: list[Path]) -> list[str]:
+def check_images(images: list[NodeImage], files: list[Path], boot_s: float = BOOT_S) -> list[str]:
     """One line per image that did not boot and answer as itself (empty: all did). The remote's image too: it
     writes its AUTH counter to flash at boot, which picobus.js carries out as the flash chip would."""
     failures = []
     with EmulatedBus() as bus:
         picos = [bus.add(path, image.config, usb=True) for image, path in zip(images, files, strict=True)]
         for image, path, pico in zip(images, files, picos, strict=True):
-            ident = identify_when_up(bus, image.address)
+            ident = identify_when_up(bus, image.address, boot_s)
             if ident is None:
                 said = pico.usb.strip().splitlines()[-1:] or ["nothing on its USB console"]
                 failures.append(f"{path.name}: no IDENTITY from node {image.address} ({said[0]})")

@@ -230,5 +230,5 @@ def test_nodes_image_check_boots_a_seat_and_the_remote_and_names_an_image_at_the
     files = write_images(chosen, firmware, tmp_path)
     assert check_images(chosen, files) == []
     misfiled = [NodeImage("seat-05", 6, chosen[0].config)]
-    failures = check_images(misfiled, files[:1])
+    failures = check_images(misfiled, files[:1], boot_s=0.3)  # up in ~0.1 s: no need to wait a whole second
     assert len(failures) == 1 and failures[0].startswith("seat-05.uf2: no IDENTITY from node 6")
