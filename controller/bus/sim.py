@@ -22,7 +22,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -446,6 +446,16 @@ class SimBus:
                 self._tick_due[address] = self._now + after
                 self._schedule(self._now + after, "tick", address)
 
+    def button(self, address: int, name: str, pressed: bool) -> None:
+        """A finger on a node's button (or the remote's key)."""
+        self.nodes[address].button(name, pressed)
+        self.poke(address)
+
+    def card(self, address: int, uid: bytes | None) -> None:
+        """A card laid on a node's reader (``None``: lifted)."""
+        self.nodes[address].card(uid)
+        self.poke(address)
+
     def poke(self, address: int) -> None:
         """Step a node now (after a test changed its inputs), so its debounce starts at this moment."""
         self.nodes[address].held = True  # not quiet until the node has looked at its new inputs
@@ -491,8 +501,7 @@ class SimTable:
         self._workdir = workdir
 
     def press(self, seat: int, button: Button, pressed: bool = True) -> None:
-        self.bus.nodes[seat].button(BUTTON_NAMES[button], pressed)
-        self.bus.poke(seat)
+        self.bus.button(seat, BUTTON_NAMES[button], pressed)
 
     def click(self, seat: int, button: Button, hold: float = 0.06) -> None:
         """Press, hold ``hold`` simulated seconds (polling meanwhile), release."""
@@ -501,13 +510,11 @@ class SimTable:
         self.press(seat, button, False)
 
     def key(self, address: int, name: str, pressed: bool = True) -> None:
-        self.bus.nodes[address].button(name, pressed)
-        self.bus.poke(address)
+        self.bus.button(address, name, pressed)
 
     def tap(self, seat: int, uid: bytes | None) -> None:
         """Put the card with this UID on the seat's reader (``None`` takes it away)."""
-        self.bus.nodes[seat].card(uid)
-        self.bus.poke(seat)
+        self.bus.card(seat, uid)
 
     def quiet(self) -> bool:
         """The bus is quiet (see :meth:`SimBus.quiet`) and the master has nothing to send and nobody to find."""
@@ -544,10 +551,15 @@ def start_sim_table(
     interpreter: str | None = None,
     reply_timeout: float | None = None,
     min_cycle: float | None = None,
+    elsewhere: Collection[int] = (),
+    make_bus: Callable[..., SimBus] = SimBus,
 ) -> SimTable:
     """Start ``seats`` firmware nodes (addresses 1..seats, seat number = address) and, with ``remote_key``, a
     remote at ``remote_address`` (its accepted counters remembered in ``remote_counters``, as on the table);
-    return them joined to a non-threaded :class:`BusTable` on a :class:`SimBus`."""
+    return them joined to a non-threaded :class:`BusTable` on a :class:`SimBus`.
+
+    ``elsewhere``: seats the master knows that run somewhere else than under ``micropython`` (emulated Picos),
+    on the bus ``make_bus`` returns (called as SimBus is, with the ``micropython`` nodes)."""
     interpreter = interpreter or find_micropython()
     workdir = tempfile.TemporaryDirectory(prefix="tianhei-bus-sim-")
     root = Path(workdir.name)
@@ -557,14 +569,16 @@ def start_sim_table(
     if remote_key is not None:
         wanted.append((remote_address, "remote", remote_key))
     for address, role, key in wanted:
+        specs.append(NodeSpec(address=address, seat=address if role == "seat" else 0, key=key,
+                              counters=remote_counters if role == "remote" else None))
+        if address in elsewhere:
+            continue
         state = root / f"node{address}"
         state.mkdir()
         cfg_path = state / "config.json"
         cfg_path.write_text(json.dumps(node_config(address, role, key)))
         procs[address] = SimNode(interpreter, cfg_path, state)
-        specs.append(NodeSpec(address=address, seat=address if role == "seat" else 0, key=key,
-                              counters=remote_counters if role == "remote" else None))
-    bus = SimBus(
+    bus = make_bus(
         procs, baud=baud, faults=Faults(rate=fault_rate, power_cycle_every=power_cycle_every, seed=seed)
     )
     # A node answers within one step of the simulated firmware; allow turnaround plus the longest reply.

@@ -87,6 +87,11 @@ class EmulatedPico:
     def pixels(self) -> list[list[int]]:
         return [[self.screen.pixel(x, y) for x in range(128)] for y in range(64)]
 
+    def flash(self, offset: int, length: int) -> bytes:
+        """``length`` bytes of the Pico's flash from ``offset``, as the node left them."""
+        answer = self.bus.call({"op": "flash", "pico": self.index, "offset": offset, "length": length})
+        return bytes.fromhex(answer["data"])
+
     def power_cycle(self) -> None:
         self.screen = Ssd1306Model()
         self.bus.call({"op": "power", "pico": self.index})

@@ -17,6 +17,11 @@
 //  - UART RX: the master's bytes arrive one by one at the line's speed, not all at once.
 //  - I2C and SPI take their bytes' time on the wire (9 bits a byte at the I2C clock, 8 at the SPI clock).
 //  - The watchdog resets the chip: a new RP2040 boots the same flash, with the reason the watchdog latched.
+//  - Flash writes: the package's SSI answers a flash chip's status but drops every command, so the bootrom's
+//    flash_range_erase and flash_range_program do nothing and littlefs finds its writes gone (the remote's AUTH
+//    counter file: OSError 36). Here the first instruction of those two bootrom functions is a BKPT, and the
+//    break does what the chip would: erase to 0xFF, or program (a NOR cell only goes from 1 to 0), taking the
+//    flash's typical time (W25Q16JV: 45 ms a 4 KiB sector, 0.4 ms a 256-byte page), then returns to the caller.
 'use strict';
 
 const fs = require('fs');
@@ -44,6 +49,10 @@ const RXFE = 1 << 4;
 const BUSY = 1 << 3;
 const TXINTR = 1 << 5;
 const TX_FIFO = 32;
+const BREAK_ERASE = 0xe0;
+const BREAK_PROGRAM = 0xe1;
+const SECTOR_ERASE_NS = 45e6;
+const PAGE_PROGRAM_NS = 0.4e6;
 
 // --- the line to Python ---------------------------------------------------------------------------------------
 let inbuf = Buffer.alloc(0);
@@ -113,6 +122,7 @@ class Pico {
         this.mcu.logger = logger;
         this.watchdog = this.mcu.peripherals[0x40058];
         this.mcu.loadBootrom(bootrom);
+        this.wireFlashWrites();
         this.mcu.flash.set(flash);
         this.watchdog.reason = reason;
         if (scratch) this.watchdog.scratchData.set(scratch);
@@ -190,6 +200,35 @@ class Pico {
             }
         };
         this.uart = uart;
+    }
+
+    wireFlashWrites() {
+        const { mcu } = this;
+        const core = mcu.core;
+        const breakAt = (address, code) => {
+            const shift = (address & 2) * 8;
+            const word = mcu.bootrom[address >> 2];
+            mcu.bootrom[address >> 2] = (word & ~(0xffff << shift)) | ((0xbe00 | code) << shift);
+        };
+        breakAt(romFunction('RE'), BREAK_ERASE);
+        breakAt(romFunction('RP'), BREAK_PROGRAM);
+        mcu.onBreak = (code) => {
+            const [offset, second, count] = [core.registers[0], core.registers[1], core.registers[2]];
+            let busyNs;
+            if (code === BREAK_ERASE) {
+                // flash_range_erase(addr, count, block_size, block_cmd): whole 4 KiB sectors from addr.
+                mcu.flash.fill(0xff, offset, offset + second);
+                busyNs = Math.ceil(second / 4096) * SECTOR_ERASE_NS;
+            } else if (code === BREAK_PROGRAM) {
+                // flash_range_program(addr, data, count): data is in RAM (the SDK copies it there first).
+                for (let i = 0; i < count; i++) mcu.flash[offset + i] &= mcu.readUint8(second + i);
+                busyNs = Math.ceil(count / 256) * PAGE_PROGRAM_NS;
+            } else {
+                throw new Error(`pico ${this.index} hit a breakpoint ${code} at ${(core.PC - 2).toString(16)}`);
+            }
+            core.PC = core.LR & ~1;
+            this.clock.tick(busyNs);
+        };
     }
 
     wireI2c(i2c) {
@@ -293,6 +332,16 @@ function flashOf(pico) {
     return new Uint8Array(pico.mcu.flash);
 }
 
+// Where the bootrom keeps a function: its table (address at 0x14) is pairs of a two-letter code and an address.
+function romFunction(name) {
+    const half = (address) => (bootrom[address >> 2] >>> ((address & 2) * 8)) & 0xffff;
+    const code = name.charCodeAt(0) | (name.charCodeAt(1) << 8);
+    for (let entry = half(0x14); half(entry) !== 0; entry += 4) {
+        if (half(entry) === code) return half(entry + 2) & ~1;
+    }
+    throw new Error(`the bootrom has no function ${name}`);
+}
+
 function resetPico(pico, reason, flash) {
     const fresh = new Pico(pico.index, pico.spec, flash || flashOf(pico), reason,
         reason ? pico.watchdog.scratchData : null);
@@ -380,6 +429,11 @@ function handle(req) {
                 return channel.csr & 1 ? cc / (channel.top + 1) : 0;
             });
             return { levels };
+        }
+        case 'flash': {
+            // What the flash holds now (the littlefs a node wrote to, read back the way a debugger would).
+            const flash = bus.picos[req.pico].mcu.flash;
+            return { data: Buffer.from(flash.subarray(req.offset, req.offset + req.length)).toString('hex') };
         }
         case 'hang':
             bus.picos[req.pico].hung = true;

@@ -26,6 +26,7 @@ a game with faults and power cuts the same game as one without.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import heapq
 import itertools
@@ -327,15 +328,24 @@ class BusSession:
     timings: Timings = field(default_factory=Timings)
     fast_forward: bool = True
     interpreter: str | None = None
+    #: Seats on emulated Picos running this rp2 image (controller/nodes/pico_table.py); the others and the
+    #: remote run the firmware under ``micropython``.
+    picos: tuple[int, ...] = ()
+    pico_firmware: bytes = b""
 
     def __post_init__(self) -> None:
         cut_every = self.power_cycle_every
         if cut_every is None:
             cut_every = 40.0 if self.fault_rate > 0 else 0.0
         self.interpreter = self.interpreter or find_micropython()
-        self.sim = start_sim_table(self.config.players, baud=self.baud, fault_rate=self.fault_rate,
-                                   power_cycle_every=cut_every, seed=self.seed, remote_key=remote_key(self.seed),
-                                   remote_address=REMOTE_ADDRESS, interpreter=self.interpreter)
+        start: Callable[..., BusSimTable] = start_sim_table
+        if self.picos:
+            from controller.nodes.pico_table import start_pico_table
+
+            start = functools.partial(start_pico_table, picos=self.picos, firmware=self.pico_firmware)
+        self.sim = start(self.config.players, baud=self.baud, fault_rate=self.fault_rate,
+                         power_cycle_every=cut_every, seed=self.seed, remote_key=remote_key(self.seed),
+                         remote_address=REMOTE_ADDRESS, interpreter=self.interpreter)
         self.clock = BusScheduler(self.sim, fast_forward=self.fast_forward)
         self.voice = NullVoice(self.clock.now, load_voice_pack(self.pack))
         self.hands = BusHands(self.sim, self.clock)

@@ -19,23 +19,18 @@ from controller.bus.display import ssd1306_bytes
 from controller.bus.master import BusMaster
 from controller.bus.nodes import NodeSpec
 from controller.bus.table import BusTable
-from controller.nodes import emulator_setup, firmware_build
-from controller.nodes.check import BOOT_S, identify
+from controller.config.profile import load_profile
+from controller.nodes import emulator_setup
+from controller.nodes import flash_layout as fl
+from controller.nodes.check import check_images, identify, identify_when_up
 from controller.nodes.emulated_bus import EmulatedBus, EmulatedPico
-from controller.nodes.node_image import node_uf2
+from controller.nodes.images import NodeImage, plan, write_images
+from controller.nodes.node_image import littlefs_file, node_uf2
 from controller.ports import ButtonEvent, CardEvent, LinkEvent
 from controller.screens.render import render
 from controller.screens.views import RoleReveal
 
 REPO = Path(__file__).resolve().parents[2]
-
-
-@pytest.fixture(scope="module")
-def firmware() -> bytes:
-    try:
-        return firmware_build.build().firmware.read_bytes()
-    except firmware_build.BuildError as err:
-        pytest.fail(f"the rp2 firmware could not be built, so the seat never ran on its chip: {err}")
 
 
 def seat_config(address: int) -> dict[str, object]:
@@ -55,7 +50,8 @@ def boot(tmp: Path, firmware: bytes, addresses: list[int]) -> tuple[EmulatedBus,
         path = tmp / f"seat-{address:02d}.uf2"
         path.write_bytes(node_uf2(firmware, config))
         picos.append(bus.add(path, config))
-    bus.run(BOOT_S)
+    for address in addresses:
+        assert identify_when_up(bus, address) is not None, f"seat {address} did not boot"
     return bus, picos
 
 
@@ -201,3 +197,38 @@ def test_a_hung_node_is_reset_by_its_watchdog_and_repainted_mid_game(seat):
     assert pico.resets == [1]  # REASON.TIMER: the watchdog's count ran out (watchdog_ms 2000)
     assert identity["reset_cause"] == sb.RESET_WATCHDOG
     assert "watchdog" in [e for e in events if isinstance(e, LinkEvent)][-1].reason
+
+
+def test_the_judges_remote_boots_reserves_its_auth_counters_in_flash_and_keeps_them_across_a_power_cut(tmp_path,
+                                                                                                     firmware):
+    """The remote's image boots (its first flash write at boot, lib/authcounter.py) and the block it reserved is
+    in its littlefs when the power comes back: it counts on above it (firmware/PROTOCOL.md: the host refuses a counter it has seen)."""
+    key = b"\x11" * 32
+    remote = plan(load_profile("bus-16"), remote_key=key)[-1]
+    path = write_images([remote], firmware, tmp_path)[0]
+    with EmulatedBus() as bus:
+        pico = bus.add(path, remote.config, usb=True)
+        ident = identify_when_up(bus, remote.address)
+        assert ident is not None, f"the remote did not answer: {pico.usb.strip()[-300:]}"
+        assert (ident["role"], ident["reset_cause"]) == (sb.ROLE_REMOTE, sb.RESET_POWER_ON)
+
+        def reserved() -> str:
+            storage = pico.flash(fl.STORAGE_OFFSET, fl.STORAGE_BYTES)
+            return littlefs_file(storage, "auth_counter").decode()
+
+        assert reserved() == f"{sb.key_tag(key)} {sb.AUTH_BLOCK}"
+        pico.power_cycle()
+        assert identify_when_up(bus, remote.address) is not None
+        assert reserved() == f"{sb.key_tag(key)} {2 * sb.AUTH_BLOCK}"
+
+
+def test_nodes_image_check_boots_a_seat_and_the_remote_and_names_an_image_at_the_wrong_address(tmp_path, firmware):
+    """What ``tianhei nodes image --check`` does: every image booted, the remote's included, each asked for its
+    IDENTITY at its own address; an image that answers elsewhere (here seat 5's, checked as node 6) is named."""
+    images = plan(load_profile("bus-16"), remote_key=b"\x22" * 32)
+    chosen = [images[4], images[-1]]
+    files = write_images(chosen, firmware, tmp_path)
+    assert check_images(chosen, files) == []
+    misfiled = [NodeImage("seat-05", 6, chosen[0].config)]
+    failures = check_images(misfiled, files[:1], boot_s=0.3)  # up in ~0.1 s: no need to wait a whole second
+    assert len(failures) == 1 and failures[0].startswith("seat-05.uf2: no IDENTITY from node 6")

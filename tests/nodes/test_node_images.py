@@ -9,13 +9,12 @@ import struct
 from pathlib import Path
 
 import pytest
-from littlefs import LittleFS
 
 from controller.config.profile import load_profile
 from controller.nodes import firmware_build
 from controller.nodes import flash_layout as fl
 from controller.nodes.images import plan, write_images
-from controller.nodes.node_image import node_uf2
+from controller.nodes.node_image import littlefs_file, node_uf2
 from controller.nodes.uf2 import RP2040_FAMILY, from_uf2, to_uf2
 
 FIRMWARE = bytes(range(256)) * 4 + b"\x01\x02\x03"  # 1027 bytes: not a whole number of pages
@@ -45,12 +44,7 @@ def test_seat_5s_image_holds_its_config_where_micropython_mounts_its_littlefs():
     for offset, page in pages.items():
         if offset >= fl.STORAGE_OFFSET:
             storage[offset - fl.STORAGE_OFFSET : offset - fl.STORAGE_OFFSET + len(page)] = page
-    fs = LittleFS(block_size=fl.BLOCK_SIZE, block_count=fl.BLOCK_COUNT, prog_size=fl.PROG_SIZE,
-                  read_size=fl.READ_SIZE, lookahead_size=fl.LOOKAHEAD_SIZE, mount=False)
-    fs.context.buffer = storage
-    fs.mount()
-    with fs.open("config.json", "r") as handle:
-        assert json.loads(handle.read()) == config
+    assert json.loads(littlefs_file(bytes(storage), "config.json")) == config
     assert pages[0][:256] == FIRMWARE[:256]
 
 

@@ -11,7 +11,9 @@ says what this proves and what only a real Pi can):
 6. power cuts: QEMU killed at several points of the game (one while the journal is being written), booted again,
    the same game resumed with no hand on it, its events equal to an uncut game with the same seed;
 7. the upgrade: install.sh again from a newer tree keeps the config, the decks, the journal and the remote's key;
-8. ext4 checked from outside once the VM is off.
+8. ext4 checked from outside once the VM is off;
+9. on the host, a whole game with two seats on emulated Picos running the seat firmware's rp2 image
+   (tests/nodes/test_pico_game.py: a minute of emulation, more than ``./dev test`` has left).
 
 Every step prints a line as it starts and its result; a step that cannot run says why and the run fails.
 """
@@ -541,6 +543,7 @@ def main(argv: list[str] | None = None) -> int:
         report.step("shut down; ext4 checked from outside")
         vm.shutdown()
         fsck(root, run_dir, report)
+        pico_game(report, run_dir)
     except (Failed, VMError) as exc:
         report.fail("system test", str(exc))
         if vm is not None:
@@ -645,6 +648,25 @@ def fsck(root: Path, run_dir: Path, report: Report) -> None:
         raise Failed(f"e2fsck -fn of the VM's disk after the power cuts: exit {done.returncode}\n{done.stdout[-1500:]}")
     report.ok("ext4", f"e2fsck -fn clean after every cut ({done.stdout.strip().splitlines()[-1]}); "
                       f"qemu-img check: {chk.stdout.strip().splitlines()[-1] if chk.stdout.strip() else chk.returncode}")
+
+
+def pico_game(report: Report, run_dir: Path) -> None:
+    """The whole game at a table with two seats on emulated Picos (tests/nodes/test_pico_game.py), on the host
+    once the VM is off: its minute of emulation would not fit in ./dev test."""
+    report.step("a whole game with seats 2 and 5 on emulated Picos (the rp2 image; on the host)")
+    t0 = time.monotonic()
+    log = run_dir / "pico-game.log"
+    done = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-k", "whole_game",
+                           str(ROOT / "tests/nodes/test_pico_game.py")], cwd=ROOT, capture_output=True, text=True,
+                          env=dict(os.environ, TIANHEI_PICO_GAME="1"))
+    log.write_text(done.stdout + done.stderr)
+    took = time.monotonic() - t0
+    if done.returncode != 0:
+        last = (done.stdout.strip().splitlines() or ["no output"])[-1]
+        report.fail("Pico game", f"pytest exited {done.returncode} ({last}); log {log}")
+        return
+    report.ok("Pico game", f"played to its end, the same game as with micropython seats ({took:.0f} s)")
+    report.figure("a whole game with two emulated Picos (host)", f"{took:.0f} s")
 
 
 def summary(report: Report, run_dir: Path, keep: bool) -> int:

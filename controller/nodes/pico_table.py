@@ -1,0 +1,194 @@
+"""A bus table where some seats are emulated Picos running the rp2 image and the others the firmware under
+``micropython``: the unchanged master and director play a whole game with both (controller/sessions).
+
+The ``micropython`` nodes live on the simulated bus (:class:`~controller.bus.sim.SimBus`), whose clock is the
+table's; the Picos live on an :class:`~controller.nodes.emulated_bus.EmulatedBus`, whose clock is their cores'.
+:class:`PicoBus` joins them: every frame the master writes goes to both, and a read lets both run to the same
+moment, so a Pico answers in its own emulated time, as on the line.
+
+Emulating a Pico costs about three seconds of the host's time per emulated second, and a game with the table's
+timings compressed is still a hundred seconds long, most of it a quiet table waiting for the next press, which
+the simulated bus skips (:meth:`~controller.bus.sim.SimBus.skip_to`) instead of polling. The Picos do not live
+through those stretches: their clocks stop while the table's runs on, as if the master had not been talking and
+nobody had touched anything, which is what a quiet stretch is (the firmware keeps no timer that would fire in
+one: a node's state changes only with a frame or an input). A Pico that was just touched keeps the table awake
+for a while (its debounce, its card read), so its press is polled as at a real table.
+
+Simplifications: the two halves of the line are one segment each, so a Pico's answer in its POLL_ALL slot is not
+checked for a collision with a ``micropython`` node's (each half checks its own); the Picos get no faults or
+power cuts (the simulated nodes still can).
+"""
+
+from __future__ import annotations
+
+import json
+import tempfile
+from collections.abc import Collection
+from pathlib import Path
+from typing import Any
+
+from controller.bus.sim import SimBus, SimNode, SimTable, start_sim_table
+
+from .emulated_bus import NS, EmulatedBus, EmulatedPico
+from .images import FIRMWARE_DIR
+from .node_image import node_uf2
+
+#: How long a Pico keeps the table from skipping after a finger or a card: its debounce (20 ms) and press
+#: echo (200 ms), or a few of its card reads (every 100 ms), and the poll that takes the event.
+AWAKE_AFTER_BUTTON_S = 0.15
+AWAKE_AFTER_CARD_S = 0.4
+#: After a frame for a Pico: time to act on it (a whole screen is 1 KiB over 400 kHz I2C, about 25 ms, drawn
+#: after the ACK), before the table may call itself quiet and stop the Pico's clock.
+AWAKE_AFTER_FRAME_S = 0.03
+#: The reply timeout of firmware/PROTOCOL.md (the simulated nodes answer at once; a Pico takes its time).
+REPLY_TIMEOUT_S = 0.01
+
+
+def seat_config(address: int) -> dict[str, Any]:
+    """What a club flashes on seat ``address``: firmware/config.example.json with its address."""
+    config = json.loads((FIRMWARE_DIR / "config.example.json").read_text(encoding="utf-8"))
+    config["address"] = address
+    return dict(config)
+
+
+class PicoBus(SimBus):
+    """The simulated bus with emulated Picos on the same line (see the module's docstring)."""
+
+    def __init__(self, nodes: dict[int, SimNode], *, emulated: EmulatedBus, picos: dict[int, EmulatedPico],
+                 **kwargs: Any) -> None:
+        super().__init__(nodes, **kwargs)
+        self.emulated = emulated
+        self.picos = picos
+        self.pico_seconds_skipped = 0.0  # table time the Picos' clocks stood still (quiet stretches)
+        self._heard = bytearray()  # what the Picos said while catching up with the table, for the next read
+        self._touched_until: dict[int, float] = {}
+        self._to_pico = False
+
+    # --- the two clocks -------------------------------------------------------------------------------------
+    def _pico_now(self) -> float:
+        """The table's time the Picos have run up to."""
+        return self.emulated.now() + self.pico_seconds_skipped
+
+    def _catch_up(self, when: float) -> None:
+        """Let the Picos run up to the table's ``when``, keeping what they say for the master's next read."""
+        if when > self._pico_now():
+            self._heard += self.emulated.run(when - self._pico_now())
+
+    def _pico_read(self, until: float) -> bytes:
+        """Run the Picos until they say something or the table's ``until``; whole frames only (a frame cut at
+        ``until`` runs on until the line is quiet)."""
+        if until <= self._pico_now():
+            return b""
+        got = self.emulated.read(until - self._pico_now())
+        quiet_ns = 2 * self.emulated.byte_ns
+        while got and self.emulated.heard[-1][0] > self.emulated.now() * NS - quiet_ns:
+            got += self.emulated.read(3 * self.emulated.byte_ns / NS)
+        return got
+
+    # --- Transport ------------------------------------------------------------------------------------------
+    def write(self, data: bytes) -> None:
+        self._catch_up(max(self._now, self._line_free))
+        super().write(data)
+        self.emulated.write(data)
+        address = data[2] & 0x7F if len(data) > 2 else 0
+        self._to_pico = address in self.picos
+        if self._to_pico:
+            self._wake(address, AWAKE_AFTER_FRAME_S)
+
+    def read(self, timeout: float) -> bytes:
+        if self._heard:
+            out = bytes(self._heard)
+            self._heard.clear()
+            return out
+        if not self._to_pico:
+            heard = super().read(timeout)
+            return heard + self._pico_read(self._now)
+        # A frame for a Pico: it speaks first; then the simulated half catches up with it (to the deadline if
+        # the Pico said nothing). A read that returns nothing has run to its end, whatever the floats say.
+        deadline = self._now + timeout
+        heard = self._pico_read(deadline)
+        return heard + self._simulated_until(self._pico_now() if heard else deadline)
+
+    def _simulated_until(self, until: float) -> bytes:
+        """Run the simulated half up to ``until``; what its nodes said meanwhile."""
+        heard = b""
+        while True:
+            got = super().read(max(until - self._now, 0.0))
+            heard += got
+            if not got or self._now >= until:
+                return heard
+
+    def settle(self, seconds: float) -> None:
+        """Let the line stay silent for ``seconds`` with every node running (a node draws a picture after it has
+        ACKed it): a test looks at the Picos' screens after this. What is said meanwhile comes with the next read."""
+        until = self._now + seconds
+        self._catch_up(until)
+        self._heard += self._simulated_until(until)
+
+    # --- quiet stretches --------------------------------------------------------------------------------------
+    def quiet(self) -> bool:
+        if self._heard or any(self._now < until for until in self._touched_until.values()):
+            return False
+        return super().quiet()
+
+    def skip_to(self, when: float) -> None:
+        self._catch_up(self._now)
+        before = self._now
+        super().skip_to(when)
+        self.pico_seconds_skipped += self._now - before
+
+    # --- the players' hands ------------------------------------------------------------------------------------
+    def button(self, address: int, name: str, pressed: bool) -> None:
+        pico = self.picos.get(address)
+        if pico is None:
+            super().button(address, name, pressed)
+            return
+        self._catch_up(self._now)  # the finger lands now, in the Pico's time too
+        pico.button(name, pressed)
+        self._wake(address, AWAKE_AFTER_BUTTON_S)
+
+    def card(self, address: int, uid: bytes | None) -> None:
+        pico = self.picos.get(address)
+        if pico is None:
+            super().card(address, uid)
+            return
+        self._catch_up(self._now)
+        pico.card(uid)
+        self._wake(address, AWAKE_AFTER_CARD_S)
+
+    def _wake(self, address: int, seconds: float) -> None:
+        self._touched_until[address] = max(self._touched_until.get(address, 0.0), self._now + seconds)
+
+    def unpowered(self, address: int) -> bool:
+        return False if address in self.picos else super().unpowered(address)
+
+    def close(self) -> None:
+        try:
+            super().close()
+        finally:
+            self.emulated.close()
+
+
+def start_pico_table(seats: int, picos: Collection[int], firmware: bytes, **kwargs: Any) -> SimTable:
+    """:func:`~controller.bus.sim.start_sim_table` with the seats in ``picos`` on emulated Picos booting
+    ``firmware`` (the rp2 image, ``./dev firmware``) with the config a club would flash on them."""
+    emulated = EmulatedBus(baud=kwargs.get("baud", 1_000_000))
+    try:
+        boards: dict[int, EmulatedPico] = {}
+        with tempfile.TemporaryDirectory(prefix="tianhei-picos-") as tmp:
+            for address in sorted(picos):
+                if not 1 <= address <= seats:
+                    raise ValueError(f"seat {address} cannot be a Pico: the table has seats 1 to {seats}")
+                config = seat_config(address)
+                path = Path(tmp) / f"seat-{address:02d}.uf2"
+                path.write_bytes(node_uf2(firmware, config))
+                boards[address] = emulated.add(path, config)
+
+        def make_bus(nodes: dict[int, SimNode], **bus_args: Any) -> SimBus:
+            return PicoBus(nodes, emulated=emulated, picos=boards, **bus_args)
+
+        kwargs.setdefault("reply_timeout", REPLY_TIMEOUT_S)
+        return start_sim_table(seats, elsewhere=boards.keys(), make_bus=make_bus, **kwargs)
+    except BaseException:
+        emulated.close()
+        raise
