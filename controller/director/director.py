@@ -57,6 +57,7 @@ from controller.rules.state import GameState
 from controller.rules.variant import VariantError
 from controller.screens import views as v
 from controller.screens.numbering import label_for
+from controller.voice import variant_lines
 
 __all__ = ["LED_NOD", "LED_SHAKE", "LED_SPEAKER", "LED_VOTE", "Director", "Line", "SeatUI", "Window"]
 
@@ -115,8 +116,9 @@ class Director:
         unspoken = announce.unspoken_role(config.variant)
         if unspoken is not None:
             raise VariantError(config.variant.source, f"roles.{unspoken}", "the table's voice has no words for this role",
-                               "play this variant in the simulator (tianhei simulate, tianhei balance) until its "
-                               "voice is recorded (docs/architecture.md, \"Add a role\")")
+                               f"give it its judge's words in the variant file ([words.calls] \"{unspoken}.wake\", "
+                               "...: docs/architecture.md, \"Add a role\"), or play it in the simulator")
+        variant_lines.register(config.variant)  # its own lines, said by the fallback voice until recorded
         self.setup = Setup(
             table=table, voice=voice, clock=scheduler, config=config, journal=journal, t=timings or Timings(),
             lang=lang, label=label_for(config.variant), seed=seed, deck=dict(deck) if deck is not None else None,

@@ -127,7 +127,8 @@ class EventBeats:
                 # The step's id names the seed's cards ("recognise.big_joker", V5.2); the voice names roles.
                 st = self.config.variant.night_steps.get(e.step)
                 role = "+".join(st.call or st.roles) if st else e.step.split(".", 1)[1]
-                self.parts.loop.beat_now("say", announce.sleep(role, self.config.variant.night_call))
+                self.parts.loop.beat_now("say", announce.sleep(role, self.config.variant.night_call,
+                                                                      variant=self.config.variant))
             for seat in e.actors:
                 # Dark while the room's eyes are closed, also when this step ended the night (the state is
                 # already in the day, but dawn is not said yet: the role must not stay lit through "请闭眼").
@@ -157,7 +158,8 @@ class EventBeats:
                 self.parts.seats.set(seat, v.Dark(), LED_OFF)
 
         self.parts.loop.beat_now("call", close)
-        self.parts.loop.beat_now("say", announce.sleep(roles, self.config.variant.night_call))
+        self.parts.loop.beat_now("say", announce.sleep(roles, self.config.variant.night_call,
+                                                                   variant=self.config.variant))
 
     def _tally(self, e: Any) -> None:
         for seat in self.parts.seats.ui:

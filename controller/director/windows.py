@@ -66,7 +66,8 @@ class InputWindows:
             self._say_then(announce.turn(self.parts.loop.state, p), lambda: self.start(p, total, left))
         elif kind == "night":
             step = self.config.variant.night_steps[p.step]
-            self.parts.loop.beat("say", announce.wake(p.role, p.ability, step.optional, self.config.variant.night_call))
+            self.parts.loop.beat("say", announce.wake(p.role, p.ability, step.optional, self.config.variant.night_call,
+                                                      variant=self.config.variant, step=p.step))
             learnt = self.parts.announcer.take_unseen(p.seats)
             for seat, answers in learnt.items():  # V7.1: what they may see of the police's checks
                 for target, answer in answers:
@@ -75,7 +76,8 @@ class InputWindows:
                     self.parts.loop.beat("wait", self.t.answer_s)
             self.parts.loop.beat("call", lambda: self.start(p, self.t.night_action_s, left))
         elif kind == "recognition":
-            self._say_then(announce.wake(p.role, "recognise", False, self.config.variant.night_call),
+            self._say_then(announce.wake(p.role, "recognise", False, self.config.variant.night_call,
+                                         variant=self.config.variant),
                            lambda: self.start(p, self.t.recognition_s, left))
         elif kind == "vote" and p.step == TURN_VOTE:  # V4.8: the speaker votes at once, pointing like at night
             # a silenced player's turn is a vote only: the room is told why
