@@ -56,6 +56,7 @@ from controller.rules.setup import GameConfig
 from controller.rules.state import GameState
 from controller.rules.variant import VariantError
 from controller.screens import views as v
+from controller.screens import strings
 from controller.screens.numbering import label_for
 from controller.voice import variant_lines
 
@@ -119,6 +120,7 @@ class Director:
                                f"give it its judge's words in the variant file ([words.calls] \"{unspoken}.wake\", "
                                "...: docs/architecture.md, \"Add a role\"), or play it in the simulator")
         variant_lines.register(config.variant)  # its own lines, said by the fallback voice until recorded
+        strings.learn(config.variant)  # and its own role and action names on the screens
         self.setup = Setup(
             table=table, voice=voice, clock=scheduler, config=config, journal=journal, t=timings or Timings(),
             lang=lang, label=label_for(config.variant), seed=seed, deck=dict(deck) if deck is not None else None,

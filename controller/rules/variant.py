@@ -287,8 +287,9 @@ _TOP_KEYS = ("id", "name", "name_zh", "rules", "first", "roles", "night", "day",
              "options", "hand", "numbered", "live", "night_call", "words")
 #: The tables of ``[words]``: besides the names (``sides``, ``roles``, ``answers``) what the judge says, so a new
 #: role needs no central table (controller/voice/variant_lines.py): ``calls``, keyed ``<role>.<what>`` (what: wake,
-#: sleep, act, a step's id or ability for that step's question, shoot, reveal, ...), and ``endings``, keyed by side.
-WORD_TABLES = ("sides", "roles", "answers", "calls", "endings")
+#: sleep, act, a step's id or ability for that step's question, shoot, reveal, ...), and ``endings``, keyed by side;
+#: ``actions``: what a seat's screen calls a night step (keyed by its ability: antidote 解药).
+WORD_TABLES = ("sides", "roles", "answers", "actions", "calls", "endings")
 #: What a ``[words.calls]`` key may name after the role: dotted prompt words (controller/voice/prompts.py).
 _CALL_WHAT = re.compile(r"^[a-z0-9_]+$")
 

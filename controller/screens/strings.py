@@ -362,6 +362,8 @@ def option_value(value: str, lang: Lang) -> str:
 
 
 def role_name(role: str, lang: Lang) -> str:
+    if not known("role", role) and (words := variant_word("roles", role)):
+        return _pick(words, lang)
     return _lookup(ROLES, role, lang, ROLE_ALIASES)
 
 
@@ -373,7 +375,34 @@ def card_name(card: str, lang: Lang) -> str:
 
 
 def action_name(action: str, lang: Lang) -> str:
+    if not known("action", action) and (words := variant_word("actions", action)):
+        return _pick(words, lang)
     return _lookup(ACTIONS, action, lang)
+
+
+#: Words of a variant file that is not built in (a club's own), learnt when a game of it starts.
+_LEARNT: dict[str, dict[str, tuple[str, str]]] = {}
+
+
+def learn(variant: Variant) -> None:
+    """A club's own variant file adds its role and action words (``[words.roles]``, ``[words.actions]``) to
+    those of the built-in variants, which :func:`variant_word` knows from the start."""
+    for table in ("roles", "actions"):
+        _LEARNT.setdefault(table, {}).update(variant.words.get(table, {}))
+
+
+def variant_word(table: str, key: str) -> tuple[str, str] | None:
+    """``key``'s words in a variant file's ``[words.<table>]``: a new role's name (狼人 werewolf), a new step's
+    action (解药 antidote) need no line in the tables above. A learnt file's words win over a built-in one's."""
+    return _LEARNT.get(table, {}).get(key) or _builtin_variant_words(table).get(key)
+
+
+@functools.cache
+def _builtin_variant_words(table: str) -> Mapping[str, tuple[str, str]]:
+    out: dict[str, tuple[str, str]] = {}
+    for vid in sorted(_builtin()):
+        out.update(_builtin_words(vid).get(table, {}))
+    return out
 
 
 def side_name(side: str, lang: Lang) -> str:
@@ -422,7 +451,11 @@ def known(table: str, key: str) -> bool:
 
 def all_texts() -> Iterator[str]:
     """Every string in every table (both languages): what the font subset must cover."""
-    for table in (ROLES, ACTIONS, SIDES, UI, OPTION_NAMES, OPTION_VALUES):
+    for table in (ROLES, ACTIONS, SIDES, UI, OPTION_NAMES, OPTION_VALUES, *map(_builtin_variant_words, WORDS_SHOWN)):
         for zh, en in table.values():
             yield zh
             yield en
+
+
+#: The ``[words]`` tables of a variant file that the screens show.
+WORDS_SHOWN = ("roles", "actions", "sides", "answers")
