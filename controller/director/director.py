@@ -118,7 +118,7 @@ class Director:
         if unspoken is not None:
             raise VariantError(config.variant.source, f"roles.{unspoken}", "the table's voice has no words for this role",
                                f"give it its judge's words in the variant file ([words.calls] \"{unspoken}.wake\", "
-                               "...: docs/architecture.md, \"Add a role\"), or play it in the simulator")
+                               "...: docs/architecture.md, \"Add a role\"), or play it in the simulator (tianhei simulate)")
         variant_lines.register(config.variant)  # its own lines, said by the fallback voice until recorded
         strings.learn(config.variant)  # and its own role and action names on the screens
         self.setup = Setup(

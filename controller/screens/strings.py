@@ -362,7 +362,7 @@ def option_value(value: str, lang: Lang) -> str:
 
 
 def role_name(role: str, lang: Lang) -> str:
-    if not known("role", role) and (words := variant_word("roles", role)):
+    if not _in_table("role", role) and (words := variant_word("roles", role)):
         return _pick(words, lang)
     return _lookup(ROLES, role, lang, ROLE_ALIASES)
 
@@ -375,7 +375,7 @@ def card_name(card: str, lang: Lang) -> str:
 
 
 def action_name(action: str, lang: Lang) -> str:
-    if not known("action", action) and (words := variant_word("actions", action)):
+    if not _in_table("action", action) and (words := variant_word("actions", action)):
         return _pick(words, lang)
     return _lookup(ACTIONS, action, lang)
 
@@ -442,7 +442,11 @@ def _builtin() -> frozenset[str]:
 
 
 def known(table: str, key: str) -> bool:
-    """Whether ``key`` has words in ``table`` (``"role"``, ``"action"`` or ``"side"``)."""
+    """Whether ``key`` has words in ``table`` (``"role"``, ``"action"`` or ``"side"``) or in a variant file's."""
+    return _in_table(table, key) or variant_word(f"{table}s", key) is not None
+
+
+def _in_table(table: str, key: str) -> bool:
     norm = key.strip().lower().replace("-", "_").replace(" ", "_")
     if table == "role":
         return ROLE_ALIASES.get(norm, norm) in ROLES
