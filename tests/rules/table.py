@@ -36,7 +36,7 @@ LETTERS = {"K": "killer", "P": "police", "C": "civilian", "D": "doctor", "S": "s
 class Game:
     def __init__(self, variant: str, cards: str, options: Mapping[str, Any] | None = None,
                  history: Iterable[int] = (), first: str | None = None) -> None:
-        roles = [LETTERS[c] for c in cards.split()]
+        roles = [LETTERS.get(c, c) for c in cards.split()]  # a letter, or a role's own name (W2: "werewolf")
         counts: dict[str, int] = {}
         for r in roles:
             counts[r] = counts.get(r, 0) + 1

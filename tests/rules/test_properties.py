@@ -102,7 +102,8 @@ def _actor_dead_before(before: GameState, event: Event) -> int | None:
         w = before.waiting
         if w is not None and w.kind == "speeches" and event.seat not in before.alive:
             return event.seat
-    if isinstance(event, Acted) and event.how in ("chosen", "skipped") and event.ability != "defence":
+    if isinstance(event, Acted) and event.how in ("chosen", "skipped") and event.ability != "defence" \
+            and not event.step.startswith("on_death."):  # W8: the hunter shoots as he dies
         dead = [a for a in event.actors if a not in before.alive]
         if dead and len(dead) == len(event.actors):
             return dead[0]
@@ -132,6 +133,9 @@ def from_dead_seat(state: GameState, action: Action) -> bool:
         return False
     if isinstance(action, Pass) and state.waiting is not None and state.waiting.kind == "last_words":
         return False
+    w = state.waiting
+    if w is not None and w.step.startswith("on_death.") and seat in w.seats:
+        return False  # W8: the dying hunter's shot
     return seat not in state.alive
 
 
