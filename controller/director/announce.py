@@ -29,7 +29,6 @@ from controller.rules.events import (
 from controller.rules.night import recognition_first
 from controller.rules.state import GameState
 from controller.rules.variant import Variant
-from controller.voice.variant_lines import ending_id, role_line
 from controller.voice.prompts import (
     ROLE_PROMPTS,
     PromptError,
@@ -45,6 +44,7 @@ from controller.voice.prompts import (
     speech_turn,
     tally,
 )
+from controller.voice.variant_lines import ending_id, role_line
 
 
 def wake(roles: str, ability: str, optional: bool, call: str = "eyes", *, variant: Variant | None = None,
@@ -188,8 +188,8 @@ def for_event(event: Event, after: GameState | None = None) -> list[str]:
             return [ending_id(after.config.variant.id, event.winner or ""), prompt("ending.game_over")]  # C4, W14
         return ending(event.winner, after.config.variant.id if after is not None else None)  # C4, in the seed's words
     if isinstance(event, CardShown) and after is not None:  # W9 the idiot's reveal, W11 a self-destruct
-        shown = role_line(after.config.variant, event.role, event.why)
-        return phrase(seat_number(event.seat), [shown] if shown else [])
+        line = role_line(after.config.variant, event.role, event.why)
+        return phrase(seat_number(event.seat), [line] if line else [])
     return []
 
 

@@ -55,8 +55,8 @@ from controller.rules.events import Event
 from controller.rules.setup import GameConfig
 from controller.rules.state import GameState
 from controller.rules.variant import VariantError
-from controller.screens import views as v
 from controller.screens import strings
+from controller.screens import views as v
 from controller.screens.numbering import label_for
 from controller.voice import variant_lines
 

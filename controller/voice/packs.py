@@ -197,7 +197,7 @@ class VoicePack:
 
         line = variant_lines.clip(prompt_id, self.primary.language, speak=self.speak_lines)
         if line is not None:
-            return line
+            return Clip(prompt_id, *line)
         if own is not None:
             return own  # the file is missing everywhere; the adapter will report it when it tries to play
         raise UnknownPrompt(f"prompt {prompt_id!r} is in neither pack {self.primary.name!r}, its fallback nor a "

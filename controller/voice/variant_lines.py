@@ -28,13 +28,14 @@ from pathlib import Path
 from types import MappingProxyType
 
 from controller.rules.variant import Variant, builtin_ids, load_variant
-from controller.voice.packs import SOURCE_PACKS, Clip
 
 log = logging.getLogger(__name__)
 
 #: espeak-ng's voice and speed per pack language when the checkout's catalogue is not there to say them (an
 #: installed table): the catalogue's ``[languages]`` (sounds/catalog.toml) wins.
 _ESPEAK = {"zh-CN": ("cmn", 190), "en": ("en-gb", 165)}
+#: The checkout's catalogue (sounds/catalog.toml; this file is controller/voice/variant_lines.py).
+CATALOG = Path(__file__).resolve().parents[2] / "sounds" / "catalog.toml"
 #: Seconds a line takes by its length, for the voices that play nothing (see :func:`estimate`).
 _SECONDS_PER_CHAR = {"zh": 0.24, "en": 0.065}
 _LEAD_SECONDS = 0.3
@@ -96,24 +97,24 @@ def estimate(words: str, language: str) -> float:
     return round(_LEAD_SECONDS + per * len(words), 2)
 
 
-def clip(prompt_id: str, language: str, *, speak: bool) -> Clip | None:
-    """The clip of a variant's line, or None if no variant file has ``prompt_id``. With ``speak`` the line is
-    synthesised (once; cached) and timed as heard; else it is timed by :func:`estimate` and has no file."""
+def clip(prompt_id: str, language: str, *, speak: bool) -> tuple[Path, str, float] | None:
+    """The file, words and seconds of a variant's line, or None if no variant file has ``prompt_id``. With
+    ``speak`` the line is synthesised (once; cached) and timed as heard; else it is timed by :func:`estimate` (and
+    its file may not exist)."""
     pair = known().get(prompt_id)
     if pair is None:
         return None
     words = text(pair, language)
     path = cache_path(words, language)
     if speak and (path.is_file() or synthesise(words, language, path)):
-        return Clip(prompt_id, path, words, wav_seconds(path))
-    return Clip(prompt_id, path, words, estimate(words, language))
+        return path, words, wav_seconds(path)
+    return path, words, estimate(words, language)
 
 
 def espeak_settings(language: str) -> tuple[str, int]:
     """espeak-ng's voice and speed for a pack language (the catalogue's ``[languages]`` where it is at hand)."""
-    catalog = SOURCE_PACKS.parent / "catalog.toml"
-    if catalog.is_file():
-        with catalog.open("rb") as fh:
+    if CATALOG.is_file():
+        with CATALOG.open("rb") as fh:
             entry = tomllib.load(fh).get("languages", {}).get(language)
         if isinstance(entry, dict) and "espeak_voice" in entry:
             return str(entry["espeak_voice"]), int(entry.get("speed", 160))

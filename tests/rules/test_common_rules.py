@@ -14,6 +14,7 @@ from controller.rules.setup import configure
 from controller.rules.variant import builtin_ids, load_variant
 from tests.rules.table import Game
 
+
 def canonical_cards(variant: str, players: int = 12) -> str:
     """The variant's own composition for ``players`` (or its nearest table, W2: werewolf-9 is for 9), dealt in role
     order by the roles' own names: seat 1 holds the first killer card."""

@@ -4,7 +4,6 @@ Nothing in the renderer or the CLI names a killer: the words come from the varia
 
 from __future__ import annotations
 
-
 import pytest
 
 from controller.cli import main

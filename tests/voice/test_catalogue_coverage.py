@@ -170,6 +170,7 @@ def test_the_committed_packs_are_built_from_the_current_catalogue() -> None:
         catalog = tomllib.load(fh)
     for pack in PACKS:
         clips = Pack.load(pack).clips
-        assert set(clips) == set(catalog["prompts"]) | set(catalog["sounds"]), pack.name
+        # a pack rebuilt since a variant file gained lines has them too (sounds build records them)
+        assert set(clips) - own_lines() == set(catalog["prompts"]) | set(catalog["sounds"]), pack.name
         stale = [pid for pid, text in catalog["prompts"].items() if clips[pid].text != text[pack.name]]
         assert not stale, f"pack {pack.name} is older than the catalogue for {stale} (run: sounds/build.py)"
