@@ -61,11 +61,14 @@ class EventBeats:
                 last_act[e.step] = i
         for i, e in enumerate(events):
             if isinstance(e, NightFell):
+                self.parts.windows.calls.night_fell()
                 self.parts.loop.beat("call", self._nightfall)
             elif isinstance(e, Acted):
                 group = stepped[e.step] if last_act[e.step] == i else None
                 self.parts.loop.beat("call", lambda e=e, group=group: self._settled(e, group))
             elif isinstance(e, Dawn):
+                for skipped in self.parts.windows.calls.rest(self.parts.loop.state.night):  # W3
+                    self.parts.windows.call_skipped(skipped)
                 self.parts.loop.beat("call", self._dawn)
             elif isinstance(e, Died):
                 self.parts.loop.beat("call", lambda e=e: self.parts.seats.set(
@@ -157,6 +160,9 @@ class EventBeats:
             for seat in group:
                 self.parts.seats.set(seat, v.Dark(), LED_OFF)
 
+        calls = self.parts.windows.calls
+        if calls.on:  # W3: the call lasts its draw, however soon the role acted
+            self.parts.loop.beat_now("call", lambda: self.parts.loop.beat_now("wait", calls.left(self.setup.clock.now())))
         self.parts.loop.beat_now("call", close)
         self.parts.loop.beat_now("say", announce.sleep(roles, self.config.variant.night_call,
                                                                    variant=self.config.variant))

@@ -12,6 +12,7 @@ import math
 from collections.abc import Callable
 
 from controller.director import announce
+from controller.director.night_calls import NightCalls
 from controller.director.records import Window
 from controller.director.seams import Parts, Setup
 from controller.director.seat_output import LED_SPEAKER, LED_VOTE, dead_view
@@ -19,6 +20,7 @@ from controller.ports import LED_OFF
 from controller.rules import cards, engine
 from controller.rules.actions import Timeout
 from controller.rules.turns import TURN_VOTE
+from controller.rules.variant import NightStep
 from controller.screens import views as v
 from controller.screens.own_views import police_answer
 from controller.voice.prompts import prompt
@@ -38,6 +40,8 @@ class InputWindows:
         self.window: Window | None = None
         #: The step of the last vote window (a V4.8 turn vote's one-hand close is not announced).
         self.last_vote_step = ""
+        #: W3: every step called every night, each call as long as the next (night_calls.py).
+        self.calls = NightCalls(setup.config.variant, setup.seed)
 
     def key(self) -> str:
         assert self.parts.loop.state is not None
@@ -66,6 +70,8 @@ class InputWindows:
             self._say_then(announce.turn(self.parts.loop.state, p), lambda: self.start(p, total, left))
         elif kind == "night":
             step = self.config.variant.night_steps[p.step]
+            for skipped in self.calls.skipped_before(p.step, self.parts.loop.state.night):
+                self.call_skipped(skipped)
             self.parts.loop.beat("say", announce.wake(p.role, p.ability, step.optional, self.config.variant.night_call,
                                                       variant=self.config.variant, step=p.step))
             learnt = self.parts.announcer.take_unseen(p.seats)
@@ -95,6 +101,15 @@ class InputWindows:
         elif kind == cards.FIRST_IDENTITY:  # D1: each player puts one of the two cards face down as the first
             self.start(p, self.t.first_identity_s, left)
 
+    def call_skipped(self, step: NightStep) -> None:
+        """W3: a step the rules skipped (its role is dead, or its potion spent) is called all the same, and the
+        table waits as if it acted."""
+        v, roles = self.config.variant, "+".join(step.call or step.roles)
+        self.parts.loop.beat("say", announce.wake(roles, step.ability, step.optional, v.night_call, variant=v,
+                                                  step=step.id))
+        self.parts.loop.beat("wait", self.calls.draw())
+        self.parts.loop.beat("say", announce.sleep(roles, v.night_call, variant=v))
+
     def _say_then(self, parts: list[str], then: Callable[[], None]) -> None:
         self.parts.loop.beat("say", parts)
         self.parts.loop.beat("call", then)
@@ -107,6 +122,8 @@ class InputWindows:
         remaining = left if left is not None else total
         w = Window(p.kind, p.step, p.seats, self.key(), total, now + remaining)
         self.take(w)
+        if p.kind == "night" and left is None:
+            self.calls.opened(p.step, now)  # W3: the call lasts at least a draw from now
         w.handles.append(self.clock.call_at(w.deadline, self.deadline))
         for warn in self.t.warnings_s if p.kind in ("speeches", "last_words") else ():
             if remaining > warn:
