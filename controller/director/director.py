@@ -224,10 +224,9 @@ class Director:
         """A part by its name ("seats"), as Klipper's ``printer.lookup_object``."""
         return self.parts.lookup(name)
 
-    @staticmethod
-    def _action(step: str) -> str:
+    def _action(self, step: str) -> str:
         """A night step's action as the screens name it (the judge's console words the window with it)."""
-        return InputWindows._action(step)
+        return self.windows._action(step)
 
     # ---- the public board: a front end may attach it after the director is made --------------------------
     @property

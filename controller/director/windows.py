@@ -23,6 +23,7 @@ from controller.rules.turns import TURN_VOTE
 from controller.rules.variant import NightStep
 from controller.screens import views as v
 from controller.screens.own_views import police_answer
+from controller.screens.strings import night_action
 from controller.voice.prompts import prompt
 
 
@@ -262,10 +263,9 @@ class InputWindows:
                 self.parts.seats.set(seat, v.Message(v.L10n("辩护", "Defence"), body))
         self.parts.remote.remote_status()
 
-    @staticmethod
-    def _action(step: str) -> str:
-        return {"kill": "kill", "check": "check", "inform": "check", "save": "save", "secret": "secret_kill"}.get(
-            step, step)
+    def _action(self, step: str) -> str:
+        """What a seat's screen calls the step (one rule for the director and the bus's screen reader)."""
+        return night_action(self.config.variant, step)
 
 
 def _whole(seconds: float) -> float:

@@ -374,6 +374,19 @@ def card_name(card: str, lang: Lang) -> str:
     return f"{name}{copy}" if copy and lang is Lang.ZH else f"{name} {copy}" if copy else name
 
 
+#: Night steps whose seed name is not their action's (V2.2 the informant "informs" as a check, V3.3 "secret").
+_STEP_ACTIONS = {"inform": "check", "secret": "secret_kill"}
+
+
+def night_action(variant: Variant, step: str) -> str:
+    """The action a seat's screen names for a night step (the director's NightChoice, the bus's screen reader):
+    the seeds' step names, else a role's act on dying by its ability (W8: "on_death.hunter" is "shoot"), else
+    the step's id (the W boards name their steps after their abilities: "antidote", "guard")."""
+    if step.startswith("on_death.") and step in variant.night_steps:
+        return variant.night_steps[step].ability
+    return _STEP_ACTIONS.get(step, step)
+
+
 def action_name(action: str, lang: Lang) -> str:
     if not _in_table("action", action) and (words := variant_word("actions", action)):
         return _pick(words, lang)

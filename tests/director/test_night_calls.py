@@ -84,3 +84,23 @@ def test_a_dead_roles_call_lasts_as_long_as_a_living_ones() -> None:
 def test_a_seed_version_calls_only_the_living() -> None:
     """Without W3 (the seeds' versions) a dead role's step is not called: their games stay as they were."""
     assert all(opened for *_, opened in calls("standard-2.0", 12, 3))
+
+
+def test_the_witch_is_shown_the_victim_and_the_dying_hunter_aims_on_his_seat() -> None:
+    """W6: while she holds the antidote, the witch's screen opens on the night's victim; W8: the hunter's seat,
+    out of the game, still takes his shot."""
+    from controller.screens import views as v
+
+    seen: list[tuple[int, str, v.View]] = []
+    session = Session(configure(load_variant("werewolf-12"), 12), 2, "heuristic", lang="en", pack="en")
+    session.director.listeners.append(
+        lambda d, w: seen.extend((d.state.night, w.step, d.ui[s].view) for s in w.seats) if w.kind == "night" else None)
+    session.start()
+    session.run()
+    kills = {n: e.target for n, e in enumerate(
+        (e for e in session.director.events if isinstance(e, Acted) and e.step == "kill"), start=1)}
+    antidote = [(night, view) for night, step, view in seen if step == "antidote"]
+    assert antidote and all(isinstance(view, v.NightChoice) and view.action == "antidote" and view.target == kills[night]
+                            for night, view in antidote)
+    shots = [view for _, step, view in seen if step.startswith("on_death.")]
+    assert all(isinstance(view, v.NightChoice) and view.action == "shoot" for view in shots)
