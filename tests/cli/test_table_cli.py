@@ -121,6 +121,8 @@ def test_a_werewolf_board_plays_to_the_end_at_the_table_in_its_own_words(capsys,
     assert witch in out and villager in out
     assert ending in out or ("好人胜利。" if lang == "zh" else "The good side wins.") in out
     assert "--variant werewolf-12 --seed 7" in out  # the replay names the board
+    answers = ("：狼人", "：好人") if lang == "zh" else (": Werewolf", ": Good")
+    assert any(a in out for a in answers) and "killer" not in out and "杀手" not in out  # W1: the seer's answer
     nights = out.count("「天黑了" if lang == "zh" else "\u201cNight has fallen")
     seers = out.count("预言家请睁眼" if lang == "zh" else "Seer, open your eyes")
     assert nights == seers  # W3: the seer is called every night, dead or alive
