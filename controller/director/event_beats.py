@@ -164,8 +164,10 @@ class EventBeats:
         if calls.on:  # W3: the call lasts its draw, however soon the role acted
             self.parts.loop.beat_now("call", lambda: self.parts.loop.beat_now("wait", calls.left(self.setup.clock.now())))
         self.parts.loop.beat_now("call", close)
-        self.parts.loop.beat_now("say", announce.sleep(roles, self.config.variant.night_call,
-                                                                   variant=self.config.variant))
+        sleep = self.parts.windows.sleep(e.step) if step else announce.sleep(roles, self.config.variant.night_call,
+                                                                            variant=self.config.variant)
+        if sleep:
+            self.parts.loop.beat_now("say", sleep)
 
     def _tally(self, e: Any) -> None:
         for seat in self.parts.seats.ui:

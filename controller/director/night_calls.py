@@ -66,6 +66,23 @@ class NightCalls:
         self.next = len(self.steps)
         return out
 
+    def continues(self, step: str, night: int) -> bool:
+        """Whether the step before ``step`` tonight wakes the same roles: they are awake already, so ``step`` is
+        asked without its wake line (the witch's poison follows her antidote: one waking, two questions)."""
+        return self._neighbour(step, night, -1)
+
+    def goes_on(self, step: str, night: int) -> bool:
+        """Whether the step after ``step`` tonight wakes the same roles: then they do not close their eyes."""
+        return self._neighbour(step, night, +1)
+
+    def _neighbour(self, step: str, night: int, way: int) -> bool:
+        tonight = [st for st in self.steps if _runs(st, night)]
+        ids = [st.id for st in tonight]
+        if not self.on or step not in ids:
+            return False
+        i = ids.index(step) + way
+        return 0 <= i < len(tonight) and _called(tonight[i]) == _called(tonight[ids.index(step)])
+
     def opened(self, step: str, now: float) -> None:
         """A call's window opened: it lasts at least a draw from now."""
         self.until = now + self.draw() if self.on and any(st.id == step for st in self.steps) else None
@@ -74,6 +91,11 @@ class NightCalls:
         """Seconds the open call still has to last before its sleep line (0 once its draw has passed)."""
         until, self.until = self.until, None
         return max(0.0, until - now) if until is not None else 0.0
+
+
+def _called(step: NightStep) -> tuple[str, ...]:
+    """The roles the judge calls for a step."""
+    return step.call or step.roles
 
 
 def _runs(step: NightStep, night: int) -> bool:

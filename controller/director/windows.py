@@ -25,6 +25,7 @@ from controller.screens import views as v
 from controller.screens.own_views import police_answer
 from controller.screens.strings import night_action
 from controller.voice.prompts import prompt
+from controller.voice.variant_lines import role_line
 
 
 class InputWindows:
@@ -73,8 +74,7 @@ class InputWindows:
             step = self.config.variant.night_steps[p.step]
             for skipped in self.calls.skipped_before(p.step, self.parts.loop.state.night):
                 self.call_skipped(skipped)
-            self.parts.loop.beat("say", announce.wake(p.role, p.ability, step.optional, self.config.variant.night_call,
-                                                      variant=self.config.variant, step=p.step))
+            self.parts.loop.beat("say", self._wake(step))
             learnt = self.parts.announcer.take_unseen(p.seats)
             for seat, answers in learnt.items():  # V7.1: what they may see of the police's checks
                 for target, answer in answers:
@@ -105,11 +105,29 @@ class InputWindows:
     def call_skipped(self, step: NightStep) -> None:
         """W3: a step the rules skipped (its role is dead, or its potion spent) is called all the same, and the
         table waits as if it acted."""
-        v, roles = self.config.variant, "+".join(step.call or step.roles)
-        self.parts.loop.beat("say", announce.wake(roles, step.ability, step.optional, v.night_call, variant=v,
-                                                  step=step.id))
+        self.parts.loop.beat("say", self._wake(step))
         self.parts.loop.beat("wait", self.calls.draw())
-        self.parts.loop.beat("say", announce.sleep(roles, v.night_call, variant=v))
+        if sleep := self.sleep(step.id):
+            self.parts.loop.beat("say", sleep)
+
+    def _wake(self, step: NightStep) -> list[str]:
+        """The step's wake line and question; only the question when its roles are awake already (W3)."""
+        v, roles = self.config.variant, "+".join(step.call or step.roles)
+        said = announce.wake(roles, step.ability, step.optional, v.night_call, variant=v, step=step.id)
+        assert self.parts.loop.state is not None
+        if self.calls.continues(step.id, self.parts.loop.state.night):
+            awake = {role_line(v, role, "wake") for role in roles.split("+")}
+            return [p for p in said if p not in awake]
+        return said
+
+    def sleep(self, step: str) -> list[str]:
+        """The step's sleep line; none when the next step tonight wakes the same roles (W3)."""
+        v, st = self.config.variant, self.config.variant.night_steps.get(step)
+        assert self.parts.loop.state is not None
+        if st is not None and self.calls.goes_on(step, self.parts.loop.state.night):
+            return []
+        roles = "+".join(st.call or st.roles) if st else step
+        return announce.sleep(roles, v.night_call, variant=v)
 
     def _say_then(self, parts: list[str], then: Callable[[], None]) -> None:
         self.parts.loop.beat("say", parts)

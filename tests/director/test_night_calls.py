@@ -18,16 +18,17 @@ GAMES = 5
 
 
 def calls(variant_id: str, players: int, seed: int) -> Iterator[tuple[int, str, float, bool]]:
-    """Each call of one game: (night, step, seconds from the end of its question to its sleep line, whether the
-    rules opened it for a living player). The calls are read from what the voice said; the question is the same
+    """Each call of one game: (night, step, seconds from the end of its question to what is said next, its sleep
+    line or the next question, and whether the rules opened it for a living player). The calls are read from what the voice said; the question is the same
     words dead or alive, so the wait after it is what could tell."""
     v = load_variant(variant_id)
     session = Session(configure(v, players), seed, "heuristic", lang="en", pack="en")
     session.start()
     session.run()
     assert session.director.stage == "over"
-    woken = {tuple(announce.wake("+".join(st.call or st.roles), st.ability, st.optional, variant=v, step=st.id)):
-             st for st in v.night}
+    # each step's question (the witch's second question follows her first without a second wake line)
+    asked = {announce.wake("+".join(st.call or st.roles), st.ability, st.optional, variant=v, step=st.id)[-1]: st
+             for st in v.night}
     opened: set[tuple[int, str]] = set()
     night = 0
     for e in session.director.events:
@@ -36,14 +37,12 @@ def calls(variant_id: str, players: int, seed: int) -> Iterator[tuple[int, str, 
             opened.add((night, e.step))
     said = session.voice.said
     night = 0
-    for i, u in enumerate(said):
+    for i, u in enumerate(said[:-1]):
         night += u.prompts[:1] == ("night.falls",)
-        st = woken.get(u.prompts)
+        st = asked.get(u.prompts[-1])
         if st is None:
             continue
-        sleep = tuple(announce.sleep("+".join(st.call or st.roles), variant=v))
-        end = next(w for w in said[i + 1:] if w.prompts == sleep)
-        yield night, st.id, end.start - u.end, (night, st.id) in opened
+        yield night, st.id, said[i + 1].start - u.end, (night, st.id) in opened  # to its sleep line or next question
 
 
 def test_every_step_is_called_every_night_in_the_w3_order() -> None:
