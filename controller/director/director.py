@@ -120,6 +120,8 @@ class Director:
                                f"give it its judge's words in the variant file ([words.calls] \"{unspoken}.wake\", "
                                "...: docs/architecture.md, \"Add a role\"), or play it in the simulator (tianhei simulate)")
         variant_lines.register(config.variant)  # its own lines, said by the fallback voice until recorded
+        for line in variant_lines.lines(config.variant):  # made (once, cached) now, not in the middle of a night
+            voice.duration([line])
         strings.learn(config.variant)  # and its own role and action names on the screens
         self.setup = Setup(
             table=table, voice=voice, clock=scheduler, config=config, journal=journal, t=timings or Timings(),
