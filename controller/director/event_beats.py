@@ -157,8 +157,11 @@ class EventBeats:
         roles = "+".join(step.call or step.roles) if step else role  # as the step was woken (announce.wake)
 
         def close() -> None:
+            s = self.parts.loop.state
             for seat in group:
-                self.parts.seats.set(seat, v.Dark(), LED_OFF)
+                last_act = e.step.startswith("on_death.") and s is not None and seat not in s.alive
+                # W8: the hunter's seat, out of the game once his shot is taken, shows it as any dead seat does
+                self.parts.seats.set(seat, dead_view(s, seat) if last_act and s is not None else v.Dark(), LED_OFF)
 
         calls = self.parts.windows.calls
         if calls.on:  # W3: the call lasts its draw, however soon the role acted
