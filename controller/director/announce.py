@@ -65,7 +65,7 @@ def wake(roles: str, ability: str, optional: bool, call: str = "eyes", *, varian
             continue
         if style == "come_back":
             out.append(role_prompt(role, "come"))
-            if optional and role == "sniper":
+            if optional and _asks(role):
                 out.append(role_prompt(role, "ask"))
             continue
         out.append(role_prompt(role, "wake"))
@@ -73,7 +73,7 @@ def wake(roles: str, ability: str, optional: bool, call: str = "eyes", *, varian
             out.append(role_prompt(role, "recognize"))
         elif ability == "take":  # V7.1: the angel takes someone along
             out.append(role_prompt(role, "take_along"))
-        elif optional and role in ("secret_police", "sniper"):
+        elif optional and _asks(role):
             out.append(role_prompt(role, "ask"))
         else:
             out.append(role_prompt(role, "act"))
@@ -90,6 +90,12 @@ def sleep(roles: str, call: str = "eyes", *, variant: Variant | None = None) -> 
         else:
             out.append(role_prompt(role, "sleep" if _call(role, call) == "eyes" else "back"))
     return out
+
+
+def _asks(role: str) -> bool:
+    """Whether the catalogue asks ``role`` if it uses its optional power rather than telling it to act (V3.3 the
+    secret police, D3 the snipers: the roles with an ``ask`` prompt)."""
+    return "ask" in ROLE_PROMPTS[canonical_role(role)]
 
 
 def _own_words(variant: Variant, role: str) -> bool:
