@@ -140,9 +140,11 @@ _TIE_STEPS = {
 _LAST_WORDS_STEPS = frozenset({"last_words", "last_words.in_turn"})
 
 
-def for_event(event: Event, after: GameState | None = None) -> list[str]:
+def for_event(event: Event, after: GameState | None = None, variant: Variant | None = None) -> list[str]:
     """The prompts a public event is announced with (empty: nothing is said). ``after`` is the state the input
-    led to (the engine has run on to its next wait): what it waits for says who leaves last words."""
+    led to (the engine has run on to its next wait): what it waits for says who leaves last words. ``variant``:
+    the table's, whose file gives the words (a state replayed from a journal has its rules, not its words)."""
+    words = variant if variant is not None else after.config.variant if after is not None else None
     if isinstance(event, NightFell):
         if after is not None and event.night == 1 and recognition_first(after.config):
             return [prompt("night.falls"), prompt("night.recognition_only")]  # V2.10
@@ -190,11 +192,11 @@ def for_event(event: Event, after: GameState | None = None) -> list[str]:
     if isinstance(event, DirectionChosen):
         return [prompt("speech.clockwise") if event.direction > 0 else prompt("speech.counterclockwise")]
     if isinstance(event, GameEnded):
-        if after is not None and (event.winner or "") in after.config.variant.words.get("endings", {}):
-            return [ending_id(after.config.variant.id, event.winner or ""), prompt("ending.game_over")]  # C4, W14
+        if words is not None and (event.winner or "") in words.words.get("endings", {}):
+            return [ending_id(words.id, event.winner or ""), prompt("ending.game_over")]  # C4, W14
         return ending(event.winner, after.config.variant.id if after is not None else None)  # C4, in the seed's words
-    if isinstance(event, CardShown) and after is not None:  # W9 the idiot's reveal, W11 a self-destruct
-        line = role_line(after.config.variant, event.role, event.why)
+    if isinstance(event, CardShown) and words is not None:  # W9 the idiot's reveal, W11 a self-destruct
+        line = role_line(words, event.role, event.why)
         return phrase(seat_number(event.seat), [line] if line else [])
     return []
 

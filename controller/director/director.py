@@ -44,6 +44,7 @@ from controller.director.judge_commands import JudgeCommands
 from controller.director.judge_table import Choice, Offer, Outcome
 from controller.director.records import InFlight, Line, RemoteAsk, SeatUI, Window
 from controller.director.remote_screens import RemoteScreens
+from controller.director.saved import with_words
 from controller.director.seams import Parts, Setup
 from controller.director.seat_output import LED_NOD, LED_SHAKE, LED_SPEAKER, LED_VOTE, SeatOutput
 from controller.director.timing import Timings
@@ -114,6 +115,7 @@ class Director:
         board: Board | None = None,
         judge: bool | None = None,
     ) -> None:
+        config = with_words(config)  # a game resumed from its journal: its variant's words from the file
         unspoken = announce.unspoken_role(config.variant)
         if unspoken is not None:
             raise VariantError(config.variant.source, f"roles.{unspoken}", "the table's voice has no words for this role",

@@ -80,7 +80,7 @@ class EventBeats:
                 continue  # V4.8: one player's vote in the round; the round's tally is announced at its end
             if isinstance(e, VoteClosed):
                 self.parts.loop.beat("call", lambda e=e: self._tally(e))
-            parts = announce.for_event(e, self.parts.loop.state)
+            parts = announce.for_event(e, self.parts.loop.state, self.config.variant)
             if parts:
                 self.parts.loop.beat("say", parts)
             if isinstance(e, VoteClosed):
