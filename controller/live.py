@@ -337,7 +337,8 @@ async def run_live(config: Config, opts: LiveOptions) -> Director:
     from controller.screens.numbering import label_for
     from controller.voice.packs import load_voice_pack
 
-    transcript = Transcript(load_voice_pack(config.voice.pack), lang, label=label_for(gc.variant), out=opts.told)
+    transcript = Transcript(load_voice_pack(config.voice.pack), lang, label=label_for(gc.variant), out=opts.told,
+                            variant=gc.variant)
     began = loop.time()
     follower = Follower(transcript, lambda: loop.time() - began, taps=table)
     if club is not None:  # a member card tapped during the deal: "a member card, not a role card" (club/cards.py)

@@ -122,8 +122,10 @@ make_dir() {
 # --- packages -------------------------------------------------------------------------------------------------
 # openssl: the console's HTTPS certificate; alsa-utils: ALSA's configuration and aplay/amixer (pygame's arm64
 # wheel brings its own SDL and libasound, which read /usr/share/alsa); libglib2.0-0: the one library that wheel's
-# mixer still takes from the system (its fluidsynth links libgthread: without it the table runs silent)
-packages="python3-venv rsync alsa-utils openssl libglib2.0-0"
+# mixer still takes from the system (its fluidsynth links libgthread: without it the table runs silent);
+# espeak-ng: the fallback voice that says a variant file's lines the voice pack has no recording of yet
+# (controller/voice/variant_lines.py: the 狼人杀 boards' calls)
+packages="python3-venv rsync alsa-utils openssl libglib2.0-0 espeak-ng"
 # 32-bit Raspberry Pi OS takes pygame from piwheels, built against Debian's SDL
 [ "$(dpkg --print-architecture 2>/dev/null || true)" = armhf ] && packages="$packages libsdl2-mixer-2.0-0"
 extras=""

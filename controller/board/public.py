@@ -12,7 +12,7 @@ import math
 from collections.abc import Sequence
 from typing import Any
 
-from controller.rules.events import Event, VoteClosed
+from controller.rules.events import CardShown, Event, VoteClosed
 from controller.rules.state import GameState
 
 
@@ -30,6 +30,9 @@ def public_facts(state: GameState | None, events: Sequence[Event], *, window: An
         facts.update(gesture="over", winner=state.winner or "draw", variant=state.config.variant.id,
                      roles={str(i): r for i, r in enumerate(state.roles, start=1)})
         return facts
+    shown = {str(e.seat): e.role for e in events if isinstance(e, CardShown)}
+    if shown:  # W9 the idiot's card, W11 a self-destructed werewolf's: shown to the whole room
+        facts["shown"] = shown
     if paused:
         facts["gesture"] = "paused"
         return facts

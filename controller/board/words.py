@@ -31,6 +31,7 @@ BOARD: dict[str, tuple[str, str]] = {
     "votes": ("计票：", "Votes: "),
     "vote_item": ("{n}号{v}票", "{n}:{v}"),
     "tied": ("平票：", "Tie: "),
+    "shown": ("亮牌：", "Shown: "),  # W9, W11
     "role_item": ("{n}号 {role}", "{n}: {role}"),
     "standing": ("{rank}. {member}  {points}分", "{rank}. {member}  {points}"),
     "no_standings": ("今晚还没有结束的游戏", "No game has ended tonight"),
@@ -103,6 +104,11 @@ def board_lines(public: Mapping[str, object], lang: Lang | str = Lang.ZH) -> lis
     dead = public.get("dead")
     if isinstance(dead, list) and dead:
         lines.append(Line(_w(BOARD, "dead", lang), Size.SMALL, Tone.DIM, tuple(_as(label, d) for d in dead)))
+    shown = public.get("shown")
+    if isinstance(shown, Mapping) and shown:
+        lines.append(Line(_w(BOARD, "shown", lang), Size.SMALL, Tone.TEXT,
+                          tuple(_w(BOARD, "role_item", lang, n=_as(label, k), role=role_name(str(r), lang))
+                                for k, r in shown.items())))
     tally = public.get("tally")
     if isinstance(tally, list) and tally:
         lines.append(Line(_w(BOARD, "votes", lang), Size.SMALL, Tone.DIM,

@@ -25,12 +25,9 @@ from controller.screens.fonts import SMALL
 from controller.screens.numbering import label_for
 from controller.screens.own_views import game_over
 from controller.screens.render import TOP, render, seconds
-from controller.screens.strings import Lang
+from controller.screens.strings import Lang, night_action
 
 from .display import ssd1306_bytes
-
-#: The night actions the director names on a NightChoice (director/windows.py ``_action``), and the V4.8 vote.
-NIGHT_ACTIONS = {"kill": "kill", "check": "check", "inform": "check", "save": "save", "secret": "secret_kill"}
 
 Box = tuple[int, int, int, int]
 
@@ -120,7 +117,7 @@ class ScreenBook:
 
     def _actions(self) -> list[str]:
         steps = self.config.variant.night_steps
-        return sorted({NIGHT_ACTIONS.get(step, step) for step in steps} | {"vote"})
+        return sorted({night_action(self.config.variant, step) for step in steps} | {"vote"})  # and V4.8's vote
 
     def _night_titles(self) -> list[tuple[int, str, bool]]:
         """The NightChoice top line (the seconds left out) of every action, confirmed or not."""

@@ -16,6 +16,9 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     sub.required = True
     check = sub.add_parser("check", help="list missing, unreadable, silent or overlong prompts; non-zero if any")
     check.add_argument("packs", nargs="+", metavar="PACK", help="pack name (zh-CN, en) or a club pack folder")
+    check.add_argument("--variant", action="append", default=[], metavar="FILE",
+                       help="also list the lines of this variant file that the pack has no recording of "
+                            "(the built-in variants' are always listed; repeatable)")
     check.set_defaults(func=run_check)
     build = sub.add_parser("build", help="rebuild a pack (sox needed; espeak-ng, or the [voice] extra for neural)")
     build.add_argument("pack", metavar="PACK", help="catalogue language (zh-CN, en) or a club pack folder")
@@ -41,13 +44,22 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 
 
 def run_check(args: argparse.Namespace) -> int:
-    from controller.voice.check import check_pack
+    from controller.rules.variant import VariantError
+    from controller.voice.check import check_pack, unrecorded
 
     failed = 0
     for pack in args.packs:
         problems = check_pack(pack)
         for problem in problems:
             print(f"{pack}: {problem}")
+        try:
+            missing = unrecorded(pack, args.variant)
+        except VariantError as exc:
+            print(f"sounds check: {exc}", file=sys.stderr)
+            return 2
+        for vid, ids in missing.items():  # said by the fallback voice meanwhile: not a problem of the pack
+            print(f"{pack}: variant {vid}: {len(ids)} line(s) without a recording, said by espeak-ng until the "
+                  f"pack is rebuilt with them: {', '.join(ids)}")
         print_licence(pack)
         print(f"{pack}: {'OK' if not problems else f'{len(problems)} problem(s)'}")
         failed += bool(problems)

@@ -27,7 +27,11 @@ from controller.live import LiveOptions, board_screen, has_display, run_live, vo
 def register(sub: Any) -> None:
     p = sub.add_parser("table", help="run the table (the simulated one when no hardware is configured)")
     p.add_argument("--config", type=Path, default=None, help="tianhei.toml (default: ./tianhei.toml if present)")
-    p.add_argument("--players", type=int, default=None, help="override [game] players")
+    p.add_argument("--variant", default=None, metavar="VARIANT",
+                   help="override [game] variant: a built-in id (tianhei variants) or a variant file")
+    p.add_argument("--players", type=int, default=None,
+                   help="override [game] players (with --variant: the variant's own count when [game] players is "
+                        "not one it has)")
     p.add_argument("--autoplay", default=None, choices=sorted(POLICIES),
                    help="bots play the seats (the default on the simulated table without a display)")
     p.add_argument("--seed", type=int, default=None,
@@ -64,6 +68,16 @@ def run(args: argparse.Namespace) -> int:
         code = "zh-CN" if args.lang == "zh" else "en"
         config = replace(config, table=replace(config.table, language=code), voice=replace(config.voice, pack=code))
     args.lang = "en" if config.table.language.startswith("en") else "zh"
+    if args.variant is not None:
+        from controller.rules.variant import VariantError, load_variant
+
+        try:
+            variant = load_variant(args.variant)
+        except VariantError as exc:
+            return fail(str(exc))
+        config = replace(config, game=replace(config.game, variant=args.variant))
+        if args.players is None and not variant.min_players <= config.game.players <= variant.max_players:
+            args.players = variant.min_players  # W2: werewolf-9 is for nine
     # a seed nobody asked for is only for a new game: an unfinished saved game is not another game for it
     seed_drawn = config.game.seed is None and args.seed is None
     if seed_drawn:
@@ -149,5 +163,5 @@ def _virtual_game(config: Any, args: argparse.Namespace) -> int:
     session.run()
     r = session.result()
     print(say("table_end", lang, days=r["days"], minutes=int(r["seconds"] // 60),
-              replay=command("table", "--seed", seed)))
+              replay=command("table", *(("--variant", args.variant) if args.variant else ()), "--seed", seed)))
     return 0

@@ -14,6 +14,7 @@ from controller.rules import clash, turns
 from controller.rules.engine import Pending
 from controller.rules.events import (
     CardLost,
+    CardShown,
     Dawn,
     Died,
     DirectionChosen,
@@ -43,21 +44,28 @@ from controller.voice.prompts import (
     speech_turn,
     tally,
 )
+from controller.voice.variant_lines import ending_id, role_line
 
 
-def wake(roles: str, ability: str, optional: bool, call: str = "eyes") -> list[str]:
+def wake(roles: str, ability: str, optional: bool, call: str = "eyes", *, variant: Variant | None = None,
+         step: str = "") -> list[str]:
     """A waking step: "杀手请睁眼，杀手请杀人" (each role named in the step, C2, 004 §3); with ``call = "out_back"``
     (V4.2) only "杀手出动": the 4.0 judge calls a role out and says nothing more; with ``call = "come_back"``
-    (D3, 000 6.0: 法官叫杀手出来 … 问狙击是否行使权利) "杀手出来", a sniper also asked whether to shoot."""
+    (D3, 000 6.0: 法官叫杀手出来 … 问狙击是否行使权利) "杀手出来", a sniper also asked whether to shoot.
+    A role whose words ``variant``'s file gives (``[words.calls]``) is woken in them: its ``wake`` line, then the
+    step's own question (by the step's id, else its ability, else ``act``: W6 "昨晚他被杀了，你要用解药救他吗？")."""
     out: list[str] = []
     for role in roles.split("+"):
+        if variant is not None and _own_words(variant, role):
+            out += [p for p in (role_line(variant, role, "wake"), role_line(variant, role, step, ability, "act")) if p]
+            continue
         style = _call(role, call)
         if style == "out_back":
             out.append(role_prompt(role, "out"))
             continue
         if style == "come_back":
             out.append(role_prompt(role, "come"))
-            if optional and role == "sniper":
+            if optional and _asks(role):
                 out.append(role_prompt(role, "ask"))
             continue
         out.append(role_prompt(role, "wake"))
@@ -65,28 +73,48 @@ def wake(roles: str, ability: str, optional: bool, call: str = "eyes") -> list[s
             out.append(role_prompt(role, "recognize"))
         elif ability == "take":  # V7.1: the angel takes someone along
             out.append(role_prompt(role, "take_along"))
-        elif optional and role in ("secret_police", "sniper"):
+        elif optional and _asks(role):
             out.append(role_prompt(role, "ask"))
         else:
             out.append(role_prompt(role, "act"))
     return out
 
 
-def sleep(roles: str, call: str = "eyes") -> list[str]:
-    """"杀手请闭眼" (C2); V4.2 and D3: "杀手回去"."""
-    return [role_prompt(role, "sleep" if _call(role, call) == "eyes" else "back") for role in roles.split("+")]
+def sleep(roles: str, call: str = "eyes", *, variant: Variant | None = None) -> list[str]:
+    """"杀手请闭眼" (C2); V4.2 and D3: "杀手回去"; in the variant's own words where its file gives them (the
+    hunter's shot has no sleep line: he is not woken, W8)."""
+    out: list[str] = []
+    for role in roles.split("+"):
+        if variant is not None and _own_words(variant, role):
+            out += [p for p in (role_line(variant, role, "sleep"),) if p]
+        else:
+            out.append(role_prompt(role, "sleep" if _call(role, call) == "eyes" else "back"))
+    return out
+
+
+def _asks(role: str) -> bool:
+    """Whether the catalogue asks ``role`` if it uses its optional power rather than telling it to act (V3.3 the
+    secret police, D3 the snipers: the roles with an ``ask`` prompt)."""
+    return "ask" in ROLE_PROMPTS[canonical_role(role)]
+
+
+def _own_words(variant: Variant, role: str) -> bool:
+    """Whether ``variant``'s file gives ``role`` its judge's words (then none of the catalogue's are used)."""
+    return any(key.partition(".")[0] == role for key in variant.words.get("calls", {}))
 
 
 _CALL_WORD = {"eyes": "wake", "out_back": "out", "come_back": "come"}
 
 
 def unspoken_role(variant: Variant) -> str | None:
-    """A role of ``variant`` that wakes (or acts on dying) but that the voice has no words for, if any: the table
-    refuses such a variant before the game rather than falling silent in its first night. (A variant of new
-    roles plays in the simulator meanwhile: tianhei simulate, tianhei balance.)"""
+    """A role of ``variant`` that wakes (or acts on dying) but that the voice has no words for, neither the
+    catalogue's nor the variant file's (``[words.calls]``), if any: the table refuses such a variant before the game
+    rather than falling silent in its first night. (It plays in the simulator meanwhile: tianhei simulate.)"""
     steps = (*variant.night, *variant.death_steps.values())
     for st in steps:
         for role in st.call or st.roles:
+            if _own_words(variant, role):
+                continue
             try:
                 canonical_role(role)
             except PromptError:
@@ -112,9 +140,11 @@ _TIE_STEPS = {
 _LAST_WORDS_STEPS = frozenset({"last_words", "last_words.in_turn"})
 
 
-def for_event(event: Event, after: GameState | None = None) -> list[str]:
+def for_event(event: Event, after: GameState | None = None, variant: Variant | None = None) -> list[str]:
     """The prompts a public event is announced with (empty: nothing is said). ``after`` is the state the input
-    led to (the engine has run on to its next wait): what it waits for says who leaves last words."""
+    led to (the engine has run on to its next wait): what it waits for says who leaves last words. ``variant``:
+    the table's, whose file gives the words (a state replayed from a journal has its rules, not its words)."""
+    words = variant if variant is not None else after.config.variant if after is not None else None
     if isinstance(event, NightFell):
         if after is not None and event.night == 1 and recognition_first(after.config):
             return [prompt("night.falls"), prompt("night.recognition_only")]  # V2.10
@@ -162,7 +192,12 @@ def for_event(event: Event, after: GameState | None = None) -> list[str]:
     if isinstance(event, DirectionChosen):
         return [prompt("speech.clockwise") if event.direction > 0 else prompt("speech.counterclockwise")]
     if isinstance(event, GameEnded):
+        if words is not None and (event.winner or "") in words.words.get("endings", {}):
+            return [ending_id(words.id, event.winner or ""), prompt("ending.game_over")]  # C4, W14
         return ending(event.winner, after.config.variant.id if after is not None else None)  # C4, in the seed's words
+    if isinstance(event, CardShown) and words is not None:  # W9 the idiot's reveal, W11 a self-destruct
+        line = role_line(words, event.role, event.why)
+        return phrase(seat_number(event.seat), [line] if line else [])
     return []
 
 

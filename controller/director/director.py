@@ -44,6 +44,7 @@ from controller.director.judge_commands import JudgeCommands
 from controller.director.judge_table import Choice, Offer, Outcome
 from controller.director.records import InFlight, Line, RemoteAsk, SeatUI, Window
 from controller.director.remote_screens import RemoteScreens
+from controller.director.saved import with_words
 from controller.director.seams import Parts, Setup
 from controller.director.seat_output import LED_NOD, LED_SHAKE, LED_SPEAKER, LED_VOTE, SeatOutput
 from controller.director.timing import Timings
@@ -55,8 +56,10 @@ from controller.rules.events import Event
 from controller.rules.setup import GameConfig
 from controller.rules.state import GameState
 from controller.rules.variant import VariantError
+from controller.screens import strings
 from controller.screens import views as v
 from controller.screens.numbering import label_for
+from controller.voice import variant_lines
 
 __all__ = ["LED_NOD", "LED_SHAKE", "LED_SPEAKER", "LED_VOTE", "Director", "Line", "SeatUI", "Window"]
 
@@ -112,11 +115,16 @@ class Director:
         board: Board | None = None,
         judge: bool | None = None,
     ) -> None:
+        config = with_words(config)  # a game resumed from its journal: its variant's words from the file
         unspoken = announce.unspoken_role(config.variant)
         if unspoken is not None:
             raise VariantError(config.variant.source, f"roles.{unspoken}", "the table's voice has no words for this role",
-                               "play this variant in the simulator (tianhei simulate, tianhei balance) until its "
-                               "voice is recorded (docs/architecture.md, \"Add a role\")")
+                               f"give it its judge's words in the variant file ([words.calls] \"{unspoken}.wake\", "
+                               "...: docs/architecture.md, \"Add a role\"), or play it in the simulator (tianhei simulate)")
+        variant_lines.register(config.variant)  # its own lines, said by the fallback voice until recorded
+        for line in variant_lines.lines(config.variant):  # made (once, cached) now, not in the middle of a night
+            voice.duration([line])
+        strings.learn(config.variant)  # and its own role and action names on the screens
         self.setup = Setup(
             table=table, voice=voice, clock=scheduler, config=config, journal=journal, t=timings or Timings(),
             lang=lang, label=label_for(config.variant), seed=seed, deck=dict(deck) if deck is not None else None,
@@ -220,10 +228,9 @@ class Director:
         """A part by its name ("seats"), as Klipper's ``printer.lookup_object``."""
         return self.parts.lookup(name)
 
-    @staticmethod
-    def _action(step: str) -> str:
+    def _action(self, step: str) -> str:
         """A night step's action as the screens name it (the judge's console words the window with it)."""
-        return InputWindows._action(step)
+        return self.windows._action(step)
 
     # ---- the public board: a front end may attach it after the director is made --------------------------
     @property

@@ -61,11 +61,14 @@ class EventBeats:
                 last_act[e.step] = i
         for i, e in enumerate(events):
             if isinstance(e, NightFell):
+                self.parts.windows.calls.night_fell()
                 self.parts.loop.beat("call", self._nightfall)
             elif isinstance(e, Acted):
                 group = stepped[e.step] if last_act[e.step] == i else None
                 self.parts.loop.beat("call", lambda e=e, group=group: self._settled(e, group))
             elif isinstance(e, Dawn):
+                for skipped in self.parts.windows.calls.rest(self.parts.loop.state.night):  # W3
+                    self.parts.windows.call_skipped(skipped)
                 self.parts.loop.beat("call", self._dawn)
             elif isinstance(e, Died):
                 self.parts.loop.beat("call", lambda e=e: self.parts.seats.set(
@@ -77,7 +80,7 @@ class EventBeats:
                 continue  # V4.8: one player's vote in the round; the round's tally is announced at its end
             if isinstance(e, VoteClosed):
                 self.parts.loop.beat("call", lambda e=e: self._tally(e))
-            parts = announce.for_event(e, self.parts.loop.state)
+            parts = announce.for_event(e, self.parts.loop.state, self.config.variant)
             if parts:
                 self.parts.loop.beat("say", parts)
             if isinstance(e, VoteClosed):
@@ -127,7 +130,8 @@ class EventBeats:
                 # The step's id names the seed's cards ("recognise.big_joker", V5.2); the voice names roles.
                 st = self.config.variant.night_steps.get(e.step)
                 role = "+".join(st.call or st.roles) if st else e.step.split(".", 1)[1]
-                self.parts.loop.beat_now("say", announce.sleep(role, self.config.variant.night_call))
+                self.parts.loop.beat_now("say", announce.sleep(role, self.config.variant.night_call,
+                                                                      variant=self.config.variant))
             for seat in e.actors:
                 # Dark while the room's eyes are closed, also when this step ended the night (the state is
                 # already in the day, but dawn is not said yet: the role must not stay lit through "请闭眼").
@@ -153,11 +157,20 @@ class EventBeats:
         roles = "+".join(step.call or step.roles) if step else role  # as the step was woken (announce.wake)
 
         def close() -> None:
+            s = self.parts.loop.state
             for seat in group:
-                self.parts.seats.set(seat, v.Dark(), LED_OFF)
+                last_act = e.step.startswith("on_death.") and s is not None and seat not in s.alive
+                # W8: the hunter's seat, out of the game once his shot is taken, shows it as any dead seat does
+                self.parts.seats.set(seat, dead_view(s, seat) if last_act and s is not None else v.Dark(), LED_OFF)
 
+        calls = self.parts.windows.calls
+        if calls.on:  # W3: the call lasts its draw, however soon the role acted
+            self.parts.loop.beat_now("call", lambda: self.parts.loop.beat_now("wait", calls.left(self.setup.clock.now())))
         self.parts.loop.beat_now("call", close)
-        self.parts.loop.beat_now("say", announce.sleep(roles, self.config.variant.night_call))
+        sleep = self.parts.windows.sleep(e.step) if step else announce.sleep(roles, self.config.variant.night_call,
+                                                                            variant=self.config.variant)
+        if sleep:
+            self.parts.loop.beat_now("say", sleep)
 
     def _tally(self, e: Any) -> None:
         for seat in self.parts.seats.ui:

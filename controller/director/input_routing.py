@@ -113,7 +113,8 @@ class InputRouting:
             return
         w = self.parts.windows.window
         last_words = w is not None and w.kind == "last_words" and s.queue[:1] == (seat,)
-        if seat not in s.alive and not last_words:
+        last_act = w is not None and w.kind == "night" and seat in w.seats  # W8: the hunter shoots as he dies
+        if seat not in s.alive and not (last_words or last_act):
             self.parts.seats.notice(seat, v.Message(v.L10n("你已出局", "You are out"), v.L10n("请保持安静", "Please stay silent")))
             return
         if w is None:

@@ -33,7 +33,7 @@ from controller.screens.canvas import W, wrap
 from controller.screens.fonts import SMALL
 from controller.screens.render import LIST_ROWS
 from controller.screens.story import story
-from controller.screens.strings import ACTIONS, Lang, action_name, role_name
+from controller.screens.strings import Lang, action_name, role_name
 
 
 class RemoteScreens:
@@ -233,7 +233,7 @@ class RemoteScreens:
         return v.JudgeAsk(c.label, choices[min(ask.choice, len(choices) - 1)].label, words("choose_seat"))
 
     def _pick_words(self, ability: str, target: int | None) -> v.L10n:
-        act = (action_name(ability, Lang.ZH), action_name(ability, Lang.EN)) if ability in ACTIONS else (ability,) * 2
+        act = (action_name(ability, Lang.ZH), action_name(ability, Lang.EN))  # a variant file's words too (解药)
         if target is None:
             return v.L10n(f"{act[0]}：不行动", f"{act[1]}: skip")
         n = self.label(target)

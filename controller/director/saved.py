@@ -16,12 +16,13 @@ and nothing loops: a table without a choice waits, saying why.
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from controller.director.identity import GameIdentity
 from controller.director.journal import Replay, SqliteJournal
 from controller.rules import engine
 from controller.rules.setup import GameConfig
+from controller.rules.variant import Variant, VariantError, load_variant
 
 RESUME = "resume"
 ABANDON = "abandon"
@@ -43,8 +44,9 @@ class SavedGame:
 
     @property
     def config(self) -> GameConfig:
-        """The saved game's own set-up (its variant data, players, options, roles), from its journal."""
-        return engine.fold(self.replay.events[:1]).config
+        """The saved game's own set-up (its variant data, players, options, roles), from its journal, with its
+        variant file's words."""
+        return with_words(engine.fold(self.replay.events[:1]).config)
 
     @property
     def seed(self) -> int:
@@ -93,3 +95,25 @@ class SavedGameDiffers(Exception):
     def __init__(self, saved: SavedGame) -> None:
         super().__init__(saved.refusal())
         self.saved = saved
+
+
+def with_words(config: GameConfig) -> GameConfig:
+    """The game's set-up with its variant's words. A journal keeps a variant's rules but not its ``[words]`` (a
+    replay needs none, and the seed versions' journals stay as they were), so a game resumed from its journal
+    takes them again from the variant's file, as long as the file still holds the same rules: without them the
+    W boards' roles would have no voice."""
+    variant = config.variant
+    if any(variant.words.values()) or not variant.source:
+        return config
+    builtin = f"controller/variants/{variant.id}.toml"
+    try:
+        loaded = load_variant(variant.id if variant.source == builtin else variant.source)
+    except (VariantError, OSError, UnicodeDecodeError):
+        return config
+    if loaded.data != variant.data or not loaded.words:
+        return config
+    return replace(config, variant=_worded(variant, loaded))
+
+
+def _worded(variant: Variant, loaded: Variant) -> Variant:
+    return replace(variant, words=loaded.words)

@@ -24,6 +24,7 @@ from typing import Any, Protocol
 from controller.director.clock import Scheduler
 from controller.director.journal import SqliteJournal
 from controller.director.judge_table import Choice, Offer, Outcome
+from controller.director.night_calls import NightCalls
 from controller.director.records import InFlight, SeatUI, Window
 from controller.director.timing import Timings
 from controller.ports import RGB, Board, InputEvent, RemoteKey, Table, Voice
@@ -32,6 +33,7 @@ from controller.rules.actions import Action, Rejected
 from controller.rules.events import Event
 from controller.rules.setup import GameConfig
 from controller.rules.state import GameState
+from controller.rules.variant import NightStep
 from controller.screens import views as v
 
 
@@ -145,6 +147,12 @@ class WindowsSeam(Protocol):
     def window(self) -> Window | None: ...
     @property
     def last_vote_step(self) -> str: ...
+    @property
+    def calls(self) -> NightCalls: ...
+
+    def call_skipped(self, step: NightStep) -> None: ...
+
+    def sleep(self, step: str) -> list[str]: ...
 
     def key(self) -> str: ...
 

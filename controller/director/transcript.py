@@ -31,8 +31,9 @@ from controller.rules.events import (
     Spoke,
     Voted,
 )
+from controller.rules.variant import Variant
 from controller.screens.numbering import Label, plain
-from controller.screens.strings import Lang, action_name, role_name
+from controller.screens.strings import Lang, action_name, own_word, own_words, role_name
 from controller.voice.packs import UnknownPrompt, VoicePack
 
 #: (zh, en) of every sentence the transcript writes itself; ``{seat}``/``{seats}`` are already words ("5号").
@@ -88,8 +89,10 @@ class Transcript:
     as it is final (a run of hands is one line, so it is final when something else happens)."""
 
     def __init__(self, pack: VoicePack, lang: Lang | str = Lang.ZH, *, label: Label = plain,
-                 out: Callable[[Entry], None] | None = None) -> None:
+                 out: Callable[[Entry], None] | None = None, variant: Variant | None = None) -> None:
         self.pack = pack
+        #: The version played: its file's words for a check's answer (W5: 狼人 / 好人), where it has them.
+        self.variant = variant
         self.lang = Lang.parse(lang)
         self.label = label
         self.out = out
@@ -252,7 +255,8 @@ class Transcript:
         if e.how in ("random", "judge"):
             text += words(e.how, self.lang)
         if e.result in ("nod", "shake", "none"):
-            text += words(e.result, self.lang)
+            own = own_word(own_words(self.variant, "answers", e.result), self.lang) if self.variant else ""
+            text += (f"：{own}" if self.lang is Lang.ZH else f": {own}") if own else words(e.result, self.lang)
         return text
 
 

@@ -12,6 +12,7 @@ import math
 from collections.abc import Callable
 
 from controller.director import announce
+from controller.director.night_calls import NightCalls
 from controller.director.records import Window
 from controller.director.seams import Parts, Setup
 from controller.director.seat_output import LED_SPEAKER, LED_VOTE, dead_view
@@ -19,9 +20,12 @@ from controller.ports import LED_OFF
 from controller.rules import cards, engine
 from controller.rules.actions import Timeout
 from controller.rules.turns import TURN_VOTE
+from controller.rules.variant import NightStep
 from controller.screens import views as v
 from controller.screens.own_views import police_answer
+from controller.screens.strings import night_action
 from controller.voice.prompts import prompt
+from controller.voice.variant_lines import role_line
 
 
 class InputWindows:
@@ -38,6 +42,8 @@ class InputWindows:
         self.window: Window | None = None
         #: The step of the last vote window (a V4.8 turn vote's one-hand close is not announced).
         self.last_vote_step = ""
+        #: W3: every step called every night, each call as long as the next (night_calls.py).
+        self.calls = NightCalls(setup.config.variant, setup.seed)
 
     def key(self) -> str:
         assert self.parts.loop.state is not None
@@ -66,7 +72,9 @@ class InputWindows:
             self._say_then(announce.turn(self.parts.loop.state, p), lambda: self.start(p, total, left))
         elif kind == "night":
             step = self.config.variant.night_steps[p.step]
-            self.parts.loop.beat("say", announce.wake(p.role, p.ability, step.optional, self.config.variant.night_call))
+            for skipped in self.calls.skipped_before(p.step, self.parts.loop.state.night):
+                self.call_skipped(skipped)
+            self.parts.loop.beat("say", self._wake(step))
             learnt = self.parts.announcer.take_unseen(p.seats)
             for seat, answers in learnt.items():  # V7.1: what they may see of the police's checks
                 for target, answer in answers:
@@ -75,7 +83,8 @@ class InputWindows:
                     self.parts.loop.beat("wait", self.t.answer_s)
             self.parts.loop.beat("call", lambda: self.start(p, self.t.night_action_s, left))
         elif kind == "recognition":
-            self._say_then(announce.wake(p.role, "recognise", False, self.config.variant.night_call),
+            self._say_then(announce.wake(p.role, "recognise", False, self.config.variant.night_call,
+                                         variant=self.config.variant),
                            lambda: self.start(p, self.t.recognition_s, left))
         elif kind == "vote" and p.step == TURN_VOTE:  # V4.8: the speaker votes at once, pointing like at night
             # a silenced player's turn is a vote only: the room is told why
@@ -93,6 +102,33 @@ class InputWindows:
         elif kind == cards.FIRST_IDENTITY:  # D1: each player puts one of the two cards face down as the first
             self.start(p, self.t.first_identity_s, left)
 
+    def call_skipped(self, step: NightStep) -> None:
+        """W3: a step the rules skipped (its role is dead, or its potion spent) is called all the same, and the
+        table waits as if it acted."""
+        self.parts.loop.beat("say", self._wake(step))
+        self.parts.loop.beat("wait", self.calls.draw())
+        if sleep := self.sleep(step.id):
+            self.parts.loop.beat("say", sleep)
+
+    def _wake(self, step: NightStep) -> list[str]:
+        """The step's wake line and question; only the question when its roles are awake already (W3)."""
+        v, roles = self.config.variant, "+".join(step.call or step.roles)
+        said = announce.wake(roles, step.ability, step.optional, v.night_call, variant=v, step=step.id)
+        assert self.parts.loop.state is not None
+        if self.calls.continues(step.id, self.parts.loop.state.night):
+            awake = {role_line(v, role, "wake") for role in roles.split("+")}
+            return [p for p in said if p not in awake]
+        return said
+
+    def sleep(self, step: str) -> list[str]:
+        """The step's sleep line; none when the next step tonight wakes the same roles (W3)."""
+        v, st = self.config.variant, self.config.variant.night_steps.get(step)
+        assert self.parts.loop.state is not None
+        if st is not None and self.calls.goes_on(step, self.parts.loop.state.night):
+            return []
+        roles = "+".join(st.call or st.roles) if st else step
+        return announce.sleep(roles, v.night_call, variant=v)
+
     def _say_then(self, parts: list[str], then: Callable[[], None]) -> None:
         self.parts.loop.beat("say", parts)
         self.parts.loop.beat("call", then)
@@ -105,6 +141,8 @@ class InputWindows:
         remaining = left if left is not None else total
         w = Window(p.kind, p.step, p.seats, self.key(), total, now + remaining)
         self.take(w)
+        if p.kind == "night" and left is None:
+            self.calls.opened(p.step, now)  # W3: the call lasts at least a draw from now
         w.handles.append(self.clock.call_at(w.deadline, self.deadline))
         for warn in self.t.warnings_s if p.kind in ("speeches", "last_words") else ():
             if remaining > warn:
@@ -243,10 +281,9 @@ class InputWindows:
                 self.parts.seats.set(seat, v.Message(v.L10n("辩护", "Defence"), body))
         self.parts.remote.remote_status()
 
-    @staticmethod
-    def _action(step: str) -> str:
-        return {"kill": "kill", "check": "check", "inform": "check", "save": "save", "secret": "secret_kill"}.get(
-            step, step)
+    def _action(self, step: str) -> str:
+        """What a seat's screen calls the step (one rule for the director and the bus's screen reader)."""
+        return night_action(self.config.variant, step)
 
 
 def _whole(seconds: float) -> float:

@@ -6,6 +6,7 @@ variant file is reported with the file, the key and the fix before any game star
 from __future__ import annotations
 
 import difflib
+import re
 import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -284,8 +285,13 @@ def _abilities(r: _Reader, spec: Mapping[str, Any], key: str, path: str) -> tupl
 
 _TOP_KEYS = ("id", "name", "name_zh", "rules", "first", "roles", "night", "day", "role_tables", "win_tables",
              "options", "hand", "numbered", "live", "night_call", "words")
-#: The tables of ``[words]``.
-WORD_TABLES = ("sides", "roles", "answers")
+#: The tables of ``[words]``: besides the names (``sides``, ``roles``, ``answers``) what the judge says, so a new
+#: role needs no central table (controller/voice/variant_lines.py): ``calls``, keyed ``<role>.<what>`` (what: wake,
+#: sleep, act, a step's id or ability for that step's question, shoot, reveal, ...), and ``endings``, keyed by side;
+#: ``actions``: what a seat's screen calls a night step (keyed by its ability: antidote 解药).
+WORD_TABLES = ("sides", "roles", "answers", "actions", "calls", "endings")
+#: What a ``[words.calls]`` key may name after the role: dotted prompt words (controller/voice/prompts.py).
+_CALL_WHAT = re.compile(r"^[a-z0-9_]+$")
 
 
 def parse_variant(data: Mapping[str, Any], where: str) -> Variant:
@@ -481,17 +487,29 @@ def _words(r: _Reader, data: Mapping[str, Any], role_names: tuple[str, ...]) -> 
     out: dict[str, Mapping[str, tuple[str, str]]] = {}
     for name in WORD_TABLES:
         table = r.table(raw, f"words.{name}", required=False)
-        known = {"sides": (*SIDES, "draw"), "roles": role_names}.get(name)
+        known = {"sides": (*SIDES, "draw"), "endings": (*SIDES, "draw"), "roles": role_names}.get(name)
         pairs: dict[str, tuple[str, str]] = {}
         for key, pair in table.items():
             path = f"words.{name}.{key}"
             if known is not None and key not in known:
                 raise r.fail(path, f"no such {name[:-1]} in this variant", _suggest(key, known))
+            if name == "calls":
+                _call_key(r, path, key, role_names)
             if (not isinstance(pair, list) or len(pair) != 2 or not all(isinstance(w, str) and w for w in pair)):
                 raise r.fail(path, f"must be [\"中文\", \"English\"], not {pair!r}", f"write {key} = [\"...\", \"...\"]")
             pairs[key] = (pair[0], pair[1])
         out[name] = MappingProxyType(pairs)
     return MappingProxyType(out)
+
+
+def _call_key(r: _Reader, path: str, key: str, role_names: tuple[str, ...]) -> None:
+    """A ``[words.calls]`` key is ``<role>.<what>``: one of the variant's roles, then a lower-case word."""
+    role, _, what = key.partition(".")
+    if role not in role_names:
+        raise r.fail(path, f"no role {role!r} in this variant", _suggest(role, role_names))
+    if not _CALL_WHAT.match(what):
+        raise r.fail(path, "must be \"<role>.<what>\" (what: wake, sleep, act, a step's id, ...)",
+                     f"write \"{role}.wake\" = [\"...\", \"...\"]")
 
 
 def _on_death(r: _Reader, spec: Mapping[str, Any], path: str) -> str:

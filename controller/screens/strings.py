@@ -362,6 +362,8 @@ def option_value(value: str, lang: Lang) -> str:
 
 
 def role_name(role: str, lang: Lang) -> str:
+    if not _in_table("role", role) and (words := variant_word("roles", role)):
+        return _pick(words, lang)
     return _lookup(ROLES, role, lang, ROLE_ALIASES)
 
 
@@ -372,8 +374,48 @@ def card_name(card: str, lang: Lang) -> str:
     return f"{name}{copy}" if copy and lang is Lang.ZH else f"{name} {copy}" if copy else name
 
 
+#: Night steps whose seed name is not their action's (V2.2 the informant "informs" as a check, V3.3 "secret").
+_STEP_ACTIONS = {"inform": "check", "secret": "secret_kill"}
+
+
+def night_action(variant: Variant, step: str) -> str:
+    """The action a seat's screen names for a night step (the director's NightChoice, the bus's screen reader):
+    the seeds' step names, else a role's act on dying by its ability (W8: "on_death.hunter" is "shoot"), else
+    the step's id (the W boards name their steps after their abilities: "antidote", "guard")."""
+    if step.startswith("on_death.") and step in variant.night_steps:
+        return variant.night_steps[step].ability
+    return _STEP_ACTIONS.get(step, step)
+
+
 def action_name(action: str, lang: Lang) -> str:
+    if not _in_table("action", action) and (words := variant_word("actions", action)):
+        return _pick(words, lang)
     return _lookup(ACTIONS, action, lang)
+
+
+#: Words of a variant file that is not built in (a club's own), learnt when a game of it starts.
+_LEARNT: dict[str, dict[str, tuple[str, str]]] = {}
+
+
+def learn(variant: Variant) -> None:
+    """A club's own variant file adds its role and action words (``[words.roles]``, ``[words.actions]``) to
+    those of the built-in variants, which :func:`variant_word` knows from the start."""
+    for table in ("roles", "actions"):
+        _LEARNT.setdefault(table, {}).update(variant.words.get(table, {}))
+
+
+def variant_word(table: str, key: str) -> tuple[str, str] | None:
+    """``key``'s words in a variant file's ``[words.<table>]``: a new role's name (狼人 werewolf), a new step's
+    action (解药 antidote) need no line in the tables above. A learnt file's words win over a built-in one's."""
+    return _LEARNT.get(table, {}).get(key) or _builtin_variant_words(table).get(key)
+
+
+@functools.cache
+def _builtin_variant_words(table: str) -> Mapping[str, tuple[str, str]]:
+    out: dict[str, tuple[str, str]] = {}
+    for vid in sorted(_builtin()):
+        out.update(_builtin_words(vid).get(table, {}))
+    return out
 
 
 def side_name(side: str, lang: Lang) -> str:
@@ -413,7 +455,11 @@ def _builtin() -> frozenset[str]:
 
 
 def known(table: str, key: str) -> bool:
-    """Whether ``key`` has words in ``table`` (``"role"``, ``"action"`` or ``"side"``)."""
+    """Whether ``key`` has words in ``table`` (``"role"``, ``"action"`` or ``"side"``) or in a variant file's."""
+    return _in_table(table, key) or variant_word(f"{table}s", key) is not None
+
+
+def _in_table(table: str, key: str) -> bool:
     norm = key.strip().lower().replace("-", "_").replace(" ", "_")
     if table == "role":
         return ROLE_ALIASES.get(norm, norm) in ROLES
@@ -422,7 +468,11 @@ def known(table: str, key: str) -> bool:
 
 def all_texts() -> Iterator[str]:
     """Every string in every table (both languages): what the font subset must cover."""
-    for table in (ROLES, ACTIONS, SIDES, UI, OPTION_NAMES, OPTION_VALUES):
+    for table in (ROLES, ACTIONS, SIDES, UI, OPTION_NAMES, OPTION_VALUES, *map(_builtin_variant_words, WORDS_SHOWN)):
         for zh, en in table.values():
             yield zh
             yield en
+
+
+#: The ``[words]`` tables of a variant file that the screens show.
+WORDS_SHOWN = ("roles", "actions", "sides", "answers")

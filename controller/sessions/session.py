@@ -91,7 +91,7 @@ class Session:
         pack = load_voice_pack(self.pack)
         self.voice = NullVoice(self.clock.now, pack)
         #: The game as a judge would tell it, in the table's language (controller/director/transcript.py).
-        self.transcript = Transcript(pack, self.lang, label=label_for(variant), out=self.told)
+        self.transcript = Transcript(pack, self.lang, label=label_for(variant), out=self.told, variant=variant)
         follower = Follower(self.transcript, self.clock.now, taps=self.physical)
         heard: Any = follower.voice(self.voice)
         voice: Any = PlaceVoice(heard) if isinstance(self.table, PlaceTable) else heard

@@ -331,6 +331,13 @@ def write_manifest(root: Path, name: str, language: str, entries: Mapping[str, E
     (root / MANIFEST).write_text(head + body, encoding="utf-8")
 
 
+def variant_prompts() -> dict[str, dict[str, str]]:
+    """The variant files' own lines (controller/voice/variant_lines.py) as catalogue entries, per language."""
+    from controller.voice.variant_lines import known
+
+    return {pid: {"zh-CN": zh, "en": en} for pid, (zh, en) in known().items()}
+
+
 def build_language_pack(language: str, out: Path, *, catalog_path: Path = CATALOG, force: bool = False,
                         voice: str | None = None, jobs: int = 4, piper: PiperChoice | None = None,
                         progress: Callable[[str], None] = lambda _m: None) -> dict[str, Entry]:
@@ -367,6 +374,8 @@ def build_language_pack(language: str, out: Path, *, catalog_path: Path = CATALO
     prompts = catalog.get("prompts", {})
     sounds = catalog.get("sounds", {})
     assert isinstance(prompts, dict) and isinstance(sounds, dict)
+    if catalog_path == CATALOG:  # the variant files' own lines are recorded too, once the pack is rebuilt
+        prompts = {**variant_prompts(), **prompts}
 
     def one(pid: str) -> tuple[str, Entry]:
         file = f"{pid}.ogg"

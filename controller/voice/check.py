@@ -12,7 +12,7 @@ import importlib.util
 import math
 import os
 import tomllib
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -143,4 +143,24 @@ def _check_clip(pack: Pack, pid: str) -> list[Problem]:
     if math.isnan(clip.duration) or abs(real - clip.duration) > DURATION_TOLERANCE:
         out.append(Problem(pid, "duration", f"manifest says {clip.duration:.3f} s, the file lasts {real:.3f} s "
                                             f"(run: tianhei sounds build {pack.root})"))
+    return out
+
+
+def unrecorded(name_or_path: str | os.PathLike[str], variant_files: Sequence[str] = ()) -> dict[str, list[str]]:
+    """Each variant's own lines (``[words.calls]``, ``[words.endings]``) that the pack has no recording of, by
+    variant id: the built-in variants, then ``variant_files``. Not a problem of the pack: the table says them with
+    the fallback voice (controller/voice/variant_lines.py) until the pack is rebuilt with them."""
+    from controller.rules.variant import builtin_ids, load_variant
+    from controller.voice.variant_lines import lines
+
+    try:
+        clips = Pack.load(find_pack(name_or_path)).clips
+    except PackError:
+        return {}
+    out: dict[str, list[str]] = {}
+    for vid in (*builtin_ids(), *variant_files):
+        v = load_variant(vid)
+        missing = sorted(pid for pid in lines(v) if pid not in clips or not clips[pid].path.is_file())
+        if missing:
+            out[v.id] = missing
     return out

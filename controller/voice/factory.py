@@ -28,6 +28,7 @@ def open_voice(adapter: str = "pygame", pack: str = DEFAULT_PACK, *, clock: Cloc
         return NullVoice(clock, voice_pack)
     from controller.voice.pygame_voice import PygameVoice
 
+    voice_pack.speak_lines = True  # a variant's lines the pack lacks are said by espeak-ng (variant_lines.py)
     v = PygameVoice(voice_pack, clock=clock)
     v.volume = volume
     return v

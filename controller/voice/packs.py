@@ -164,11 +164,14 @@ class VoicePack:
     """A pack with the default pack behind it: what the adapters play from.
 
     Prompts missing from ``primary`` (or whose file is absent) come from ``fallback``; :func:`load_voice_pack`
-    logs them once, together, when the pack is loaded."""
+    logs them once, together, when the pack is loaded. A variant's own lines that neither has are said by the
+    fallback voice (:mod:`controller.voice.variant_lines`): synthesised when ``speak_lines`` (a voice that plays),
+    else timed by their length."""
 
-    def __init__(self, primary: Pack, fallback: Pack | None = None) -> None:
+    def __init__(self, primary: Pack, fallback: Pack | None = None, *, speak_lines: bool = False) -> None:
         self.primary = primary
         self.fallback = fallback
+        self.speak_lines = speak_lines
         self.borrowed: tuple[str, ...] = ()
         if fallback is not None and fallback.root != primary.root:
             self.borrowed = tuple(
@@ -190,9 +193,15 @@ class VoicePack:
             return own
         if self.fallback is not None and prompt_id in self.fallback.clips:
             return self.fallback.clips[prompt_id]
+        from controller.voice import variant_lines
+
+        line = variant_lines.clip(prompt_id, self.primary.language, speak=self.speak_lines)
+        if line is not None:
+            return Clip(prompt_id, *line)
         if own is not None:
             return own  # the file is missing everywhere; the adapter will report it when it tries to play
-        raise UnknownPrompt(f"prompt {prompt_id!r} is in neither pack {self.primary.name!r} nor its fallback")
+        raise UnknownPrompt(f"prompt {prompt_id!r} is in neither pack {self.primary.name!r}, its fallback nor a "
+                            "variant file's [words]")
 
     def speakers(self) -> list[tuple[Pack, int]]:
         """The packs that speak at this table and how many prompts each says (the fallback only for what the

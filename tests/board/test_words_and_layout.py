@@ -125,3 +125,22 @@ def test_d2_the_public_facts_say_their_numbers_are_card_places() -> None:
     single, _ = new_game(configure(load_variant("standard-2.0"), 12), seed=1)
     assert public_facts(d2, [])["numbering"] == "seat_and_card"
     assert "numbering" not in public_facts(single, [])
+
+
+def test_the_idiots_card_voted_out_is_on_the_board_until_the_end() -> None:
+    """W9: voted out, the idiot shows his card to the room and stays: the board shows it in the board's words;
+    nothing else of a role is public before the end."""
+    from controller.board.public import public_facts
+    from tests.rules.table import Game
+
+    g = Game("werewolf-12", "werewolf werewolf werewolf werewolf seer witch hunter idiot villager villager villager "
+                            "villager")
+    g.night()
+    g.talk()
+    g.hands({8: [1, 2, 3, 4, 5, 6, 7]})
+    g.night()
+    facts = public_facts(g.state, g.events)
+    assert facts["shown"] == {"8": "idiot"} and "roles" not in facts
+    zh = [(line.text, line.items) for line in board_lines(facts, "zh")]
+    assert ("亮牌：", ("8号 白痴",)) in zh
+    assert ("Shown: ", ("8: Idiot",)) in [(line.text, line.items) for line in board_lines(facts, "en")]

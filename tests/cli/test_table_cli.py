@@ -104,3 +104,30 @@ def test_a_table_of_a_clubs_room_says_its_printed_game_goes_to_no_hall(capsys, t
     out, err = table(capsys, "--seed", "4")
     assert "身份：" in out
     assert "not sent to the club's hall ([mqtt] room 1)" in err and "tianhei serve --autoplay heuristic" in err
+
+
+@pytest.mark.parametrize(("lang", "witch", "ending", "villager"), [
+    ("zh", "「女巫请睁眼。昨晚他被杀了，你要用解药救他吗？」", "狼人胜利。", "平民"),
+    ("en", "\u201cWitch, open your eyes. This player was killed tonight. Will you use your antidote to save them?\u201d",
+     "The werewolves win.", "villager"),
+])
+def test_a_werewolf_board_plays_to_the_end_at_the_table_in_its_own_words(capsys, lang, witch, ending,
+                                                                          villager) -> None:
+    """W2 werewolf-12 at the table (./dev table --variant werewolf-12): its roles are called in the words of its
+    file (W6 the witch's question), every step every night (W3), and it ends in its words (W14)."""
+    assert main(["table", "--variant", "werewolf-12", "--seed", "7", "--lang", lang]) == 0
+    out, err = capsys.readouterr()
+    assert err == ""  # no role without words, no missing prompt
+    assert witch in out and villager in out
+    assert ending in out or ("好人胜利。" if lang == "zh" else "The good side wins.") in out
+    assert "--variant werewolf-12 --seed 7" in out  # the replay names the board
+    answers = ("：狼人", "：好人") if lang == "zh" else (": Werewolf", ": Good")
+    assert any(a in out for a in answers) and "killer" not in out and "杀手" not in out  # W1: the seer's answer
+    nights = out.count("「天黑了" if lang == "zh" else "\u201cNight has fallen")
+    seers = out.count("预言家请睁眼" if lang == "zh" else "Seer, open your eyes")
+    assert nights == seers  # W3: the seer is called every night, dead or alive
+
+
+def test_werewolf_9_is_played_by_nine_without_players(capsys) -> None:
+    assert main(["table", "--variant", "werewolf-9", "--seed", "3"]) == 0
+    assert "9人" in capsys.readouterr().out

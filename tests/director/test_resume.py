@@ -23,6 +23,7 @@ SETUPS = [
     ("v7.0", 14, {}, False),
     ("dual-card-6.0", 9, {}, True),  # two cards a seat, tapped at the deal; the first identity chosen
     ("dual-card-5.0", 8, {}, True),  # two card places a seat: a vote called again must not give a second hand
+    ("werewolf-12", 12, {}, False),  # W3: every step called every night, the calls of dead roles too
 ]
 
 
@@ -186,3 +187,18 @@ def test_a_press_a_seat_node_kept_from_before_the_restart_does_not_land_in_the_r
     s2.director.handle(ButtonEvent(killer, Button.OK, True, now))  # a press made now is the player's
     s2.director.handle(ButtonEvent(killer, Button.OK, False, now))
     assert s2.director.state.picks != picks or s2.director.window is not w
+
+
+def test_a_werewolf_board_resumed_from_its_journal_still_speaks_its_files_words(tmp_path):
+    """A journal keeps the variant's rules, not its [words]: the table that resumes the game takes them from the
+    file again (W boards: the roles' calls, the ending in the board's words)."""
+    path = tmp_path / "cut.sqlite"
+    first = session("werewolf-12", 12, 4, "heuristic", {}, journal_path=path)
+    first.start()
+    first.run(max_time=40.0)  # the power goes in the first night
+    again = session("werewolf-12", 12, 4, "heuristic", {}, journal_path=path)
+    assert again.saved is not None and again.director.config.variant.words["calls"]
+    again.start()
+    again.run()
+    said = again.voice.prompts_said()
+    assert "role.werewolf.wake" in said and any(p.startswith("ending.werewolf_12.") for p in said)

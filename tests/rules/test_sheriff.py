@@ -18,10 +18,9 @@ from controller.rules.events import (
     VoteClosed,
 )
 from controller.screens.story import story
-from tests.rules import roles as boards
 from tests.rules.table import Game
 
-BOARD = str(boards.HERE / "werewolf-12.toml")
+BOARD = "werewolf-12"  # a built-in variant (controller/variants/)
 #: Seats 1-4 werewolves, 5 the seer, 6 the witch, 7 the hunter, 8 the idiot, 9-12 villagers.
 CARDS = "werewolf werewolf werewolf werewolf seer witch hunter idiot villager villager villager villager"
 

@@ -30,7 +30,7 @@ from controller.rules.state import GameState
 from controller.rules.variant import load_variant
 from tests.rules import roles as boards
 
-BOARD = boards.HERE / "werewolf-9.toml"
+BOARD = "werewolf-9"
 GODS = ("seer", "witch", "hunter")
 
 

@@ -8,10 +8,9 @@ from controller.rules import win
 from controller.rules.actions import Pick, Vote
 from controller.rules.events import Died, Opened, TieRound, VoteClosed
 from controller.rules.state import evolve
-from tests.rules import roles as boards
 from tests.rules.table import Game
 
-BOARD = str(boards.HERE / "werewolf-9.toml")
+BOARD = "werewolf-9"  # a built-in variant (controller/variants/)
 #: Seats 1-3 werewolves, 4 the seer, 5 the witch, 6 the hunter, 7-9 villagers.
 CARDS = "werewolf werewolf werewolf seer witch hunter villager villager villager"
 

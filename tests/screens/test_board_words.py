@@ -4,8 +4,6 @@ Nothing in the renderer or the CLI names a killer: the words come from the varia
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
 from controller.cli import main
@@ -16,7 +14,7 @@ from controller.screens import views as v
 from controller.screens.own_views import game_over, police_answer
 from controller.screens.strings import Lang, winner_name
 
-WEREWOLF_12 = str(Path(__file__).parents[1] / "rules" / "roles" / "werewolf-12.toml")
+WEREWOLF_12 = "werewolf-12"
 
 
 def drawn_as(view: v.View, lang: Lang, monkeypatch: pytest.MonkeyPatch, key: str, words: tuple[str, str]) -> bool:

@@ -4,7 +4,9 @@ nothing else: each prompt is said where the rules call for it, or it is not ther
 The list is not kept by hand: it is read from the code (every ``prompt("...")`` literal under ``controller/``),
 from the variant files (every night step of every variant woken and put to sleep as the director does it, with
 the variant's ``night_call``; the recognition night of V2.10; the first identity a D3 player voted out shows),
-from every seat and count the helpers can say, and from the catalogue."""
+from every seat and count the helpers can say, and from the catalogue. A variant's own lines (its file's
+``[words.calls]``, ``[words.endings]``: the W boards) are not the catalogue's: the fallback voice says them until
+a pack is rebuilt with them (tests/voice/test_variant_lines.py)."""
 
 from __future__ import annotations
 
@@ -19,6 +21,7 @@ import pytest
 from controller.director import announce
 from controller.rules.variant import load_variant
 from controller.voice import prompts as P
+from controller.voice import variant_lines
 from controller.voice.packs import SOURCE_PACKS, Pack
 
 ROOT = Path(P.__file__).resolve().parents[2]
@@ -61,13 +64,13 @@ def night_role_prompts() -> set[str]:
         v = load_variant(str(path))
         for st in v.night:
             roles = "+".join(st.call or st.roles)
-            ids.update(announce.wake(roles, st.ability, st.optional, v.night_call))
-            ids.update(announce.sleep(roles, v.night_call))
+            ids.update(announce.wake(roles, st.ability, st.optional, v.night_call, variant=v, step=st.id))
+            ids.update(announce.sleep(roles, v.night_call, variant=v))
         if "first_night" in v.options:  # V2.10: the recognition night wakes each team of partners
             for role, spec in v.roles.items():
                 if spec.knows_partners:
-                    ids.update(announce.wake(role, "recognise", False, v.night_call))
-                    ids.update(announce.sleep(role, v.night_call))
+                    ids.update(announce.wake(role, "recognise", False, v.night_call, variant=v))
+                    ids.update(announce.sleep(role, v.night_call, variant=v))
         if v.hand == 2 and v.live == "first":  # D3: a player voted out shows the first identity, any card
             ids.update(P.role_prompt(role, "name") for role in v.roles)
     return ids
@@ -88,6 +91,11 @@ def code_prompt_ids() -> frozenset[str]:
     return frozenset(ids)
 
 
+def own_lines() -> set[str]:
+    """The variant files' own lines (said by the fallback voice, not kept in the catalogue)."""
+    return set(variant_lines.known())
+
+
 def catalogue_prompt_ids() -> set[str]:
     with CATALOG.open("rb") as fh:
         return set(tomllib.load(fh)["prompts"])
@@ -95,14 +103,14 @@ def catalogue_prompt_ids() -> set[str]:
 
 def test_the_prompts_the_director_can_say_are_exactly_the_catalogue() -> None:
     """A prompt the code can say is in the catalogue; a catalogue prompt nothing says is not kept."""
-    said, catalogue = code_prompt_ids(), catalogue_prompt_ids()
+    said, catalogue = code_prompt_ids() - own_lines(), catalogue_prompt_ids()
     assert not said - catalogue, f"sounds/catalog.toml lacks: {sorted(said - catalogue)}"
     assert not catalogue - said, f"never said, remove from sounds/catalog.toml: {sorted(catalogue - said)}"
 
 
 def test_role_prompts_lists_exactly_what_the_variants_say() -> None:
-    assert set(P.role_prompts_in_catalogue()) == night_role_prompts() | {
-        pid for pid in code_prompt_ids() if pid.startswith("role.")}
+    assert set(P.role_prompts_in_catalogue()) == {
+        pid for pid in code_prompt_ids() - own_lines() if pid.startswith("role.")}
 
 
 def test_the_scan_sees_the_helpers_own_prompts() -> None:
@@ -111,8 +119,16 @@ def test_the_scan_sees_the_helpers_own_prompts() -> None:
 
 
 def test_every_variant_role_has_voice_prompts() -> None:
+    """A role of the seeds has the catalogue's prompts; a role woken (or acting on dying) that the catalogue does
+    not know has its words in its variant file."""
     for variant, roles in variant_roles().items():
+        v = load_variant(str(CONTROLLER / "variants" / variant))
+        assert announce.unspoken_role(v) is None, variant
         for role in roles:
+            if any(key.partition(".")[0] == role for key in v.words.get("calls", {})):
+                continue
+            if role in v.words.get("roles", {}) and not any(role in st.roles for st in v.night):
+                continue  # a role that is never woken (W2: the villager, the idiot) needs only its name
             try:
                 P.canonical_role(role)
             except P.PromptError as exc:
@@ -122,7 +138,7 @@ def test_every_variant_role_has_voice_prompts() -> None:
 def test_every_role_prompt_is_in_the_catalogue() -> None:
     with CATALOG.open("rb") as fh:
         catalog = set(tomllib.load(fh)["prompts"])
-    missing = sorted((set(P.role_prompts_in_catalogue()) | code_prompt_ids()) - catalog)
+    missing = sorted((set(P.role_prompts_in_catalogue()) | code_prompt_ids()) - catalog - own_lines())
     assert not missing, f"sounds/catalog.toml lacks: {missing}"
 
 
@@ -142,7 +158,8 @@ def test_no_bare_prompt_ids_passed_to_the_voice() -> None:
 @pytest.mark.parametrize("pack", PACKS, ids=[p.name for p in PACKS])
 def test_every_prompt_the_code_can_produce_is_in_the_pack(pack: Path) -> None:
     clips = Pack.load(pack).clips
-    missing = sorted(pid for pid in code_prompt_ids() | set(P.role_prompts_in_catalogue()) if pid not in clips)
+    missing = sorted(pid for pid in code_prompt_ids() | set(P.role_prompts_in_catalogue())
+                     if pid not in clips and pid not in own_lines())
     assert not missing, f"pack {pack.name} lacks: {missing} (run: sounds/build.py {pack.name})"
     absent = sorted(pid for pid, clip in clips.items() if not clip.path.is_file())
     assert not absent, f"pack {pack.name} lists files that are not there: {absent}"
@@ -153,6 +170,7 @@ def test_the_committed_packs_are_built_from_the_current_catalogue() -> None:
         catalog = tomllib.load(fh)
     for pack in PACKS:
         clips = Pack.load(pack).clips
-        assert set(clips) == set(catalog["prompts"]) | set(catalog["sounds"]), pack.name
+        # a pack rebuilt since a variant file gained lines has them too (sounds build records them)
+        assert set(clips) - own_lines() == set(catalog["prompts"]) | set(catalog["sounds"]), pack.name
         stale = [pid for pid, text in catalog["prompts"].items() if clips[pid].text != text[pack.name]]
         assert not stale, f"pack {pack.name} is older than the catalogue for {stale} (run: sounds/build.py)"

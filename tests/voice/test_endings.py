@@ -49,9 +49,18 @@ def test_each_version_ends_in_its_seeds_words(variant: str, good: str, killers: 
 @pytest.mark.parametrize("path", VARIANTS, ids=lambda p: p.stem)
 def test_every_shipped_variant_has_words_for_every_side_its_win_tables_name(path: Path) -> None:
     v = load_variant(str(path))
-    assert v.id in ENDINGS, f"{v.id}: say in ENDINGS how its seed words the win"
+    own = set(v.words.get("endings", {}))
+    assert v.id in ENDINGS or own, f"{v.id}: say how its seed words the win (ENDINGS, or [words.endings] in its file)"
     sides = {row.side for rows in v.win_tables.values() for row in rows}
-    assert sides <= set(ENDINGS[v.id])
+    assert sides <= set(ENDINGS.get(v.id, {})) | own
+
+
+def test_a_werewolf_board_ends_in_its_files_words() -> None:
+    """W14 in the board's own words, from its [words.endings] (no central table), in both languages."""
+    g = Game("werewolf-9", "werewolf werewolf werewolf seer witch hunter villager villager villager")
+    ids = announce.for_event(GameEnded("killers", "all_dead"), g.state)
+    assert _said("zh-CN", ids) == "狼人胜利。游戏结束，请亮出身份牌。"
+    assert _said("en", announce.for_event(GameEnded("good", "all_dead"), g.state)).startswith("The good side wins.")
 
 
 def test_a_clubs_own_variant_says_the_generic_words_and_an_ending_without_a_side_is_only_game_over() -> None:

@@ -146,3 +146,23 @@ def test_a_mixer_running_behind_the_clock_keeps_its_next_sound(voice: PygameVoic
     assert voice.pump() == pytest.approx(0.02)  # asks to be pumped again soon ...
     assert voice._voice.get_queue() is seat2  # ... rather than overwrite seat 2's call with seat 3's
     assert voice.now_playing is not None and voice.now_playing.prompts == ("seat.2", "vote.hands_for")
+
+
+def test_a_variants_line_without_a_recording_is_played_in_the_fallback_voice(
+        clock: FakeClock, tmp_path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture) -> None:
+    """The witch's question of werewolf-12 (its file's [words.calls]) has no clip in the pack: the table plays it
+    synthesised by espeak-ng, as long as the synthesis lasts, with no error."""
+    monkeypatch.setenv("TIANHEI_CACHE", str(tmp_path))
+    pack = load_voice_pack("zh-CN")
+    pack.speak_lines = True  # as the table's factory opens it
+    v = PygameVoice(pack, clock=clock)
+    try:
+        with caplog.at_level(logging.ERROR):
+            seconds = v.say(["seat.3", "role.witch.antidote"])
+        assert not caplog.records
+        line = pack.clip("role.witch.antidote")
+        assert line.path.suffix == ".wav" and seconds == pytest.approx(
+            pack.clip("seat.3").duration + PART_GAP + line.duration)
+        assert v._clip("role.witch.antidote") is not None  # decoded by the mixer
+    finally:
+        v.close()

@@ -19,9 +19,10 @@ HERE = Path(__file__).parent
 
 def games(variant: str | Variant, players: int, policy: str, n: int, seed: int,
           options: Mapping[str, Any] | None = None, talk: bool = True) -> Iterator[tuple[tuple[str, ...], list[Event]]]:
-    """``n`` whole games of ``variant`` (a file of this folder by name, or a Variant) played by the bots: each
-    game's roles and events; every game ends."""
-    v = variant if isinstance(variant, Variant) else load_variant(str(HERE / f"{variant}.toml"))
+    """``n`` whole games of ``variant`` (a file of this folder by name, a built-in id, or a Variant) played by the
+    bots: each game's roles and events; every game ends."""
+    own = HERE / f"{variant}.toml"
+    v = variant if isinstance(variant, Variant) else load_variant(str(own) if own.is_file() else variant)
     config = configure(v, players, options or {}, talk=talk)
     rng = random.Random(seed)
     for _ in range(n):
