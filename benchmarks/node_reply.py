@@ -21,6 +21,8 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
+import itertools
+
 from controller.bus import seatbus as sb  # noqa: E402
 from controller.bus.master import BusMaster  # noqa: E402
 from controller.bus.nodes import NodeSpec  # noqa: E402
@@ -57,14 +59,116 @@ def latencies(bus: EmulatedBus) -> list[tuple[int, float]]:
     return out
 
 
+def print_profile(samples: list[list[int]], allocs: list[list[object]], elf: Path, top: int = 25) -> None:
+    """Where the sampled PCs fall, by function of the firmware (arm-none-eabi-nm's symbol table), and which
+    functions asked the heap for how many bytes how often."""
+    import bisect
+    import subprocess
+    from collections import Counter
+
+    table = []
+    for line in subprocess.run(["arm-none-eabi-nm", "-n", "-S", "--defined-only", str(elf)],
+                               capture_output=True, text=True, check=True).stdout.splitlines():
+        parts = line.split()
+        if len(parts) == 4 and parts[2] in "tTwW":
+            table.append((int(parts[0], 16), int(parts[1], 16), parts[3]))
+    starts = [t[0] for t in table]
+    where: Counter[str] = Counter()
+    total = 0
+
+    def name_of(pc: int) -> str:
+        i = bisect.bisect_right(starts, pc) - 1
+        return table[i][2] if i >= 0 and pc < table[i][0] + max(table[i][1], 1) else f"?{pc:08x}"
+
+    for pc, count in samples:
+        total += count
+        where[name_of(pc)] += count
+    print(f"PC samples of seat 1 (every 20 us of running time): {total}")
+    for name, count in where.most_common(top):
+        print(f"  {100 * count / total:5.1f} %  {name}")
+    asked: Counter[str] = Counter()
+    for key, count in allocs:
+        caller, size = (int(x) for x in str(key).split(":"))
+        asked[f"{name_of(caller)} {size} B"] += int(str(count))
+    print(f"heap allocations of seat 1: {sum(asked.values())}")
+    for what, count in asked.most_common(top):
+        print(f"  {count:7d}  {what}")
+
+
+def spread(values: list[float]) -> dict[str, object]:
+    """p50, p99 and max of ``values`` (ms), rounded; None where there are none."""
+    every = sorted(values)
+    if not every:
+        return {"p50_ms": None, "p99_ms": None, "max_ms": None}
+    return {"p50_ms": round(statistics.median(every), 3),
+            "p99_ms": round(every[min(len(every) - 1, int(len(every) * 0.99))], 3),
+            "max_ms": round(every[-1], 3)}
+
+
+def symbol(elf: Path, name: str) -> int:
+    """The address of a function of the firmware (its Thumb bit cleared)."""
+    import subprocess
+
+    for line in subprocess.run(["arm-none-eabi-nm", "--defined-only", str(elf)], capture_output=True, text=True,
+                               check=True).stdout.splitlines():
+        parts = line.split()
+        if len(parts) == 3 and parts[2] == name and parts[1] in "tT":
+            return int(parts[0], 16) & ~1
+    raise SystemExit(f"node_reply: the firmware has no function {name} (arm-none-eabi-nm {elf})")
+
+
+def stretch(bus: EmulatedBus, table: BusTable, seconds: float, screens: bool, gc_entry: int) -> dict[str, object]:
+    """``seconds`` of emulated time with every seat's screen changing every 150 ms (``screens``) or none: the
+    reply latencies, the GC pauses and the main-loop passes of every seat."""
+    master = table.master
+    before = (master.stats.timeouts, master.stats.retransmits)
+    bus.said.clear()
+    bus.heard.clear()
+    for pico in bus.picos:
+        bus.call({"op": "watch", "pico": pico.index, "gc_entry": gc_entry})
+    views = [TapCard(seat=1), RoleReveal(seat=1, role="killer", partners=(2,)), RoleReveal(seat=1, role="police")]
+    step = 0.15
+    t = 0.0
+    while t < seconds:  # the deal: every seat's screen changes every 150 ms
+        for address in table.seats if screens else ():
+            view = views[(int(t / step) + address) % len(views)]
+            table.seats[address].display(render(view))
+        table.run_for(step)
+        t += step
+    pauses: list[float] = []
+    passes: list[float] = []
+    for pico in bus.picos:
+        watched = bus.call({"op": "watch", "pico": pico.index, "take": True})
+        pauses += [(end - begin) / 1e6 for begin, end in watched["gc"]]
+        feeds = watched["feeds"]
+        passes += [(b - a) / 1e6 for a, b in itertools.pairwise(feeds)]
+    found = latencies(bus)
+    every = [ms for _, ms in found]
+    return {
+        "exchanges": len(every),
+        "polls": sum(1 for mtype, _ in found if mtype == sb.POLL),
+        **spread(every),  # max inf: some request was never answered in time
+        "over_timeout": sum(1 for ms in every if ms > TIMEOUT_MS),
+        "timeouts": master.stats.timeouts - before[0],
+        "retransmits": master.stats.retransmits - before[1],
+        "gc_pauses": len(pauses),
+        "gc_max_ms": round(max(pauses), 3) if pauses else None,
+        "gc_total_ms": round(sum(pauses), 3),
+        "loop_passes": len(passes),
+        **{"loop_" + key: value for key, value in spread(passes).items()},
+    }
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--seats", type=int, default=2)
-    parser.add_argument("--seconds", type=float, default=5.0, help="emulated seconds of the busy stretch")
-    parser.add_argument("--quiet-screens", action="store_true", help="no screen changes: the polls alone")
+    parser.add_argument("--seconds", type=float, default=5.0, help="emulated seconds of each stretch")
     parser.add_argument("--json", action="store_true")
+    parser.add_argument("--profile", action="store_true", help="sample seat 1's PC and print where its time goes")
     args = parser.parse_args()
-    firmware = firmware_build.build().firmware.read_bytes()
+    image = firmware_build.build()
+    firmware = image.firmware.read_bytes()
+    gc_entry = symbol(image.elf, "gc_collect")
     wall = time.monotonic()
     with tempfile.TemporaryDirectory() as tmp, EmulatedBus() as bus:
         addresses = list(range(1, args.seats + 1))
@@ -80,39 +184,22 @@ def main() -> int:
         table = BusTable(master, threaded=False)
         table.start(lambda event: None)
         table.run_for(0.1)
-        bus.said.clear()
-        bus.heard.clear()
-        views = [TapCard(seat=1), RoleReveal(seat=1, role="killer", partners=(2,)), RoleReveal(seat=1, role="police")]
-        step = 0.15
-        t = 0.0
-        while t < args.seconds:  # the deal: every seat's screen changes every 150 ms
-            for address in addresses if not args.quiet_screens else ():
-                view = views[(int(t / step) + address) % len(views)]
-                table.seats[address].display(render(view))
-            table.run_for(step)
-            t += step
-        stats = master.stats
-    found = latencies(bus)
-    polls = [ms for mtype, ms in found if mtype == sb.POLL]
-    every = sorted(ms for _, ms in found)
-    result = {
-        "seats": args.seats,
-        "emulated_s": args.seconds,
-        "host_s": round(time.monotonic() - wall, 1),
-        "exchanges": len(every),
-        "polls": len(polls),
-        "p50_ms": round(statistics.median(every), 3) if every else None,
-        "p99_ms": round(every[min(len(every) - 1, int(len(every) * 0.99))], 3) if every else None,
-        "max_ms": round(every[-1], 3) if every else None,  # inf: some request was never answered in time
-        "over_timeout": sum(1 for ms in every if ms > TIMEOUT_MS),
-        "timeouts": stats.timeouts,
-        "retransmits": stats.retransmits,
-    }
+        if args.profile:
+            bus.call({"op": "profile", "pico": 0, "every_ns": 20_000, "alloc_entry": symbol(image.elf, "gc_alloc")})
+        busy = stretch(bus, table, args.seconds, True, gc_entry)
+        quiet = stretch(bus, table, args.seconds, False, gc_entry)
+        profile = bus.call({"op": "profile", "pico": 0, "take": True}) if args.profile else {}
+    result = {"seats": args.seats, "emulated_s": args.seconds, "host_s": round(time.monotonic() - wall, 1),
+              "busy": busy, "quiet": quiet}
+    if profile:
+        print_profile(profile["counts"], profile["allocs"], image.elf)
     if args.json:
         print(json.dumps(result))
     else:
-        for key, value in result.items():
-            print(f"{key:>14}: {value}")
+        print(f"{args.seats} seats, {args.seconds} emulated s a stretch, {result['host_s']} s on this host")
+        print(f"{'':>14}  {'busy (deal)':>12}  {'quiet':>12}")
+        for key in busy:
+            print(f"{key:>14}  {busy[key]!s:>12}  {quiet[key]!s:>12}")
         print("        target: p99 <= 3 ms, max < 5 ms, over_timeout 0")
     return 0
 
