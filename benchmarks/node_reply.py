@@ -11,7 +11,9 @@ bus would see it. Target (issue 34): p99 <= 3 ms, max below half the 10 ms reply
 from __future__ import annotations
 
 import argparse
+import itertools
 import json
+import os
 import statistics
 import sys
 import tempfile
@@ -20,8 +22,6 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
-
-import itertools
 
 from controller.bus import seatbus as sb  # noqa: E402
 from controller.bus.master import BusMaster  # noqa: E402
@@ -35,6 +35,7 @@ from controller.screens.render import render  # noqa: E402
 from controller.screens.views import RoleReveal, TapCard  # noqa: E402
 
 TIMEOUT_MS = 10.0
+ALLOC = os.environ.get("NODE_REPLY_ALLOC", "gc_alloc")  # m_malloc: one level up
 
 
 def latencies(bus: EmulatedBus) -> list[tuple[int, float]]:
@@ -185,7 +186,7 @@ def main() -> int:
         table.start(lambda event: None)
         table.run_for(0.1)
         if args.profile:
-            bus.call({"op": "profile", "pico": 0, "every_ns": 20_000, "alloc_entry": symbol(image.elf, "gc_alloc")})
+            bus.call({"op": "profile", "pico": 0, "every_ns": 20_000, "alloc_entry": symbol(image.elf, ALLOC)})
         busy = stretch(bus, table, args.seconds, True, gc_entry)
         quiet = stretch(bus, table, args.seconds, False, gc_entry)
         profile = bus.call({"op": "profile", "pico": 0, "take": True}) if args.profile else {}

@@ -139,6 +139,12 @@ def rle_apply_py(fb, buf, i, end, offset):
     return 0 if lo < 0 else lo * 2048 + hi
 
 
+def copy_py(dst, at, src, n):
+    """dst[at:at + n] = src[:n]."""
+    for i in range(n):
+        dst[at + i] = src[i]
+
+
 def clear_py(buf, n):
     """Zero buf[:n]."""
     for i in range(n):
@@ -255,6 +261,13 @@ if _viper:
         return True
 
     @micropython.viper
+    def copy(dst: ptr8, at: int, src: ptr8, n: int):
+        i = 0
+        while i < n:
+            dst[at + i] = src[i]
+            i += 1
+
+    @micropython.viper
     def clear(buf: ptr8, n: int):
         i = 0
         while i < n:
@@ -263,6 +276,7 @@ if _viper:
 
     _fill_table(_TABLE)
 else:
+    copy = copy_py
     clear = clear_py
     crc_matches = crc_matches_py
     crc_put = crc_put_py
@@ -280,6 +294,7 @@ class FrameReader:
 
     def __init__(self):
         self.buf = bytearray(RX_BYTES)
+        self.scratch = bytearray(RX_BYTES)  # what the link gives, copied on behind what is held
         self.n = 0  # bytes held
         self.pos = 0  # where the search goes on: buf[pos:n] is undecided
         self.quiet = False
@@ -297,11 +312,13 @@ class FrameReader:
         if self.pos:
             rest = self.n - self.pos
             if rest:
-                self.buf[:rest] = memoryview(self.buf)[self.pos : self.n]
+                copy(self.buf, 0, memoryview(self.buf)[self.pos : self.n], rest)  # rare: a frame and a part
             self.n = rest
             self.pos = 0
-        got = link.readinto(self.buf, self.n)
-        self.n += got
+        got = link.readinto(self.scratch, RX_BYTES - self.n)
+        if got:
+            copy(self.buf, self.n, self.scratch, got)
+            self.n += got
         return got
 
     def feed(self, data):

@@ -23,7 +23,7 @@ RUN = 24  # plugs placed back to back this many times: the allocator has reached
 
 
 class Heap:
-    def __init__(self, every=256):
+    def __init__(self, every=64):
         self.every = every
         self.left = every
         self.plugs = [None] * PLUGS

@@ -18,22 +18,20 @@ class RS485:
             de.value(0)
 
     @micropython.native
-    def readinto(self, buf, at):
-        """Put what has arrived into buf[at:] (as much as fits); the number of bytes. Only what is there: the
-        rp2 port's read() with no size waits for the line to be quiet for its inter-character timeout (at least
-        1 ms, up to 2 with its millisecond clock) on every frame. Nothing is allocated but the one memoryview
-        that says where."""
-        room = len(buf) - at
+    def readinto(self, buf, most):
+        """Put at most ``most`` of the bytes that have arrived at the start of ``buf``; the number of bytes. Only
+        what is there: the rp2 port's read() with no size waits for the line to be quiet for its inter-character
+        timeout (at least 1 ms, up to 2 with its millisecond clock) on every frame. Nothing is allocated."""
         held = self.held
         if held:
-            k = min(len(held), room)
-            buf[at : at + k] = held[:k]
+            k = min(len(held), most)
+            buf[:k] = held[:k]
             self.held = held[k:]
             return k
         n = self.uart.any()
-        if not n or not room:
+        if not n or not most:
             return 0
-        return self.uart.readinto(memoryview(buf)[at:], min(n, room)) or 0
+        return self.uart.readinto(buf, min(n, most)) or 0
 
     @micropython.native
     def waiting(self):
