@@ -38,9 +38,10 @@ TIMEOUT_MS = 10.0
 ALLOC = os.environ.get("NODE_REPLY_ALLOC", "gc_alloc")  # m_malloc: one level up
 
 
-def latencies(bus: EmulatedBus) -> list[tuple[int, float]]:
-    """(message type, ms) for every master frame to one node: the time to its answer, or ``inf`` when the master
-    spoke again first (it gave up after its reply timeout: the answer, if any, came too late)."""
+def latencies(bus: EmulatedBus) -> list[tuple[int, float, int, int]]:
+    """(message type, ms, address, ns when its last byte was on the line) for every master frame to one node:
+    the time to its answer, or ``inf`` when the master spoke again first (it gave up after its reply timeout:
+    the answer, if any, came too late)."""
     out = []
     heard = bus.heard
     said = bus.said
@@ -54,9 +55,9 @@ def latencies(bus: EmulatedBus) -> list[tuple[int, float]]:
             j += 1
         if j < len(heard) and (start_next is None or heard[j][0] < start_next):
             first_start = heard[j][0] - bus.byte_ns
-            out.append((frames[0].mtype, (first_start - done) / 1e6))
+            out.append((frames[0].mtype, (first_start - done) / 1e6, frames[0].addr, done))
         else:
-            out.append((frames[0].mtype, float("inf")))
+            out.append((frames[0].mtype, float("inf"), frames[0].addr, done))
     return out
 
 
@@ -138,16 +139,25 @@ def stretch(bus: EmulatedBus, table: BusTable, seconds: float, screens: bool, gc
         t += step
     pauses: list[float] = []
     passes: list[float] = []
+    gc_at: dict[int, list[list[int]]] = {}
     for pico in bus.picos:
         watched = bus.call({"op": "watch", "pico": pico.index, "take": True})
+        gc_at[pico.config["address"]] = watched["gc"]
         pauses += [(end - begin) / 1e6 for begin, end in watched["gc"]]
         feeds = watched["feeds"]
         passes += [(b - a) / 1e6 for a, b in itertools.pairwise(feeds)]
     found = latencies(bus)
-    every = [ms for _, ms in found]
+    every = [ms for _, ms, _, _ in found]
+
+    def slow(mtype: int, ms: float, addr: int, done: int) -> str:
+        """One of the slowest: its type, latency and how much of it a collection took."""
+        until = done + (ms * 1e6 if ms != float("inf") else TIMEOUT_MS * 1e6)
+        in_gc = sum(max(0, min(end, until) - max(begin, done)) for begin, end in gc_at.get(addr, []))
+        return f"0x{mtype:02x} {ms:.2f} (gc {in_gc / 1e6:.2f})"
+
     return {
         "exchanges": len(every),
-        "polls": sum(1 for mtype, _ in found if mtype == sb.POLL),
+        "polls": sum(1 for mtype, _, _, _ in found if mtype == sb.POLL),
         **spread(every),  # max inf: some request was never answered in time
         "over_timeout": sum(1 for ms in every if ms > TIMEOUT_MS),
         "timeouts": master.stats.timeouts - before[0],
@@ -157,6 +167,7 @@ def stretch(bus: EmulatedBus, table: BusTable, seconds: float, screens: bool, gc
         "gc_total_ms": round(sum(pauses), 3),
         "loop_passes": len(passes),
         **{"loop_" + key: value for key, value in spread(passes).items()},
+        "slowest": ", ".join(slow(*one) for one in sorted(found, key=lambda one: -one[1])[:3]),
     }
 
 
