@@ -1,11 +1,16 @@
 """How fast a seat node answers on its own chip: the rp2 firmware on emulated Picos (controller/nodes), the
-unchanged bus master polling each seat by name while the deal's screens go out, in emulated time.
+unchanged bus master polling each seat by name, first while the deal's screens go out (every seat's screen changes
+every 150 ms), then with no screen traffic, in emulated time.
 
 The reply latency is from the last byte of the master's frame on the line to the first byte of the node's
 answer (the node's own time: its UART interrupt, its loop, its decoder, its reply), as a logic analyser on the
-bus would see it. Target (issue 34): p99 <= 3 ms, max below half the 10 ms reply timeout, none over it.
+bus would see it. Target (issue 34): p99 <= 3 ms, max below half the 10 ms reply timeout, none over it. Beside
+it: the garbage collections (count, longest, total), the main-loop passes (time between watchdog feeds) and the
+three slowest exchanges with the collection time inside each.
 
-    .venv/bin/python benchmarks/node_reply.py [--seats 2] [--seconds 5]
+    .venv/bin/python benchmarks/node_reply.py [--seats 2] [--seconds 5] [--json]
+    .venv/bin/python benchmarks/node_reply.py --seconds 1 --profile   # where seat 1's time goes, who allocates
+    NODE_REPLY_ALLOC=m_malloc ... --profile                           # the allocator's callers one level up
 """
 
 from __future__ import annotations
