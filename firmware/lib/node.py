@@ -339,7 +339,7 @@ class Node:
             self._poll_all(frame, now)
             return
         if frame.addr == sb.BROADCAST and frame.mtype == sb.STAGE:
-            self._stage(frame.payload)
+            self._stage(frame.payload, 0, len(frame.payload))
             return
         if frame.addr != self.address:
             return
@@ -411,22 +411,32 @@ class Node:
             return sb.NAK_UNSUPPORTED
         return 0
 
-    def _stage(self, payload):
-        """STAGE: draw one part of a stage onto its blank picture, if this node is listed (else it is not ours)."""
-        if self.fb is None:
+    @micropython.native
+    def _stage(self, buf, p, end):
+        """STAGE, its payload at buf[p:end] (seatbus.decode_stage, read in place): draw one part of a stage onto
+        its blank picture, if this node is listed (else it is not ours)."""
+        if self.fb is None or end - p < 7:
             return
-        try:
-            stage, part, parts, addresses, offset, stream = sb.decode_stage(payload)
-        except sb.FrameError:
+        stage = buf[p]
+        part = buf[p + 1]
+        parts = buf[p + 2]
+        n = buf[p + 3]
+        if not stage or not 1 <= parts <= sb.STAGE_PARTS_MAX or part >= parts or not n or end - p < 6 + n:
             return
-        if addresses.find(bytes((self.address,))) < 0:
+        listed = False
+        for i in range(p + 4, p + 4 + n):
+            if buf[i] == self.address:
+                listed = True
+                break
+        if not listed:
             return
         if stage != self.stage_id:  # a new stage: it starts blank
             framing.clear(self.stage, sb.SCREEN_BYTES)
             self.stage_id = stage
             self.stage_parts = 0
             self.stage_whole = (1 << parts) - 1
-        if framing.rle_apply(self.stage, stream, 0, len(stream), offset) < 0:
+        at = p + 4 + n
+        if framing.rle_apply(self.stage, buf, at + 2, end, buf[at] << 8 | buf[at + 1]) < 0:
             return
         self.stage_parts |= 1 << part
 
@@ -523,16 +533,20 @@ class Node:
     def _handle_fast(self, buf, at):
         """The frames of every poll and every screen, answered from the receive buffer with the replies made at
         boot, allocating nothing: a host frame to another node, and to this one (identified, not in a LISTEN
-        window) a POLL with no news, SET_LED, DISPLAY_RLE, DISPLAY_STAGED and a retransmitted command. False:
+        window) a POLL with no news, SET_LED, DISPLAY_RLE, DISPLAY_STAGED and a retransmitted command, and a
+        STAGE broadcast. False:
         the frame takes the long way (``_handle``), which does the same for every frame."""
         addr = buf[at + 2]
         if addr & sb.FROM_NODE:
             return True  # another node's answer
         mtype = buf[at + 4]
         if addr != self.address:
-            if addr == sb.BROADCAST:
+            if addr != sb.BROADCAST:
+                self.span = None  # any frame from the host ends a LISTEN window
+                return True
+            if mtype != sb.STAGE or self.span is not None:
                 return False
-            self.span = None  # any frame from the host ends a LISTEN window
+            self._stage(buf, at + sb.HEADER_LEN, at + sb.HEADER_LEN + buf[at + 1])  # the deal's shared screens
             return True
         if not self.identified or self.span is not None:
             return False
