@@ -7,10 +7,11 @@ Why: profiled on the emulated chip (benchmarks/node_reply.py --profile), most of
 MicroPython's allocator, which searches a fragmented heap for free blocks, and the garbage collections it caused
 stopped the node for milliseconds in the middle of a request. seatbus.py stays the reference (the host uses it, and
 the node for everything rare); this module does the same work for the frames of every poll and every screen, and
-tests/firmware/vector_runner.py holds both to the same vectors. Off the chip (CPython) the same functions run as
-plain Python.
+tests/firmware/vector_runner.py holds both to the same vectors. Off the chip (CPython, or a MicroPython without
+a native code emitter) seatbus's own code stands in for the viper.
 """
 
+import struct
 import sys
 
 import seatbus as sb
@@ -19,8 +20,6 @@ from mpcompat import micropython
 # Viper needs MicroPython with a native code emitter: its .mpy format names the machine (0: none). The decorator
 # itself is the compiler's, not an attribute to look for at run time.
 _viper = sys.implementation.name == "micropython" and (getattr(sys.implementation, "_mpy", 0) >> 10) != 0
-if _viper:
-    import micropython
 
 RX_BYTES = 512  # two of the longest frames: one being read while the one before is handled
 
@@ -51,92 +50,24 @@ def header_ok(length, addr_byte, mtype):
     return not (addr == 0x7F and (from_node or mtype != sb.IDENTIFY))
 
 
-# --- CRC-32 (zlib's), over buf[start:end] ------------------------------------------------------------------
-_TABLE = bytearray(1024)  # 256 little-endian u32: the byte-at-a-time table
+# --- off the chip: seatbus's own code (the reference the viper below is held to) ----------------------------
+_TABLE = bytearray(1024)  # 256 little-endian u32: the byte-at-a-time CRC table the viper code reads
 
 
-def _fill_table_py(table):
-    for byte in range(256):
-        crc = byte
-        for _ in range(8):
-            crc = (crc >> 1) ^ 0xEDB88320 if crc & 1 else crc >> 1
-        for k in range(4):
-            table[4 * byte + k] = (crc >> (8 * k)) & 0xFF
+def crc_into_py(buf, start, end, out, at):
+    """Write the CRC-32 of buf[start:end] big-endian at out[at:at + 4]."""
+    out[at : at + 4] = struct.pack(">I", sb.crc32(buf, start, end))
 
 
-def _crc_py(buf, start, end):
-    crc = 0xFFFFFFFF
-    table = _TABLE
-    for i in range(start, end):
-        j = 4 * ((crc ^ buf[i]) & 0xFF)
-        crc = (table[j] | table[j + 1] << 8 | table[j + 2] << 16 | table[j + 3] << 24) ^ (crc >> 8)
-    return crc ^ 0xFFFFFFFF
-
-
-def crc_matches_py(buf, start, end, ref, at):
-    """True when the CRC-32 of buf[start:end] is the big-endian u32 at ref[at:at + 4]."""
-    crc = _crc_py(buf, start, end)
-    return ref[at] == crc >> 24 and ref[at + 1] == (crc >> 16) & 0xFF and ref[at + 2] == (crc >> 8) & 0xFF \
-        and ref[at + 3] == crc & 0xFF
-
-
-def crc_put_py(buf, start, end):
-    """Write the CRC-32 of buf[start:end] big-endian at buf[end:end + 4]."""
-    crc = _crc_py(buf, start, end)
-    buf[end] = crc >> 24
-    buf[end + 1] = (crc >> 16) & 0xFF
-    buf[end + 2] = (crc >> 8) & 0xFF
-    buf[end + 3] = crc & 0xFF
-
-
-# --- the run-length code of DISPLAY_RLE (seatbus.decode_rle_into) ---------------------------------------------
 def rle_apply_py(fb, buf, i, end, offset):
-    """Apply the op stream buf[i:end] to the 1024-byte fb from ``offset``: -1 (fb untouched) if the stream is cut
-    short or runs off the screen, else lo * 2048 + hi, the range [lo, hi) it wrote (0: nothing)."""
-    if offset < 0 or offset >= 1024:
+    """Apply the op stream buf[i:end] (DISPLAY_RLE's) to the 1024-byte fb from ``offset``: -1 (fb untouched) if
+    the stream is cut short or runs off the screen, else lo * 2048 + hi, the range [lo, hi) it wrote (0:
+    nothing)."""
+    try:
+        lo, hi = sb.decode_rle_into(fb, offset, bytes(buf[i:end]))
+    except sb.FrameError:
         return -1
-    for write in (0, 1):  # the whole stream is checked before a byte is written
-        pos = offset
-        k = i
-        lo = -1
-        hi = 0
-        while k < end:
-            op = buf[k]
-            k += 1
-            if op < 0x80:
-                n = op + 1
-                if k + n > end or pos + n > 1024:
-                    return -1
-                if write:
-                    fb[pos : pos + n] = buf[k : k + n]
-                k += n
-            else:
-                n = op & 0x3F
-                if n == 0x3F:
-                    if k >= end:
-                        return -1
-                    n += buf[k]
-                    k += 1
-                if op < 0xC0:
-                    n += 2
-                    if k >= end or pos + n > 1024:
-                        return -1
-                    if write:
-                        value = buf[k]
-                        for j in range(pos, pos + n):
-                            fb[j] = value
-                    k += 1
-                else:
-                    n += 1
-                    if pos + n > 1024:
-                        return -1
-                    pos += n
-                    continue
-            if lo < 0:
-                lo = pos
-            pos += n
-            hi = pos
-    return 0 if lo < 0 else lo * 2048 + hi
+    return lo * 2048 + hi
 
 
 def copy_py(dst, at, src, n):
@@ -167,7 +98,7 @@ if _viper:
             table[byte] = crc
 
     @micropython.viper
-    def crc_matches(buf: ptr8, start: int, end: int, ref: ptr8, at: int) -> bool:
+    def crc_into(buf: ptr8, start: int, end: int, out: ptr8, at: int):
         table = ptr32(_TABLE)
         crc = uint(0xFFFFFFFF)
         i = start
@@ -175,22 +106,10 @@ if _viper:
             crc = uint(table[(crc ^ uint(buf[i])) & 0xFF]) ^ (crc >> 8)
             i += 1
         crc = crc ^ uint(0xFFFFFFFF)
-        return (uint(ref[at]) == crc >> 24 and uint(ref[at + 1]) == (crc >> 16) & 0xFF
-                and uint(ref[at + 2]) == (crc >> 8) & 0xFF and uint(ref[at + 3]) == crc & 0xFF)
-
-    @micropython.viper
-    def crc_put(buf: ptr8, start: int, end: int):
-        table = ptr32(_TABLE)
-        crc = uint(0xFFFFFFFF)
-        i = start
-        while i < end:
-            crc = uint(table[(crc ^ uint(buf[i])) & 0xFF]) ^ (crc >> 8)
-            i += 1
-        crc = crc ^ uint(0xFFFFFFFF)
-        buf[end] = crc >> 24
-        buf[end + 1] = (crc >> 16) & 0xFF
-        buf[end + 2] = (crc >> 8) & 0xFF
-        buf[end + 3] = crc & 0xFF
+        out[at] = crc >> 24
+        out[at + 1] = (crc >> 16) & 0xFF
+        out[at + 2] = (crc >> 8) & 0xFF
+        out[at + 3] = crc & 0xFF
 
     @micropython.viper
     def rle_apply(fb: ptr8, buf: ptr8, i: int, end: int, offset: int) -> int:
@@ -278,11 +197,25 @@ if _viper:
 else:
     copy = copy_py
     clear = clear_py
-    crc_matches = crc_matches_py
-    crc_put = crc_put_py
+    crc_into = crc_into_py
     rle_apply = rle_apply_py
     same = same_py
-    _fill_table_py(_TABLE)
+
+
+_CRC = bytearray(4)  # the CRC just computed, to compare with the one received
+
+
+@micropython.native
+def crc_matches(buf, start, end, ref, at):
+    """True when the CRC-32 of buf[start:end] is the big-endian u32 at ref[at:at + 4]."""
+    crc_into(buf, start, end, _CRC, 0)
+    crc = _CRC
+    return ref[at] == crc[0] and ref[at + 1] == crc[1] and ref[at + 2] == crc[2] and ref[at + 3] == crc[3]
+
+
+def crc_put(buf, start, end):
+    """Write the CRC-32 of buf[start:end] big-endian at buf[end:end + 4]."""
+    crc_into(buf, start, end, buf, end)
 
 
 class FrameReader:
