@@ -1,17 +1,24 @@
 """How fast a seat node answers on its own chip: the rp2 firmware on emulated Picos (controller/nodes), the
-unchanged bus master polling each seat by name while the deal's screens go out, in emulated time.
+unchanged bus master polling each seat by name, first while the deal's screens go out (every seat's screen changes
+every 150 ms), then with no screen traffic, in emulated time.
 
 The reply latency is from the last byte of the master's frame on the line to the first byte of the node's
 answer (the node's own time: its UART interrupt, its loop, its decoder, its reply), as a logic analyser on the
-bus would see it. Target (issue 34): p99 <= 3 ms, max below half the 10 ms reply timeout, none over it.
+bus would see it. Target (issue 34): p99 <= 3 ms, max below half the 10 ms reply timeout, none over it. Beside
+it: the garbage collections (count, longest, total), the main-loop passes (time between watchdog feeds) and the
+three slowest exchanges with the collection time inside each.
 
-    .venv/bin/python benchmarks/node_reply.py [--seats 2] [--seconds 5]
+    .venv/bin/python benchmarks/node_reply.py [--seats 2] [--seconds 5] [--json]
+    .venv/bin/python benchmarks/node_reply.py --seconds 1 --profile   # where seat 1's time goes, who allocates
+    NODE_REPLY_ALLOC=m_malloc ... --profile                           # the allocator's callers one level up
 """
 
 from __future__ import annotations
 
 import argparse
+import itertools
 import json
+import os
 import statistics
 import sys
 import tempfile
@@ -33,11 +40,13 @@ from controller.screens.render import render  # noqa: E402
 from controller.screens.views import RoleReveal, TapCard  # noqa: E402
 
 TIMEOUT_MS = 10.0
+ALLOC = os.environ.get("NODE_REPLY_ALLOC", "gc_alloc")  # m_malloc: one level up
 
 
-def latencies(bus: EmulatedBus) -> list[tuple[int, float]]:
-    """(message type, ms) for every master frame to one node: the time to its answer, or ``inf`` when the master
-    spoke again first (it gave up after its reply timeout: the answer, if any, came too late)."""
+def latencies(bus: EmulatedBus) -> list[tuple[int, float, int, int]]:
+    """(message type, ms, address, ns when its last byte was on the line) for every master frame to one node:
+    the time to its answer, or ``inf`` when the master spoke again first (it gave up after its reply timeout:
+    the answer, if any, came too late)."""
     out = []
     heard = bus.heard
     said = bus.said
@@ -51,20 +60,132 @@ def latencies(bus: EmulatedBus) -> list[tuple[int, float]]:
             j += 1
         if j < len(heard) and (start_next is None or heard[j][0] < start_next):
             first_start = heard[j][0] - bus.byte_ns
-            out.append((frames[0].mtype, (first_start - done) / 1e6))
+            out.append((frames[0].mtype, (first_start - done) / 1e6, frames[0].addr, done))
         else:
-            out.append((frames[0].mtype, float("inf")))
+            out.append((frames[0].mtype, float("inf"), frames[0].addr, done))
     return out
+
+
+def print_profile(samples: list[list[int]], allocs: list[list[object]], elf: Path, top: int = 25) -> None:
+    """Where the sampled PCs fall, by function of the firmware (arm-none-eabi-nm's symbol table), and which
+    functions asked the heap for how many bytes how often."""
+    import bisect
+    import subprocess
+    from collections import Counter
+
+    table = []
+    for line in subprocess.run(["arm-none-eabi-nm", "-n", "-S", "--defined-only", str(elf)],
+                               capture_output=True, text=True, check=True).stdout.splitlines():
+        parts = line.split()
+        if len(parts) == 4 and parts[2] in "tTwW":
+            table.append((int(parts[0], 16), int(parts[1], 16), parts[3]))
+    starts = [t[0] for t in table]
+    where: Counter[str] = Counter()
+    total = 0
+
+    def name_of(pc: int) -> str:
+        i = bisect.bisect_right(starts, pc) - 1
+        return table[i][2] if i >= 0 and pc < table[i][0] + max(table[i][1], 1) else f"?{pc:08x}"
+
+    for pc, count in samples:
+        total += count
+        where[name_of(pc)] += count
+    print(f"PC samples of seat 1 (every 20 us of running time): {total}")
+    for name, count in where.most_common(top):
+        print(f"  {100 * count / total:5.1f} %  {name}")
+    asked: Counter[str] = Counter()
+    for key, count in allocs:
+        caller, size = (int(x) for x in str(key).split(":"))
+        asked[f"{name_of(caller)} {size} B"] += int(str(count))
+    print(f"heap allocations of seat 1: {sum(asked.values())}")
+    for what, count in asked.most_common(top):
+        print(f"  {count:7d}  {what}")
+
+
+def spread(values: list[float]) -> dict[str, object]:
+    """p50, p99 and max of ``values`` (ms), rounded; None where there are none."""
+    every = sorted(values)
+    if not every:
+        return {"p50_ms": None, "p99_ms": None, "max_ms": None}
+    return {"p50_ms": round(statistics.median(every), 3),
+            "p99_ms": round(every[min(len(every) - 1, int(len(every) * 0.99))], 3),
+            "max_ms": round(every[-1], 3)}
+
+
+def symbol(elf: Path, name: str) -> int:
+    """The address of a function of the firmware (its Thumb bit cleared)."""
+    import subprocess
+
+    for line in subprocess.run(["arm-none-eabi-nm", "--defined-only", str(elf)], capture_output=True, text=True,
+                               check=True).stdout.splitlines():
+        parts = line.split()
+        if len(parts) == 3 and parts[2] == name and parts[1] in "tT":
+            return int(parts[0], 16) & ~1
+    raise SystemExit(f"node_reply: the firmware has no function {name} (arm-none-eabi-nm {elf})")
+
+
+def stretch(bus: EmulatedBus, table: BusTable, seconds: float, screens: bool, gc_entry: int) -> dict[str, object]:
+    """``seconds`` of emulated time with every seat's screen changing every 150 ms (``screens``) or none: the
+    reply latencies, the GC pauses and the main-loop passes of every seat."""
+    master = table.master
+    before = (master.stats.timeouts, master.stats.retransmits)
+    bus.said.clear()
+    bus.heard.clear()
+    for pico in bus.picos:
+        bus.call({"op": "watch", "pico": pico.index, "gc_entry": gc_entry})
+    views = [TapCard(seat=1), RoleReveal(seat=1, role="killer", partners=(2,)), RoleReveal(seat=1, role="police")]
+    step = 0.15
+    t = 0.0
+    while t < seconds:  # the deal: every seat's screen changes every 150 ms
+        for address in table.seats if screens else ():
+            view = views[(int(t / step) + address) % len(views)]
+            table.seats[address].display(render(view))
+        table.run_for(step)
+        t += step
+    pauses: list[float] = []
+    passes: list[float] = []
+    gc_at: dict[int, list[list[int]]] = {}
+    for pico in bus.picos:
+        watched = bus.call({"op": "watch", "pico": pico.index, "take": True})
+        gc_at[pico.config["address"]] = watched["gc"]
+        pauses += [(end - begin) / 1e6 for begin, end in watched["gc"]]
+        feeds = watched["feeds"]
+        passes += [(b - a) / 1e6 for a, b in itertools.pairwise(feeds)]
+    found = latencies(bus)
+    every = [ms for _, ms, _, _ in found]
+
+    def slow(mtype: int, ms: float, addr: int, done: int) -> str:
+        """One of the slowest: its type, latency and how much of it a collection took."""
+        until = done + (ms * 1e6 if ms != float("inf") else TIMEOUT_MS * 1e6)
+        in_gc = sum(max(0, min(end, until) - max(begin, done)) for begin, end in gc_at.get(addr, []))
+        return f"0x{mtype:02x} {ms:.2f} (gc {in_gc / 1e6:.2f})"
+
+    return {
+        "exchanges": len(every),
+        "polls": sum(1 for mtype, _, _, _ in found if mtype == sb.POLL),
+        **spread(every),  # max inf: some request was never answered in time
+        "over_timeout": sum(1 for ms in every if ms > TIMEOUT_MS),
+        "timeouts": master.stats.timeouts - before[0],
+        "retransmits": master.stats.retransmits - before[1],
+        "gc_pauses": len(pauses),
+        "gc_max_ms": round(max(pauses), 3) if pauses else None,
+        "gc_total_ms": round(sum(pauses), 3),
+        "loop_passes": len(passes),
+        **{"loop_" + key: value for key, value in spread(passes).items()},
+        "slowest": ", ".join(slow(*one) for one in sorted(found, key=lambda one: -one[1])[:3]),
+    }
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--seats", type=int, default=2)
-    parser.add_argument("--seconds", type=float, default=5.0, help="emulated seconds of the busy stretch")
-    parser.add_argument("--quiet-screens", action="store_true", help="no screen changes: the polls alone")
+    parser.add_argument("--seconds", type=float, default=5.0, help="emulated seconds of each stretch")
     parser.add_argument("--json", action="store_true")
+    parser.add_argument("--profile", action="store_true", help="sample seat 1's PC and print where its time goes")
     args = parser.parse_args()
-    firmware = firmware_build.build().firmware.read_bytes()
+    image = firmware_build.build()
+    firmware = image.firmware.read_bytes()
+    gc_entry = symbol(image.elf, "gc_collect")
     wall = time.monotonic()
     with tempfile.TemporaryDirectory() as tmp, EmulatedBus() as bus:
         addresses = list(range(1, args.seats + 1))
@@ -80,39 +201,22 @@ def main() -> int:
         table = BusTable(master, threaded=False)
         table.start(lambda event: None)
         table.run_for(0.1)
-        bus.said.clear()
-        bus.heard.clear()
-        views = [TapCard(seat=1), RoleReveal(seat=1, role="killer", partners=(2,)), RoleReveal(seat=1, role="police")]
-        step = 0.15
-        t = 0.0
-        while t < args.seconds:  # the deal: every seat's screen changes every 150 ms
-            for address in addresses if not args.quiet_screens else ():
-                view = views[(int(t / step) + address) % len(views)]
-                table.seats[address].display(render(view))
-            table.run_for(step)
-            t += step
-        stats = master.stats
-    found = latencies(bus)
-    polls = [ms for mtype, ms in found if mtype == sb.POLL]
-    every = sorted(ms for _, ms in found)
-    result = {
-        "seats": args.seats,
-        "emulated_s": args.seconds,
-        "host_s": round(time.monotonic() - wall, 1),
-        "exchanges": len(every),
-        "polls": len(polls),
-        "p50_ms": round(statistics.median(every), 3) if every else None,
-        "p99_ms": round(every[min(len(every) - 1, int(len(every) * 0.99))], 3) if every else None,
-        "max_ms": round(every[-1], 3) if every else None,  # inf: some request was never answered in time
-        "over_timeout": sum(1 for ms in every if ms > TIMEOUT_MS),
-        "timeouts": stats.timeouts,
-        "retransmits": stats.retransmits,
-    }
+        if args.profile:
+            bus.call({"op": "profile", "pico": 0, "every_ns": 20_000, "alloc_entry": symbol(image.elf, ALLOC)})
+        busy = stretch(bus, table, args.seconds, True, gc_entry)
+        quiet = stretch(bus, table, args.seconds, False, gc_entry)
+        profile = bus.call({"op": "profile", "pico": 0, "take": True}) if args.profile else {}
+    result = {"seats": args.seats, "emulated_s": args.seconds, "host_s": round(time.monotonic() - wall, 1),
+              "busy": busy, "quiet": quiet}
+    if profile:
+        print_profile(profile["counts"], profile["allocs"], image.elf)
     if args.json:
         print(json.dumps(result))
     else:
-        for key, value in result.items():
-            print(f"{key:>14}: {value}")
+        print(f"{args.seats} seats, {args.seconds} emulated s a stretch, {result['host_s']} s on this host")
+        print(f"{'':>14}  {'busy (deal)':>12}  {'quiet':>12}")
+        for key in busy:
+            print(f"{key:>14}  {busy[key]!s:>12}  {quiet[key]!s:>12}")
         print("        target: p99 <= 3 ms, max < 5 ms, over_timeout 0")
     return 0
 

@@ -3,10 +3,12 @@
 Everything with behaviour is in lib/node.py; this file only wires it to the real clock.
 """
 
+import gc
 import time
 
 import board
 import config
+from heap import Heap
 from node import Node
 
 COUNTER_FILE = "auth_counter"  # the remote's reserved AUTH counters (lib/authcounter.py)
@@ -23,6 +25,7 @@ def boot_id():
 
 def run(path="config.json"):
     cfg = config.load(path)
+    gc.collect()  # the config's text and parse: what lives on is made after, low in the heap (lib/heap.py)
     io = board.build(cfg)
     counter = None
     if cfg["role"] == "remote":
@@ -31,7 +34,12 @@ def run(path="config.json"):
         from authcounter import Reservation
 
         counter = Reservation(COUNTER_FILE, unhexlify(cfg["key"]), legacy_path="counter")
+    gc.collect()
     node = Node(cfg, io, 0, board.reset_cause(), boot_id(), counter)
+    heap = Heap()
+    heap.settle()  # the boot's garbage goes before the first request comes
+    stats = node.stats
+    replies = stats["replies"]
     last = time.ticks_ms()
     now = 0
     while True:
@@ -40,6 +48,9 @@ def run(path="config.json"):
         now += time.ticks_diff(t, last)
         last = t
         node.step(now)
+        if stats["replies"] != replies:
+            replies = stats["replies"]
+            heap.replied()
 
 
 if __name__ == "__main__":

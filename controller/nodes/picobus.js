@@ -133,6 +133,14 @@ class Pico {
         this.i2cOut = [];
         this.i2cCurrent = null;
         this.pins = {};
+        this.profile = null; // {every, next, counts: Map(PC -> samples)} while the benchmark samples the PC
+        this.gcWatch = null; // {entry, back, from, pauses: [[start_ns, end_ns]]} while the benchmark times GC
+        this.feeds = null; // [ns] of every watchdog feed (one a main-loop pass) while the benchmark counts them
+        const load = this.watchdog.writeUint32.bind(this.watchdog);
+        this.watchdog.writeUint32 = (offset, value) => {
+            if (offset === 0x04 && this.feeds !== null) this.feeds.push(this.clock.nanos); // LOAD: a feed
+            load(offset, value);
+        };
         this.patchUart(this.mcu.uart[spec.uart || 0]);
         this.wireI2c(this.mcu.i2c[spec.i2c === undefined ? 1 : spec.i2c]);
         this.wireSpi(this.mcu.spi[spec.spi || 0]);
@@ -306,6 +314,28 @@ class Pico {
                     clock.tick(Math.max(1, Math.min(next, stop - clock.nanos)));
                 } else {
                     clock.tick(core.executeInstruction() * CYCLE_NS);
+                    const prof = this.profile;
+                    if (prof !== null && clock.nanos >= prof.next) {
+                        prof.next = clock.nanos + prof.every;
+                        prof.counts.set(core.PC, (prof.counts.get(core.PC) || 0) + 1);
+                    }
+                    if (prof !== null && prof.alloc !== undefined && core.PC === prof.alloc) {
+                        // A heap allocation: who asked (the return address) and for how many bytes (r0).
+                        const key = `${core.LR & ~1}:${core.registers[0]}`;
+                        prof.allocs.set(key, (prof.allocs.get(key) || 0) + 1);
+                    }
+                    const gc = this.gcWatch;
+                    if (gc !== null) {
+                        if (gc.back === null) {
+                            if (core.PC === gc.entry) {
+                                gc.back = core.LR & ~1;
+                                gc.from = clock.nanos;
+                            }
+                        } else if (core.PC === gc.back) {
+                            gc.pauses.push([gc.from, clock.nanos]);
+                            gc.back = null;
+                        }
+                    }
                 }
             }
         }
@@ -438,6 +468,34 @@ function handle(req) {
         case 'hang':
             bus.picos[req.pico].hung = true;
             return { ok: true };
+        case 'profile': {
+            // Sample the PC every `every_ns` of running time (sleep is not sampled); `take` returns the counts
+            // [[pc, samples], ...] and stops. The benchmark maps them to symbols (benchmarks/node_reply.py --profile).
+            const pico = bus.picos[req.pico];
+            if (req.take) {
+                const counts = pico.profile ? Array.from(pico.profile.counts.entries()) : [];
+                const allocs = pico.profile ? Array.from(pico.profile.allocs.entries()) : [];
+                pico.profile = null;
+                return { counts, allocs };
+            }
+            pico.profile = { every: req.every_ns || 10000, next: 0, counts: new Map(), allocs: new Map(),
+                alloc: req.alloc_entry === undefined ? undefined : req.alloc_entry & ~1 };
+            return { ok: true };
+        }
+        case 'watch': {
+            // Time the firmware's garbage collections (from entering `gc_entry`, the address of gc_collect, to
+            // its return) and its main-loop passes (watchdog feeds); `take` returns both and stops.
+            const pico = bus.picos[req.pico];
+            if (req.take) {
+                const out = { gc: pico.gcWatch ? pico.gcWatch.pauses : [], feeds: pico.feeds || [] };
+                pico.gcWatch = null;
+                pico.feeds = null;
+                return out;
+            }
+            pico.gcWatch = { entry: req.gc_entry & ~1, back: null, from: 0, pauses: [] };
+            pico.feeds = [];
+            return { ok: true };
+        }
         case 'pc': {
             // Where each core's PC is now: the benchmark samples it to find where the time goes.
             return { pc: bus.picos[req.pico].mcu.core.PC };

@@ -11,6 +11,8 @@ noise on an idle line counts as a press; the seat's wiring (internal pull-ups, s
 spurious press is one a player could have made (the director checks every press against the game).
 """
 
+from mpcompat import micropython
+
 
 class Debounced:
     def __init__(self, pin, button_id, debounce_ms=20, active_low=True):
@@ -25,6 +27,7 @@ class Debounced:
         v = self.pin.value()
         return (not v) if self.active_low else bool(v)
 
+    @micropython.native
     def update(self, now_ms):
         """Return True (pressed), False (released) on a change, else None."""
         if self._quiet_until is not None:

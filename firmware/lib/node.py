@@ -10,7 +10,9 @@ frames addressed to this node. Events stay queued, oldest first, until a POLL ac
 only means they are sent again; the host drops repeats by their sequence number.
 """
 
+import framing
 import seatbus as sb
+from mpcompat import micropython
 
 FIRMWARE_VERSION = (0, 5, 0)  # 0.2: seat bus protocol 2 (CRC-32); 0.3: DISPLAY_RLE, POLL_ALL, eager debouncing, AUTH
 # counters reserved in blocks (remote); 0.4: LISTEN; 0.5: STAGE and DISPLAY_STAGED
@@ -59,7 +61,11 @@ class Node:
         self.boot = boot & 0xFFFF
         self.reservation = counter
         self.counter = counter.boot() if counter is not None else 0  # the last AUTH counter used
-        self.decoder = sb.Decoder()
+        self.wire = framing.FrameReader()  # the bus's bytes, searched for frames in place (no allocation)
+        # The answers of every poll and every command, made once: a reply writes only its SEQ and CRC.
+        self.ack = framing.Reply(self.address, sb.ACK)
+        self.nak = framing.Reply(self.address, sb.NAK, b"\x00")
+        self.no_events = framing.Reply(self.address, sb.EVENTS, b"\x00")
         self.identified = False
         self.last_cmd_seq = None
         self.queue = []  # (seq, kind, at_ms, data)
@@ -90,8 +96,9 @@ class Node:
         self.dirty_hi = 0
         self.panel_chunk = cfg.get("panel_chunk", 32)
         # The stage (STAGE): a picture kept apart, not shown, until a DISPLAY_STAGED makes it the screen. Its
-        # buffer is made at the first STAGE, so a node that never gets one spends no RAM on it.
-        self.stage = None
+        # buffer is made now, beside the screen's, not at the first STAGE: a buffer made in the middle of a game
+        # lands high in a fragmented heap, and every garbage collection's sweep runs up to the highest block.
+        self.stage = bytearray(sb.SCREEN_BYTES) if io.screen is not None else None
         self.stage_id = 0
         self.stage_parts = 0  # which parts arrived (bit i: part i)
         self.stage_whole = 0  # the mask of all its parts
@@ -118,6 +125,7 @@ class Node:
         self.queue.append((self.next_event_seq, kind, now, bytes(data)))
         self.next_event_seq = (self.next_event_seq + 1) & 0xFFFF or 1
 
+    @micropython.native
     def _buttons(self, now):
         for b in self.io.buttons:
             edge = b.update(now)
@@ -128,6 +136,7 @@ class Node:
                 self.io.led.set(ECHO_RGB)  # local echo: the player sees the press before the Pi answers
                 self.echo_until = now + self.echo_ms
 
+    @micropython.native
     def _reader(self, now):
         reader = self.io.reader
         if reader is None or _elapsed(now, self.next_scan) < 0:
@@ -148,6 +157,7 @@ class Node:
                 self.card = None
                 self.card_misses = 0
 
+    @micropython.native
     def _echo(self, now):
         if self.echo_until is not None and _elapsed(now, self.echo_until) >= 0:
             self.echo_until = None
@@ -175,6 +185,7 @@ class Node:
             out.append(ev)
         return sb.encode_events(out)
 
+    @micropython.native
     def _ack_events(self, ack):
         while self.queue and not sb.seq_after(self.queue[0][0], ack):
             self.queue.pop(0)
@@ -262,12 +273,13 @@ class Node:
         # polls it by name in the next master slot.
         return sb.encode_frame(self.address, span.seq, sb.NAK, bytes((sb.NAK_POLL_ME,)), True)
 
+    @micropython.native
     def _span_step(self, now):
         """Answer in this node's slot of the LISTEN window when it has news (or is called by roll, in the last
         round), once the slot is less than a round away; the wait for it crosses at most one master slot, and
         bytes heard in that master slot (the host talking) end the window instead."""
         span = self.span
-        if span is None or self.decoder.pending():
+        if span is None or self.wire.pending():
             return  # a partial frame is arriving: most likely the host, and the window is over
         link = self.io.link
         elapsed = self._in_span(span)
@@ -305,7 +317,7 @@ class Node:
         span = self.span
         if span is None:
             return None
-        if self.decoder.pending():
+        if self.wire.pending():
             return self.gap_ms * 1000 + 1000  # a partial frame: after the line has been quiet long enough to drop it
         elapsed = self._in_span(span)
         target = self._span_target(span, elapsed)
@@ -327,7 +339,7 @@ class Node:
             self._poll_all(frame, now)
             return
         if frame.addr == sb.BROADCAST and frame.mtype == sb.STAGE:
-            self._stage(frame.payload)
+            self._stage(frame.payload, 0, len(frame.payload))
             return
         if frame.addr != self.address:
             return
@@ -368,11 +380,7 @@ class Node:
     def _apply(self, t, payload):
         io = self.io
         if t == sb.SET_LED:
-            if io.led is None:
-                return sb.NAK_UNSUPPORTED
-            self.host_rgb = (payload[0], payload[1], payload[2])
-            self.echo_until = None
-            io.led.set(self.host_rgb)
+            return self._set_led(payload[0], payload[1], payload[2])
         elif t == sb.DISPLAY:
             if io.screen is None:
                 return sb.NAK_UNSUPPORTED
@@ -384,18 +392,9 @@ class Node:
             self.fb[at : at + len(data)] = data
             self._dirty(at, at + len(data))
         elif t == sb.DISPLAY_RLE:
-            if io.screen is None:
-                return sb.NAK_UNSUPPORTED
-            try:
-                offset, stream = sb.decode_display_rle(payload)
-                lo, hi = sb.decode_rle_into(self.fb, offset, stream)
-            except sb.FrameError:
-                return sb.NAK_BAD_PAYLOAD
-            self._dirty(lo, hi)
+            return self._display_rle(payload, 0, len(payload))
         elif t == sb.DISPLAY_STAGED:
-            if io.screen is None:
-                return sb.NAK_UNSUPPORTED
-            return self._show_stage(payload)
+            return self._display_staged(payload, 0, len(payload))
         elif t == sb.DISPLAY_CMD:
             if io.screen is None:
                 return sb.NAK_UNSUPPORTED
@@ -412,48 +411,71 @@ class Node:
             return sb.NAK_UNSUPPORTED
         return 0
 
-    def _stage(self, payload):
-        """STAGE: draw one part of a stage onto its blank picture, if this node is listed (else it is not ours)."""
-        if self.fb is None:
+    @micropython.native
+    def _stage(self, buf, p, end):
+        """STAGE, its payload at buf[p:end] (seatbus.decode_stage, read in place): draw one part of a stage onto
+        its blank picture, if this node is listed (else it is not ours)."""
+        if self.fb is None or end - p < 7:
             return
-        try:
-            stage, part, parts, addresses, offset, stream = sb.decode_stage(payload)
-        except sb.FrameError:
+        stage = buf[p]
+        part = buf[p + 1]
+        parts = buf[p + 2]
+        n = buf[p + 3]
+        if not stage or not 1 <= parts <= sb.STAGE_PARTS_MAX or part >= parts or not n or end - p < 6 + n:
             return
-        if addresses.find(bytes((self.address,))) < 0:
+        listed = False
+        for i in range(p + 4, p + 4 + n):
+            if buf[i] == self.address:
+                listed = True
+                break
+        if not listed:
             return
-        if self.stage is None:
-            self.stage = bytearray(sb.SCREEN_BYTES)
         if stage != self.stage_id:  # a new stage: it starts blank
-            self.stage[:] = bytes(sb.SCREEN_BYTES)
+            framing.clear(self.stage, sb.SCREEN_BYTES)
             self.stage_id = stage
             self.stage_parts = 0
             self.stage_whole = (1 << parts) - 1
-        try:
-            sb.decode_rle_into(self.stage, offset, stream)
-        except sb.FrameError:
+        at = p + 4 + n
+        if framing.rle_apply(self.stage, buf, at + 2, end, buf[at] << 8 | buf[at + 1]) < 0:
             return
         self.stage_parts |= 1 << part
 
-    def _show_stage(self, payload):
-        """DISPLAY_STAGED: this node's own changes onto the whole stage, which becomes the screen; the panel is
-        written only where it changes, a page row at a time."""
-        stage, stage_crc, offset, stream = sb.decode_display_staged(payload)
-        if self.stage is None or stage != self.stage_id or self.stage_parts != self.stage_whole:
+    def _set_led(self, r, g, b):
+        if self.io.led is None:
+            return sb.NAK_UNSUPPORTED
+        self.host_rgb = (r, g, b)
+        self.echo_until = None
+        self.io.led.set(self.host_rgb)
+        return 0
+
+    def _display_rle(self, buf, p, end):
+        """DISPLAY_RLE, its payload at buf[p:end]: the changed bytes onto the screen's buffer."""
+        if self.io.screen is None:
+            return sb.NAK_UNSUPPORTED
+        span = framing.rle_apply(self.fb, buf, p + 2, end, buf[p] << 8 | buf[p + 1])
+        if span < 0:
+            return sb.NAK_BAD_PAYLOAD
+        if span:
+            self._dirty(span >> 11, span & 2047)
+        return 0
+
+    def _display_staged(self, buf, p, end):
+        """DISPLAY_STAGED, its payload at buf[p:end]: this node's own changes onto the whole stage, which becomes
+        the screen; the panel is written only where it changes, a page row at a time."""
+        if self.io.screen is None:
+            return sb.NAK_UNSUPPORTED
+        if not self.stage_id or buf[p] != self.stage_id or self.stage_parts != self.stage_whole:
             return sb.NAK_NO_STAGE
-        if sb.crc32(self.stage) != stage_crc:
+        if not framing.crc_matches(self.stage, 0, sb.SCREEN_BYTES, buf, p + 1):
             return sb.NAK_NO_STAGE  # not the picture the host staged (a stage of the same number from before)
-        try:
-            sb.decode_rle_into(self.stage, offset, stream)
-        except sb.FrameError:
+        if framing.rle_apply(self.stage, buf, p + 7, end, buf[p + 5] << 8 | buf[p + 6]) < 0:
             return sb.NAK_BAD_PAYLOAD
         old = self.fb
         self.fb = self.stage
         self.stage = old  # the old screen's buffer is the next stage's (no allocation)
         self.stage_id = 0
-        for page in range(8):
-            lo = page * 128
-            if self.fb[lo : lo + 128] != old[lo : lo + 128]:
+        for lo in range(0, sb.SCREEN_BYTES, 128):
+            if not framing.same(self.fb, old, lo, lo + 128):
                 self._dirty(lo, lo + 128)
         return 0
 
@@ -479,27 +501,84 @@ class Node:
         self.dirty_lo = sb.SCREEN_BYTES
         self.dirty_hi = 0
 
+    @micropython.native
     def _bus(self, now):
-        data = self.io.link.read()
-        frames = []
-        if data:
+        wire = self.wire
+        if wire.fill(self.io.link):
             self.last_rx = now
-            frames = self.decoder.feed(data)
-        elif self.decoder.pending() and _elapsed(now, self.last_rx) > self.gap_ms:
-            frames = self.decoder.idle()
-        for frame in frames:
-            self.stats["frames"] += 1
-            self._handle(frame, now)
-        span = self.span
-        garbage = self.decoder.crc_errors != self.stats["crc_errors"]
-        # Garbage in a window (a collision, or the host's frame garbled; not the LISTEN's second copy garbled):
-        # stop until the host speaks again.
-        if span is not None and garbage and self._in_span(span) - span.skew_us > span.copy_us:
-            self.span = None
-        self.stats["crc_errors"] = self.decoder.crc_errors
+        elif wire.pending() and _elapsed(now, self.last_rx) > self.gap_ms:
+            wire.idle()
+        else:
+            wire = None  # nothing new: no frame to look for
+        if wire is not None:
+            buf = wire.buf
+            while True:
+                at = wire.next()
+                if at < 0:
+                    break
+                self.stats["frames"] += 1
+                if not self._handle_fast(buf, at):
+                    self._handle(wire.frame(at), now)
+            span = self.span
+            garbage = self.wire.crc_errors != self.stats["crc_errors"]
+            # Garbage in a window (a collision, or the host's frame garbled; not the LISTEN's second copy
+            # garbled): stop until the host speaks again.
+            if span is not None and garbage and self._in_span(span) - span.skew_us > span.copy_us:
+                self.span = None
+            self.stats["crc_errors"] = self.wire.crc_errors
         if self.dirty_lo < self.dirty_hi:
             self._flush()
 
+    @micropython.native
+    def _handle_fast(self, buf, at):
+        """The frames of every poll and every screen, answered from the receive buffer with the replies made at
+        boot, allocating nothing: a host frame to another node, and to this one (identified, not in a LISTEN
+        window) a POLL with no news, SET_LED, DISPLAY_RLE, DISPLAY_STAGED and a retransmitted command, and a
+        STAGE broadcast. False:
+        the frame takes the long way (``_handle``), which does the same for every frame."""
+        addr = buf[at + 2]
+        if addr & sb.FROM_NODE:
+            return True  # another node's answer
+        mtype = buf[at + 4]
+        if addr != self.address:
+            if addr != sb.BROADCAST:
+                self.span = None  # any frame from the host ends a LISTEN window
+                return True
+            if mtype != sb.STAGE or self.span is not None:
+                return False
+            self._stage(buf, at + sb.HEADER_LEN, at + sb.HEADER_LEN + buf[at + 1])  # the deal's shared screens
+            return True
+        if not self.identified or self.span is not None:
+            return False
+        seq = buf[at + 3]
+        p = at + sb.HEADER_LEN
+        link = self.io.link
+        if mtype == sb.POLL:
+            if self.key is not None:
+                return False
+            self._ack_events(buf[p] << 8 | buf[p + 1])
+            if self.queue:
+                return False
+            link.write(self.no_events.ready(seq))
+            self.stats["replies"] += 1
+            return True
+        if mtype == sb.SET_LED:
+            code = self._set_led(buf[p], buf[p + 1], buf[p + 2]) if seq != self.last_cmd_seq else 0
+        elif mtype == sb.DISPLAY_RLE:
+            code = self._display_rle(buf, p, p + buf[at + 1]) if seq != self.last_cmd_seq else 0
+        elif mtype == sb.DISPLAY_STAGED:
+            code = self._display_staged(buf, p, p + buf[at + 1]) if seq != self.last_cmd_seq else 0
+        else:
+            return False
+        if code:
+            link.write(self.nak.ready(seq, code))
+        else:
+            self.last_cmd_seq = seq
+            link.write(self.ack.ready(seq))
+        self.stats["replies"] += 1
+        return True
+
+    @micropython.native
     def step(self, now_ms):
         """One pass of the main loop at time now_ms (milliseconds, from ticks_ms or a test clock)."""
         if self.io.wdt is not None:

@@ -6,22 +6,34 @@ or a transparent radio there is no DE pin (``de=None``).
 
 import time
 
+from mpcompat import micropython
+
 
 class RS485:
     def __init__(self, uart, de=None):
         self.uart = uart
         self.de = de
-        self.held = b""  # bytes read while waiting for a slot, handed out by the next read()
+        self.held = b""  # bytes read while waiting for a slot, handed out by the next readinto()
         if de is not None:
             de.value(0)
 
-    def read(self):
-        data = self.held
-        self.held = b""
-        if self.uart.any():
-            data += self.uart.read()
-        return data or None
+    @micropython.native
+    def readinto(self, buf, most):
+        """Put at most ``most`` of the bytes that have arrived at the start of ``buf``; the number of bytes. Only
+        what is there: the rp2 port's read() with no size waits for the line to be quiet for its inter-character
+        timeout (at least 1 ms, up to 2 with its millisecond clock) on every frame. Nothing is allocated."""
+        held = self.held
+        if held:
+            k = min(len(held), most)
+            buf[:k] = held[:k]
+            self.held = held[k:]
+            return k
+        n = self.uart.any()
+        if not n or not most:
+            return 0
+        return self.uart.readinto(buf, min(n, most)) or 0
 
+    @micropython.native
     def waiting(self):
         """True when bus bytes are waiting to be read (the node should read them before slow work)."""
         return bool(self.held) or bool(self.uart.any())
@@ -51,8 +63,9 @@ class RS485:
         start = time.ticks_us()
         if watch is not None:
             self._sleep_until(start, watch[0])
-            if self.uart.any():
-                self.held += self.uart.read()  # other nodes' answers, before the master slot
+            n = self.uart.any()
+            if n:
+                self.held += self.uart.read(n)  # other nodes' answers, before the master slot
             self._sleep_until(start, watch[1])
             if self.uart.any():
                 return False

@@ -111,6 +111,7 @@ def run(vectors_path, seatbus_dir):
             check("refuse " + bad["name"], False, "encoded without complaint")
         except s.FrameError:
             check("refuse " + bad["name"], True)
+    check_framing(v, s, check)
     failed = 0
     for name, ok, why in results:
         if ok:
@@ -120,6 +121,68 @@ def run(vectors_path, seatbus_dir):
             print("FAIL " + name + ": " + why)
     print(f"passed {len(results) - failed} failed {failed}")
     return failed
+
+
+def check_framing(v, s, check):
+    """The node's allocation-free side of the wire (firmware/lib/framing.py: viper under MicroPython, plain
+    Python under CPython) against the same vectors as seatbus."""
+    import framing as fr
+
+    for c in v["crc32"]:
+        data = unhexlify(c["data"])
+        n = len(data)
+        buf = bytearray(data) + bytes(4)
+        fr.crc_put(buf, 0, n)
+        want = bytes([(c["crc"] >> sh) & 0xFF for sh in (24, 16, 8, 0)])
+        check("framing crc_put " + c["data"], bytes(buf[n:]) == want, hx(buf[n:]))
+        check("framing crc_matches " + c["data"], fr.crc_matches(buf, 0, n, buf, n))
+        buf[n + 3] ^= 1
+        check("framing crc_matches refuses " + c["data"], not fr.crc_matches(buf, 0, n, buf, n))
+
+    def frames_of(chunks, idle):
+        reader = fr.FrameReader()
+        got = []
+        for chunk in chunks:
+            reader.feed(chunk)
+            at = reader.next()
+            while at >= 0:
+                got.append(hx(reader.frame(at).encode()))
+                at = reader.next()
+        if idle:
+            reader.idle()
+            at = reader.next()
+            while at >= 0:
+                got.append(hx(reader.frame(at).encode()))
+                at = reader.next()
+        return got, reader.pending()
+
+    for f in v["frames"]:
+        got, _ = frames_of([unhexlify(f["bytes"])], False)
+        check("framing finds " + f["name"], got == [f["bytes"]], repr(got))
+        reply = fr.Reply(f["addr"], f["type"], unhexlify(f["payload"])) if f["from_node"] else None
+        if reply is not None:
+            check("framing reply " + f["name"], hx(reply.ready(f["seq"])) == f["bytes"], hx(reply.buf))
+    for st in v["streams"]:
+        data = unhexlify(st["stream"])
+        got, left = frames_of([data[i : i + 1] for i in range(len(data))], st["idle"])
+        check("framing stream " + st["name"], got == st["frames"], repr(got))
+        got, left2 = frames_of([data], st["idle"])
+        check("framing stream at once " + st["name"], got == st["frames"], repr(got))
+        if st["idle"]:
+            check("framing stream idle leaves nothing " + st["name"], left == 0 and left2 == 0, repr((left, left2)))
+    for r in v["rle"]:
+        stream = unhexlify(r["stream"])
+        fb = bytearray(bytes([r["fill"]]) * s.SCREEN_BYTES)
+        span = fr.rle_apply(fb, stream, 0, len(stream), r["offset"])
+        lo, hi = (span >> 11, span & 2047) if span else (0, 0)
+        ok = (lo, hi) == (r["lo"], r["hi"]) and hx(fb[lo:hi]) == r["written"]
+        untouched = bytes(fb[:lo]) + bytes(fb[hi:]) == bytes([r["fill"]]) * (s.SCREEN_BYTES - (hi - lo))
+        check("framing rle " + r["name"], ok and untouched, repr(span))
+    for bad in v["rle_rejected"]:
+        stream = unhexlify(bad["stream"])
+        fb = bytearray(s.SCREEN_BYTES)
+        span = fr.rle_apply(fb, stream, 0, len(stream), bad["offset"])
+        check("framing rle refuses " + bad["name"], span == -1 and fb == bytearray(s.SCREEN_BYTES), repr(span))
 
 
 if __name__ == "__main__":

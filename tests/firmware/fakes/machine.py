@@ -157,6 +157,15 @@ class UART:
             self.rx = self.rx[n:]
         return out
 
+    def readinto(self, buf, n=None):
+        """As machine.UART.readinto: at most ``n`` (else len(buf)) of the bytes that have arrived, into buf."""
+        if not self.rx:
+            return None
+        n = min(len(buf) if n is None else n, len(buf), len(self.rx))
+        buf[:n] = self.rx[:n]
+        self.rx = self.rx[n:]
+        return n
+
     def write(self, buf):
         self.tx.extend(buf)
         de = world.pins.get(self.de_pin) if self.de_pin is not None else None

@@ -1,0 +1,346 @@
+# ruff: noqa: F821  (ptr8, ptr32 and uint are viper's own types, known to MicroPython's compiler only)
+"""The node's side of the wire without allocating: frames found in place in one receive buffer made at boot, the
+replies that come many times a second built in buffers made at boot, and CRC-32 and the screen's run-length code
+run as viper (machine code, no Python objects).
+
+Why: profiled on the emulated chip (benchmarks/node_reply.py --profile), most of the node's time went to
+MicroPython's allocator, which searches a fragmented heap for free blocks, and the garbage collections it caused
+stopped the node for milliseconds in the middle of a request. seatbus.py stays the reference (the host uses it, and
+the node for everything rare); this module does the same work for the frames of every poll and every screen, and
+tests/firmware/vector_runner.py holds both to the same vectors. Off the chip (CPython, or a MicroPython without
+a native code emitter) seatbus's own code stands in for the viper.
+"""
+
+import struct
+import sys
+
+import seatbus as sb
+from mpcompat import micropython
+
+# Viper needs MicroPython with a native code emitter: its .mpy format names the machine (0: none). The decorator
+# itself is the compiler's, not an attribute to look for at run time.
+_viper = sys.implementation.name == "micropython" and (getattr(sys.implementation, "_mpy", 0) >> 10) != 0
+
+RX_BYTES = 512  # two of the longest frames: one being read while the one before is handled
+
+# The header check of seatbus._header_ok as three tables indexed by message type (no tuple, no dict lookup):
+# the payload lengths allowed (an unknown type allows none), and which types go only to BROADCAST.
+_LO = bytearray(b"\xff" * 256)
+_HI = bytearray(256)
+_BROADCAST_ONLY = bytearray(256)
+for _t, (_lo, _hi) in sb.PAYLOAD_LIMITS.items():
+    _LO[_t] = _lo
+    _HI[_t] = _hi
+for _t in (sb.POLL_ALL, sb.LISTEN, sb.STAGE):
+    _BROADCAST_ONLY[_t] = 1
+
+
+def header_ok(length, addr_byte, mtype):
+    """seatbus._header_ok, allocating nothing."""
+    if length < _LO[mtype] or length > _HI[mtype]:
+        return False
+    from_node = addr_byte & 0x80
+    if (from_node != 0) != (mtype >= 0x80):
+        return False
+    addr = addr_byte & 0x7F
+    if addr == 0:
+        return False
+    if _BROADCAST_ONLY[mtype]:
+        return addr == 0x7F
+    return not (addr == 0x7F and (from_node or mtype != sb.IDENTIFY))
+
+
+# --- off the chip: seatbus's own code (the reference the viper below is held to) ----------------------------
+_TABLE = bytearray(1024)  # 256 little-endian u32: the byte-at-a-time CRC table the viper code reads
+
+
+def crc_matches_py(buf, start, end, ref, at):
+    """True when the CRC-32 of buf[start:end] is the big-endian u32 at ref[at:at + 4]."""
+    return bytes(ref[at : at + 4]) == struct.pack(">I", sb.crc32(buf, start, end))
+
+
+def crc_put_py(buf, start, end):
+    """Write the CRC-32 of buf[start:end] big-endian at buf[end:end + 4]."""
+    buf[end : end + 4] = struct.pack(">I", sb.crc32(buf, start, end))
+
+
+def rle_apply_py(fb, buf, i, end, offset):
+    """Apply the op stream buf[i:end] (DISPLAY_RLE's) to the 1024-byte fb from ``offset``: -1 (fb untouched) if
+    the stream is cut short or runs off the screen, else lo * 2048 + hi, the range [lo, hi) it wrote (0:
+    nothing)."""
+    try:
+        lo, hi = sb.decode_rle_into(fb, offset, bytes(buf[i:end]))
+    except sb.FrameError:
+        return -1
+    return lo * 2048 + hi
+
+
+def copy_py(dst, at, src, n):
+    """dst[at:at + n] = src[:n]."""
+    for i in range(n):
+        dst[at + i] = src[i]
+
+
+def clear_py(buf, n):
+    """Zero buf[:n]."""
+    for i in range(n):
+        buf[i] = 0
+
+
+def same_py(a, b, lo, hi):
+    """True when a[lo:hi] and b[lo:hi] hold the same bytes."""
+    return all(a[i] == b[i] for i in range(lo, hi))
+
+
+if _viper:
+
+    @micropython.viper
+    def _fill_table(table: ptr32):
+        for byte in range(256):
+            crc = uint(byte)
+            for _ in range(8):
+                crc = (crc >> 1) ^ uint(0xEDB88320) if crc & 1 else crc >> 1
+            table[byte] = crc
+
+    # Two functions with the same CRC loop, not one: a viper function cannot hand a 32-bit CRC back without
+    # allocating (over 2^30 it is a big integer), and a call from one to the other, or through a wrapper, cost
+    # every frame a Python call (measured: replies 0.05 ms slower at the median, benchmarks/node_reply.py).
+    @micropython.viper
+    def crc_matches(buf: ptr8, start: int, end: int, ref: ptr8, at: int) -> bool:
+        table = ptr32(_TABLE)
+        crc = uint(0xFFFFFFFF)
+        i = start
+        while i < end:
+            crc = uint(table[(crc ^ uint(buf[i])) & 0xFF]) ^ (crc >> 8)
+            i += 1
+        crc = crc ^ uint(0xFFFFFFFF)
+        return (uint(ref[at]) == crc >> 24 and uint(ref[at + 1]) == (crc >> 16) & 0xFF
+                and uint(ref[at + 2]) == (crc >> 8) & 0xFF and uint(ref[at + 3]) == crc & 0xFF)
+
+    @micropython.viper
+    def crc_put(buf: ptr8, start: int, end: int):
+        table = ptr32(_TABLE)
+        crc = uint(0xFFFFFFFF)
+        i = start
+        while i < end:
+            crc = uint(table[(crc ^ uint(buf[i])) & 0xFF]) ^ (crc >> 8)
+            i += 1
+        crc = crc ^ uint(0xFFFFFFFF)
+        buf[end] = crc >> 24
+        buf[end + 1] = (crc >> 16) & 0xFF
+        buf[end + 2] = (crc >> 8) & 0xFF
+        buf[end + 3] = crc & 0xFF
+
+    @micropython.viper
+    def rle_apply(fb: ptr8, buf: ptr8, i: int, end: int, offset: int) -> int:
+        if offset < 0 or offset >= 1024:
+            return -1
+        write = 0
+        lo = -1
+        hi = 0
+        while write < 2:
+            pos = offset
+            k = i
+            lo = -1
+            hi = 0
+            while k < end:
+                op = buf[k]
+                k += 1
+                n = 0
+                if op < 0x80:
+                    n = op + 1
+                    if k + n > end or pos + n > 1024:
+                        return -1
+                    if write:
+                        j = 0
+                        while j < n:
+                            fb[pos + j] = buf[k + j]
+                            j += 1
+                    k += n
+                else:
+                    n = op & 0x3F
+                    if n == 0x3F:
+                        if k >= end:
+                            return -1
+                        n += buf[k]
+                        k += 1
+                    if op < 0xC0:
+                        n += 2
+                        if k >= end or pos + n > 1024:
+                            return -1
+                        if write:
+                            value = buf[k]
+                            j = 0
+                            while j < n:
+                                fb[pos + j] = value
+                                j += 1
+                        k += 1
+                    else:
+                        n += 1
+                        if pos + n > 1024:
+                            return -1
+                        pos += n
+                        continue
+                if lo < 0:
+                    lo = pos
+                pos += n
+                hi = pos
+            write += 1
+        if lo < 0:
+            return 0
+        return lo * 2048 + hi
+
+    @micropython.viper
+    def same(a: ptr8, b: ptr8, lo: int, hi: int) -> bool:
+        i = lo
+        while i < hi:
+            if a[i] != b[i]:
+                return False
+            i += 1
+        return True
+
+    @micropython.viper
+    def copy(dst: ptr8, at: int, src: ptr8, n: int):
+        i = 0
+        while i < n:
+            dst[at + i] = src[i]
+            i += 1
+
+    @micropython.viper
+    def clear(buf: ptr8, n: int):
+        i = 0
+        while i < n:
+            buf[i] = 0
+            i += 1
+
+    _fill_table(_TABLE)
+else:
+    copy = copy_py
+    clear = clear_py
+    crc_matches = crc_matches_py
+    crc_put = crc_put_py
+    rle_apply = rle_apply_py
+    same = same_py
+
+
+class FrameReader:
+    """seatbus.Decoder's search, in place: bytes go into one buffer made at boot, ``next()`` gives the start of
+    the next whole, valid frame in ``buf`` (its fields are read from there; nothing is copied) or -1. A frame's
+    bytes stay put until the next call of ``next()`` or ``fill()``. Garbage, a bad header or a bad CRC costs only
+    the sync byte it started at, as in seatbus.Decoder; ``idle()`` says the line went quiet, so whatever waits for
+    more bytes is dropped and the search goes on behind it."""
+
+    def __init__(self):
+        self.buf = bytearray(RX_BYTES)
+        self.scratch = bytearray(RX_BYTES)  # what the link gives, copied on behind what is held
+        self.n = 0  # bytes held
+        self.pos = 0  # where the search goes on: buf[pos:n] is undecided
+        self.quiet = False
+        self.frames = 0
+        self.crc_errors = 0
+        self.dropped_bytes = 0
+
+    @micropython.native
+    def pending(self):
+        return self.n - self.pos
+
+    @micropython.native
+    def fill(self, link):
+        """Read what the link has into the buffer; the number of bytes read."""
+        if self.pos:
+            rest = self.n - self.pos
+            if rest:
+                copy(self.buf, 0, memoryview(self.buf)[self.pos : self.n], rest)  # rare: a frame and a part
+            self.n = rest
+            self.pos = 0
+        got = link.readinto(self.scratch, RX_BYTES - self.n)
+        if got:
+            copy(self.buf, self.n, self.scratch, got)
+            self.n += got
+        return got
+
+    def feed(self, data):
+        """Put bytes in as if read (the tests' and a host-side check's way in)."""
+        if self.pos:
+            self.fill(_Nothing)
+        self.buf[self.n : self.n + len(data)] = data
+        self.n += len(data)
+
+    def idle(self):
+        self.quiet = True
+
+    @micropython.native
+    def next(self):
+        buf = self.buf
+        n = self.n
+        pos = self.pos
+        while True:
+            start = buf.find(b"\x7e", pos, n)
+            if start < 0:
+                self.dropped_bytes += n - pos
+                pos = n
+                break
+            self.dropped_bytes += start - pos
+            pos = start
+            if n - start < sb.HEADER_LEN:
+                if self.quiet:
+                    self.dropped_bytes += 1
+                    pos = start + 1
+                    continue
+                break
+            length = buf[start + 1]
+            if not header_ok(length, buf[start + 2], buf[start + 4]):
+                self.dropped_bytes += 1
+                pos = start + 1
+                continue
+            end = start + sb.HEADER_LEN + length
+            if n < end + sb.CRC_LEN:
+                if self.quiet:
+                    self.dropped_bytes += 1
+                    pos = start + 1
+                    continue
+                break
+            if not crc_matches(buf, start + 1, end, buf, end):
+                self.crc_errors += 1
+                self.dropped_bytes += 1
+                pos = start + 1
+                continue
+            self.frames += 1
+            self.pos = end + sb.CRC_LEN
+            return start
+        self.quiet = False
+        if pos >= n:
+            pos = n = 0
+        self.pos = pos
+        self.n = n
+        return -1
+
+    def frame(self, at):
+        """The frame at ``at`` as a seatbus.Frame (allocates: for the rare frames that take the long way)."""
+        buf = self.buf
+        addr_byte = buf[at + 2]
+        return sb.Frame(addr_byte & 0x7F, buf[at + 3], buf[at + 4],
+                        buf[at + sb.HEADER_LEN : at + sb.HEADER_LEN + buf[at + 1]], bool(addr_byte & 0x80))
+
+
+class _Nothing:
+    @staticmethod
+    def readinto(buf, at):
+        return 0
+
+
+class Reply:
+    """One fixed-size answer (ACK, NAK, an EVENTS with no events) made once: only its SEQ (and NAK code) and CRC
+    are written per use."""
+
+    def __init__(self, addr, mtype, payload=b""):
+        self.buf = bytearray(sb.encode_frame(addr, 0, mtype, payload, True))
+        self.end = len(self.buf) - sb.CRC_LEN
+
+    def ready(self, seq, code=-1):
+        buf = self.buf
+        buf[3] = seq
+        if code >= 0:
+            buf[sb.HEADER_LEN] = code
+        crc_put(buf, 1, self.end)
+        return buf
