@@ -10,12 +10,13 @@ from __future__ import annotations
 
 import logging
 
+from controller.director import sheriff_windows
 from controller.director.game_loop import describe
 from controller.director.judge_table import refusal, words
 from controller.director.records import Window
 from controller.director.seams import Parts, Setup
 from controller.ports import Button, ButtonEvent, CardEvent, InputEvent, LinkEvent, RemoteKeyEvent
-from controller.rules import cards, engine
+from controller.rules import cards, engine, sheriff
 from controller.rules.actions import Action, Pass, Pick, Rejected, Surrender, Vote
 from controller.rules.turns import TURN_VOTE
 from controller.screens import views as v
@@ -113,7 +114,8 @@ class InputRouting:
             return
         w = self.parts.windows.window
         last_words = w is not None and w.kind == "last_words" and s.queue[:1] == (seat,)
-        if seat not in s.alive and not last_words:
+        badge = w is not None and w.kind == sheriff.BADGE and seat in w.seats  # W10: the dead sheriff's last act
+        if seat not in s.alive and not (last_words or badge):
             self.parts.seats.notice(seat, v.Message(v.L10n("你已出局", "You are out"), v.L10n("请保持安静", "Please stay silent")))
             return
         if w is None:
@@ -122,6 +124,8 @@ class InputRouting:
             return
         if (w.kind in ("night", cards.FIRST_IDENTITY) or w.step == TURN_VOTE) and seat in w.seats:
             self._night_button(seat, e.button, w)
+        elif self._sheriff_button(seat, e.button, w):
+            return
         elif (w.kind in ("speeches", "last_words") and s.queue and s.queue[0] == seat and e.button is Button.OK) or (w.kind == "recognition" and seat in w.seats and e.button is Button.OK):
             self.parts.loop.submit(Pass(seat), seat)
         elif w.kind == "defence_claim" and e.button is Button.OK:
@@ -174,6 +178,28 @@ class InputRouting:
             ui.notice_handle.cancel()
         ui.notice, ui.notice_handle = None, None
         self.parts.seats.refresh()
+
+    def _sheriff_button(self, seat: int, button: Button, w: Window) -> bool:
+        """W10: a press in the election's windows (sheriff_windows.py says what each button means there).
+        Returns whether it was the election's; a candidate's OK while speaking stays the speech's pass."""
+        s = self.parts.loop.state
+        assert s is not None
+        if not (sheriff_windows.is_sheriffs(w.kind, w.step) or sheriff_windows.in_candidates_speech(s, w.kind, w.step)):
+            return False
+        if w.kind != "candidacy" and w.kind != "speeches" and seat not in w.seats:
+            return False
+        ui = self.parts.seats.ui[seat]
+        if w.kind == sheriff.BADGE and button in (Button.PREV, Button.NEXT):
+            choices: list[int | None] = list(s.waiting.choices) if s.waiting is not None else [None]
+            i = choices.index(ui.cursor) if ui.cursor in choices else 0
+            ui.cursor = choices[(i + (1 if button is Button.NEXT else -1)) % len(choices)]
+            self.parts.windows.redraw_window()
+            return True
+        action = sheriff_windows.press(s, w.kind, w.step, seat, button, ui.cursor)
+        if action is None:
+            return False
+        self.parts.loop.submit(action, seat)
+        return True
 
     def _night_button(self, seat: int, button: Button, w: Window) -> None:
         assert self.parts.loop.state is not None

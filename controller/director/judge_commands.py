@@ -56,7 +56,7 @@ from controller.director.judge_table import (  # noqa: F401 (the table's names a
 from controller.director.seams import Parts, Setup
 from controller.director.seat_output import dead_view
 from controller.ports import LED_OFF
-from controller.rules import engine
+from controller.rules import engine, sheriff
 from controller.rules.actions import (
     Action,
     Ballot,
@@ -297,7 +297,8 @@ class JudgeCommands:
             "penalty": playing,
             "surrender": playing,
             "judge_pick": running and w is not None and w.kind == "night",
-            "direction": running and w is not None and w.kind == "direction",
+            # W10: the sheriff's own choice is the sheriff's (the judge may end its timer: the rule's direction)
+            "direction": running and w is not None and w.kind == "direction" and w.step != sheriff.DIRECTION,
             "redeal": self._redeal_open(),
             "abort": self.parts.loop.stage in ("deal", "play"),
         }.get(name, False)
