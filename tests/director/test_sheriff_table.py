@@ -1,0 +1,188 @@
+"""The sheriff election at a live table (W10): the call to run, the candidates' speeches and a withdrawal, the
+vote, its tie and revote, the sheriff's direction and the dying sheriff's badge, through the seats' buttons and
+the director's windows on a virtual clock; and every one of these waits ends by its deadline when nobody presses.
+
+The W boards' roles have no voice yet, so the table plays werewolf-12's day (W10, W12, W13) on the killers and
+police the voice knows: tests/director/variants/sheriff-12.toml.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from controller.director.sheriff_windows import TITLE
+from controller.ports import Button
+from controller.rules import sheriff
+from controller.rules.events import BadgeChanged, Candidacy, ElectionClosed
+from controller.screens import views as v
+from tests.director.helpers import ScriptedTable
+
+VARIANT = str(Path(__file__).parent / "variants" / "sheriff-12.toml")
+#: Seats 1-3 killers, seat 4 the police, 5-12 civilians.
+CARDS = "K K K P C C C C C C C C"
+
+
+def table() -> ScriptedTable:
+    t = ScriptedTable(VARIANT, CARDS)
+    t.deal()
+    return t
+
+
+def night(t: ScriptedTable, kill: int | None, check: int) -> None:
+    """The killers agree on ``kill`` (None: no kill), the police checks ``check``."""
+    t.until_window("night", "kill")
+    for seat in t.seats_of("killer"):
+        t.point(seat, kill)
+    t.until_window("night", "check")
+    t.point(4, check)
+
+
+def answer_the_call(t: ScriptedTable, running: set[int]) -> None:
+    """W10: every living seat answers the call to run: OK runs, ▶ declines."""
+    t.until_window("candidacy")
+    for seat in sorted(t.director.state.alive):  # type: ignore[union-attr]
+        t.table.click(seat, Button.OK if seat in running else Button.NEXT)
+
+
+def hands(t: ScriptedTable, votes: dict[int, tuple[int, ...]]) -> None:
+    """Each candidate's call in turn; the seats given raise their hands for them."""
+    for candidate, voters in votes.items():
+        t.until_window("vote", open_=True, call=candidate)
+        t.ok(*voters)
+
+
+def heard(t: ScriptedTable, *parts: str) -> bool:
+    """Whether the voice said ``parts`` one after another."""
+    said = t.said()
+    return any(tuple(said[i:i + len(parts)]) == parts for i in range(len(said)))
+
+
+def events_of(t: ScriptedTable, kind: type) -> list:
+    return [e for e in t.director.events if isinstance(e, kind)]
+
+
+def test_seats_run_one_withdraws_a_tie_then_a_sheriff_who_later_passes_the_badge():
+    t = table()
+    night(t, kill=5, check=1)
+    # W10: the election comes before the dawn; the night's victim (seat 5) is still alive and answers
+    w = t.until_window("candidacy")
+    assert t.said()[-1] == "sheriff.call_to_run"
+    assert t.screen(5) == v.Message(TITLE, v.L10n("上警按OK，不上按◀/▶", "OK = run, ◀/▶ = not running"))
+    answer_the_call(t, running={6, 7, 8})
+    assert t.screen(6) == v.Message(TITLE, v.L10n("你已上警", "You run"))
+    assert t.screen(9) == v.Message(TITLE, v.L10n("你不上警", "You do not run"))
+    assert events_of(t, ElectionClosed) == [ElectionClosed((6, 7, 8), "run")]
+    assert "sheriff.candidates" in t.said()
+
+    # the candidates speak; seat 8 withdraws (退水) with ◀ while seat 6 speaks
+    t.until_window("speeches", sheriff.SPEECH)
+    assert t.director.state.queue[0] == 6  # type: ignore[union-attr]
+    assert t.screen(8) == v.Message(v.L10n("6号竞选发言", "Seat 6 speaks"), v.L10n("◀ = 退水", "◀ = withdraw"))
+    assert isinstance(t.screen(9), v.Speaking)  # a seat that does not run has nothing to withdraw
+    t.table.click(8, Button.PREV)
+    assert Candidacy(8, False) in t.director.events
+    t.run_for(5)
+    assert heard(t, "seat.8", "sheriff.withdraws")
+    t.talk()
+
+    # the others (seat 8 now among them) vote: 5 against 5, a tie; the tied speak again and the others revote
+    assert t.until_wait().step == sheriff.VOTE
+    assert "sheriff.vote_begins" in t.said()
+    hands(t, {6: (1, 2, 3, 4, 5), 7: (8, 9, 10, 11, 12)})
+    t.until_window("speeches", sheriff.TIE_SPEECH)
+    t.talk()
+    assert t.until_wait().step == sheriff.REVOTE
+    hands(t, {6: (1, 2, 3, 4, 5, 8), 7: (9, 10, 11, 12)})
+    t.run_until(lambda: bool(events_of(t, BadgeChanged)))
+    assert events_of(t, BadgeChanged) == [BadgeChanged(6, "elected")]
+    assert sheriff.sheriff_of(t.director.state) == 6  # type: ignore[arg-type]
+
+    # the dawn tells the night's death after the election; seat 5 leaves last words (W12: the first night)
+    t.talk()
+    assert heard(t, "seat.6", "sheriff.elected")
+    assert "dawn.breaks" in t.said()[t.said().index("sheriff.elected"):]
+    # W10: the sheriff chooses the direction with ▶ (seat 7 first) and speaks last
+    w = t.until_window("direction", sheriff.DIRECTION)
+    assert w.seats == (6,)
+    assert t.screen(6) == v.Message(v.L10n("选择发言顺序", "Choose the direction"),
+                                    v.L10n("◀ 4号先发言  ▶ 7号先发言", "◀ seat 4 first, ▶ seat 7 first"))
+    assert t.screen(9) == v.Message(v.L10n("警长", "Sheriff"), v.L10n("6号警长选择发言顺序", "Seat 6 chooses the direction"))
+    menu = {o.command.name: o.open for o in t.director.judge_commands.judge_menu()}
+    assert not menu["direction"] and menu["end_timer"]  # the sheriff's choice, not the judge's; the judge may end it
+    t.table.click(9, Button.NEXT)  # not seat 9's to choose
+    assert t.director.window is w
+    t.table.click(6, Button.NEXT)
+    t.until_window("speeches")
+    assert t.director.state.queue[0] == 7  # type: ignore[union-attr]
+    assert t.director.state.queue[-1] == 6  # type: ignore[union-attr]
+    t.talk()
+    t.until_window("vote")
+    t.run_until(lambda: t.director.state.phase == "night")  # type: ignore[union-attr]
+
+    # night 2: the killers kill the sheriff; dead, seat 6 passes the badge to seat 7 (◀/▶ then OK)
+    night(t, kill=6, check=2)
+    w = t.until_window(sheriff.BADGE)
+    assert w.seats == (6,)
+    assert isinstance(t.screen(6), v.NightChoice) and t.screen(6).action == sheriff.BADGE  # type: ignore[union-attr]
+    assert t.screen(9) == v.Message(v.L10n("警徽", "Badge"), v.L10n("6号警长移交警徽", "Seat 6 passes the badge"))
+    assert t.said()[-2:] == ["seat.6", "sheriff.pass_badge"]
+    t.point(6, 7)
+    t.run_until(lambda: len(events_of(t, BadgeChanged)) == 2)
+    assert events_of(t, BadgeChanged)[-1] == BadgeChanged(7, "passed")
+    t.run_for(5)
+    assert heard(t, "seat.7", "sheriff.badge_passed")
+    assert isinstance(t.screen(6), v.Dead)  # the badge passed, the dead seat shows nothing more
+
+
+def test_nobody_runs_no_sheriff_and_the_day_goes_on():
+    t = table()
+    night(t, kill=5, check=1)
+    answer_the_call(t, running=set())
+    t.run_until(lambda: bool(events_of(t, ElectionClosed)))
+    assert events_of(t, ElectionClosed) == [ElectionClosed((), "no_sheriff")]
+    t.talk()
+    assert "sheriff.none" in t.said()
+    assert t.director.window.kind == "vote"  # type: ignore[union-attr]  # no sheriff: nobody chooses a direction
+    assert not events_of(t, BadgeChanged)
+
+
+def test_every_election_wait_ends_by_its_deadline_when_nobody_presses():
+    """C5: nobody presses anything: the call closes with no candidate; the table goes on to the day's vote."""
+    t = table()
+    night(t, kill=5, check=1)
+    t.until_window("candidacy")
+    t.run_until(lambda: t.director.state.phase == "day")  # type: ignore[union-attr]
+    assert events_of(t, ElectionClosed) == [ElectionClosed((), "no_sheriff")]
+
+
+def test_a_silent_sheriff_gets_the_rules_direction_and_a_silent_dead_sheriff_tears_the_badge():
+    """C5: the lone candidate is sheriff (Decision); the direction's deadline is the rule's own, the badge's
+    deadline tears it."""
+    t = table()
+    night(t, kill=5, check=1)
+    answer_the_call(t, running={6})
+    t.run_until(lambda: bool(events_of(t, BadgeChanged)))
+    assert events_of(t, BadgeChanged) == [BadgeChanged(6, "elected")]
+    t.talk()
+    t.until_window("direction", sheriff.DIRECTION)
+    t.run_until(lambda: t.director.window is not None and t.director.window.kind == "speeches")
+    t.talk()
+    t.until_window("vote")
+    t.run_until(lambda: t.director.state.phase == "night")  # type: ignore[union-attr]
+    night(t, kill=6, check=2)
+    t.until_window(sheriff.BADGE)
+    t.run_until(lambda: len(events_of(t, BadgeChanged)) == 2)
+    assert events_of(t, BadgeChanged)[-1] == BadgeChanged(0, "torn")
+    t.run_for(5)
+    assert "sheriff.badge_torn" in t.said()
+
+
+def test_a_dead_seat_that_holds_no_badge_sees_nothing_of_the_badge():
+    t = table()
+    night(t, kill=5, check=1)
+    answer_the_call(t, running={6})
+    t.talk()
+    t.until_window("direction", sheriff.DIRECTION)
+    assert isinstance(t.screen(5), v.Dead)  # the night's victim, dead since the dawn
+    t.table.click(5, Button.NEXT)
+    assert isinstance(t.screen(5), v.Message) and t.director.window.kind == "direction"  # type: ignore[union-attr]
