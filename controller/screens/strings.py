@@ -256,6 +256,9 @@ UI: dict[str, tuple[str, str]] = {
     "turn_vote_call": ("投{n}号？", "Vote for {n}?"),
     "turn_vote_of": ("{n}号投票", "Seat {n} votes"),
     "turn_direction": ("选择发言方向", "Choose the direction"),
+    "turn_candidacy": ("竞选警长：上警", "Sheriff: who runs"),  # W10
+    "turn_badge": ("{n}号移交警徽", "Seat {n}: the badge"),
+    "turn_sheriff_direction": ("{n}号警长选择方向", "Sheriff {n}: direction"),
     "turn_defence_claim": ("申请辩护", "Defence claims"),
     "turn_first_identity": ("选先手身份", "First identities"),
     "turn_recognise": ("{role}认同伴", "{role}: meet"),

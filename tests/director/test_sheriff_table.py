@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from controller.board.sim import SimBoard
+from controller.board.words import board_lines
 from controller.director.sheriff_windows import TITLE
 from controller.ports import Button
 from controller.rules import sheriff
@@ -24,8 +26,19 @@ CARDS = "K K K P C C C C C C C C"
 
 def table() -> ScriptedTable:
     t = ScriptedTable(VARIANT, CARDS)
+    t.director.board = SimBoard()
     t.deal()
     return t
+
+
+def board(t: ScriptedTable) -> dict:
+    return t.director.board.last  # type: ignore[union-attr]
+
+
+def remote_turn(t: ScriptedTable) -> v.Text:
+    shown = t.remote()
+    assert isinstance(shown, v.JudgeStatus)
+    return shown.turn
 
 
 def night(t: ScriptedTable, kill: int | None, check: int) -> None:
@@ -67,9 +80,12 @@ def test_seats_run_one_withdraws_a_tie_then_a_sheriff_who_later_passes_the_badge
     # W10: the election comes before the dawn; the night's victim (seat 5) is still alive and answers
     w = t.until_window("candidacy")
     assert t.said()[-1] == "sheriff.call_to_run"
+    assert remote_turn(t) == v.L10n("竞选警长：上警", "Sheriff: who runs")
+    assert board(t)["gesture"] == "sheriff_election" and board(t)["running"] == []
     assert t.screen(5) == v.Message(TITLE, v.L10n("上警按OK，不上按◀/▶", "OK = run, ◀/▶ = not running"))
     answer_the_call(t, running={6, 7, 8})
     assert t.screen(6) == v.Message(TITLE, v.L10n("你已上警", "You run"))
+    assert board(t)["gesture"] == "sheriff_election"
     assert t.screen(9) == v.Message(TITLE, v.L10n("你不上警", "You do not run"))
     assert events_of(t, ElectionClosed) == [ElectionClosed((6, 7, 8), "run")]
     assert "sheriff.candidates" in t.said()
@@ -81,6 +97,10 @@ def test_seats_run_one_withdraws_a_tie_then_a_sheriff_who_later_passes_the_badge
     assert isinstance(t.screen(9), v.Speaking)  # a seat that does not run has nothing to withdraw
     t.table.click(8, Button.PREV)
     assert Candidacy(8, False) in t.director.events
+    assert board(t)["gesture"] == "sheriff_election" and board(t)["running"] == [6, 7, 8]
+    assert board(t)["withdrawn"] == [8] and board(t)["speaker"] == 6
+    lines = {ln.text: ln.items for ln in board_lines(board(t), "en")}
+    assert lines["Running: "] == ("#6", "#7", "#8") and lines["Withdrew: "] == ("#8",)
     t.run_for(5)
     assert heard(t, "seat.8", "sheriff.withdraws")
     t.talk()
@@ -96,6 +116,8 @@ def test_seats_run_one_withdraws_a_tie_then_a_sheriff_who_later_passes_the_badge
     t.run_until(lambda: bool(events_of(t, BadgeChanged)))
     assert events_of(t, BadgeChanged) == [BadgeChanged(6, "elected")]
     assert sheriff.sheriff_of(t.director.state) == 6  # type: ignore[arg-type]
+    assert board(t)["sheriff"] == 6
+    assert "Sheriff: seat 6" in [ln.text for ln in board_lines(board(t), "en")]
 
     # the dawn tells the night's death after the election; seat 5 leaves last words (W12: the first night)
     t.talk()
@@ -125,7 +147,8 @@ def test_seats_run_one_withdraws_a_tie_then_a_sheriff_who_later_passes_the_badge
     assert w.seats == (6,)
     assert isinstance(t.screen(6), v.NightChoice) and t.screen(6).action == sheriff.BADGE  # type: ignore[union-attr]
     assert t.screen(9) == v.Message(v.L10n("警徽", "Badge"), v.L10n("6号警长移交警徽", "Seat 6 passes the badge"))
-    assert t.said()[-2:] == ["seat.6", "sheriff.pass_badge"]
+    assert heard(t, "seat.6", "sheriff.pass_badge")
+    assert remote_turn(t) == v.L10n("6号移交警徽", "Seat 6: the badge")
     t.point(6, 7)
     t.run_until(lambda: len(events_of(t, BadgeChanged)) == 2)
     assert events_of(t, BadgeChanged)[-1] == BadgeChanged(7, "passed")
