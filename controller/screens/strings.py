@@ -84,7 +84,7 @@ ACTIONS: dict[str, tuple[str, str]] = {
     "dual_shot": ("狙击", "Shoot"),
     "recognise": ("认同伴", "Meet partners"),
     "vote": ("投票", "Vote"),
-    "badge": ("移交警徽", "Pass the badge"),  # W10: a dying sheriff's choice (no one: the badge is torn)
+    "badge": ("警徽", "Badge"),  # W10: a dying sheriff passes the badge (to no one: torn)
 }
 
 #: Sides (winners).
