@@ -179,6 +179,13 @@ class InputRouting:
         ui.notice, ui.notice_handle = None, None
         self.parts.seats.refresh()
 
+    def _move_pointer(self, seat: int, button: Button, choices: tuple[int | None, ...]) -> None:
+        """◀/▶ move the seat's pointer over ``choices`` (round), and the window is drawn again."""
+        ui = self.parts.seats.ui[seat]
+        i = choices.index(ui.cursor) if ui.cursor in choices else 0
+        ui.cursor = choices[(i + (1 if button is Button.NEXT else -1)) % len(choices)]
+        self.parts.windows.redraw_window()
+
     def _sheriff_button(self, seat: int, button: Button, w: Window) -> bool:
         """W10: a press in the election's windows (sheriff_windows.py says what each button means there).
         Returns whether it was the election's; a candidate's OK while speaking stays the speech's pass."""
@@ -190,10 +197,7 @@ class InputRouting:
             return False
         ui = self.parts.seats.ui[seat]
         if w.kind == sheriff.BADGE and button in (Button.PREV, Button.NEXT):
-            choices: list[int | None] = list(s.waiting.choices) if s.waiting is not None else [None]
-            i = choices.index(ui.cursor) if ui.cursor in choices else 0
-            ui.cursor = choices[(i + (1 if button is Button.NEXT else -1)) % len(choices)]
-            self.parts.windows.redraw_window()
+            self._move_pointer(seat, button, s.waiting.choices if s.waiting is not None else (None,))
             return True
         action = sheriff_windows.press(s, w.kind, w.step, seat, button, ui.cursor)
         if action is None:
@@ -207,12 +211,8 @@ class InputRouting:
         if p is None:
             return
         ui = self.parts.seats.ui[seat]
-        choices = list(p.choices)
         if button in (Button.PREV, Button.NEXT):
-            i = choices.index(ui.cursor) if ui.cursor in choices else 0
-            i = (i + (1 if button is Button.NEXT else -1)) % len(choices)
-            ui.cursor = choices[i]
-            self.parts.windows.redraw_window()
+            self._move_pointer(seat, button, p.choices)
         elif w.step == TURN_VOTE:
             self.parts.loop.submit(Vote(seat, ui.cursor), seat)
         elif w.kind == cards.FIRST_IDENTITY:  # D1: the player's own choice, never the judge's

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from controller.board.sim import SimBoard
 from controller.board.words import board_lines
 from controller.director.sheriff_windows import TITLE
@@ -17,7 +19,9 @@ from controller.ports import Button
 from controller.rules import sheriff
 from controller.rules.events import BadgeChanged, Candidacy, ElectionClosed
 from controller.screens import views as v
-from tests.director.helpers import ScriptedTable
+from controller.sessions.session import Session
+from tests.director.helpers import ScriptedTable, session
+from tests.director.test_resume import outcome
 
 VARIANT = str(Path(__file__).parent / "variants" / "sheriff-12.toml")
 #: Seats 1-3 killers, seat 4 the police, 5-12 civilians.
@@ -209,3 +213,29 @@ def test_a_dead_seat_that_holds_no_badge_sees_nothing_of_the_badge():
     assert isinstance(t.screen(5), v.Dead)  # the night's victim, dead since the dawn
     t.table.click(5, Button.NEXT)
     assert isinstance(t.screen(5), v.Message) and t.director.window.kind == "direction"  # type: ignore[union-attr]
+
+
+def bots_game(path: Path, seed: int, cut: float | None = None) -> Session:
+    """The heuristic bots at every seat, pressing the buttons; ``cut``: the power goes after that many seconds."""
+    s = session(VARIANT, 12, seed, "heuristic", journal_path=path, lang="en", pack="en")
+    s.start()
+    s.run(max_time=cut)
+    return s
+
+
+@pytest.mark.parametrize("seed", [3, 11])
+def test_bots_at_the_seats_elect_a_sheriff_and_play_to_the_end(tmp_path, seed):
+    s = bots_game(tmp_path / "whole.sqlite", seed)
+    assert s.director.stage == "over"
+    closed = [e for e in s.director.events if isinstance(e, (ElectionClosed, BadgeChanged))]
+    assert closed, "no election at a table with the sheriff on"
+
+
+def test_a_power_cut_during_the_election_changes_nothing(tmp_path):
+    """The election's windows come back from the journal as they were (the call to run, the speeches, the vote)."""
+    whole = outcome(bots_game(tmp_path / "whole.sqlite", 3))
+    for cut in (30.0, 45.0, 70.0):
+        path = tmp_path / f"cut-{cut:g}.sqlite"
+        first = bots_game(path, 3, cut)
+        assert sheriff.in_election(first.director.state), f"at {cut}s the table is not in the election"
+        assert outcome(bots_game(path, 3)) == whole, f"cut at {cut}s"
