@@ -20,6 +20,7 @@ from controller.rules import sheriff
 from controller.rules.events import BadgeChanged, Candidacy, ElectionClosed
 from controller.screens import views as v
 from controller.sessions.session import Session
+from controller.web.views import judge_view
 from tests.director.helpers import ScriptedTable, session
 from tests.director.test_resume import outcome
 
@@ -85,6 +86,7 @@ def test_seats_run_one_withdraws_a_tie_then_a_sheriff_who_later_passes_the_badge
     w = t.until_window("candidacy")
     assert t.said()[-1] == "sheriff.call_to_run"
     assert remote_turn(t) == v.L10n("竞选警长：上警", "Sheriff: who runs")
+    assert judge_view(t.director, "en")["turn"] == "Sheriff: who runs"  # the phone console says the same
     assert board(t)["gesture"] == "sheriff_election" and board(t)["running"] == []
     assert t.screen(5) == v.Message(TITLE, v.L10n("上警按OK，不上按◀/▶", "OK = run, ◀/▶ = not running"))
     answer_the_call(t, running={6, 7, 8})
@@ -153,6 +155,7 @@ def test_seats_run_one_withdraws_a_tie_then_a_sheriff_who_later_passes_the_badge
     assert t.screen(9) == v.Message(v.L10n("警徽", "Badge"), v.L10n("6号警长移交警徽", "Seat 6 passes the badge"))
     assert heard(t, "seat.6", "sheriff.pass_badge")
     assert remote_turn(t) == v.L10n("6号移交警徽", "Seat 6: the badge")
+    assert judge_view(t.director, "zh")["turn"] == "6号移交警徽"
     t.point(6, 7)
     t.run_until(lambda: len(events_of(t, BadgeChanged)) == 2)
     assert events_of(t, BadgeChanged)[-1] == BadgeChanged(7, "passed")
