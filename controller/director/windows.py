@@ -219,8 +219,10 @@ class InputWindows:
                     continue
                 shown = sheriff_windows.view(s, w.kind, w.step, seat, self.label(holder),
                                              self.parts.seats.ui[seat].cursor, cd)
+                # lit: whose choice it is; at the call, a hand raised to run (public, as a raised hand is)
+                lit = s.picks.get(seat) is not None if w.kind == "candidacy" else seat == holder
                 if shown is not None:
-                    self.parts.seats.set(seat, shown, LED_VOTE if seat == holder and w.kind != "candidacy" else LED_OFF)
+                    self.parts.seats.set(seat, shown, LED_VOTE if lit else LED_OFF)
         elif w.kind in ("speeches", "last_words"):
             speaker = s.queue[0]
             warning = cd.remaining <= min(self.t.warnings_s, default=0)

@@ -14,8 +14,9 @@ import pytest
 
 from controller.board.sim import SimBoard
 from controller.board.words import board_lines
+from controller.director.seat_output import LED_VOTE
 from controller.director.sheriff_windows import TITLE
-from controller.ports import Button
+from controller.ports import LED_OFF, Button
 from controller.rules import sheriff
 from controller.rules.events import BadgeChanged, Candidacy, ElectionClosed
 from controller.screens import views as v
@@ -91,6 +92,7 @@ def test_seats_run_one_withdraws_a_tie_then_a_sheriff_who_later_passes_the_badge
     assert t.screen(5) == v.Message(TITLE, v.L10n("上警按OK，不上按◀/▶", "OK = run, ◀/▶ = not running"))
     answer_the_call(t, running={6, 7, 8})
     assert t.screen(6) == v.Message(TITLE, v.L10n("你已上警", "You run"))
+    assert t.led(6) == LED_VOTE and t.led(9) == LED_OFF  # a hand raised to run is lit, as at a vote
     assert board(t)["gesture"] == "sheriff_election"
     assert t.screen(9) == v.Message(TITLE, v.L10n("你不上警", "You do not run"))
     assert events_of(t, ElectionClosed) == [ElectionClosed((6, 7, 8), "run")]
