@@ -113,6 +113,8 @@ _TIE_STEPS = {
     ("club", 1): prompt("tie.tied_speak_again"), ("club", 2): prompt("tie.others_speak"),
     ("revote", 1): prompt("tie.revote"), ("top2", 1): prompt("tie.top_two_debate"),
     ("debate_first", 1): prompt("tie.debate"),
+    # W13 and W10: the tied speak again and the others vote among them
+    ("others_revote", 1): prompt("tie.tied_speak_again"), ("sheriff", 1): prompt("tie.tied_speak_again"),
 }
 #: The day steps after which the dead leave last words (V2.3, V4.7); without one (D2) nobody is told "no words".
 _LAST_WORDS_STEPS = frozenset({"last_words", "last_words.in_turn"})
@@ -152,6 +154,8 @@ def for_event(event: Event, after: GameState | None = None) -> list[str]:
             return [prompt("tie.third_tie_draw")]
         if event.outcome == "nobody_out":
             return [prompt("tie.nobody_out")]
+        if event.outcome == "no_sheriff":
+            return []  # W10: a second tie; the election's close says there is no sheriff
         return [_TIE_STEPS.get((event.procedure, event.stage)) or prompt("tie.defend")]
     if isinstance(event, Died):
         return _died(event, after)

@@ -118,6 +118,7 @@ def test_seats_run_one_withdraws_a_tie_then_a_sheriff_who_later_passes_the_badge
     assert "sheriff.vote_begins" in t.said()
     hands(t, {6: (1, 2, 3, 4, 5), 7: (8, 9, 10, 11, 12)})
     t.until_window("speeches", sheriff.TIE_SPEECH)
+    assert heard(t, "tie.between", "seat.6", "seat.7", "tie.tied_speak_again")
     t.talk()
     assert t.until_wait().step == sheriff.REVOTE
     hands(t, {6: (1, 2, 3, 4, 5, 8), 7: (9, 10, 11, 12)})
@@ -164,6 +165,22 @@ def test_seats_run_one_withdraws_a_tie_then_a_sheriff_who_later_passes_the_badge
     t.run_for(5)
     assert heard(t, "seat.7", "sheriff.badge_passed")
     assert isinstance(t.screen(6), v.Dead)  # the badge passed, the dead seat shows nothing more
+
+
+def test_a_second_tie_leaves_the_table_without_a_sheriff():
+    t = table()
+    night(t, kill=5, check=1)
+    answer_the_call(t, running={6, 7})
+    t.talk()
+    hands(t, {6: (1, 2, 3, 4, 5), 7: (8, 9, 10, 11, 12)})
+    t.talk()
+    hands(t, {6: (1, 2, 3, 4, 5), 7: (8, 9, 10, 11, 12)})
+    t.run_until(lambda: len(events_of(t, ElectionClosed)) == 2)
+    assert events_of(t, ElectionClosed)[-1] == ElectionClosed((6, 7), "no_sheriff")
+    t.talk()
+    assert heard(t, "sheriff.none") and not heard(t, "tie.defend")
+    assert "sheriff" not in board(t)
+    assert t.director.window.kind == "vote"  # type: ignore[union-attr]  # no sheriff: nobody chooses a direction
 
 
 def test_nobody_runs_no_sheriff_and_the_day_goes_on():
