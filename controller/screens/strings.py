@@ -127,6 +127,7 @@ UI: dict[str, tuple[str, str]] = {
     "eyes_closed": ("天黑请闭眼", "Night: close your eyes"),
     "choose_hint": ("←→选择  OK确认", "←→ choose, OK confirm"),
     "skip": ("不行动", "Skip"),
+    "tear_badge": ("撕毁警徽", "Tear it"),  # W10: the badge's pointer past the last seat
     "confirmed": ("已确认", "Confirmed"),
     "then_card": ("后手：{card}", "Then: {card}"),  # D1: the second card, which takes over later
     "card_n": ("第{n}张", "Card {n}"),

@@ -20,6 +20,8 @@ from controller.ports import LED_OFF, Button
 from controller.rules import sheriff
 from controller.rules.events import BadgeChanged, Candidacy, ElectionClosed
 from controller.screens import views as v
+from controller.screens.render import _night_target, render
+from controller.screens.strings import UI
 from controller.sessions.session import Session
 from controller.web.views import judge_view
 from tests.director.helpers import ScriptedTable, session
@@ -261,3 +263,16 @@ def test_a_power_cut_during_the_election_changes_nothing(tmp_path):
         first = bots_game(path, 3, cut)
         assert sheriff.in_election(first.director.state), f"at {cut}s the table is not in the election"
         assert outcome(bots_game(path, 3)) == whole, f"cut at {cut}s"
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_the_badge_pointer_past_the_last_seat_says_tear_and_fits(lang, monkeypatch):
+    """W10: the dying sheriff's "no one" is tearing the badge, in words that fit the seat's screen (strict: a
+    line that does not fit or a missing glyph fails); drawn with the skip's words instead, the screen differs."""
+    view = v.NightChoice(sheriff.BADGE, None, v.Countdown(30, 30))
+    tear = render(view, lang, strict=True)
+    _night_target.cache_clear()
+    monkeypatch.setitem(UI, "tear_badge", UI["skip"])
+    as_skip = render(view, lang, strict=True)
+    _night_target.cache_clear()
+    assert tear.tobytes() != as_skip.tobytes()
