@@ -197,6 +197,7 @@ UI: dict[str, tuple[str, str]] = {
     "cmd_eject": ("请出场", "Eject"),
     "cmd_penalty": ("罚分", "Penalty point"),
     "cmd_surrender": ("投降", "Surrender"),
+    "cmd_self_destruct": ("自爆", "Self-destruct"),  # W11
     "cmd_judge_pick": ("法官录入", "Enter the pick"),
     "cmd_direction": ("发言方向", "Direction"),
     "cmd_redeal": ("重新发牌", "Redeal"),
@@ -219,6 +220,7 @@ UI: dict[str, tuple[str, str]] = {
     "done_eject": ("{n}号已被请出场", "Seat {n} ejected"),
     "done_penalty": ("{n}号罚分，共{p}分", "Seat {n}: penalty, {p} in all"),
     "done_surrender": ("{n}号投降", "Seat {n} surrendered"),
+    "done_self_destruct": ("{n}号自爆", "Seat {n} self-destructed"),
     "done_judge_pick": ("已录入：{what}", "Entered: {what}"),
     "done_direction": ("发言方向：{what}", "Direction: {what}"),
     "done_redeal": ("重新发牌", "Redealing"),

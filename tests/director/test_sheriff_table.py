@@ -53,7 +53,8 @@ def night(t: ScriptedTable, kill: int | None, check: int) -> None:
     """The killers agree on ``kill`` (None: no kill), the police checks ``check``."""
     t.until_window("night", "kill")
     for seat in t.seats_of("killer"):
-        t.point(seat, kill)
+        if seat in t.director.state.alive:  # type: ignore[union-attr]
+            t.point(seat, kill)
     t.until_window("night", "check")
     t.point(4, check)
 
@@ -185,6 +186,30 @@ def test_a_second_tie_leaves_the_table_without_a_sheriff():
     assert t.director.window.kind == "vote"  # type: ignore[union-attr]  # no sheriff: nobody chooses a direction
 
 
+def test_a_killer_self_destructs_during_the_election_and_it_is_held_again_the_next_day():
+    """W11: the judge enters the self-destruct of seat 1 (a killer) during the candidates' speeches: seat 1 is out
+    at once, the election ends, the dawn tells the night, night falls with no speeches and no vote; the next day
+    the election is held again before the dawn."""
+    t = table()
+    night(t, kill=5, check=1)
+    answer_the_call(t, running={1, 6})
+    t.until_window("speeches", sheriff.SPEECH)
+    menu = {o.command.name: o.open for o in t.director.judge_commands.judge_menu()}
+    assert menu["self_destruct"]
+    t.menu("self_destruct", 1)
+    assert events_of(t, ElectionClosed)[-1] == ElectionClosed((), "postponed")
+    assert 1 not in t.director.state.alive  # type: ignore[union-attr]
+    t.run_until(lambda: t.director.state.phase == "night" and t.director.state.night == 2)  # type: ignore[union-attr]
+    assert heard(t, "seat.1", "death.died") and heard(t, "sheriff.postponed")
+    assert not any(isinstance(e, ElectionClosed) and e.outcome == "run" for e in t.director.events[-5:])
+    night(t, kill=7, check=2)
+    w = t.until_window("candidacy")
+    assert 1 not in w.seats and isinstance(t.screen(1), v.Dead)  # the dead do not run, and see nothing of it
+    answer_the_call(t, running={6})
+    t.run_until(lambda: bool(events_of(t, BadgeChanged)))
+    assert events_of(t, BadgeChanged) == [BadgeChanged(6, "elected")]
+
+
 def test_nobody_runs_no_sheriff_and_the_day_goes_on():
     t = table()
     night(t, kill=5, check=1)
@@ -256,9 +281,13 @@ def test_bots_at_the_seats_elect_a_sheriff_and_play_to_the_end(tmp_path, seed):
 
 
 def test_a_power_cut_during_the_election_changes_nothing(tmp_path):
-    """The election's windows come back from the journal as they were (the call to run, the speeches, the vote)."""
-    whole = outcome(bots_game(tmp_path / "whole.sqlite", 3))
-    for cut in (30.0, 45.0, 70.0):
+    """The election's windows come back from the journal as they were (the call to run, the speeches, the vote):
+    the power goes a second after each of them is announced."""
+    s = bots_game(tmp_path / "whole.sqlite", 3)
+    whole = outcome(s)
+    said = {line.what.split()[0]: line.at for line in s.director.transcript if line.who == "voice"}
+    cuts = [said[p] + 1.0 for p in ("sheriff.call_to_run", "sheriff.candidates", "sheriff.vote_begins")]
+    for cut in cuts:
         path = tmp_path / f"cut-{cut:g}.sqlite"
         first = bots_game(path, 3, cut)
         assert sheriff.in_election(first.director.state), f"at {cut}s the table is not in the election"
