@@ -22,7 +22,7 @@ from controller.ports import Button
 from controller.rules import sheriff
 from controller.rules.actions import Action, ChooseDirection, Pass, Pick, Withdraw
 from controller.rules.engine import Pending
-from controller.rules.seats import CLOCKWISE, COUNTER_CLOCKWISE, order_from
+from controller.rules.seats import CLOCKWISE, COUNTER_CLOCKWISE, next_seat, order_from
 from controller.rules.state import CANDIDATE, GameState
 from controller.screens import views as v
 from controller.voice.prompts import phrase, prompt, seat_number
@@ -52,7 +52,7 @@ def opening(p: Pending) -> list[str]:
 def first_speakers(s: GameState, chief: int) -> tuple[int, int]:
     """Who speaks first if the sheriff chooses counter-clockwise (◀) or clockwise (▶): the living neighbours."""
     def first(direction: int) -> int:
-        order = order_from((chief - 1 + direction) % s.players + 1, direction, s.players, s.alive)
+        order = order_from(next_seat(chief, direction, s.players), direction, s.players, s.alive)
         return next((x for x in order if x != chief), chief)
     return first(COUNTER_CLOCKWISE), first(CLOCKWISE)
 
