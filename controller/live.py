@@ -100,7 +100,8 @@ def _lobby_club(club: Any) -> dict[str, Any]:
 def timings(config: Config) -> Timings:
     t = config.timers
     optional = {name: getattr(t, name) for name in ("recognition_s", "answer_s", "defence_claim_s", "direction_s",
-                                                      "tally_s", "first_identity_s") if getattr(t, name) is not None}
+                                                      "candidacy_s", "badge_s", "tally_s", "first_identity_s")
+                if getattr(t, name) is not None}
     return Timings(night_action_s=t.night_action_s, last_words_s=t.last_words_s, speech_s=t.speech_s,
                    defence_s=t.defence_s, reveal_s=t.deal_s, **optional,
                    warnings_s=(max(30.0, t.warning_s), t.warning_s) if t.warning_s < 30 else (t.warning_s,))

@@ -12,8 +12,27 @@ import math
 from collections.abc import Sequence
 from typing import Any
 
-from controller.rules.events import CardShown, Event, VoteClosed
-from controller.rules.state import GameState
+from controller.rules import sheriff
+from controller.rules.events import Candidacy, CardShown, ElectionClosed, Event, Opened, VoteClosed
+from controller.rules.state import SHERIFF, GameState
+
+
+def election_facts(events: Sequence[Event]) -> dict[str, object]:
+    """W10: the election under way, from its events since its call opened: who runs (the hands raised so far
+    while the call is open), who withdrew (退水) since."""
+    since = next((i for i in range(len(events) - 1, -1, -1)
+                  if isinstance(events[i], Opened) and events[i].kind == "candidacy"), 0)  # type: ignore[attr-defined]
+    running: list[int] = []
+    withdrawn: list[int] = []
+    called = False
+    for e in events[since:]:
+        if isinstance(e, ElectionClosed) and e.outcome == "run":
+            called, running = True, list(e.candidates)
+        elif isinstance(e, Candidacy) and called and not e.running:
+            withdrawn.append(e.seat)
+        elif isinstance(e, Candidacy) and not called and e.running:
+            running.append(e.seat)
+    return {"running": sorted(running), "withdrawn": sorted(withdrawn)}
 
 
 def public_facts(state: GameState | None, events: Sequence[Event], *, window: Any = None,
@@ -35,6 +54,17 @@ def public_facts(state: GameState | None, events: Sequence[Event], *, window: An
         facts["shown"] = shown
     if paused:
         facts["gesture"] = "paused"
+        return facts
+    chief = state.mark(SHERIFF)
+    if chief:  # W10: who holds the badge is public
+        facts["sheriff"] = chief
+    if sheriff.in_election(state):  # W10: held with eyes open, before the dawn; who runs is shown by hand
+        facts.update(gesture="sheriff_election", **election_facts(events))
+        kind = getattr(window, "kind", None)
+        if kind == "speeches" and state.queue:
+            facts.update(speaker=state.queue[0], seconds=max(0, math.ceil(round(window.deadline - now, 3))))
+        elif kind == "vote" and window.call is not None:
+            facts["candidate"] = window.call[0]
         return facts
     if state.phase == "night":
         facts["gesture"] = "eyes_closed"  # who wakes and what they choose stays in the dark

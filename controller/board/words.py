@@ -20,6 +20,7 @@ GESTURES: dict[str, tuple[str, str]] = {
     "deal": ("发牌", "Deal"), "eyes_closed": ("天黑请闭眼", "Night: eyes closed"), "day": ("天亮了", "Day breaks"),
     "speech": ("发言", "Speech"), "last_words": ("遗言", "Last words"), "vote": ("投票", "Vote"),
     "paused": ("暂停", "Paused"), "over": ("游戏结束", "Game over"),
+    "sheriff_election": ("警长竞选", "Sheriff election"),  # W10
     "standings": ("今晚积分榜", "Tonight's standings"),  # between games (V2.13, controller/club)
 }
 
@@ -32,6 +33,9 @@ BOARD: dict[str, tuple[str, str]] = {
     "vote_item": ("{n}号{v}票", "{n}:{v}"),
     "tied": ("平票：", "Tie: "),
     "shown": ("亮牌：", "Shown: "),  # W9, W11
+    "running": ("上警：", "Running: "),  # W10
+    "withdrawn": ("退水：", "Withdrew: "),
+    "sheriff": ("警长：{n}号", "Sheriff: seat {n}"),
     "role_item": ("{n}号 {role}", "{n}: {role}"),
     "standing": ("{rank}. {member}  {points}分", "{rank}. {member}  {points}"),
     "no_standings": ("今晚还没有结束的游戏", "No game has ended tonight"),
@@ -101,6 +105,13 @@ def board_lines(public: Mapping[str, object], lang: Lang | str = Lang.ZH) -> lis
                           Size.BIG, Tone.TEXT))
     if "candidate" in public:
         lines.append(Line(_w(BOARD, "candidate", lang, n=_as(label, public["candidate"])), Size.BIG, Tone.TEXT))
+    for key in ("running", "withdrawn"):  # W10: the election under way
+        seats = public.get(key)
+        if isinstance(seats, list) and seats:
+            lines.append(Line(_w(BOARD, key, lang), Size.SMALL, Tone.TEXT,
+                              tuple(ui("seat_short", lang, n=_as(label, s)) for s in seats)))
+    if "sheriff" in public:
+        lines.append(Line(_w(BOARD, "sheriff", lang, n=_as(label, public["sheriff"])), Size.SMALL, Tone.TEXT))
     dead = public.get("dead")
     if isinstance(dead, list) and dead:
         lines.append(Line(_w(BOARD, "dead", lang), Size.SMALL, Tone.DIM, tuple(_as(label, d) for d in dead)))

@@ -85,6 +85,8 @@ class TimersSection:
     answer_s: float | None = None  # the police's nod or shake stays on their screens (V2.2)
     defence_claim_s: float | None = None  # asking who wants a defence speech (C3)
     direction_s: float | None = None  # the judge picks the speeches' direction (V2.4)
+    candidacy_s: float | None = None  # the call to run for sheriff (W10)
+    badge_s: float | None = None  # a dying sheriff passes or tears the badge (W10)
     tally_s: float | None = None  # the tally stays on the screens
     first_identity_s: float | None = None  # dual-card: choosing the first card (D1)
 

@@ -10,17 +10,23 @@ back (V4.2: 「花蝴蝶出动」 … 「花蝴蝶回去」, the variant's ``nig
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from controller.rules import clash, turns
 from controller.rules.engine import Pending
 from controller.rules.events import (
+    BadgeChanged,
+    Candidacy,
     CardLost,
     CardShown,
     Dawn,
     Died,
     DirectionChosen,
+    ElectionClosed,
     Event,
     GameEnded,
     NightFell,
+    Opened,
     Penalised,
     Reasked,
     TieRound,
@@ -135,6 +141,8 @@ _TIE_STEPS = {
     ("club", 1): prompt("tie.tied_speak_again"), ("club", 2): prompt("tie.others_speak"),
     ("revote", 1): prompt("tie.revote"), ("top2", 1): prompt("tie.top_two_debate"),
     ("debate_first", 1): prompt("tie.debate"),
+    # W13 and W10: the tied speak again and the others vote among them
+    ("others_revote", 1): prompt("tie.tied_speak_again"), ("sheriff", 1): prompt("tie.tied_speak_again"),
 }
 #: The day steps after which the dead leave last words (V2.3, V4.7); without one (D2) nobody is told "no words".
 _LAST_WORDS_STEPS = frozenset({"last_words", "last_words.in_turn"})
@@ -176,6 +184,8 @@ def for_event(event: Event, after: GameState | None = None, variant: Variant | N
             return [prompt("tie.third_tie_draw")]
         if event.outcome == "nobody_out":
             return [prompt("tie.nobody_out")]
+        if event.outcome == "no_sheriff":
+            return []  # W10: a second tie; the election's close says there is no sheriff
         return [_TIE_STEPS.get((event.procedure, event.stage)) or prompt("tie.defend")]
     if isinstance(event, Died):
         return _died(event, after)
@@ -189,6 +199,13 @@ def for_event(event: Event, after: GameState | None = None, variant: Variant | N
                 if event.shown else []
             return phrase(seat_number(event.seat), prompt("execution.voted_out"), shown)
         return []
+    if isinstance(event, ElectionClosed):
+        return _election(event)
+    if isinstance(event, BadgeChanged):  # W10: "5号当选警长" / "警徽移交给5号" / "警徽被撕毁"
+        if event.how == "torn":
+            return [prompt("sheriff.badge_torn")]
+        what = prompt("sheriff.elected") if event.how == "elected" else prompt("sheriff.badge_passed")
+        return phrase(seat_number(event.seat), what)
     if isinstance(event, DirectionChosen):
         return [prompt("speech.clockwise") if event.direction > 0 else prompt("speech.counterclockwise")]
     if isinstance(event, GameEnded):
@@ -198,6 +215,29 @@ def for_event(event: Event, after: GameState | None = None, variant: Variant | N
     if isinstance(event, CardShown) and words is not None:  # W9 the idiot's reveal, W11 a self-destruct
         line = role_line(words, event.role, event.why)
         return phrase(seat_number(event.seat), [line] if line else [])
+    return []
+
+
+def _election(event: ElectionClosed) -> list[str]:
+    """W10/W11: "竞选的玩家：3号、5号，请依次发言" as the call closes; "本局没有警长" (nobody ran, a second tie, a
+    second self-destruct); "警长竞选推迟到明天" (a first self-destruct)."""
+    if event.outcome == "run":
+        return phrase(prompt("sheriff.candidates"), seats_list(event.candidates), prompt("sheriff.candidates_speak"))
+    if event.outcome == "postponed":
+        return [prompt("sheriff.postponed")]
+    return [prompt("sheriff.none")]
+
+
+def withdrawal(event: Candidacy, before: Sequence[Event]) -> list[str]:
+    """W10 退水: "5号退水" when a candidate leaves the race during the candidates' speeches; nothing when a seat
+    declines the call to run (that press is its own, and the room hears the candidates when the call closes).
+    ``before``: the game's events before this one (a withdrawal comes after the call closed, since the last
+    call opened)."""
+    for e in reversed(before):
+        if isinstance(e, ElectionClosed):
+            return phrase(seat_number(event.seat), prompt("sheriff.withdraws")) if e.outcome == "run" else []
+        if isinstance(e, Opened) and e.kind == "candidacy":
+            return []
     return []
 
 

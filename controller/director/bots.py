@@ -26,8 +26,9 @@ from controller.director.director import Director, Window
 from controller.director.places import PlaceTable, places_of, seat_of
 from controller.ports import Button
 from controller.rules import engine
-from controller.rules.actions import Ballot, ChooseDirection, GroupPick, Pass, Pick, Vote
+from controller.rules.actions import Ballot, ChooseDirection, GroupPick, Pass, Pick, Vote, Withdraw
 from controller.rules.cards import FIRST_IDENTITY
+from controller.rules.sheriff import BADGE, DIRECTION
 from controller.rules.turns import TURN_VOTE
 
 
@@ -187,12 +188,19 @@ class TableBots:
                 for i, seat in enumerate(p.seats):
                     self._point(seat, action.target, p.choices, delay + 0.3 * i)
             elif isinstance(action, Pick):
-                if p.kind in ("night", FIRST_IDENTITY):  # a target, or D1's card 1 or 2: ▶ to it, then OK
+                if p.kind in ("night", FIRST_IDENTITY, BADGE):  # a target, D1's card 1 or 2, W10's badge: ▶, OK
                     self._point(action.seat, action.target, p.choices, delay)
-                else:  # a defence claim
+                else:  # a defence claim, W10: running for sheriff
                     self._ok(action.seat, delay)
+            elif isinstance(action, Pass) and p.kind == "candidacy":  # W10: not running is ▶
+                self._later(delay, lambda seat=action.seat: self.table.click(seat, Button.NEXT))
             elif isinstance(action, Pass):
                 self._ok(action.seat, delay)
+            elif isinstance(action, Withdraw):  # W10 退水: ◀ during the candidates' speeches
+                self._later(delay, lambda seat=action.seat: self.table.click(seat, Button.PREV))
+            elif isinstance(action, ChooseDirection) and p.step == DIRECTION:  # W10: the sheriff's ◀ or ▶
+                button = Button.NEXT if action.clockwise else Button.PREV
+                self._later(delay, lambda seat=p.seats[0], b=button: self.table.click(seat, b))
             elif isinstance(action, ChooseDirection):
                 self._later(delay, lambda a=action: d.choose_direction(a.clockwise))
             # Timeout: do nothing and let the deadline pass (C5)

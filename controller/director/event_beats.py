@@ -11,11 +11,11 @@ from collections.abc import Sequence
 from typing import Any
 
 from controller.board.public import public_facts
-from controller.director import announce
+from controller.director import announce, sheriff_windows
 from controller.director.seams import Parts, Setup
 from controller.director.seat_output import LED_NOD, LED_SHAKE, dead_view
 from controller.ports import LED_OFF
-from controller.rules.events import Acted, CardLost, Dawn, Died, Event, NightFell, VoteClosed
+from controller.rules.events import Acted, Candidacy, CardLost, Dawn, Died, Event, NightFell, VoteClosed
 from controller.rules.turns import TURN_VOTE
 from controller.screens import views as v
 from controller.screens.own_views import game_over, police_answer
@@ -44,6 +44,17 @@ class EventBeats:
         """A game carried on after a power cut at night: the room's eyes are closed already."""
         self.voice.masking(True)
         self.night_shown = True
+
+    def eyes_open(self) -> None:
+        """W10: the room opens its eyes for the sheriff election, before the night's deaths are told (the dawn
+        that follows the election tells them)."""
+        s = self.parts.loop.state
+        self.voice.masking(False)
+        self.board_night = None
+        self.night_shown = False
+        for seat in self.parts.seats.ui:
+            if s is not None and seat in s.alive:
+                self.parts.seats.set(seat, v.Message(sheriff_windows.TITLE), LED_OFF)
 
     def take_unseen(self, seats: Sequence[int]) -> dict[int, list[tuple[int, v.Answer]]]:
         """The check answers ``seats`` may now see (V7.1), handed over once."""
@@ -80,7 +91,11 @@ class EventBeats:
                 continue  # V4.8: one player's vote in the round; the round's tally is announced at its end
             if isinstance(e, VoteClosed):
                 self.parts.loop.beat("call", lambda e=e: self._tally(e))
-            parts = announce.for_event(e, self.parts.loop.state, self.config.variant)
+            if isinstance(e, Candidacy) and not e.running:  # W10: a withdrawal is told; declining the call is not
+                done = self.parts.loop.events
+                parts = announce.withdrawal(e, done[:len(done) - len(events) + i])
+            else:
+                parts = announce.for_event(e, self.parts.loop.state, self.config.variant)
             if parts:
                 self.parts.loop.beat("say", parts)
             if isinstance(e, VoteClosed):

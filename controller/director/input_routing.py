@@ -10,12 +10,13 @@ from __future__ import annotations
 
 import logging
 
+from controller.director import sheriff_windows
 from controller.director.game_loop import describe
 from controller.director.judge_table import refusal, words
 from controller.director.records import Window
 from controller.director.seams import Parts, Setup
 from controller.ports import Button, ButtonEvent, CardEvent, InputEvent, LinkEvent, RemoteKeyEvent
-from controller.rules import cards, engine
+from controller.rules import cards, engine, sheriff
 from controller.rules.actions import Action, Pass, Pick, Rejected, Surrender, Vote
 from controller.rules.turns import TURN_VOTE
 from controller.screens import views as v
@@ -114,7 +115,8 @@ class InputRouting:
         w = self.parts.windows.window
         last_words = w is not None and w.kind == "last_words" and s.queue[:1] == (seat,)
         last_act = w is not None and w.kind == "night" and seat in w.seats  # W8: the hunter shoots as he dies
-        if seat not in s.alive and not (last_words or last_act):
+        badge = w is not None and w.kind == sheriff.BADGE and seat in w.seats  # W10: the dead sheriff's last act
+        if seat not in s.alive and not (last_words or last_act or badge):
             self.parts.seats.notice(seat, v.Message(v.L10n("你已出局", "You are out"), v.L10n("请保持安静", "Please stay silent")))
             return
         if w is None:
@@ -123,6 +125,8 @@ class InputRouting:
             return
         if (w.kind in ("night", cards.FIRST_IDENTITY) or w.step == TURN_VOTE) and seat in w.seats:
             self._night_button(seat, e.button, w)
+        elif self._sheriff_button(seat, e.button, w):
+            return
         elif (w.kind in ("speeches", "last_words") and s.queue and s.queue[0] == seat and e.button is Button.OK) or (w.kind == "recognition" and seat in w.seats and e.button is Button.OK):
             self.parts.loop.submit(Pass(seat), seat)
         elif w.kind == "defence_claim" and e.button is Button.OK:
@@ -176,18 +180,40 @@ class InputRouting:
         ui.notice, ui.notice_handle = None, None
         self.parts.seats.refresh()
 
+    def _move_pointer(self, seat: int, button: Button, choices: tuple[int | None, ...]) -> None:
+        """◀/▶ move the seat's pointer over ``choices`` (round), and the window is drawn again."""
+        ui = self.parts.seats.ui[seat]
+        i = choices.index(ui.cursor) if ui.cursor in choices else 0
+        ui.cursor = choices[(i + (1 if button is Button.NEXT else -1)) % len(choices)]
+        self.parts.windows.redraw_window()
+
+    def _sheriff_button(self, seat: int, button: Button, w: Window) -> bool:
+        """W10: a press in the election's windows (sheriff_windows.py says what each button means there).
+        Returns whether it was the election's; a candidate's OK while speaking stays the speech's pass."""
+        s = self.parts.loop.state
+        assert s is not None
+        if not (sheriff_windows.is_sheriffs(w.kind, w.step) or sheriff_windows.in_candidates_speech(s, w.kind, w.step)):
+            return False
+        if w.kind != "candidacy" and w.kind != "speeches" and seat not in w.seats:
+            return False
+        ui = self.parts.seats.ui[seat]
+        if w.kind == sheriff.BADGE and button in (Button.PREV, Button.NEXT):
+            self._move_pointer(seat, button, s.waiting.choices if s.waiting is not None else (None,))
+            return True
+        action = sheriff_windows.press(s, w.kind, w.step, seat, button, ui.cursor)
+        if action is None:
+            return False
+        self.parts.loop.submit(action, seat)
+        return True
+
     def _night_button(self, seat: int, button: Button, w: Window) -> None:
         assert self.parts.loop.state is not None
         p = engine.pending(self.parts.loop.state)
         if p is None:
             return
         ui = self.parts.seats.ui[seat]
-        choices = list(p.choices)
         if button in (Button.PREV, Button.NEXT):
-            i = choices.index(ui.cursor) if ui.cursor in choices else 0
-            i = (i + (1 if button is Button.NEXT else -1)) % len(choices)
-            ui.cursor = choices[i]
-            self.parts.windows.redraw_window()
+            self._move_pointer(seat, button, p.choices)
         elif w.step == TURN_VOTE:
             self.parts.loop.submit(Vote(seat, ui.cursor), seat)
         elif w.kind == cards.FIRST_IDENTITY:  # D1: the player's own choice, never the judge's

@@ -56,7 +56,7 @@ from controller.director.judge_table import (  # noqa: F401 (the table's names a
 from controller.director.seams import Parts, Setup
 from controller.director.seat_output import dead_view
 from controller.ports import LED_OFF
-from controller.rules import engine
+from controller.rules import engine, sheriff
 from controller.rules.actions import (
     Action,
     Ballot,
@@ -67,10 +67,12 @@ from controller.rules.actions import (
     Penalty,
     Pick,
     Rejected,
+    SelfDestruct,
     Surrender,
     Timeout,
     Vote,
 )
+from controller.rules.state import GameState
 from controller.rules.turns import TURN_VOTE
 from controller.screens import views as v
 from controller.voice.prompts import prompt
@@ -103,7 +105,7 @@ class JudgeCommands:
         def seat(n: int) -> Choice:
             return Choice(n, words("seat", n=self.label(n)))
 
-        if name in ("eject", "surrender"):
+        if name in ("eject", "surrender", "self_destruct"):
             return tuple(seat(n) for n in sorted(s.alive)) if s is not None and s.roles else ()
         if name == "penalty":
             return tuple(seat(n) for n in range(1, self.config.players + 1))
@@ -296,8 +298,10 @@ class JudgeCommands:
             "eject": playing,
             "penalty": playing,
             "surrender": playing,
+            "self_destruct": running and s is not None and self_destruct_now(s),
             "judge_pick": running and w is not None and w.kind == "night",
-            "direction": running and w is not None and w.kind == "direction",
+            # W10: the sheriff's own choice is the sheriff's (the judge may end its timer: the rule's direction)
+            "direction": running and w is not None and w.kind == "direction" and w.step != sheriff.DIRECTION,
             "redeal": self._redeal_open(),
             "abort": self.parts.loop.stage in ("deal", "play"),
         }.get(name, False)
@@ -320,7 +324,7 @@ class JudgeCommands:
 
     def _run(self, name: str, value: Any) -> Outcome:
         """Carry out a command already checked open and given a value among its choices."""
-        if name in ("eject", "penalty", "surrender"):
+        if name in ("eject", "penalty", "surrender", "self_destruct"):
             return self._run_seat(name, value)
         if name == "judge_pick":
             done = words("done_judge_pick", what=self._value_words(name, value))
@@ -350,15 +354,24 @@ class JudgeCommands:
             refused = self.penalty(seat)
             points = self.parts.loop.state.penalties.get(seat, 0) if self.parts.loop.state is not None else 0
             return self._rules_said(refused, words("done_penalty", n=n, p=points), Penalty(seat))
+        if name == "self_destruct":
+            refused = self.parts.loop.submit(SelfDestruct(seat))
+            return self._rules_said(refused, words("done_self_destruct", n=n), SelfDestruct(seat))
         return self._rules_said(self.surrender(seat), words("done_surrender", n=n), Surrender(seat))
+
+
+def self_destruct_now(s: GameState) -> bool:
+    """W11: a role of this game may self-destruct, and it is day or the sheriff election."""
+    return (s.phase == "day" or sheriff.in_election(s)) and any(
+        r.day_action == "self_destruct" for r in s.config.variant.roles.values())
 
 
 def _action_words(action: Action | None, label: Callable[[int], str]) -> v.L10n:
     """An input as the judge's screen names it ("请出场：5号", "Seat 3 → 7")."""
     if action is None:
         return words("cmd_redeal")
-    if isinstance(action, (Eject, Penalty, Surrender)):
-        name = {Eject: "eject", Penalty: "penalty", Surrender: "surrender"}[type(action)]
+    if isinstance(action, (Eject, Penalty, Surrender, SelfDestruct)):
+        name = {Eject: "eject", Penalty: "penalty", Surrender: "surrender", SelfDestruct: "self_destruct"}[type(action)]
         return _pair(words(f"cmd_{name}"), words("seat", n=label(action.seat)))
     if isinstance(action, GroupPick):
         what = words("skip") if action.target is None else words("seat", n=label(action.target))

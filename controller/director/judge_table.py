@@ -81,6 +81,8 @@ COMMANDS: tuple[JudgeCommand, ...] = (
     JudgeCommand("eject", "seat", True, ("seat.N", "eject.ejected"), "V2.11"),
     JudgeCommand("penalty", "seat", True, ("seat.N", "speech.out_of_turn"), "V2.11"),
     JudgeCommand("surrender", "seat", True, ("seat.N", "surrender.surrenders", "ending.*"), "V2.11"),
+    # W11: a werewolf shows the card by day (or during the sheriff election); the judge enters it
+    JudgeCommand("self_destruct", "seat", True, ("seat.N", "death.died"), "W11"),
     JudgeCommand("judge_pick", "target", True, (), "C2"),
     JudgeCommand("direction", "direction", False, ("speech.clockwise | speech.counterclockwise",), "V2.4"),
     JudgeCommand("redeal", "", True, ("setup.redeal",), "C1"),

@@ -26,7 +26,7 @@ from controller.director.records import RemoteAsk
 from controller.director.seams import Parts, Setup
 from controller.director.seat_output import draw
 from controller.ports import RemoteKey
-from controller.rules import engine
+from controller.rules import engine, sheriff
 from controller.rules.turns import TURN_VOTE
 from controller.screens import views as v
 from controller.screens.canvas import W, wrap
@@ -263,6 +263,12 @@ class RemoteScreens:
             if kind == "recognition" or p.ability == "recognise":
                 return v.L10n(f"{zh}认同伴", f"{en}: meet")
             return v.L10n(f"{zh}{action_name(p.ability, Lang.ZH)}", f"{en}: {action_name(p.ability, Lang.EN)}")
+        if kind == "candidacy":  # W10
+            return words("turn_candidacy")
+        if kind == sheriff.BADGE:
+            return words("turn_badge", n=self.label(p.seats[0]))
+        if kind == "direction" and p.step == sheriff.DIRECTION:
+            return words("turn_sheriff_direction", n=self.label(p.seats[0]))
         if kind == "direction":
             return words("turn_direction")
         if kind == "defence_claim":

@@ -20,6 +20,10 @@ class Timings:
     #: A defence or tie speech (C3, V2.7, V4.8): usually shorter than a day's speech.
     defence_s: float = 60.0
     direction_s: float = 10.0
+    #: W10: the call to run for sheriff (every living seat presses OK to run, ◀/▶ not to).
+    candidacy_s: float = 20.0
+    #: W10: a dying sheriff passes the badge or tears it (torn at the deadline).
+    badge_s: float = 30.0
     #: D1: the players choose which of their two cards plays first.
     first_identity_s: float = 30.0
     #: Remaining seconds at which a speaker is warned (beep, inverted screen).

@@ -11,13 +11,13 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 
-from controller.director import announce
+from controller.director import announce, sheriff_windows
 from controller.director.night_calls import NightCalls
 from controller.director.records import Window
 from controller.director.seams import Parts, Setup
 from controller.director.seat_output import LED_SPEAKER, LED_VOTE, dead_view
 from controller.ports import LED_OFF
-from controller.rules import cards, engine
+from controller.rules import cards, engine, sheriff
 from controller.rules.actions import Timeout
 from controller.rules.turns import TURN_VOTE
 from controller.rules.variant import NightStep
@@ -94,9 +94,15 @@ class InputWindows:
             else:
                 self.start(p, self.t.night_action_s, left)
         elif kind == "vote":
-            self._say_then([prompt("vote.begins")], lambda: self.parts.votes.start_vote(p))
+            begins = prompt("sheriff.vote_begins") if p.step in sheriff.VOTES else prompt("vote.begins")
+            self._say_then([begins], lambda: self.parts.votes.start_vote(p))
         elif kind == "defence_claim":
             self._say_then([prompt("speech.suspects_defend")], lambda: self.start(p, self.t.defence_claim_s, left))
+        elif sheriff_windows.is_sheriffs(kind, p.step):  # W10: the call to run, the badge, the sheriff's direction
+            if kind == "candidacy":
+                self.parts.announcer.eyes_open()  # W10: the election is held with eyes open, before the dawn
+            total = {"candidacy": self.t.candidacy_s, sheriff.BADGE: self.t.badge_s}.get(kind, self.t.direction_s)
+            self._say_then(sheriff_windows.opening(p), lambda: self.start(p, total, left))
         elif kind == "direction":
             self.start(p, self.t.direction_s, left)
         elif kind == cards.FIRST_IDENTITY:  # D1: each player puts one of the two cards face down as the first
@@ -149,7 +155,7 @@ class InputWindows:
                 w.handles.append(self.clock.call_at(w.deadline - warn, self._warn))
         self.schedule_ticks(w)
         self.parts.loop.checkpoint()
-        if p.kind in ("night", cards.FIRST_IDENTITY) or p.step == TURN_VOTE:
+        if p.kind in ("night", cards.FIRST_IDENTITY, sheriff.BADGE) or p.step == TURN_VOTE:
             for seat in p.seats:
                 self.parts.seats.ui[seat].cursor = next((c for c in p.choices if c is not None), None)
         self.redraw_window()
@@ -243,12 +249,27 @@ class InputWindows:
         elif w.kind == "recognition":
             for seat in w.seats:
                 self.parts.seats.set(seat, v.RoleReveal(seat, s.role_of(seat), s.partners(seat), hint=False))
+        elif sheriff_windows.is_sheriffs(w.kind, w.step):
+            holder = w.seats[0] if w.seats else 0
+            for seat in self.parts.seats.ui:
+                if seat not in s.alive and not (w.kind == sheriff.BADGE and seat == holder):
+                    self.parts.seats.set(seat, dead_view(s, seat), LED_OFF)
+                    continue
+                shown = sheriff_windows.view(s, w.kind, w.step, seat, self.label(holder),
+                                             self.parts.seats.ui[seat].cursor, cd)
+                # lit: whose choice it is; at the call, a hand raised to run (public, as a raised hand is)
+                lit = s.picks.get(seat) is not None if w.kind == "candidacy" else seat == holder
+                if shown is not None:
+                    self.parts.seats.set(seat, shown, LED_VOTE if lit else LED_OFF)
         elif w.kind in ("speeches", "last_words"):
             speaker = s.queue[0]
             warning = cd.remaining <= min(self.t.warnings_s, default=0)
             for seat in self.parts.seats.ui:
                 if seat == speaker:
                     self.parts.seats.set(seat, v.YourSpeech(cd, warning, w.kind == "last_words"), LED_SPEAKER)
+                elif seat in s.alive and sheriff_windows.in_candidates_speech(s, w.kind, w.step) and (
+                        shown := sheriff_windows.candidate_view(s, seat, self.label(speaker))) is not None:
+                    self.parts.seats.set(seat, shown, LED_OFF)  # W10: a candidate may withdraw meanwhile
                 elif seat in s.alive:
                     self.parts.seats.set(seat, v.Speaking(speaker, cd, w.kind == "last_words"), LED_OFF)
                 else:  # a dead seat whose last words are over goes dark again (no lit LED, no stale timer)

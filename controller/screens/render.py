@@ -249,7 +249,8 @@ def _night_choice(c: Canvas, view: v.NightChoice, lang: Lang, label: Label) -> N
     mates = bool(view.partner_picks)
     picked_by = sum(1 for _s, t in view.partner_picks if t == view.target) if view.target is not None else 0
     frame = _night_frame(view.action, view.countdown, view.confirmed, mates, lang)
-    target = _night_target(view.target, picked_by, view.confirmed, mates, lang, label)
+    none_word = "tear_badge" if view.action == "badge" else "skip"  # W10: the dying sheriff's "no one" tears it
+    target = _night_target(view.target, picked_by, view.confirmed, mates, lang, label, none_word)
     image = ImageChops.logical_or(frame.image, target.image)
     if target.invert is not None:
         image = ImageChops.logical_xor(image, target.invert)
@@ -286,12 +287,12 @@ def _night_frame(action: str, cd: v.Countdown, confirmed: bool, mates: bool, lan
 
 @lru_cache(maxsize=256)
 def _night_target(target: int | None, picked_by: int, confirmed: bool, mates: bool, lang: Lang,
-                  label: Label) -> _Layer:
+                  label: Label, none_word: str = "skip") -> _Layer:
     c = Canvas.new(f"NightChoice[{lang.value}]")
     mid = _mid(mates)
     target_box = (14, mid[1], W - 14, mid[3])
     if target is None:
-        c.ink(ui("skip", lang), target_box, (BIG, MEDIUM, SMALL))
+        c.ink(ui(none_word, lang), target_box, (BIG, MEDIUM, SMALL))
         return _Layer(c.image, tuple(c.problems))
     inked = c.ink(seat_word(target, lang, label), (14, mid[1], W - 14 - (22 if picked_by else 0), mid[3]), (HUGE, BIG, MEDIUM))
     if picked_by:

@@ -84,6 +84,7 @@ ACTIONS: dict[str, tuple[str, str]] = {
     "dual_shot": ("狙击", "Shoot"),
     "recognise": ("认同伴", "Meet partners"),
     "vote": ("投票", "Vote"),
+    "badge": ("警徽", "Badge"),  # W10: a dying sheriff passes the badge (to no one: torn)
 }
 
 #: Sides (winners).
@@ -126,6 +127,7 @@ UI: dict[str, tuple[str, str]] = {
     "eyes_closed": ("天黑请闭眼", "Night: close your eyes"),
     "choose_hint": ("←→选择  OK确认", "←→ choose, OK confirm"),
     "skip": ("不行动", "Skip"),
+    "tear_badge": ("撕毁警徽", "Tear it"),  # W10: the badge's pointer past the last seat
     "confirmed": ("已确认", "Confirmed"),
     "then_card": ("后手：{card}", "Then: {card}"),  # D1: the second card, which takes over later
     "card_n": ("第{n}张", "Card {n}"),
@@ -195,6 +197,7 @@ UI: dict[str, tuple[str, str]] = {
     "cmd_eject": ("请出场", "Eject"),
     "cmd_penalty": ("罚分", "Penalty point"),
     "cmd_surrender": ("投降", "Surrender"),
+    "cmd_self_destruct": ("自爆", "Self-destruct"),  # W11
     "cmd_judge_pick": ("法官录入", "Enter the pick"),
     "cmd_direction": ("发言方向", "Direction"),
     "cmd_redeal": ("重新发牌", "Redeal"),
@@ -217,6 +220,7 @@ UI: dict[str, tuple[str, str]] = {
     "done_eject": ("{n}号已被请出场", "Seat {n} ejected"),
     "done_penalty": ("{n}号罚分，共{p}分", "Seat {n}: penalty, {p} in all"),
     "done_surrender": ("{n}号投降", "Seat {n} surrendered"),
+    "done_self_destruct": ("{n}号自爆", "Seat {n} self-destructed"),
     "done_judge_pick": ("已录入：{what}", "Entered: {what}"),
     "done_direction": ("发言方向：{what}", "Direction: {what}"),
     "done_redeal": ("重新发牌", "Redealing"),
@@ -255,6 +259,9 @@ UI: dict[str, tuple[str, str]] = {
     "turn_vote_call": ("投{n}号？", "Vote for {n}?"),
     "turn_vote_of": ("{n}号投票", "Seat {n} votes"),
     "turn_direction": ("选择发言方向", "Choose the direction"),
+    "turn_candidacy": ("竞选警长：上警", "Sheriff: who runs"),  # W10
+    "turn_badge": ("{n}号移交警徽", "Seat {n}: the badge"),
+    "turn_sheriff_direction": ("{n}号警长选择方向", "Sheriff {n}: direction"),
     "turn_defence_claim": ("申请辩护", "Defence claims"),
     "turn_first_identity": ("选先手身份", "First identities"),
     "turn_recognise": ("{role}认同伴", "{role}: meet"),

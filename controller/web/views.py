@@ -16,6 +16,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from controller.board.words import board_lines
+from controller.rules import sheriff
 from controller.rules.turns import TURN_VOTE
 from controller.screens.story import story
 from controller.screens.strings import UI, Lang, action_name, role_name, side_name, ui, winner_name
@@ -173,6 +174,12 @@ def _turn(d: Director, lang: Lang) -> str:
         return _w("recognition", lang, who="+".join(sorted({role_name(s.role_of(n), lang) for n in w.seats})))
     if w.kind == "defence_claim":
         return ui("turn_defence_claim", lang)
+    if w.kind == "candidacy":  # W10: the sheriff election's waits, in the handheld's words
+        return ui("turn_candidacy", lang)
+    if w.kind == sheriff.BADGE:
+        return ui("turn_badge", lang, n=d.label(w.seats[0]))
+    if w.kind == "direction" and w.step == sheriff.DIRECTION:
+        return ui("turn_sheriff_direction", lang, n=d.label(w.seats[0]))
     if w.kind in ("direction", "first_identity"):
         return _w(w.kind, lang)
     return w.step

@@ -231,11 +231,12 @@ def test_a_bad_command_is_one_clear_line_and_changes_nothing(name, value, code):
 def test_every_command_is_on_the_table_once_with_words_in_both_languages():
     names = [c.name for c in COMMANDS]
     assert names == ["pause", "resume", "repeat", "extend", "end_timer", "undo", "eject", "penalty", "surrender",
-                     "judge_pick", "direction", "redeal", "abort"]
+                     "self_destruct", "judge_pick", "direction", "redeal", "abort"]
     assert set(BY_NAME) == set(names)
     for c in COMMANDS:
         assert c.label.zh and c.label.en and c.rule
-    assert {c.name for c in COMMANDS if c.confirm} >= {"undo", "eject", "penalty", "surrender", "abort", "redeal"}
+    assert {c.name for c in COMMANDS if c.confirm} >= {"undo", "eject", "penalty", "surrender", "abort", "redeal",
+                                                       "self_destruct"}
 
 
 def test_the_journal_keeps_the_judges_inputs_for_a_resumed_table(tmp_path: Path):

@@ -28,6 +28,8 @@ with CATALOG.open("rb") as _fh:
 #: the reading a Mandarin listener expects in the judge's words, checked by hand (before tone sandhi). A new
 #: prompt with a polyphone not listed here fails until someone has listened to it in their head and added it.
 READINGS = {
+    # W10's sheriff election: 警长 (zhang3), 当选, 接任, 移交, 撕毁, 或, 明天
+    "长": "zhang3", "当": "dang1", "任": "ren4", "移": "yi2", "撕": "si1", "毁": "hui3", "或": "huo4", "明": "ming2",
     "七": "qi1", "上": "shang4", "与": "yu3", "个": "ge4", "中": "zhong1", "为": "wei4", "九": "jiu3",
     "了": "le5", "亡": "wang2", "亮": "liang4", "从": "cong2", "他": "ta1", "以": "yi3", "份": "fen4",
     "位": "wei4", "依": "yi1", "允": "yun3", "八": "ba1", "六": "liu4", "其": "qi2", "别": "bie2", "副": "fu4",

@@ -17,7 +17,7 @@ const WORDS = {
   start: ["开始游戏", "Start game"], pause: ["暂停", "Pause"], resume: ["继续", "Resume"],
   repeat: ["重播", "Repeat"], extend: ["加时30秒", "+30 s"], end_timer: ["结束计时", "End timer"],
   undo: ["撤销", "Undo"], eject: ["请出场", "Eject"], penalty: ["罚分", "Penalty"],
-  surrender: ["投降", "Surrender"], judge_pick: ["录入选择", "Enter pick"], no_pick: ["不行动", "No action"],
+  surrender: ["投降", "Surrender"], self_destruct: ["自爆", "Self-destruct"], judge_pick: ["录入选择", "Enter pick"], no_pick: ["不行动", "No action"],
   clockwise: ["顺时针", "Clockwise"], anticlockwise: ["逆时针", "Anticlockwise"],
   redeal: ["重新发牌", "Redeal"], abort: ["中止游戏", "Abort"],
   more_players: ["人数 +1", "Players +1"], fewer_players: ["人数 −1", "Players −1"],
