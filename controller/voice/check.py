@@ -147,20 +147,22 @@ def _check_clip(pack: Pack, pid: str) -> list[Problem]:
 
 
 def unrecorded(name_or_path: str | os.PathLike[str], variant_files: Sequence[str] = ()) -> dict[str, list[str]]:
-    """Each variant's own lines (``[words.calls]``, ``[words.endings]``) that the pack has no recording of, by
-    variant id: the built-in variants, then ``variant_files``. Not a problem of the pack: the table says them with
+    """Each variant's own lines (``[words.calls]``, ``[words.endings]``) that the pack has no recording of (or a
+    recording of other words), by variant id: the built-in variants, then ``variant_files``. Not a problem of the pack: the table says them with
     the fallback voice (controller/voice/variant_lines.py) until the pack is rebuilt with them."""
     from controller.rules.variant import builtin_ids, load_variant
-    from controller.voice.variant_lines import lines
+    from controller.voice.variant_lines import lines, text
 
     try:
-        clips = Pack.load(find_pack(name_or_path)).clips
+        pack = Pack.load(find_pack(name_or_path))
     except PackError:
         return {}
+    clips = pack.clips
     out: dict[str, list[str]] = {}
     for vid in (*builtin_ids(), *variant_files):
         v = load_variant(vid)
-        missing = sorted(pid for pid in lines(v) if pid not in clips or not clips[pid].path.is_file())
+        missing = sorted(pid for pid, words in lines(v).items() if pid not in clips or not clips[pid].path.is_file()
+                         or clips[pid].text != text(words, pack.language))
         if missing:
             out[v.id] = missing
     return out

@@ -187,14 +187,14 @@ class VoicePack:
         return own | set(self.borrowed)
 
     def clip(self, prompt_id: str) -> Clip:
+        from controller.voice import variant_lines
+
         own = self.primary.clips.get(prompt_id)
-        if _usable(own):
+        if _usable(own) and not variant_lines.reworded(prompt_id, own.text, self.primary.language):  # type: ignore[union-attr]
             assert own is not None
             return own
         if self.fallback is not None and prompt_id in self.fallback.clips:
             return self.fallback.clips[prompt_id]
-        from controller.voice import variant_lines
-
         line = variant_lines.clip(prompt_id, self.primary.language, speak=self.speak_lines)
         if line is not None:
             return Clip(prompt_id, *line)

@@ -97,6 +97,14 @@ def estimate(words: str, language: str) -> float:
     return round(_LEAD_SECONDS + per * len(words), 2)
 
 
+def reworded(prompt_id: str, recorded: str, language: str) -> bool:
+    """Whether a variant file says ``prompt_id`` otherwise than the pack's recording of it (a club's own file
+    that rewords a built-in board's line, or a board edited since the pack was built): the file's words are said
+    until the pack is rebuilt, never the recording of other words."""
+    pair = known().get(prompt_id)
+    return pair is not None and text(pair, language) != recorded
+
+
 def clip(prompt_id: str, language: str, *, speak: bool) -> tuple[Path, str, float] | None:
     """The file, words and seconds of a variant's line, or None if no variant file has ``prompt_id``. With
     ``speak`` the line is synthesised (once; cached) and timed as heard; else it is timed by :func:`estimate` (and

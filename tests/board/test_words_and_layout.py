@@ -134,7 +134,7 @@ def test_the_idiots_card_voted_out_is_on_the_board_until_the_end() -> None:
     from tests.rules.table import Game
 
     g = Game("werewolf-12", "werewolf werewolf werewolf werewolf seer witch hunter idiot villager villager villager "
-                            "villager")
+                            "villager", {"sheriff": False})  # the election is tests/rules/test_sheriff.py's
     g.night()
     g.talk()
     g.hands({8: [1, 2, 3, 4, 5, 6, 7]})

@@ -4,19 +4,32 @@ viper under the real MicroPython binary (a seeded random soak in one process).""
 
 from __future__ import annotations
 
+import importlib
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from controller.bus import seatbus as sb
+
 LIB = Path(__file__).resolve().parents[2] / "firmware" / "lib"
-sys.path.insert(0, str(LIB))
 
-import framing  # noqa: E402  (firmware/lib, as the node imports it)
 
-from controller.bus import seatbus as sb  # noqa: E402
+def _firmware_module(name: str) -> Any:
+    """``name`` from firmware/lib, as the node imports it, with firmware/lib on sys.path only for the import: left
+    there, it made every later ``import mfrc522`` in the same process find the firmware's driver instead of the
+    PyPI package tests/hardware checks."""
+    sys.path.insert(0, str(LIB))
+    try:
+        return importlib.import_module(name)
+    finally:
+        sys.path.remove(str(LIB))
+
+
+framing = _firmware_module("framing")
 
 # The soak run under MicroPython: random frames (some garbled), garbage between them, fed in random chunks with
 # the line going quiet now and then; it prints how many streams the two decoders disagreed on.

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
@@ -150,9 +151,19 @@ def test_a_mixer_running_behind_the_clock_keeps_its_next_sound(voice: PygameVoic
 
 def test_a_variants_line_without_a_recording_is_played_in_the_fallback_voice(
         clock: FakeClock, tmp_path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture) -> None:
-    """The witch's question of werewolf-12 (its file's [words.calls]) has no clip in the pack: the table plays it
-    synthesised by espeak-ng, as long as the synthesis lasts, with no error."""
+    """A club's copy of werewolf-12 words the witch's question its own way (its file's [words.calls]), which the
+    pack has not recorded: the table plays it synthesised by espeak-ng, as long as the synthesis lasts, with no
+    error."""
+    from controller.rules.variant import load_variant
+    from controller.voice import variant_lines
+
     monkeypatch.setenv("TIANHEI_CACHE", str(tmp_path))
+    monkeypatch.setattr(variant_lines, "_OWN", {})
+    board = Path(variant_lines.__file__).resolve().parents[2] / load_variant("werewolf-12").source
+    own = tmp_path / "our-werewolf.toml"
+    own.write_text(board.read_text(encoding="utf-8").replace('id = "werewolf-12"', 'id = "our-werewolf"').replace(
+        "昨晚他被杀了，你要用解药救他吗？", "今晚他被杀了，你要用解药救他吗？"), encoding="utf-8")
+    variant_lines.register(load_variant(str(own)))
     pack = load_voice_pack("zh-CN")
     pack.speak_lines = True  # as the table's factory opens it
     v = PygameVoice(pack, clock=clock)
