@@ -12,7 +12,7 @@ import math
 from controller.director.records import Window
 from controller.director.seams import Parts, Setup
 from controller.director.seat_output import LED_VOTE
-from controller.rules import engine
+from controller.rules import engine, sheriff
 from controller.rules.actions import Timeout, Vote
 from controller.screens import views as v
 from controller.voice.prompts import vote_call
@@ -55,7 +55,7 @@ class VoteCalls:
             self.parts.loop.submit(Timeout())  # every candidate has been called: count the hands (V2.5)
             return
         candidate = w.calls.pop(0)
-        parts = vote_call(candidate)
+        parts = vote_call(candidate, election=w.step in (sheriff.VOTE, sheriff.REVOTE))
         seconds = self.parts.loop.say_now(parts)
         end = self.clock.now() + seconds
         w.call = (candidate, end)

@@ -136,9 +136,10 @@ def night_deaths(seats: Sequence[int]) -> list[str]:
     return phrase(prompt("dawn.deaths"), seats_list(sorted(seats)))
 
 
-def vote_call(seat: int) -> list[str]:
-    """The call for one seat in a public vote (V2.5): "5号，投他的请举手"."""
-    return phrase(seat_number(seat), prompt("vote.hands_for"))
+def vote_call(seat: int, election: bool = False) -> list[str]:
+    """The call for one seat in a public vote (V2.5): "5号，投他的请举手"; in the sheriff election (W10) a hand
+    makes the candidate sheriff rather than voting him out: "5号，选他当警长的请举手"."""
+    return phrase(seat_number(seat), prompt("sheriff.hands_for") if election else prompt("vote.hands_for"))
 
 
 def tally(seat: int, n: int) -> list[str]:

@@ -120,6 +120,8 @@ def test_seats_run_one_withdraws_a_tie_then_a_sheriff_who_later_passes_the_badge
     assert t.until_wait().step == sheriff.VOTE
     assert "sheriff.vote_begins" in t.said()
     hands(t, {6: (1, 2, 3, 4, 5), 7: (8, 9, 10, 11, 12)})
+    # a hand makes the candidate sheriff, it does not vote him out: "6号，选他当警长的请举手"
+    assert heard(t, "seat.6", "sheriff.hands_for") and "vote.hands_for" not in t.said()
     t.until_window("speeches", sheriff.TIE_SPEECH)
     assert heard(t, "tie.between", "seat.6", "seat.7", "tie.tied_speak_again")
     t.talk()
