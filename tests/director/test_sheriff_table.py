@@ -2,8 +2,10 @@
 vote, its tie and revote, the sheriff's direction and the dying sheriff's badge, through the seats' buttons and
 the director's windows on a virtual clock; and every one of these waits ends by its deadline when nobody presses.
 
-The W boards' roles have no voice yet, so the table plays werewolf-12's day (W10, W12, W13) on the killers and
-police the voice knows: tests/director/variants/sheriff-12.toml.
+The table plays werewolf-12's day (W10, W12, W13) on killers, police and civilians
+(tests/director/variants/sheriff-12.toml): the election does not depend on the roles, and the seats' roles here are
+simple to script. The built-in W boards play it too (tests/cli/test_table_cli.py, `./dev table --variant
+werewolf-12`).
 """
 
 from __future__ import annotations
