@@ -249,6 +249,7 @@ UI: dict[str, tuple[str, str]] = {
     "penalty_title": ("罚分", "Penalty point"),
     "penalty_body": ("罚一分，共{p}分", "One point, {p} in all"),
     "surrender_ask": ("投降？", "Surrender?"),
+    "self_destruct_ask": ("自爆？", "Self-destruct?"),  # W11: the seat's own gesture (input_routing.py)
     "surrender_hint": ("OK确认  ←→取消", "OK: yes  ←→: no"),
     # the judge's status screen: whose turn it is
     "turn_night": ("{role}{action}", "{role}: {action}"),
