@@ -395,7 +395,12 @@ def night_action(variant: Variant, step: str) -> str:
     return _STEP_ACTIONS.get(step, step)
 
 
-def action_name(action: str, lang: Lang) -> str:
+def action_name(action: str, lang: Lang, variant: str | Variant = "") -> str:
+    """A night action's word on a screen. The version played names it first (its ``[words.actions]``: the W
+    boards' hunter 开枪 "Shoot" where the seeds' sniper 狙击 shares the ability, W8); then this module's table
+    (the seeds' words); then any variant file's (a club's new step, 解药)."""
+    if own := own_word(own_words(variant, "actions", action), lang):
+        return own
     if not _in_table("action", action) and (words := variant_word("actions", action)):
         return _pick(words, lang)
     return _lookup(ACTIONS, action, lang)
