@@ -10,6 +10,9 @@ from __future__ import annotations
 
 from dataclasses import fields, is_dataclass, replace
 
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
 from controller.ports import Button
 from controller.rules import sheriff
 from controller.rules.events import ElectionClosed, VoteClosed
@@ -112,3 +115,20 @@ def test_with_a_judge_the_seat_gesture_asks_nothing_the_judge_enters_it():
     t = day_one(judge=True)
     hold_both(t, 3)
     assert t.director.ui[3].asking == "" and t.screen(3) != QUESTION
+
+
+@settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seat=st.sampled_from([s for s in range(1, 13) if s != 5]), yes=st.booleans())
+def test_whoever_holds_the_arrows_sees_the_same_question_and_only_a_killers_yes_is_heard(seat: int, yes: bool):
+    """Property (W11): whatever the card, the gesture draws the same question on that seat and on no other, the
+    other seats' screens do not change, and the room hears nothing unless a killer says yes."""
+    t = day_one()
+    said, others = len(t.said()), screens(t, but=seat)
+    hold_both(t, seat)
+    assert t.screen(seat) == QUESTION and screens(t, but=seat) == others
+    t.table.click(seat, Button.OK if yes else Button.PREV)
+    killer = t.director.state.roles[seat - 1] == "killer"  # type: ignore[union-attr]
+    assert (seat not in t.director.state.alive) == (yes and killer)  # type: ignore[union-attr]
+    if not (yes and killer):
+        t.run_for(3)
+        assert t.said()[said:] == [] and screens(t, but=seat) == others
