@@ -25,7 +25,7 @@ from controller.screens.fonts import SMALL
 from controller.screens.numbering import label_for
 from controller.screens.own_views import game_over
 from controller.screens.render import TOP, render, seconds
-from controller.screens.strings import Lang, night_action
+from controller.screens.strings import Lang, night_action, own_words
 
 from .display import ssd1306_bytes
 
@@ -123,9 +123,10 @@ class ScreenBook:
         """The NightChoice top line (the seconds left out) of every action, confirmed or not."""
         out = []
         for action in self._actions():
+            said = own_words(self.config.variant, "actions", action)  # as the director draws it (windows.py)
             for confirmed in (False, True):
                 for secs in (5, 30, 120):
-                    bits = self._draw(v.NightChoice(action, None, v.Countdown(secs, secs), (), confirmed))
+                    bits = self._draw(v.NightChoice(action, None, v.Countdown(secs, secs), (), confirmed, said))
                     out.append((bits & self._title_mask, action, confirmed))
         return out
 

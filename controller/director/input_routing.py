@@ -12,12 +12,13 @@ import logging
 
 from controller.director import sheriff_windows
 from controller.director.game_loop import describe
+from controller.director.judge_commands import self_destruct_now
 from controller.director.judge_table import refusal, words
 from controller.director.records import Window
 from controller.director.seams import Parts, Setup
 from controller.ports import Button, ButtonEvent, CardEvent, InputEvent, LinkEvent, RemoteKeyEvent
 from controller.rules import cards, engine, sheriff
-from controller.rules.actions import Action, Pass, Pick, Rejected, Surrender, Vote
+from controller.rules.actions import Action, Pass, Pick, Rejected, SelfDestruct, Surrender, Vote
 from controller.rules.turns import TURN_VOTE
 from controller.screens import views as v
 from controller.voice.prompts import phrase, prompt, seat_number
@@ -88,7 +89,7 @@ class InputRouting:
         if ui is None:
             log.warning("button from unknown seat %s ignored", seat)
             return
-        if self._surrender_gesture(seat, e):
+        if self._seat_gesture(seat, e):
             return
         if e.button is Button.OK and not e.pressed:
             ui.ok_down = False
@@ -138,43 +139,53 @@ class InputRouting:
         elif s.phase == "day":
             self.parts.seats.notice(seat, v.Message(v.L10n("请稍候", "Not now"), v.L10n("现在不是你的回合", "It is not your turn")))
 
-    def _surrender_gesture(self, seat: int, e: ButtonEvent) -> bool:
-        """A table without a judge (V2.11): holding ◀ and ▶ together asks this seat, on its own screen only,
-        whether it surrenders; OK says yes (the rules then accept or refuse, on this screen alone), ◀ or ▶
-        says no. Returns whether the press was the gesture's."""
+    def _seat_gesture(self, seat: int, e: ButtonEvent) -> bool:
+        """A table without a judge (V2.11, W11): holding ◀ and ▶ together asks this seat, on its own screen only,
+        a question that OK answers yes (the rules then accept or refuse, on this screen alone) and ◀ or ▶ no.
+        Returns whether the press was the gesture's.
+
+        W11: on a board where a role may self-destruct, by day and during the sheriff election the question is
+        "self-destruct?" on every living seat, whatever its role: which question is asked depends only on the board
+        and the phase, never on the card, so the gesture and the question look the same at a werewolf's seat and at
+        a villager's, and the room learns nothing until a werewolf's yes is accepted (the same announcement as the
+        judge's command). A villager's yes is refused on that seat's screen alone and nothing is said: it cannot
+        happen by accident (two arrows held for ``surrender_hold_s``, then OK) and tells nobody anything.
+        Otherwise the question is V2.11's surrender."""
         ui = self.parts.seats.ui[seat]
         if e.button in (Button.PREV, Button.NEXT):
             (ui.held.add if e.pressed else ui.held.discard)(e.button)
         loop = self.parts.loop
         if self.has_judge or loop.stage != "play" or loop.state is None or loop.state.over:
             return False
-        if ui.asking_surrender:
+        if ui.asking:
             if e.pressed and e.button is Button.OK:
-                self._end_surrender_question(seat)
-                self.parts.loop.submit(Surrender(seat), seat)
+                asked = ui.asking
+                self._end_question(seat)
+                self.parts.loop.submit(SelfDestruct(seat) if asked == "self_destruct" else Surrender(seat), seat)
             elif e.pressed:  # ◀ or ▶: no
-                self._end_surrender_question(seat)
+                self._end_question(seat)
             return True
         both = ui.held == {Button.PREV, Button.NEXT}
-        if both and ui.surrender_handle is None and seat in loop.state.alive:
+        if both and ui.gesture_handle is None and seat in loop.state.alive:
             at = self.clock.now() + self.t.surrender_hold_s
-            ui.surrender_handle = self.clock.call_at(at, lambda: self._ask_surrender(seat))
-        elif not both and ui.surrender_handle is not None:
-            ui.surrender_handle.cancel()
-            ui.surrender_handle = None
+            ui.gesture_handle = self.clock.call_at(at, lambda: self._ask(seat))
+        elif not both and ui.gesture_handle is not None:
+            ui.gesture_handle.cancel()
+            ui.gesture_handle = None
         return False
 
-    def _ask_surrender(self, seat: int) -> None:
+    def _ask(self, seat: int) -> None:
         ui = self.parts.seats.ui[seat]
-        ui.surrender_handle = None
+        ui.gesture_handle = None
+        s = self.parts.loop.state
         if ui.held != {Button.PREV, Button.NEXT} or self.parts.loop.stage != "play" or self.parts.judge.paused:
             return
-        ui.asking_surrender = True
-        self.parts.seats.notice(seat, v.Message(words("surrender_ask"), words("surrender_hint")), keep=True)
+        ui.asking = "self_destruct" if s is not None and self_destruct_now(s) else "surrender"
+        self.parts.seats.notice(seat, v.Message(words(f"{ui.asking}_ask"), words("surrender_hint")), keep=True)
 
-    def _end_surrender_question(self, seat: int) -> None:
+    def _end_question(self, seat: int) -> None:
         ui = self.parts.seats.ui[seat]
-        ui.asking_surrender = False
+        ui.asking = ""
         if ui.notice_handle is not None:
             ui.notice_handle.cancel()
         ui.notice, ui.notice_handle = None, None

@@ -37,10 +37,12 @@ class SeatUI:
     #: The cards this seat tapped at the deal, in order (two in the dual-card versions).
     cards: tuple[str, ...] = ()
     reveal_handle: Handle | None = None
-    #: ◀ and ▶ held together (a table without a judge: the surrender gesture, V2.11), and the question shown.
+    #: ◀ and ▶ held together (a table without a judge: the seat's own gesture, V2.11's surrender or W11's
+    #: self-destruct), and the question shown on this seat: "" none, else the command it asks ("surrender",
+    #: "self_destruct").
     held: set[Button] = field(default_factory=set)
-    surrender_handle: Handle | None = None
-    asking_surrender: bool = False
+    gesture_handle: Handle | None = None
+    asking: str = ""
 
 
 @dataclass

@@ -233,7 +233,8 @@ class RemoteScreens:
         return v.JudgeAsk(c.label, choices[min(ask.choice, len(choices) - 1)].label, words("choose_seat"))
 
     def _pick_words(self, ability: str, target: int | None) -> v.L10n:
-        act = (action_name(ability, Lang.ZH), action_name(ability, Lang.EN))  # a variant file's words too (解药)
+        variant = self.setup.config.variant  # the board's own words first (开枪, W8), a variant file's too (解药)
+        act = (action_name(ability, Lang.ZH, variant), action_name(ability, Lang.EN, variant))
         if target is None:
             return v.L10n(f"{act[0]}：不行动", f"{act[1]}: skip")
         n = self.label(target)
@@ -262,7 +263,8 @@ class RemoteScreens:
             en = " & ".join(role_name(r, Lang.EN) for r in roles)
             if kind == "recognition" or p.ability == "recognise":
                 return v.L10n(f"{zh}认同伴", f"{en}: meet")
-            return v.L10n(f"{zh}{action_name(p.ability, Lang.ZH)}", f"{en}: {action_name(p.ability, Lang.EN)}")
+            variant = self.setup.config.variant
+            return v.L10n(f"{zh}{action_name(p.ability, Lang.ZH, variant)}", f"{en}: {action_name(p.ability, Lang.EN, variant)}")
         if kind == "candidacy":  # W10
             return words("turn_candidacy")
         if kind == sheriff.BADGE:

@@ -245,7 +245,7 @@ class Transcript:
                     seats=self.seats(e.actors))
         if e.ability == "recognise":
             return words("met", self.lang, who=who)
-        what = action_name(e.ability, self.lang)
+        what = action_name(e.ability, self.lang, self.variant or "")
         if self.lang is Lang.EN:
             what = what.lower()
         if e.target is None:

@@ -23,7 +23,7 @@ from controller.rules.turns import TURN_VOTE
 from controller.rules.variant import NightStep
 from controller.screens import views as v
 from controller.screens.own_views import police_answer
-from controller.screens.strings import night_action
+from controller.screens.strings import night_action, own_words
 from controller.voice.prompts import prompt
 from controller.voice.variant_lines import role_line
 
@@ -245,7 +245,9 @@ class InputWindows:
             for seat in w.seats:
                 ui = self.parts.seats.ui[seat]
                 partners = tuple((m, picks.get(m)) for m in w.seats if m != seat and m in picks)
-                self.parts.seats.set(seat, v.NightChoice(self._action(w.step), ui.cursor, cd, partners, seat in picks))
+                action = self._action(w.step)
+                self.parts.seats.set(seat, v.NightChoice(action, ui.cursor, cd, partners, seat in picks,
+                                                         own_words(self.config.variant, "actions", action)))
         elif w.kind == "recognition":
             for seat in w.seats:
                 self.parts.seats.set(seat, v.RoleReveal(seat, s.role_of(seat), s.partners(seat), hint=False))

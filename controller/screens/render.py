@@ -248,7 +248,7 @@ def _night_choice(c: Canvas, view: v.NightChoice, lang: Lang, label: Label) -> N
     The result is pixel for pixel what drawing it in one go gives: ((frame | target) ^ confirmed box) | mates."""
     mates = bool(view.partner_picks)
     picked_by = sum(1 for _s, t in view.partner_picks if t == view.target) if view.target is not None else 0
-    frame = _night_frame(view.action, view.countdown, view.confirmed, mates, lang)
+    frame = _night_frame(view.action, view.countdown, view.confirmed, mates, lang, view.words)
     none_word = "tear_badge" if view.action == "badge" else "skip"  # W10: the dying sheriff's "no one" tears it
     target = _night_target(view.target, picked_by, view.confirmed, mates, lang, label, none_word)
     image = ImageChops.logical_or(frame.image, target.image)
@@ -273,9 +273,10 @@ def _mid(mates: bool) -> tuple[int, int, int, int]:
 
 
 @lru_cache(maxsize=64)
-def _night_frame(action: str, cd: v.Countdown, confirmed: bool, mates: bool, lang: Lang) -> _Layer:
+def _night_frame(action: str, cd: v.Countdown, confirmed: bool, mates: bool, lang: Lang,
+                 words: tuple[str, ...] = ()) -> _Layer:
     c = Canvas.new(f"NightChoice[{lang.value}]")
-    title = action_name(action, lang)
+    title = own_word(words, lang) or action_name(action, lang)
     if confirmed and SMALL.width(f"{title} · {ui('confirmed', lang)} {seconds(cd, lang)}") < W:
         title += " · " + ui("confirmed", lang)  # else the inverted number alone says it
     _countdown_top(c, title, cd, lang)

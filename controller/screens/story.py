@@ -165,7 +165,7 @@ def _acted(e: Acted, roles: tuple[str, ...], lang: Lang, label: Label = plain, v
     if e.ability == "recognise":
         return [f"{head} {_w('recognised', lang)}"]
     arrow = "→" if lang is Lang.ZH else "->"
-    what = action_name(e.ability, lang)
+    what = action_name(e.ability, lang, variant)
     if e.target is None:
         return [f"{head} {what}: {_w(e.how if e.how in ('forfeited',) else 'skipped', lang)}"]
     lines = [f"{head} {what} {arrow} {label(e.target)}"]

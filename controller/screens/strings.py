@@ -249,6 +249,7 @@ UI: dict[str, tuple[str, str]] = {
     "penalty_title": ("罚分", "Penalty point"),
     "penalty_body": ("罚一分，共{p}分", "One point, {p} in all"),
     "surrender_ask": ("投降？", "Surrender?"),
+    "self_destruct_ask": ("自爆？", "Self-destruct?"),  # W11: the seat's own gesture (input_routing.py)
     "surrender_hint": ("OK确认  ←→取消", "OK: yes  ←→: no"),
     # the judge's status screen: whose turn it is
     "turn_night": ("{role}{action}", "{role}: {action}"),
@@ -394,7 +395,12 @@ def night_action(variant: Variant, step: str) -> str:
     return _STEP_ACTIONS.get(step, step)
 
 
-def action_name(action: str, lang: Lang) -> str:
+def action_name(action: str, lang: Lang, variant: str | Variant = "") -> str:
+    """A night action's word on a screen. The version played names it first (its ``[words.actions]``: the W
+    boards' hunter 开枪 "Shoot" where the seeds' sniper 狙击 shares the ability, W8); then this module's table
+    (the seeds' words); then any variant file's (a club's new step, 解药)."""
+    if own := own_word(own_words(variant, "actions", action), lang):
+        return own
     if not _in_table("action", action) and (words := variant_word("actions", action)):
         return _pick(words, lang)
     return _lookup(ACTIONS, action, lang)

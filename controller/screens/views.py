@@ -133,13 +133,16 @@ class NightChoice(View):
     """A waking seat choosing a target: ◀/▶ move, OK confirms (C2, C5, C6).
 
     ``target`` None means "no action" (every action is optional, V4.2). ``partner_picks`` are the other group
-    members' current picks as (their seat, their target) for group decisions (C6)."""
+    members' current picks as (their seat, their target) for group decisions (C6). ``words``: the action as the
+    version played says it (its ``[words.actions]``, zh then en: 开枪 for the W boards' hunter, W8); empty: the
+    seeds' words for ``action``."""
 
     action: str
     target: int | None
     countdown: Countdown
     partner_picks: tuple[tuple[int, int | None], ...] = ()
     confirmed: bool = False
+    words: tuple[str, ...] = ()
 
 
 class Answer(enum.Enum):

@@ -168,7 +168,7 @@ def _turn(d: Director, lang: Lang) -> str:
         return _w("vote_call", lang, n=d.label(w.call[0])) if w.call is not None else ui("turn_vote", lang)
     if w.kind == "night":
         who = "+".join(sorted({role_name(s.role_of(n), lang) for n in w.seats}))
-        what = action_name(d._action(w.step), lang)
+        what = action_name(d._action(w.step), lang, d.config.variant)
         return _w("night", lang, who=who, seats=" ".join(d.label(n) for n in w.seats), what=what)
     if w.kind == "recognition":
         return _w("recognition", lang, who="+".join(sorted({role_name(s.role_of(n), lang) for n in w.seats})))

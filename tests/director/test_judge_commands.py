@@ -297,14 +297,14 @@ def test_a_short_press_of_both_arrows_asks_nothing():
     t = first_day(judge=False)
     until_speech_of(t, 3)
     hold_both(t, 1, seconds=0.5)
-    assert t.director.ui[1].asking_surrender is False
+    assert t.director.ui[1].asking == ""
 
 
 def test_with_a_judge_the_seat_gesture_does_nothing():
     t = first_day()
     until_speech_of(t, 3)
     hold_both(t, 1)
-    assert t.director.ui[1].asking_surrender is False
+    assert t.director.ui[1].asking == ""
 
 
 @settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])

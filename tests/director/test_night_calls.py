@@ -102,4 +102,6 @@ def test_the_witch_is_shown_the_victim_and_the_dying_hunter_aims_on_his_seat() -
     assert antidote and all(isinstance(view, v.NightChoice) and view.action == "antidote" and view.target == kills[night]
                             for night, view in antidote)
     shots = [view for _, step, view in seen if step.startswith("on_death.")]
-    assert all(isinstance(view, v.NightChoice) and view.action == "shoot" for view in shots)
+    assert shots and all(isinstance(view, v.NightChoice) and view.action == "shoot" for view in shots)
+    # W8: his screen says the board's own word for the shot (开枪), not the seeds' sniper's (狙击)
+    assert all(isinstance(view, v.NightChoice) and view.words == ("开枪", "Shoot") for view in shots)

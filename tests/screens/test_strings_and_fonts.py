@@ -52,3 +52,19 @@ def test_the_subsets_rebuild_identically(tmp_path: Path) -> None:
 def test_the_licences_ship_beside_the_fonts() -> None:
     for name in ("unifont.LICENSE.txt", "wqy.LICENSE.txt"):
         assert (font_build.HERE / name).stat().st_size > 1000
+
+
+def test_the_w_boards_hunter_says_the_boards_own_word_the_seeds_sniper_keeps_his() -> None:
+    """W8: the hunter's shot and the seeds' sniper share the ability "shoot"; the board's own [words.actions]
+    wins for its own games (开枪), and a seed version's screen still says 狙击."""
+    from controller.screens import views as v
+    from controller.screens.render import render
+
+    for board in ("werewolf-12", "werewolf-12-guard", "werewolf-9"):
+        assert strings.action_name("shoot", Lang.ZH, board) == "开枪"
+    assert strings.action_name("shoot", Lang.ZH, "v4.0") == strings.action_name("shoot", Lang.ZH) == "狙击"
+    cd = v.Countdown(20, 30)
+    hunter = render(v.NightChoice("shoot", 3, cd, words=("开枪", "Shoot")), Lang.ZH, strict=True)
+    sniper = render(v.NightChoice("shoot", 3, cd), Lang.ZH, strict=True)
+    spelled = render(v.NightChoice("unspoken", 3, cd, words=("开枪", "Shoot")), Lang.ZH, strict=True)
+    assert hunter.tobytes() != sniper.tobytes() and hunter.tobytes() == spelled.tobytes()
