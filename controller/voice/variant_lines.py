@@ -85,6 +85,11 @@ def known() -> dict[str, tuple[str, str]]:
     return {**_builtin(), **_OWN}
 
 
+def _line(prompt_id: str) -> tuple[str, str] | None:
+    """One line of :func:`known`, without building the merged table: every clip the voice plays asks."""
+    return _OWN.get(prompt_id) or _builtin().get(prompt_id)
+
+
 def text(pair: tuple[str, str], language: str) -> str:
     """The line in a pack's language (zh for ``zh-*``, en otherwise)."""
     return pair[0] if language.lower().startswith("zh") else pair[1]
@@ -101,7 +106,7 @@ def reworded(prompt_id: str, recorded: str, language: str) -> bool:
     """Whether a variant file says ``prompt_id`` otherwise than the pack's recording of it (a club's own file
     that rewords a built-in board's line, or a board edited since the pack was built): the file's words are said
     until the pack is rebuilt, never the recording of other words."""
-    pair = known().get(prompt_id)
+    pair = _line(prompt_id)
     return pair is not None and text(pair, language) != recorded
 
 
@@ -109,7 +114,7 @@ def clip(prompt_id: str, language: str, *, speak: bool) -> tuple[Path, str, floa
     """The file, words and seconds of a variant's line, or None if no variant file has ``prompt_id``. With
     ``speak`` the line is synthesised (once; cached) and timed as heard; else it is timed by :func:`estimate` (and
     its file may not exist)."""
-    pair = known().get(prompt_id)
+    pair = _line(prompt_id)
     if pair is None:
         return None
     words = text(pair, language)
