@@ -62,8 +62,10 @@ def pytest_unconfigure(config: pytest.Config) -> None:
     green run red by chance. Everything is reported and flushed by now; the status is pytest's own."""
     alive = [t.name for t in threading.enumerate() if t is not threading.main_thread() and t.is_alive()]
     if alive and "status" in _EXIT:
-        print(f"(tests left {len(alive)} thread(s) running: {', '.join(sorted(set(alive))[:6])}; exiting without "
-              "the interpreter's finalization)", file=sys.stderr)
+        # An xdist worker always has execnet's own threads: its line would only break the progress dots.
+        if "PYTEST_XDIST_WORKER" not in os.environ:
+            print(f"(tests left {len(alive)} thread(s) running: {', '.join(sorted(set(alive))[:6])}; exiting "
+                  "without the interpreter's finalization)", file=sys.stderr)
         sys.stdout.flush()
         sys.stderr.flush()
         os._exit(_EXIT["status"])
