@@ -22,7 +22,7 @@ from controller.director.seat_output import LED_SPEAKER, LED_VOTE, dead_view
 from controller.ports import LED_OFF
 from controller.rules import cards, engine, sheriff
 from controller.rules.actions import Timeout
-from controller.rules.events import Dawn
+from controller.rules.events import Dawn, NightFell
 from controller.rules.turns import TURN_VOTE
 from controller.rules.variant import NightStep
 from controller.screens import views as v
@@ -159,8 +159,10 @@ class InputWindows:
             for skipped in self.calls.rest(s.night):
                 self.call_skipped(skipped)
             events = self.parts.loop.events
-            dawn = max(i for i, e in enumerate(events) if isinstance(e, Dawn))
-            self.parts.announcer.announce(events[dawn:])
+            fell = max((i for i, e in enumerate(events) if isinstance(e, NightFell)), default=0)
+            dawn = next((i for i, e in enumerate(events) if i > fell and isinstance(e, Dawn)), None)
+            if dawn is not None:  # (W10: night 1's dawn waits for the sheriff election, which says it)
+                self.parts.announcer.announce(events[dawn:])
 
     def _wake(self, step: NightStep) -> list[str]:
         """The step's wake line and question; only the question when its roles are awake already (W3)."""
