@@ -22,7 +22,7 @@ def register(sub: Any) -> None:
     p.add_argument("action", nargs="?", default="serve", choices=("serve", "broker-files", "quarantine"),
                    help="serve (default): run the hall service; broker-files: write Mosquitto's configuration; "
                    "quarantine [list]: the messages the hall refused; quarantine retake ID...|--all: take them "
-                   "again after an upgrade (docs/hall.md)")
+                   "again after an upgrade (docs/club.md)")
     p.add_argument("what", nargs="*", metavar="list|retake ID", help=argparse.SUPPRESS)
     p.add_argument("--all", action="store_true", help="quarantine retake: every message in the quarantine")
     p.add_argument("--config", type=Path, default=None, help="tianhei.toml with [mqtt] and [hall] (default ./tianhei.toml)")
