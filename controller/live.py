@@ -97,6 +97,11 @@ def _lobby_club(club: Any) -> dict[str, Any]:
     return {"member_card": member_card, "remote_lines": lines, "board_facts": facts}
 
 
+def _with_lines(lobby: dict[str, Any], first: list[Any]) -> dict[str, Any]:
+    """The lobby's arguments with ``first`` before the remote's other lines."""
+    return {**lobby, "remote_lines": [*first, *lobby.get("remote_lines", ())]} if first else lobby
+
+
 def timings(config: Config) -> Timings:
     t = config.timers
     optional = {name: getattr(t, name) for name in ("recognition_s", "answer_s", "defence_claim_s", "direction_s",
@@ -248,6 +253,14 @@ async def run_live(config: Config, opts: LiveOptions) -> Director:
         else:
             hall.feed.idle()
     club = open_club_for(config, journal)
+    # W boards' and clubs' own lines the pack has not recorded: said as silence without espeak-ng; the judge's
+    # remote and console say so before the game (controller/voice/silent_lines.py)
+    from controller.voice.silent_lines import table_notice
+
+    silent = table_notice(config.voice.pack, config.game.variant, opts.checkin)
+    from controller.screens.views import L10n
+
+    silent_words = [] if silent is None else [L10n(*silent.words())]
     members: dict[int, str | None] = {}
     lang = "en" if config.table.language.startswith("en") else "zh"
     board: Any = None
@@ -307,7 +320,7 @@ async def run_live(config: Config, opts: LiveOptions) -> Director:
         variant = load_variant(config.game.variant)
         lobby = Lobby(table, scheduler, variant, game_options(config, variant),
                       joined.set_result, judge=config.table.judge != "none", lang=lang,
-                      variants=choosable_variants(), board=board, **_lobby_club(club))
+                      variants=choosable_variants(), board=board, **_with_lines(_lobby_club(club), silent_words))
         if console is not None:
             console.watch_lobby(lobby)
         lobby.start()
@@ -371,6 +384,7 @@ async def run_live(config: Config, opts: LiveOptions) -> Director:
                         seed=seed, deck=deck, judge_entry=config.table.judge == "entry", board=board,
                         judge=config.table.judge != "none")  # no judge: players surrender from their seats
     follower.attach(director)
+    director.remote_lines.extend(silent_words)
     if console is not None:
         console.watch(director)
     if hasattr(table, "follow"):

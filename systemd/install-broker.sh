@@ -42,14 +42,28 @@ package=(sh "$src/systemd/mosquitto-package.sh")
 "${package[@]}" || { [ -x /usr/sbin/mosquitto ] || exit 1
     echo "install-broker.sh: going on with the Mosquitto installed (tianhei hall broker-files warns of it)" >&2; }
 
+# A broker set up before client ids were bound to logins (its tianhei.conf without use_username_as_clientid) kept
+# the sessions of the old ids (tianhei-<club>-hall, ...), which nobody uses any more and Mosquitto keeps filling up
+# to max_queued_messages. Its store is set aside once, with the broker stopped (it writes the store as it stops):
+# safe, since the tables send again what the hall has not acknowledged, the hall what the league has not, and the
+# hall keeps the rooms' state itself; what is lost is only the broker's copy of what was in flight.
+conf=${TIANHEI_MOSQUITTO_CONF:-/etc/mosquitto/conf.d/tianhei.conf}
+store=${TIANHEI_MOSQUITTO_STORE:-/var/lib/mosquitto/mosquitto.db}
+old_ids=0
+if [ -f "$conf" ] && [ -f "$store" ] && ! grep -q '^use_username_as_clientid true' "$conf"; then old_ids=1; fi
+
 # mosquitto.conf (listeners, no anonymous clients), the ACL and a password per user, in /etc/tianhei/mqtt.
 # Debian's own /etc/mosquitto/mosquitto.conf keeps persistence on in /var/lib/mosquitto and includes conf.d.
 step files "$tianhei" hall broker-files --club "$club" --rooms "$rooms" --out /etc/tianhei/mqtt "${binds[@]}"
 # Run as root, broker-files gives the password file and the ACL to the user mosquitto drops to (0640;
 # controller/hall/broker.py readable_by_the_broker); the folder stays open, the way to the hall's secrets/.
 if [ "$dry" = 1 ] || id tianhei >/dev/null 2>&1; then step files chown -R tianhei /etc/tianhei/mqtt/secrets; fi
-step files install -m 0644 /etc/tianhei/mqtt/mosquitto.conf /etc/mosquitto/conf.d/tianhei.conf
+step files install -m 0644 /etc/tianhei/mqtt/mosquitto.conf "$conf"
 step service systemctl enable mosquitto
+if [ "$old_ids" = 1 ]; then
+    step service systemctl stop mosquitto
+    step sessions mv "$store" "$store.before-client-ids"
+fi
 step service systemctl restart mosquitto
 
 if [ "$hall" = 1 ]; then

@@ -1,6 +1,6 @@
 """A simulated RS-485 bus joining the bus master to seat nodes that run the real firmware under ``micropython``.
 
-Each node is a ``micropython`` process running ``tests/firmware/fakes/simnode.py``: firmware/lib on fake
+Each node is a ``micropython`` process running ``controller/sim/seatnode/simnode.py``: firmware/lib on fake
 ``machine`` modules, stepped line by line over a pipe. :class:`SimBus` is the master's :class:`Transport`: it owns
 a simulated clock, models wire time from frame length and baud rate (10 bits per byte), delivers each frame to
 the node it is addressed to, and can corrupt, drop and delay frames in both directions and power-cycle nodes.
@@ -27,6 +27,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from controller.ports import Button
+from controller.sim.seatnode import SIMNODE
 
 from . import seatbus as sb
 from .auth_counter import CounterStore
@@ -36,7 +37,6 @@ from .table import BusTable
 
 REPO = Path(__file__).resolve().parents[2]
 FIRMWARE_LIB = REPO / "firmware" / "lib"
-SIMNODE = REPO / "tests" / "firmware" / "fakes" / "simnode.py"
 BUTTON_NAMES = {Button.PREV: "prev", Button.NEXT: "next", Button.OK: "ok"}
 
 

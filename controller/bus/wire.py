@@ -14,7 +14,7 @@ host's and nothing can be fast-forwarded. The wire is modelled as SimBus models 
   frame) collides, and colliding bytes are garbage the master's CRC throws away, as on a shared pair; a node
   waiting across a master slot holds its answer if the master talked there (the LISTEN rule), as SimBus does.
 
-Nodes are stepped on a pipe each (``tests/firmware/fakes/simnode.py``, the same harness as bus-sim): when a
+Nodes are stepped on a pipe each (``controller/sim/seatnode/simnode.py``, the same harness as bus-sim): when a
 frame arrives for them, when a button or card changes, and every ``idle_tick`` otherwise (every ``busy_tick``
 while a debounce or an unacknowledged event needs them). All of it runs in one thread: :meth:`RealWire.run`
 waits in one ``select`` for the line or the next timer.

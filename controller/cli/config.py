@@ -75,7 +75,10 @@ def _voice_lines(config: Any) -> list[str]:
     charges = ("the club charges for its evenings" if config.voice.commercial
                else "[voice] commercial = true if the club charges for its evenings")
     head = "voice: free for every use" if free_for_every_use(terms) else f"voice: not free for every use ({charges})"
-    return [head, *(f"  {line}" for line in speaking_lines(terms))]
+    from controller.voice.silent_lines import table_notice
+
+    silent = table_notice(config.voice.pack, config.game.variant, every_variant=True)  # the judge may choose any board at check-in
+    return [head, *(f"  {line}" for line in speaking_lines(terms)), *([f"voice: {silent.line()}"] if silent else [])]
 
 
 def _hall_lines(config: Any) -> list[str]:

@@ -21,7 +21,10 @@ def register(sub: Any) -> None:
     p = sub.add_parser("hall", help="the club's hall: every room live on a web page, announcements, waiting list")
     p.add_argument("action", nargs="?", default="serve", choices=("serve", "broker-files", "quarantine"),
                    help="serve (default): run the hall service; broker-files: write Mosquitto's configuration; "
-                   "quarantine: the messages the hall refused")
+                   "quarantine [list]: the messages the hall refused; quarantine retake ID...|--all: take them "
+                   "again after an upgrade (docs/club.md)")
+    p.add_argument("what", nargs="*", metavar="list|retake ID", help=argparse.SUPPRESS)
+    p.add_argument("--all", action="store_true", help="quarantine retake: every message in the quarantine")
     p.add_argument("--config", type=Path, default=None, help="tianhei.toml with [mqtt] and [hall] (default ./tianhei.toml)")
     p.add_argument("--host", default=None, help="the page's address (default [hall] http_host, 127.0.0.1); the "
                    "hall's address on the club network to let the TV and phones in")
@@ -60,7 +63,10 @@ def run(args: argparse.Namespace) -> int:
     if args.action == "broker-files":
         return _broker_files(config, args)
     if args.action == "quarantine":
-        return _quarantine(config)
+        return _quarantine(config, args)
+    if args.what or args.all:
+        return fail(f"hall {args.action}: unexpected {' '.join(args.what) or '--all'} (list and retake are "
+                    "for hall quarantine)")
     from controller.hall.app import SetupError, broker_address, build_service, serve
     from controller.hall.outbox import OutboxError
 
@@ -135,17 +141,43 @@ def _broker_files(config: Any, args: argparse.Namespace) -> int:
     return 0
 
 
-def _quarantine(config: Any) -> int:
+def _quarantine(config: Any, args: argparse.Namespace) -> int:
+    """``hall quarantine [list]`` prints what the hall refused; ``hall quarantine retake ID...|--all`` takes it
+    again (controller/hall/service.py, HallService.retake)."""
     from controller.cli.club_args import print_quarantine
     from controller.hall.store import HallStore
 
+    verb, ids = (args.what[0], args.what[1:]) if args.what else ("list", [])
+    if verb not in ("list", "retake"):
+        return fail(f"hall quarantine: no action {verb!r}: list, or retake ID... (ids as listed) or --all")
+    if verb == "list" and (ids or args.all):
+        return fail("hall quarantine list takes no ids: retake ID... takes those messages again")
+    if verb == "retake" and not ids and not args.all:
+        return fail("hall quarantine retake needs the ids to take again (as `hall quarantine` lists them) or --all")
     if not Path(config.hall.db).exists():
         return print_quarantine([], config.hall.db)
     try:
         store = HallStore(config.hall.db)
     except (OSError, sqlite3.Error) as exc:
         return fail(f"hall quarantine: {config.hall.db}: {exc}")
-    return print_quarantine(store.quarantined(), config.hall.db)
+    if verb == "list":
+        return print_quarantine(store.quarantined(), config.hall.db)
+    from controller.hall.app import build_service
+
+    rows, unknown = (store.quarantined(), []) if args.all else store.quarantine_rows(ids)
+    if unknown:
+        return fail(f"hall quarantine retake: no single message with id {', '.join(unknown)} in {config.hall.db} "
+                    "(`tianhei hall quarantine` lists them)")
+    service = build_service(config, store=store, voices=[], auto_send=False)
+    outcome = {"taken": 0, "had": 0, "refused": 0}
+    for q in sorted(rows, key=lambda q: q.first):  # in the order they first came
+        what, told = service.retake(q)
+        outcome[what] += 1
+        print(f"{q.id}  {'still refused: ' if what == 'refused' else ''}{told}")
+    print(f"{outcome['taken']} taken, {outcome['had']} stored already, {outcome['refused']} still refused "
+          f"(left in the quarantine)" + ("; restart the hall (systemctl restart tianhei-hall) so it offers the "
+                                         "records taken to the league" if outcome["taken"] else ""))
+    return 0
 
 
 def _league_bridge(args: argparse.Namespace, club: str) -> Any:

@@ -72,6 +72,10 @@ def run(args: argparse.Namespace) -> int:
 
     if (notice := voice_terms_notice(config.voice.pack)) is not None:
         log.warning("%s", notice)
+    from controller.voice.silent_lines import table_notice
+
+    if (silent := table_notice(config.voice.pack, config.game.variant, every_variant=True)) is not None:
+        log.warning("%s", silent.line())  # the judge's remote says it too (controller/live.py)
     notifier = Notifier()
     try:
         return asyncio.run(serve(config, args, notifier, simulated))

@@ -112,6 +112,11 @@ def run(args: argparse.Namespace) -> int:
     # the table speaks aloud from here on (the printed game above plays no sound): under whose terms, once
     if (notice := voice_terms_notice(config.voice.pack)) is not None:
         print(f"tianhei: {notice}", file=sys.stderr)
+    from controller.voice.silent_lines import table_notice
+
+    # a board's lines without a recording and no espeak-ng: said now, before the game, not found out in it
+    if (silent := table_notice(config.voice.pack, config.game.variant, args.checkin)) is not None:
+        print(f"tianhei: {silent.line()}", file=sys.stderr)
     autoplay = args.autoplay or ("heuristic" if args.seat is not None or (simulated and not window and not console)
                                  else None)
     from controller.director.transcript import line

@@ -186,6 +186,8 @@ class EventBeats:
                                                                             variant=self.config.variant)
         if sleep:
             self.parts.loop.beat_now("say", sleep)
+        if step and calls.on:
+            self.parts.loop.beat_now("call", lambda: self.parts.windows.mark_call(e.step, False))
 
     def _tally(self, e: Any) -> None:
         for seat in self.parts.seats.ui:

@@ -107,6 +107,8 @@ class GameLoop:
         self.beat("say", [prompt("game.restored")])
         if self.state.phase == "night":
             self.parts.announcer.night_resumed()
+        if not self.state.over:
+            self.parts.windows.recall(replay.call, replay.last_seq)  # W3: a call the power cut is called again
         left = None
         if replay.timer and replay.timer.get("key") == self.parts.windows.key():
             left = float(replay.timer.get("remaining", 0)) or None

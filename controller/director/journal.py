@@ -7,7 +7,8 @@ judge's audit shows it.
 
 Record kinds: ``game`` (what the game is, :class:`~controller.director.identity.GameIdentity`, written with
 its set-up), ``input`` (an action, opening a group of events), ``event`` (a rule event), ``undo`` (drops the
-last group), ``timer`` (a countdown checkpoint, for resuming "from what was left"), ``note`` (director facts),
+last group), ``timer`` (a countdown checkpoint, for resuming "from what was left"), ``call`` (W3: the night call begun or
+ended last, so that a call cut by the power is called again), ``note`` (director facts),
 ``closed`` (a game the judge closed unfinished: kept, marked abandoned).
 
 Durability, the way the file is made and written:
@@ -93,6 +94,8 @@ class Replay:
     #: Inputs still in effect, each with the number of events it produced.
     groups: list[tuple[dict[str, Any], int]] = field(default_factory=list)
     timer: dict[str, Any] | None = None
+    #: W3: the night call begun or ended last (``{"night", "step", "open"}``), None before any.
+    call: dict[str, Any] | None = None
     notes: list[dict[str, Any]] = field(default_factory=list)
     #: What the game is (None: written by a Tianhei from before journals said so).
     identity: GameIdentity | None = None
@@ -345,6 +348,13 @@ class SqliteJournal:
         else:
             self._hand_over([("timer", dict(checkpoint))], False, done, chains=False)
 
+    def record_call(self, mark: Mapping[str, Any], done: Done | None = None) -> None:
+        """W3: a night call begun or ended (night_calls.py); ``done``: return at once and be told on the loop."""
+        if done is None:
+            self._write([("call", dict(mark))])
+        else:
+            self._hand_over([("call", dict(mark))], False, done, chains=False)
+
     def note(self, data: Mapping[str, Any]) -> None:
         self._write([("note", dict(data))])
 
@@ -388,6 +398,8 @@ class SqliteJournal:
                     replay.timer = None
                 elif kind == "timer":
                     replay.timer = payload
+                elif kind == "call":
+                    replay.call = payload
                 elif kind == "note":
                     replay.notes.append(payload)
                 elif kind == "game":

@@ -6,6 +6,15 @@ line and question, a wait, then its sleep line. A call that does open lasts at l
 to "close your eyes": a random length drawn for each call from the game's seed (:data:`CALL_S`), the same draw
 for both, so a dead role's call cannot be told from a living one's (tests/director/test_night_calls.py measures
 it over many games). A player who thinks longer than the draw makes that call longer, as at any table.
+
+A power cut in the middle of a call: the table journals each call as it begins and ends (:meth:`NightCalls.mark`),
+and a table resumed from the journal calls the cut call again from its wake line, dead role or living, acted or
+not, and it lasts a whole new draw again (:meth:`NightCalls.restore`). Not "the rest of its draw": what was left is
+not in the journal for a call nobody answers (nothing is written while it waits) and only to the last countdown
+checkpoint for one that is answered, so a rest would be computed differently for the dead and the living, and
+its length would tell. A whole call again, from the same wake line, drawn from the same seeded range, is what any
+call is. The resumed draws come from the game's seed and the journal's last record, so the same journal resumes
+the same way.
 """
 
 from __future__ import annotations
@@ -38,6 +47,9 @@ class NightCalls:
         self.resumed = True
         #: When the open call may end (its window's opening plus its draw); None when no call is open.
         self.until: float | None = None
+        self.seed = seed
+        #: The step whose window opens again after a power cut: its call lasts a whole new draw (restore()).
+        self.recalled: str | None = None
 
     def night_fell(self) -> None:
         self.next = 0
@@ -82,6 +94,27 @@ class NightCalls:
             return False
         i = ids.index(step) + way
         return 0 <= i < len(tonight) and _called(tonight[i]) == _called(tonight[ids.index(step)])
+
+    def mark(self, step: str, night: int, begun: bool) -> dict[str, object] | None:
+        """The journal's record of a call begun or ended (None: not a W3 call, nothing to record)."""
+        if not self.on or not any(st.id == step for st in self.steps):
+            return None
+        return {"night": night, "step": step, "open": begun}
+
+    def restore(self, mark: dict[str, object] | None, night: int, salt: int) -> str | None:
+        """A game resumed from the journal, whose last call record is ``mark``: tonight's calls go on after the
+        one it names, and its draws come from the game's seed and ``salt`` (the journal's last record). Returns
+        the step whose call the power cut (to be called again whole), or None."""
+        if not self.on or not mark or mark.get("night") != night:
+            return None
+        ids = [st.id for st in self.steps]
+        step = mark.get("step")
+        if not isinstance(step, str) or step not in ids:
+            return None
+        self.rng = random.Random(f"W3:{self.seed}:resumed:{salt}")
+        self.resumed = False
+        self.next = ids.index(step) + 1
+        return step if mark.get("open") else None
 
     def opened(self, step: str, now: float) -> None:
         """A call's window opened: it lasts at least a draw from now."""

@@ -8,10 +8,13 @@ the game is started, moved and cancelled in one place (the judge's pause and ext
 
 from __future__ import annotations
 
+import logging
 import math
 from collections.abc import Callable
+from typing import Any
 
 from controller.director import announce, sheriff_windows
+from controller.director.journal import JournalError
 from controller.director.night_calls import NightCalls
 from controller.director.records import Window
 from controller.director.seams import Parts, Setup
@@ -19,6 +22,7 @@ from controller.director.seat_output import LED_SPEAKER, LED_VOTE, dead_view
 from controller.ports import LED_OFF
 from controller.rules import cards, engine, sheriff
 from controller.rules.actions import Timeout
+from controller.rules.events import Dawn, NightFell
 from controller.rules.turns import TURN_VOTE
 from controller.rules.variant import NightStep
 from controller.screens import views as v
@@ -26,6 +30,8 @@ from controller.screens.own_views import police_answer
 from controller.screens.strings import night_action, own_words
 from controller.voice.prompts import prompt
 from controller.voice.variant_lines import role_line
+
+log = logging.getLogger(__name__)
 
 
 class InputWindows:
@@ -74,6 +80,7 @@ class InputWindows:
             step = self.config.variant.night_steps[p.step]
             for skipped in self.calls.skipped_before(p.step, self.parts.loop.state.night):
                 self.call_skipped(skipped)
+            self.parts.loop.beat("call", lambda: self.mark_call(step.id, True))
             self.parts.loop.beat("say", self._wake(step))
             learnt = self.parts.announcer.take_unseen(p.seats)
             for seat, answers in learnt.items():  # V7.1: what they may see of the police's checks
@@ -111,10 +118,51 @@ class InputWindows:
     def call_skipped(self, step: NightStep) -> None:
         """W3: a step the rules skipped (its role is dead, or its potion spent) is called all the same, and the
         table waits as if it acted."""
+        self.parts.loop.beat("call", lambda: self.mark_call(step.id, True))
         self.parts.loop.beat("say", self._wake(step))
         self.parts.loop.beat("wait", self.calls.draw())
         if sleep := self.sleep(step.id):
             self.parts.loop.beat("say", sleep)
+        self.parts.loop.beat("call", lambda: self.mark_call(step.id, False))
+
+    def mark_call(self, step: str, begun: bool) -> None:
+        """W3: a call begun (its wake line is next) or ended (its sleep line said), in the journal, so that a
+        table resumed after a power cut calls a cut call again (night_calls.py)."""
+        s, journal = self.parts.loop.state, self.setup.journal
+        mark = self.calls.mark(step, s.night, begun) if s is not None else None
+        if mark is None or journal is None:
+            return
+        if journal.writer is not None:  # behind the inputs in flight, without waiting for the disk
+            journal.record_call(mark, done=_log_missed)
+            return
+        try:
+            journal.record_call(mark)
+        except JournalError as exc:
+            _log_missed(exc)
+
+    def recall(self, mark: dict[str, Any] | None, salt: int) -> None:
+        """A game resumed after a power cut (W3): the call the cut was in is called again, whole, dead role or
+        living; when the rules still wait for it, its window opens again and lasts a new draw."""
+        s = self.parts.loop.state
+        assert s is not None
+        cut = self.calls.restore(mark, s.night, salt)
+        if cut is None:
+            return
+        p = engine.pending(s)
+        if p is not None and p.kind == "night" and p.step == cut:
+            self.calls.recalled = cut  # open() calls it: its wake line, its window, a new draw
+            return
+        if s.phase != "night":  # the dawn came with the cut call's group: eyes are closed until it is said
+            self.parts.announcer.night_resumed()
+        self.call_skipped(self.config.variant.night_steps[cut])
+        if s.phase != "night":
+            for skipped in self.calls.rest(s.night):
+                self.call_skipped(skipped)
+            events = self.parts.loop.events
+            fell = max((i for i, e in enumerate(events) if isinstance(e, NightFell)), default=0)
+            dawn = next((i for i, e in enumerate(events) if i > fell and isinstance(e, Dawn)), None)
+            if dawn is not None:  # (W10: night 1's dawn waits for the sheriff election, which says it)
+                self.parts.announcer.announce(events[dawn:])
 
     def _wake(self, step: NightStep) -> list[str]:
         """The step's wake line and question; only the question when its roles are awake already (W3)."""
@@ -147,8 +195,9 @@ class InputWindows:
         remaining = left if left is not None else total
         w = Window(p.kind, p.step, p.seats, self.key(), total, now + remaining)
         self.take(w)
-        if p.kind == "night" and left is None:
-            self.calls.opened(p.step, now)  # W3: the call lasts at least a draw from now
+        if p.kind == "night" and (left is None or self.calls.recalled == p.step):
+            self.calls.opened(p.step, now)  # W3: the call lasts at least a draw from now (a whole one when resumed)
+            self.calls.recalled = None
         w.handles.append(self.clock.call_at(w.deadline, self.deadline))
         for warn in self.t.warnings_s if p.kind in ("speeches", "last_words") else ():
             if remaining > warn:
@@ -312,3 +361,9 @@ class InputWindows:
 def _whole(seconds: float) -> float:
     """Seconds left rounded up to a whole second (to the millisecond first, so float dust is not a second)."""
     return float(max(0, math.ceil(round(seconds, 3))))
+
+
+def _log_missed(error: JournalError | None) -> None:
+    """A call's record missed: a power cut during that call would not call it again."""
+    if error is not None:
+        log.error("%s", error)

@@ -22,6 +22,7 @@ from controller.club.standings import standings
 from controller.hall import checks, league_feed, schema, topics
 from controller.hall.announce import Announcer, game_over_text
 from controller.hall.mqtt import CLIENT_LOG, BrokerAddress, LinkStats, first_of, keep_linked, seen
+from controller.hall.quarantine import Quarantined
 from controller.hall.store import HallStore
 from controller.hall.waiting import Proposal, Room, next_variant, propose
 
@@ -113,6 +114,35 @@ class HallService:
         except Exception as exc:  # a fault of ours met by this message: the next one is taken all the same
             return self._refuse(topic, sender, checks.Refused("(handling)", f"{type(exc).__name__}: {exc}"),
                                 payload, where[1], schema.message_id(msg), fault=True)
+
+    def retake(self, q: Quarantined) -> tuple[str, str]:
+        """Take a quarantined message again (``tianhei hall quarantine retake``), after an upgrade whose door
+        would accept it: checked by today's schema; what passes is applied exactly once (a result or a record by
+        its game id: one already stored is not stored again) and leaves the quarantine; what fails stays, with
+        today's reason. Returns (``taken`` | ``had`` | ``refused``, what to tell). Its id was acknowledged when it
+        was refused, so the table does not send it again; nothing is announced aloud for a game long over."""
+        where = topics.parse(q.topic)
+        payload = q.payload.encode("utf-8")
+        try:
+            if where is None or where[0] != self.club:
+                raise checks.Refused("topic", f"not a room topic of club {self.club!r}")
+            data = schema.table_message(checks.parse(payload), where[1], where[2])
+        except checks.Refused as exc:
+            with self.store.transaction():
+                self.store.refused_again(q.digest, exc.field, exc.why)
+            return "refused", f"{exc.field}: {exc.why}"
+        room, kind, body = where[1], where[2], data["body"]
+        game = str(body.get("uid" if kind == "record" else "game", ""))
+        with self.store.transaction():
+            had = kind in ("result", "record") and self.store.holds(kind, game)
+            if not had:
+                self._apply(room, kind, data["epoch"], data["seq"], data.get("at", self.clock()), body)
+            self.store.take_out(q.digest)
+        if not had:
+            self.counts.taken += 1
+            self._changed()
+        what = f"room {room}'s {kind}" + (f" of game {game}" if game else "")
+        return ("had", f"{what} was stored already: left as it is") if had else ("taken", f"{what} taken")
 
     def _take_message(self, room: str, kind: str, msg: dict[str, Any]) -> str:
         epoch, seq, body = msg["epoch"], msg["seq"], msg["body"]

@@ -179,6 +179,22 @@ class HallStore:
     def quarantined(self, limit: int = quarantine.KEEP) -> list[quarantine.Quarantined]:
         return quarantine.rows(self.db, limit)
 
+    def take_out(self, digest: str) -> None:
+        quarantine.take_out(self.db, digest)
+
+    def refused_again(self, digest: str, field: str, why: str) -> None:
+        quarantine.still_refused(self.db, digest, field, why)
+
+    def quarantine_rows(self, ids: list[str]) -> tuple[list[quarantine.Quarantined], list[str]]:
+        """The quarantined messages ``ids`` name (each as listed), and the ids that name none or several."""
+        return quarantine.find(self.db, ids)
+
+    def holds(self, kind: str, game: str) -> bool:
+        """Whether a game's result (``kind`` "result") or club record ("record") is stored: the game id decides
+        whether a message taken again from the quarantine is new."""
+        table = {"result": "results", "record": "records"}[kind]
+        return self.db.execute(f"SELECT 1 FROM {table} WHERE game = ?", (game,)).fetchone() is not None
+
     # ---- waiting list and announcements ------------------------------------------------------------------------
     def waiting(self) -> list[tuple[str, float]]:
         return [(n, s) for n, s in self.db.execute("SELECT name, since FROM waiting ORDER BY since, name")]

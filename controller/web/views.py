@@ -129,6 +129,7 @@ def _lobby_view(lobby: Lobby | None, lang: Lang, phones: int) -> dict[str, Any]:
                             "countdown": None, "lines": [], "headline": ui("lobby_checkin", lang) if lobby else
                             _w("waiting", lang)}
     if lobby is not None and not lobby.started:
+        view["lines"] = [_text(line, lang) for line in lobby.remote_lines[-6:]]  # e.g. lines that will be silent
         view.update(variant=lobby.variant.id, players=lobby.players(), joined=sorted(lobby.joined),
                     deck=_deck(lobby, lang), problem=lobby.problem(lang),
                     commands={"start": lobby.ready() is None, "players": True})

@@ -1,6 +1,6 @@
 """Builds the node's hardware from its config with ``machine``: the only module here that touches pins.
 
-Under test the ``machine`` imported here is the fake from tests/firmware/fakes, installed in sys.modules
+Under test the ``machine`` imported here is the fake from controller/sim/seatnode, installed in sys.modules
 before this module is imported; nothing else changes.
 """
 

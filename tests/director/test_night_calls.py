@@ -5,7 +5,12 @@ play through the director on a virtual clock."""
 from __future__ import annotations
 
 import math
+import shutil
 from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
 
 from controller.director import announce
 from controller.director.night_calls import CALL_S
@@ -105,3 +110,113 @@ def test_the_witch_is_shown_the_victim_and_the_dying_hunter_aims_on_his_seat() -
     assert shots and all(isinstance(view, v.NightChoice) and view.action == "shoot" for view in shots)
     # W8: his screen says the board's own word for the shot (开枪), not the seeds' sniper's (狙击)
     assert all(isinstance(view, v.NightChoice) and view.words == ("开枪", "Shoot") for view in shots)
+
+
+# ---- W3 across a power cut ----------------------------------------------------------------------------------
+
+def questions(variant_id: str) -> dict[str, str]:
+    """Each night step's question (the last line of its call), by what the voice says: question -> step."""
+    v = load_variant(variant_id)
+    return {announce.wake("+".join(st.call or st.roles), st.ability, st.optional, variant=v, step=st.id)[-1]: st.id
+            for st in v.night}
+
+
+def acted_steps(events: list[Any]) -> set[tuple[int, str]]:
+    """(night, step) of every night step a living player answered."""
+    out, night = set(), 0
+    for e in events:
+        night += isinstance(e, NightFell)
+        if isinstance(e, Acted):
+            out.add((night, e.step))
+    return out
+
+
+def cut_mid_call(tmp_path: Path, seed: int, living: bool, after_s: float,
+                 only: str = "") -> tuple[str, list[tuple[str, float]], list[str]]:
+    """werewolf-12 played once whole on a journal, to find the first call after night 1 of a dead (or living)
+    role; played again on a journal cut by the power ``after_s`` seconds after that call's question; resumed by
+    a new table on that journal to the end, which must end as the whole game did (``only``: a call of that
+step). Returns the cut call's step
+    and the resumed table's calls as (step, seconds from its question to what is said next), and every prompt it
+    said."""
+    from tests.director.helpers import session
+
+    def table(name: str) -> Session:
+        return session("werewolf-12", 12, seed, "heuristic", lang="en", pack="en", journal_path=tmp_path / name)
+
+    asked = questions("werewolf-12")
+    tmp_path.mkdir(parents=True, exist_ok=True)
+    whole = table("whole.sqlite")
+    whole.start()
+    whole.run()
+    acted = acted_steps(whole.director.events)
+    last = max(n for n, _ in acted)  # a call of the game's last night may be cut after the game is over
+    night, cut_at, step = 0, 0.0, ""
+    for u in whole.voice.said:
+        night += u.prompts[:1] == ("night.falls",)
+        step = asked.get(u.prompts[-1], "")
+        if step and 2 <= night < last and ((night, step) in acted) == living and step == (only or step):
+            cut_at = u.end + after_s
+            break
+    assert cut_at, "no such call in this game"
+    first = table("cut.sqlite")
+    first.start()
+    first.run(max_time=cut_at)  # the power goes: nothing is closed
+    for suffix in ("", "-wal"):  # the journal as the cut left it, to resume a second time
+        if Path(f"{tmp_path / 'cut.sqlite'}{suffix}").exists():
+            shutil.copyfile(f"{tmp_path / 'cut.sqlite'}{suffix}", f"{tmp_path / 'cut-copy.sqlite'}{suffix}")
+    if living:  # the role answered before the cut: only the wait of its call was left
+        assert (night, step) in acted_steps(first.director.events)
+    resumed = table("cut.sqlite")
+    resumed.start()
+    resumed.run()
+    end, whole_end = resumed.director.state, whole.director.state
+    assert end is not None and whole_end is not None and (end.winner, end.alive) == (whole_end.winner, whole_end.alive)
+    return step, resumed_calls(resumed, asked), resumed.voice.prompts_said()
+
+
+def resumed_calls(resumed: Session, asked: dict[str, str]) -> list[tuple[str, float]]:
+    """A table's calls as (step, seconds from its question to what is said next)."""
+    out = resumed.voice.said
+    return [(asked[u.prompts[-1]], out[i + 1].start - u.end) for i, u in enumerate(out[:-1]) if u.prompts[-1] in asked]
+
+
+def test_a_dead_roles_call_cut_by_the_power_is_called_again_whole(tmp_path: Path) -> None:
+    """W3: the power goes 3 s into the call of a role that is dead or has nothing left (the table says its
+    question and waits as if it answered): the resumed table calls it again from its question and waits a whole
+    call again, as long as any call, before its sleep line; the game ends as it would have. The new draw comes
+    from the game's seed and the journal: a second table resumed on the same cut journal waits alike."""
+    from tests.director.helpers import session
+
+    step, calls_after, _ = cut_mid_call(tmp_path, 101, living=False, after_s=3.0)
+    assert calls_after and calls_after[0][0] == step, (step, calls_after[:2])
+    assert CALL_S[0] <= calls_after[0][1] <= CALL_S[1]
+    again = session("werewolf-12", 12, 101, "heuristic", lang="en", pack="en",
+                    journal_path=tmp_path / "cut-copy.sqlite")
+    again.start()
+    again.run()
+    assert resumed_calls(again, questions("werewolf-12")) == calls_after
+
+
+@pytest.mark.parametrize("seed", [102])
+def test_a_dead_seers_call_cut_after_the_rules_reached_dawn_is_called_again_before_the_dawn(tmp_path: Path,
+                                                                                             seed: int) -> None:
+    """W3: the dead seer's call is the night's last; the rules have reached the dawn before the table calls it,
+    so the power cut in its middle leaves a journal already at day: the resumed table calls the seer again whole,
+    then says the dawn (its deaths) as it would have."""
+    step, calls_after, said = cut_mid_call(tmp_path, seed, living=False, after_s=3.0, only="check")
+    assert calls_after and calls_after[0][0] == step == "check", (step, calls_after[:2])
+    assert CALL_S[0] <= calls_after[0][1] <= CALL_S[1]
+    assert said.index("dawn.breaks") < said.index("night.falls")  # the cut night's dawn, before the next night
+
+
+@pytest.mark.parametrize("seed", [104])
+def test_a_living_roles_call_cut_by_the_power_after_it_answered_is_called_again_whole(tmp_path: Path,
+                                                                                      seed: int) -> None:
+    """W3: the power goes 5 s into a living role's call, after it answered, while the table waits out its
+    call: the resumed table calls it again from its question and waits a whole call again, exactly as for a dead
+    role (else a call said again would tell the role was dead); the game ends as it would have."""
+    step, calls_after, _ = cut_mid_call(tmp_path, seed, living=True, after_s=5.0)
+    assert calls_after and calls_after[0][0] == step, (step, calls_after[:2])
+    assert CALL_S[0] <= calls_after[0][1] <= CALL_S[1]
+

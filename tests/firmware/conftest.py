@@ -10,7 +10,6 @@ import pytest
 
 REPO = Path(__file__).resolve().parents[2]
 FIRMWARE = REPO / "firmware"
-FAKES = Path(__file__).resolve().parent / "fakes"
 
 
 def find_micropython() -> str | None:

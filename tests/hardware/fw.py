@@ -1,4 +1,4 @@
-"""The firmware's fake ``machine`` module (tests/firmware/fakes/machine.py), loaded under CPython by path so the
+"""The firmware's fake ``machine`` module (controller/sim/seatnode/machine.py), loaded under CPython by path so the
 published drivers can talk to the same fake chips the seat nodes' firmware talks to under ``micropython``."""
 
 from __future__ import annotations
@@ -8,13 +8,14 @@ from functools import cache
 from pathlib import Path
 from types import ModuleType
 
+from controller.sim.seatnode import FAKE_MACHINE
+
 REPO = Path(__file__).resolve().parents[2]
 
 
 @cache
 def fake_machine() -> ModuleType:
-    path = REPO / "tests" / "firmware" / "fakes" / "machine.py"
-    spec = importlib.util.spec_from_file_location("tianhei_fw_fake_machine", path)
+    spec = importlib.util.spec_from_file_location("tianhei_fw_fake_machine", FAKE_MACHINE)
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
