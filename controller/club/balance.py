@@ -23,6 +23,7 @@ from typing import Any
 from controller.club.balance_result import SIDES, Z95, BalanceResult, Row, wilson
 from controller.rules.setup import GameConfig, configure
 from controller.rules.variant import VariantError, load_variant
+from controller.screens.strings import side_label
 
 __all__ = ["SIDES", "Z95", "BalanceError", "BalanceResult", "Row", "run_balance", "wilson", "write_report"]
 
@@ -145,7 +146,7 @@ def run_balance(variant: str, counts: Sequence[int] | None, policy: str, games: 
     if games < 1:
         raise BalanceError("--games must be at least 1")
     try:
-        load_variant(variant)
+        words_of = load_variant(variant)  # its [words.sides] name the sides in the report
         if counts is None:
             counts = allowed_counts(variant, options)
         configs = {n: _config(variant, n, options) for n in counts}
@@ -187,7 +188,7 @@ def run_balance(variant: str, counts: Sequence[int] | None, policy: str, games: 
             raise
     result = BalanceResult(variant, policy, seed, games, len(cpu) if cluster is not None else jobs, options,
                            [rows[n] for n in counts], worker_cpu=cpu, cluster=cluster, setup_seconds=setup,
-                           worker_rules=rules)
+                           worker_rules=rules, side_labels={s: side_label(s, words_of) for s in SIDES})
     result.seconds = time.perf_counter() - started
     return result
 
@@ -266,7 +267,7 @@ def markdown(result: BalanceResult, images: Sequence[str]) -> str:
     lines += [f"![{name}]({name})" for name in images] + [""]
     has_exact = any(r.exact is not None for r in result.rows)
     head = "| players | roles | " + " | ".join(
-        f"{s} | 95% CI" + (" | exact | z" if has_exact else "") for s in SIDES) + " | mean days |"
+        f"{result.side(s)} | 95% CI" + (" | exact | z" if has_exact else "") for s in SIDES) + " | mean days |"
     lines += [head, "|" + "---|" * (head.count("|") - 1)]
     for r in result.rows:
         roles = ", ".join(f"{n} {role}" for role, n in r.composition if n)

@@ -40,6 +40,10 @@ WIN_PREDICATES += ("only_left",)
 #: V5.4/V5.5 decision: exactly two players live, one per side, both holding these roles (a stalemate: the last
 #: killer may not kill the undercover police, and a vote of two always ties).
 WIN_PREDICATES += ("last_pair",)
+#: The two camps' IDs, whatever a version calls them: what journals (``GameEnded.winner``), results, the club's
+#: records and JSON output hold, and what a variant's ``[words.sides]`` keys. Never shown to a person as they are:
+#: a screen, a report or a printed line names a side by the variant's words (狼人 for a werewolf board;
+#: controller/screens/strings.winner_name and side_label).
 SIDES = ("good", "killers")
 
 
