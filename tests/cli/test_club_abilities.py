@@ -108,3 +108,15 @@ def test_a_module_that_cannot_be_used_is_one_line_naming_its_file(
     err = capsys.readouterr().err.strip()
     assert len(err.splitlines()) == 1 and "Traceback" not in err
     assert str(club / "ours.py") in err and said in err
+
+
+def test_the_settings_file_says_where_a_wrong_abilities_value_is(tmp_path: Path) -> None:
+    from controller.config import ConfigError, load
+
+    settings = tmp_path / "tianhei.toml"
+    settings.write_text('[game]\nabilities = "my_abilities.py"\n', "utf-8")
+    with pytest.raises(ConfigError) as caught:
+        load(settings, find_pack=None)
+    (problem,) = caught.value.problems
+    assert problem.key == "game.abilities" and "is not a list of Python files" in problem.message
+    assert 'abilities = ["my_abilities.py"]' in problem.fix
