@@ -27,18 +27,29 @@ def register(sub: Any) -> None:
                    help="where the report goes (default var/balance/VARIANT-POLICY)")
     p.add_argument("--option", action="append", default=[], metavar="KEY=VALUE", help="a rule option (repeatable)")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
+    from controller.cli.game_args import add_settings_argument
+
+    add_settings_argument(p)
     p.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
     from controller.cli.club_args import club_failed
+    from controller.cli.game_args import load_club_abilities
     from controller.club.balance import BalanceError, parse_players, run_balance, write_report
+    from controller.config.club_abilities import loaded
+    from controller.config.errors import ConfigError
 
+    try:
+        load_club_abilities(args)
+    except (ValueError, ConfigError) as exc:  # AbilityModuleError, or a settings file that cannot be read
+        return club_failed("balance", exc)
     try:
         counts = parse_players(args.players) if args.players else None
         options = dict(_option(o) for o in args.option)
         result = run_balance(args.variant, counts, args.policy, args.games, seed=args.seed, jobs=args.jobs,
-                             options=options, progress=not args.no_progress, cluster=args.cluster)
+                             options=options, progress=not args.no_progress, cluster=args.cluster,
+                             modules=tuple(str(p) for p in loaded()))
         out = args.out or Path("var") / "balance" / f"{Path(args.variant).stem}-{args.policy}"
         paths = write_report(result, out)
     except BalanceError as exc:

@@ -21,10 +21,28 @@ def add_game_arguments(parser: argparse.ArgumentParser, players_default: int | N
                         help="explicit composition, e.g. killer=2,police=2 (civilians are the rest)")
     parser.add_argument("--history", default="", metavar="SEATS",
                         help="first-night victims of the previous games, oldest first, e.g. 5,5 (V2.11)")
+    add_settings_argument(parser)
+
+
+def add_settings_argument(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--config", default=None, metavar="PATH",
+                        help="the table's settings file whose [game] abilities names the club's own ability "
+                             "modules (default: ./tianhei.toml if there is one; nothing else of it is read)")
+
+
+def load_club_abilities(args: argparse.Namespace) -> None:
+    """Import the club's own ability modules named by ``--config`` (controller/config/club_abilities.py) before
+    a variant file that uses them is read; raises ValueError subclasses with one line naming the file."""
+    from controller.config.club_abilities import load_named_by
+    from controller.config.settings import DEFAULT_FILE
+
+    given = getattr(args, "config", None)
+    load_named_by(given or DEFAULT_FILE, required=given is not None)
 
 
 def game_config(args: argparse.Namespace, talk: bool = True) -> GameConfig:
     """Build the game set-up from the arguments; raises VariantError/ValueError with a clear message."""
+    load_club_abilities(args)
     variant = load_variant(args.variant)
     options = dict(parse_assignment(o) for o in args.option)
     roles = parse_roles_override(args.roles) if args.roles else None

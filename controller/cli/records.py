@@ -102,8 +102,15 @@ def run_list(args: argparse.Namespace) -> int:
     print(f"{'id':>4}  {'started':19}  {'table':10} {'room':9} {'variant':14} {'n':>2}  {'min':>4}  winner")
     for g in games:
         print(f"{g.id:>4}  {(g.started or '?'):19}  {g.table:10} {g.room:9} {g.variant:14} {g.players:>2}  "
-              f"{g.minutes:>4.0f}  {g.winner} ({g.reason})")
+              f"{g.minutes:>4.0f}  {_side(g.winner, g.variant)} ({g.reason})")
     return 0
+
+
+def _side(side: str, variant: str) -> str:
+    """A recorded winner (a side ID) as its version names it, ID beside: ``Werewolves (killers)``."""
+    from controller.screens.strings import side_label
+
+    return side_label(side, variant)
 
 
 @_guard
@@ -118,7 +125,7 @@ def run_game(args: argparse.Namespace) -> int:
     print(f"game {data['id']}: {data['variant']}, {data['players']} players, room {data['room']} at "
           f"{data['table']} (journal game {data['journal_game']}), started {data['started'] or '?'}, "
           f"{(data['length_s'] or 0) / 60:.0f} min")
-    print(f"  winner: {data['winner']} ({data['reason']})")
+    print(f"  winner: {_side(str(data['winner']), str(data['variant']))} ({data['reason']})")
     if data["options"]:
         print("  options: " + ", ".join(f"{k}={v}" for k, v in sorted(data["options"].items())))
     deaths = ", ".join(f"{i}. seat {d['seat']} {d['cause']}" for i, d in enumerate(data["deaths"], 1))

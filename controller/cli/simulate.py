@@ -9,8 +9,8 @@ from typing import Any
 from controller import compiled_rules
 from controller.bots import POLICIES
 from controller.cli.game_args import SETUP_ERRORS, add_game_arguments, fail, game_config
-from controller.rules.variant import SIDES, Variant
-from controller.screens.strings import Lang, winner_name
+from controller.rules.variant import SIDES
+from controller.screens.strings import side_label
 from controller.simulate import simulate
 
 
@@ -68,9 +68,3 @@ def run(args: argparse.Namespace) -> int:
         print("  rules: Python source (./dev fast compiles them for the simulator: several times the games/s)")
     return 0
 
-
-def side_label(side: str, variant: Variant) -> str:
-    """A side as the variant names it, with its id when the words differ (``Werewolves (killers)``): the words
-    for the reader, the id for a script that greps the lines (``--json`` keys stay ids)."""
-    name = winner_name(side, Lang.EN, variant)
-    return side if name.lower() == side else f"{name} ({side})"

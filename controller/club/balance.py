@@ -23,6 +23,7 @@ from typing import Any
 from controller.club.balance_result import SIDES, Z95, BalanceResult, Row, wilson
 from controller.rules.setup import GameConfig, configure
 from controller.rules.variant import VariantError, load_variant
+from controller.screens.strings import side_label
 
 __all__ = ["SIDES", "Z95", "BalanceError", "BalanceResult", "Row", "run_balance", "wilson", "write_report"]
 
@@ -74,6 +75,8 @@ _CACHE: dict[tuple[str, int, str], GameConfig] = {}
 
 
 ChunkResult = tuple[int, int, dict[str, int], int, float, int, str]
+#: (variant, players, policy, options, games, seed, chunk, the club's ability modules)
+Task = tuple[str, int, str, dict[str, object], int, int, int, tuple[str, ...]]
 
 
 @functools.cache
@@ -86,13 +89,17 @@ def _rules() -> str:
     return compiled_rules.mode()
 
 
-def _play_chunk(task: tuple[str, int, str, dict[str, object], int, int, int]) -> ChunkResult:
+def _play_chunk(task: Task) -> ChunkResult:
     """(players, games, wins by side, days, CPU seconds, worker pid, rules played) of one chunk; runs in a worker
     process."""
     from controller.simulate import simulate
 
     cpu = time.process_time()
-    variant, players, policy, options, games, seed, chunk = task
+    variant, players, policy, options, games, seed, chunk, modules = task
+    if modules:
+        from controller.config import club_abilities
+
+        club_abilities.load(modules)  # once a process; before the variant that may use them
     key = (variant, players, json.dumps(options, sort_keys=True))
     config = _CACHE.get(key)
     if config is None:
@@ -103,7 +110,7 @@ def _play_chunk(task: tuple[str, int, str, dict[str, object], int, int, int]) ->
     return players, games, wins, summary.days_total, time.process_time() - cpu, os.getpid(), _rules()
 
 
-def play_batch(batch: Iterable[tuple[str, int, str, dict[str, object], int, int, int]]) -> list[ChunkResult]:
+def play_batch(batch: Iterable[Task]) -> list[ChunkResult]:
     """A batch of chunks played in one process, added up into one result per player count (the cluster's task:
     its worker sends back a few small tuples, not one per chunk). Sums of whole counts: the same totals as the
     chunks' results added up one by one."""
@@ -122,19 +129,24 @@ def play_batch(batch: Iterable[tuple[str, int, str, dict[str, object], int, int,
 
 
 def tasks(variant: str, counts: Sequence[int], policy: str, games: int, seed: int,
-          options: dict[str, object]) -> list[tuple[str, int, str, dict[str, object], int, int, int]]:
+          options: dict[str, object], modules: tuple[str, ...] = ()) -> list[Task]:
+    """The chunks of a run; each carries the club's ability modules its worker imports before the variant
+    (controller/config/club_abilities.py: the files the settings named, never anything a game sent)."""
     out = []
     for n in counts:
         for chunk, start in enumerate(range(0, games, CHUNK)):
-            out.append((variant, n, policy, options, min(CHUNK, games - start), seed, chunk))
+            out.append((variant, n, policy, options, min(CHUNK, games - start), seed, chunk, modules))
     return out
 
 
 def run_balance(variant: str, counts: Sequence[int] | None, policy: str, games: int, *, seed: int = 1,
                 jobs: int | None = None, options: dict[str, object] | None = None,
-                progress: bool = True, cluster: str | None = None) -> BalanceResult:
+                progress: bool = True, cluster: str | None = None,
+                modules: tuple[str, ...] = ()) -> BalanceResult:
     """The lab's run. ``cluster``: a dask scheduler's address, or "local" for a LocalCluster of ``jobs`` worker
-    processes here (controller/club/cluster.py); the same chunks and seeds, so the same counts as ``--jobs``."""
+    processes here (controller/club/cluster.py); the same chunks and seeds, so the same counts as ``--jobs``.
+    ``modules``: the club's own ability modules, imported here already and by every worker before its first
+    chunk."""
     from controller.bots import POLICIES
     from controller.club.exact import exact_shares
     from controller.club.progress import games_bar
@@ -145,7 +157,7 @@ def run_balance(variant: str, counts: Sequence[int] | None, policy: str, games: 
     if games < 1:
         raise BalanceError("--games must be at least 1")
     try:
-        load_variant(variant)
+        words_of = load_variant(variant)  # its [words.sides] name the sides in the report
         if counts is None:
             counts = allowed_counts(variant, options)
         configs = {n: _config(variant, n, options) for n in counts}
@@ -155,7 +167,7 @@ def run_balance(variant: str, counts: Sequence[int] | None, policy: str, games: 
         raise BalanceError(f"{variant} plays at no player count with these options")
     jobs = max(1, jobs if jobs is not None else (os.cpu_count() or 1))
     rows = {n: Row(n, configs[n].composition, exact=exact_shares(configs[n], policy)) for n in counts}
-    work = tasks(variant, counts, policy, games, seed, options)
+    work = tasks(variant, counts, policy, games, seed, options, modules)
     started = time.perf_counter()
     setup = 0.0
     cpu: dict[int, float] = {}
@@ -187,7 +199,7 @@ def run_balance(variant: str, counts: Sequence[int] | None, policy: str, games: 
             raise
     result = BalanceResult(variant, policy, seed, games, len(cpu) if cluster is not None else jobs, options,
                            [rows[n] for n in counts], worker_cpu=cpu, cluster=cluster, setup_seconds=setup,
-                           worker_rules=rules)
+                           worker_rules=rules, side_labels={s: side_label(s, words_of) for s in SIDES})
     result.seconds = time.perf_counter() - started
     return result
 
@@ -266,7 +278,7 @@ def markdown(result: BalanceResult, images: Sequence[str]) -> str:
     lines += [f"![{name}]({name})" for name in images] + [""]
     has_exact = any(r.exact is not None for r in result.rows)
     head = "| players | roles | " + " | ".join(
-        f"{s} | 95% CI" + (" | exact | z" if has_exact else "") for s in SIDES) + " | mean days |"
+        f"{result.side(s)} | 95% CI" + (" | exact | z" if has_exact else "") for s in SIDES) + " | mean days |"
     lines += [head, "|" + "---|" * (head.count("|") - 1)]
     for r in result.rows:
         roles = ", ".join(f"{n} {role}" for role, n in r.composition if n)

@@ -11,6 +11,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 Z95 = 1.959963984540054
+#: The outcomes as IDs (controller/rules/variant.SIDES and a draw): the keys of report.json and of a run's
+#: counts. A person reads each side as the variant names it (:meth:`BalanceResult.side`).
 SIDES = ("good", "killers", "draw")
 
 
@@ -77,6 +79,13 @@ class BalanceResult:
     setup_seconds: float = 0.0
     #: Which rules each worker process played (pid -> "mypyc" or "python").
     worker_rules: dict[int, str] = field(default_factory=dict)
+    #: Each side as the variant's ``[words.sides]`` names it, with its ID (``Werewolves (killers)``): the
+    #: report's headers, summary and plot legends. A side missing here is shown by its ID.
+    side_labels: dict[str, str] = field(default_factory=dict)
+
+    def side(self, side: str) -> str:
+        """What a person reads for the side ID ``side``."""
+        return self.side_labels.get(side, side)
 
     @property
     def games_per_second(self) -> float:
@@ -112,7 +121,7 @@ class BalanceResult:
             for side in SIDES:
                 lo, hi = r.interval(side)
                 exact = f" exact {r.exact[side]:.1%}" if r.exact is not None else ""
-                parts.append(f"{side} {r.share(side):.1%} [{lo:.1%}-{hi:.1%}]{exact}")
+                parts.append(f"{self.side(side)} {r.share(side):.1%} [{lo:.1%}-{hi:.1%}]{exact}")
             lines.append(f"  {r.players:>2}p: " + "; ".join(parts))
         lines.append(self.rules_line())
         agree = self.agrees()

@@ -8,8 +8,8 @@ from typing import Any
 
 from controller.club.balance_result import SIDES, Z95, BalanceResult
 
+#: By side ID; the legend names each side as the variant does (BalanceResult.side).
 COLOURS = {"good": "#1f77b4", "killers": "#d62728", "draw": "#7f7f7f"}
-LABELS = {"good": "good side (police + civilians)", "killers": "killers", "draw": "draw"}
 
 
 def missing() -> str:
@@ -44,10 +44,10 @@ def plot_winrate(result: BalanceResult, path: Path) -> Path:
         hi = [r.interval(side)[1] for r in result.rows]
         c = COLOURS[side]
         ax.fill_between(xs, lo, hi, color=c, alpha=0.18, linewidth=0)
-        ax.plot(xs, ys, "o-", color=c, label=f"{LABELS[side]} (simulated, 95% band)")
+        ax.plot(xs, ys, "o-", color=c, label=f"{result.side(side)} (simulated, 95% band)")
         if any(r.exact is not None for r in result.rows):
             ex = [(r.exact or {}).get(side, math.nan) for r in result.rows]
-            ax.plot(xs, ex, "--", color=c, marker="x", alpha=0.9, label=f"{LABELS[side]} (exact model)")
+            ax.plot(xs, ex, "--", color=c, marker="x", alpha=0.9, label=f"{result.side(side)} (exact model)")
     ax.axhline(0.5, color="black", linewidth=0.6, alpha=0.4)
     ax.set_xlabel("players (the judge not counted)")
     ax.set_ylabel("share of games won")
@@ -76,7 +76,7 @@ def plot_vs_exact(result: BalanceResult, path: Path) -> Path:
         diff = [r.share(side) - (r.exact or {})[side] for r in rows]
         err = [Z95 * math.sqrt((r.exact or {})[side] * (1 - (r.exact or {})[side]) / r.games) for r in rows]
         ax.errorbar(xs, diff, yerr=err, fmt="o", color=COLOURS[side], capsize=3,
-                    label=f"{LABELS[side]}: simulated − exact (bar: 95% noise)")
+                    label=f"{result.side(side)}: simulated − exact (bar: 95% noise)")
     ax.axhline(0, color="black", linewidth=0.8)
     ax.set_xlabel("players")
     ax.set_ylabel("simulated − exact share")

@@ -45,6 +45,9 @@ class GameSection:
     options: Mapping[str, object] = field(default_factory=dict)
     deck: str | None = None
     seed: int | None = None
+    #: The club's own ability modules (controller/config/club_abilities.py), resolved; imported while the file is
+    #: read, before its variant is checked.
+    abilities: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -278,6 +281,22 @@ class _Checker:
             self.report(f"{section}.{key}", f"{value!r} has the wrong type", f"write it like {example}")
 
 
+def _load_club_abilities(c: _Checker, game: dict[str, Any], file_path: Path) -> None:
+    """``[game] abilities``: import the club's own ability modules now, before the variant (which may use them)
+    is checked; a module that cannot be used is a problem of this file, named with the module's path."""
+    from controller.config import club_abilities
+
+    try:
+        files = club_abilities.paths_of(game, file_path.parent, c.file)
+        club_abilities.load(files)
+    except club_abilities.AbilityModuleError as exc:
+        game.pop(club_abilities.KEY, None)
+        c.report(f"game.{club_abilities.KEY}", f"{exc.file}: {exc.problem}", exc.fix)
+        return
+    if files:
+        game[club_abilities.KEY] = tuple(str(p) for p in files)
+
+
 def load(path: str | Path | None = None, *, validate_game: ValidateGame | None = rules_validate_game,
          variant_roles: VariantRoles | None = rules_variant_roles, find_pack: FindPack | None = voice_find_pack,
          decks_dir: Path | None = None, check_remote_key: bool = True, check_broker_ca: bool = True) -> Config:
@@ -313,6 +332,7 @@ def load(path: str | Path | None = None, *, validate_game: ValidateGame | None =
     c.typed(game, "game", "seed", int, "seed = 42")
     if "players" in game and not 2 <= game["players"] <= 20:
         c.report("game.players", f"{game.pop('players')} players cannot play", "use 2..20 (the judge is not counted)")
+    _load_club_abilities(c, game, file_path)
 
     voice = c.section(data, "voice")
     c.typed(voice, "voice", "pack", str, 'pack = "zh-CN"')

@@ -167,6 +167,7 @@ class CardDeal:
         """The engine refused the cards as dealt: the judge's remote reads why, the seats whose hand is void
         (killer and police, D2/D3) say so, everyone else waits; nothing was started, the redeal starts over."""
         hands = {d: {roles[i * self.hand + j] for j in range(self.hand)} for i, d in enumerate(self.dealers)}
+        # D2/D3: the seeds' void hand is killer + police by name (a rule of the dual-card versions)
         void = [d for d, hand in hands.items() if {"killer", "police"} <= hand] or list(self.dealers)
         for d in void:
             self.parts.seats.notice(d, v.CardProblem(v.CardProblemKind.VOID_HAND), keep=True)

@@ -12,10 +12,12 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from types import MappingProxyType
 from typing import Any
 
 from controller.rules.setup import GameConfig
+from controller.rules.variant_record import from_record
 
 
 def content_hash(data: Any) -> str:
@@ -42,6 +44,10 @@ class GameIdentity:
     deck: str
     #: The hardware profile ("sim", "compact-8", "bus-16", a profile file).
     hardware: str
+    #: The same content with the recorded form's default spelled out (controller/rules/variant_record.py), in
+    #: the type ``Variant.data`` has: the hash a journal of formats 1 and 2 holds for a version whose file
+    #: already wrote its killers' nod (V5.3's v5.0-infernal). Not saved; only an asked game's is compared.
+    variant_hash_spelled: str = field(default="", compare=False)
 
     @classmethod
     def of(cls, config: GameConfig, seed: int, deck: Mapping[str, str] | None, hardware: str) -> GameIdentity:
@@ -54,6 +60,7 @@ class GameIdentity:
             seed=seed,
             deck="digital" if deck is None else f"cards {content_hash(sorted(deck.items()))}",
             hardware=hardware,
+            variant_hash_spelled=content_hash(MappingProxyType(dict(from_record(config.variant.data)))),
         )
 
     def to_json(self) -> dict[str, Any]:
@@ -79,7 +86,7 @@ class GameIdentity:
                 out.append(say or f"{name} {saved} (asked {now})")
 
         differ("variant", self.variant, asked.variant)
-        if self.variant == asked.variant:
+        if self.variant == asked.variant and self.variant_hash != asked.variant_hash_spelled:
             differ("variant_hash", self.variant_hash, asked.variant_hash,
                    f"the variant file of {self.variant} was changed since the game began")
         differ("players", self.players, asked.players)

@@ -54,6 +54,10 @@ from controller.rules.options import OPTIONS
 APPLICATION_ID = 0x54484549  # "THEI"
 #: The journal's format. 1: records only. 2: adds the ``game`` and ``closed`` records (a version 1 journal is
 #: upgraded in place when opened: its unfinished game, if any, then has no identity and the judge is asked).
+#: The variant data a ``game_created`` event records has one default of its own in every format: a role named
+#: ``killer`` recorded without ``nod`` nods (V2.2), as the engine decided before the variant files said it; the
+#: files now say it, and the record keeps the old spelling, so old and new journals replay alike and need no
+#: migration (controller/rules/variant_record.py).
 SCHEMA_VERSION = 2
 #: Set-up files a ``kill -9`` left behind (never a journal: they are renamed into place only once whole).
 CREATING = ".creating"

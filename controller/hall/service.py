@@ -311,7 +311,7 @@ class HallService:
                           "status": (checks.readable([info["status"]], schema.status_body, "hall: a stored status")
                                      or [{}])[0], "at": checks.finite(info["at"]), "sent": info["sent"], "next_variant": info["next_variant"],
                           "players": info["players"], "events": self.events.get(view.id, 0),
-                          "last": {k: last.get(k) for k in ("winner", "reason", "days", "game", "winners")}
+                          "last": {k: last.get(k) for k in ("winner", "reason", "days", "game", "winners", "variant")}
                           if last else None})
         return {"club": self.club, "now": now, "evening": evening, "rooms": rooms,
                 "waiting": [{"name": n, "since": s} for n, s in self.store.waiting()],

@@ -23,6 +23,7 @@ import asyncio
 import contextlib
 import hmac
 import ipaddress
+import json
 import logging
 import time
 from collections.abc import Callable, Sequence
@@ -36,6 +37,7 @@ from starlette.routing import Route, WebSocketRoute
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from controller.hall.service import HallError, HallService
+from controller.rules.variant import builtin_ids, load_variant
 from controller.web.guarded import GuardedServer
 from controller.web.hosts import HostGuard, Throttled, cross_site, default_names
 from controller.web.safejson import BadBody, read_object
@@ -106,17 +108,28 @@ class OrganiserGate:
                                "the organiser's code is needed for this: open the page with ?code=...")
 
 
+def side_words() -> str:
+    """The built-in variants' ``[words.sides]`` as the page's script reads them (variant -> side ID -> [zh,
+    en]): a room's winner in its version's words (狼人 after a werewolf board). A club's own variant file, which the
+    hall does not have, is shown with the generic words."""
+    table = {vid: {side: list(pair) for side, pair in load_variant(vid).words.get("sides", {}).items()}
+             for vid in builtin_ids()}
+    return json.dumps({vid: words for vid, words in table.items() if words}).replace("</", "<\\/")
+
+
 def create_app(service: HallService, *, organiser_code: str | None = None, names: frozenset[str] | None = None,
                clock: Callable[[], float] = time.monotonic) -> Starlette:
     """The hall's page and calls. ``names``: the ``Host`` names answered (default: :func:`default_names` of a hall
     on loopback)."""
     page = PAGE.read_text(encoding="utf-8")
+    sides = side_words()
     gate = OrganiserGate(organiser_code, clock)
     refusals = Throttled(log, clock)
 
     async def index(request: Request) -> Response:
         lang = "en" if request.query_params.get("lang") == "en" else "zh"
-        return HTMLResponse(page.replace("__LANG__", lang), headers={"Cache-Control": "no-store"})
+        return HTMLResponse(page.replace("__LANG__", lang).replace("__SIDE_WORDS__", sides),
+                            headers={"Cache-Control": "no-store"})
 
     async def state(request: Request) -> Response:
         return JSONResponse(service.snapshot())

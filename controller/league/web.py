@@ -62,6 +62,16 @@ def variant_name(variant: str, lang: str) -> str:
     return names[0] if lang == "en" else names[1]
 
 
+def winner_words(side: str, variant: str, lang: str) -> str:
+    """A built-in variant's own name for a winning side ID (狼人 after a werewolf board: its [words.sides]); ""
+    for any other variant or side (the page's generic words then), and no file a bridge named is ever opened."""
+    from controller.screens.strings import Lang, own_word, own_words
+
+    if variant not in _builtin_names():
+        return ""
+    return own_word(own_words(variant, "sides", side), Lang.EN if lang == "en" else Lang.ZH)
+
+
 def _table(head: list[str], rows: list[list[Any]], none: str) -> str:
     if not rows:
         return f"<p class=none>{html.escape(none)}</p>"
@@ -90,7 +100,7 @@ def render_page(snap: dict[str, Any], lang: str = "zh") -> str:
 
     week = _table([w["when"], w["club"], w["room"], w["variant"], w["players"], w["winner"]],
                   [[when(g["at"]), g["club"], g["room"], variant_name(str(g["variant"]), lang), g["players"],
-                    w.get(g["winner"], g["winner"])]
+                    winner_words(str(g["winner"]), str(g["variant"]), lang) or w.get(g["winner"], g["winner"])]
                    for g in snap["week"]], w["none"])
     return f"""<!doctype html><html lang="{'en' if lang == 'en' else 'zh-CN'}"><head><meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1"><meta http-equiv="refresh" content="10">

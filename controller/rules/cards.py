@@ -59,7 +59,8 @@ def _number(config: GameConfig, deck: Sequence[str]) -> list[str]:
 
 
 def _clash(hand: Sequence[str]) -> bool:
-    """D3: police and killer in one hand."""
+    """D3: police and killer in one hand. (The seed's rule names these two cards: role names here are the seed's
+    rule D3, not a default of the engine.)"""
     roles = {base(c) for c in hand}
     return "police" in roles and "killer" in roles
 
@@ -221,7 +222,7 @@ def player_of(place: int) -> int:
 
 
 def _killer_and_police(cards: Sequence[str]) -> int:
-    """D2: the first player holding killer and police (0: none)."""
+    """D2: the first player holding killer and police (0: none). The seed's rule names these two cards."""
     for k in range(0, len(cards) - 1, 2):
         if {cards[k], cards[k + 1]} == {"killer", "police"}:
             return k // 2 + 1
@@ -287,6 +288,7 @@ def resolve_d2(s: GameState) -> tuple[tuple[tuple[int, str], ...], tuple[tuple[s
         if a.ability == "kill":
             if all(x == hugged for x in a.actors) or t in saved:
                 continue
+            # D2's own dawn (a seed rule, by the seed's card names, as this whole function is)
             if s.roles[t - 1] == "secret_police" and (s.mark(f"spent:{t}") == 0 or t in shooters):
                 continue
             deaths.setdefault(t, "killed")

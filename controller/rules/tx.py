@@ -45,6 +45,7 @@ from controller.rules.events import (
 from controller.rules.setup import GameConfig
 from controller.rules.state import CANDIDATE, ELECTION, EMPTY, SHERIFF, GameState, TieState
 from controller.rules.variant import parse_variant
+from controller.rules.variant_record import from_record
 
 SPEECH_KINDS: Final = frozenset({"speeches", "last_words"})
 
@@ -54,7 +55,7 @@ SPEECH_KINDS: Final = frozenset({"speeches", "last_words"})
 # --------------------------------------------------------------------------------------------------------
 
 def _created(e: GameCreated) -> GameState:
-    variant = parse_variant(e.variant, e.variant_source)
+    variant = parse_variant(from_record(e.variant), e.variant_source)  # journal formats 1, 2: variant_record.py
     config = GameConfig(variant, e.players, MappingProxyType(dict(e.options)), e.composition, e.history, e.quota,
                         e.talk)
     return GameState(config=config, seed=e.seed)

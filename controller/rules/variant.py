@@ -18,6 +18,7 @@ from typing import Any
 from controller.rules import abilities as _builtin_abilities  # noqa: F401 (registers the built-in abilities)
 from controller.rules.ability import REGISTRY as ABILITY_REGISTRY
 from controller.rules.options import OPTIONS, OptionValue
+from controller.rules.variant_record import to_record
 
 #: Night abilities are modules of controller/rules/abilities/, each registering itself (controller/rules/ability.py);
 #: a variant that only recombines them needs no new engine code, and a new one is one module more.
@@ -39,6 +40,10 @@ WIN_PREDICATES += ("only_left",)
 #: V5.4/V5.5 decision: exactly two players live, one per side, both holding these roles (a stalemate: the last
 #: killer may not kill the undercover police, and a vote of two always ties).
 WIN_PREDICATES += ("last_pair",)
+#: The two camps' IDs, whatever a version calls them: what journals (``GameEnded.winner``), results, the club's
+#: records and JSON output hold, and what a variant's ``[words.sides]`` keys. Never shown to a person as they are:
+#: a screen, a report or a printed line names a side by the variant's words (狼人 for a werewolf board;
+#: controller/screens/strings.winner_name and side_label).
 SIDES = ("good", "killers")
 
 
@@ -58,7 +63,8 @@ class RoleSpec:
     knows_partners: bool = False
     special: bool = False
     civilian: bool = False
-    #: The police's nod (V2.2): True for killers. A variant may say otherwise for a role (V5.3).
+    #: Whether a check on this role answers with the police's nod (V2.2; W5: the seer's "werewolf"): the role's
+    #: own ``nod = true`` in its variant file, never its name (V5.3: the undercover killer nods too).
     nod: bool = False
     #: Night abilities that have no effect on this role (V7.1: the killers cannot kill the devil, the devil
     #: cannot kill the angel). The actors are not told.
@@ -316,7 +322,7 @@ def parse_variant(data: Mapping[str, Any], where: str) -> Variant:
             knows_partners=r.boolean(spec, "knows_partners", f"{path}.knows_partners"),
             special=r.boolean(spec, "special", f"{path}.special"),
             civilian=r.boolean(spec, "civilian", f"{path}.civilian"),
-            nod=r.boolean(spec, "nod", f"{path}.nod", default=(name == "killer")),
+            nod=r.boolean(spec, "nod", f"{path}.nod"),
             immune=_abilities(r, spec, "immune", path),
             sees=_abilities(r, spec, "sees", path),
             on_voted_out=r.string(spec, "on_voted_out", f"{path}.on_voted_out", default="", choices=ON_VOTED_OUT),
@@ -470,7 +476,7 @@ def parse_variant(data: Mapping[str, Any], where: str) -> Variant:
         win_tables=MappingProxyType(win_tables),
         options=MappingProxyType(options),
         source=where,
-        data=MappingProxyType({k: v for k, v in data.items() if k != "words"}),
+        data=MappingProxyType(dict(to_record({k: v for k, v in data.items() if k != "words"}))),
         words=_words(r, data, tuple(roles)),
         hand=hand,
         numbered=_numbered(r, data, check_roles),

@@ -442,6 +442,14 @@ def winner_name(side: str, lang: Lang, variant: str | Variant = "") -> str:
     return own_word(own_words(variant, "sides", side), lang) or side_name(side, lang)
 
 
+def side_label(side: str, variant: str | Variant) -> str:
+    """A side as the variant names it, with its id when the words differ (``Werewolves (killers)``): the words
+    for the reader, the id (``good``, ``killers``, ``draw``: what journals, results and JSON keys hold) for a
+    script that greps the lines. English: the lab's reports and the simulator's summary are written in it."""
+    name = winner_name(side, Lang.EN, variant)
+    return side if name.lower() == side else f"{name} ({side})"
+
+
 def own_words(variant: str | Variant, table: str, key: str) -> tuple[str, ...]:
     """``key``'s ``(zh, en)`` in the variant's ``[words.<table>]``, or ``()`` when the variant has none (then
     the built-in tables here speak: the seed versions' words). A view carries these, so a screen needs no

@@ -40,6 +40,7 @@ def sim_hands(config: GameConfig, seed: int) -> tuple[dict[str, str], dict[int, 
     void = config.variant.live == "both" or (hand > 1 and config.opt("dual.police_killer") == "swap")
     for _ in range(10_000):
         hands = {n: tuple(uids[i:i + hand]) for n, i in enumerate(range(0, len(uids), hand), start=1)}
+        # D2/D3: the seeds' void hand is killer + police by name (a rule of the dual-card versions)
         if not void or not any({"killer", "police"} <= {deck[u] for u in h} for h in hands.values()):
             return deck, hands
         rng.shuffle(uids)

@@ -124,3 +124,18 @@ def test_the_hall_pi_opening_its_page_at_its_club_network_address_is_its_own_mac
     assert on_this_machine("192.168.8.2", "192.168.8.2")  # the browser on the hall's Pi, page at its own address
     assert on_this_machine("::1") and on_this_machine("127.0.0.2") and on_this_machine("::ffff:127.0.0.1")
     assert not on_this_machine("192.168.8.30", "192.168.8.2") and not on_this_machine("testclient")
+
+
+def test_the_page_names_a_werewolf_boards_winners_in_the_boards_words():
+    """A result carries the side's ID (``killers``); the page shows it in the version's own words, 狼人胜 after a
+    werewolf board (its [words.sides], W1), 杀手胜 after a version without its own words."""
+    import json
+    import re
+
+    with page_of(create_app(hall())) as web:
+        page = web.get("/").text
+    words = json.loads(re.search(r"const SIDE_WORDS = (\{.*\});", page).group(1))
+    assert words["werewolf-12"]["killers"] == ["狼人", "Werewolves"]
+    assert "classic-1.0" not in words  # the generic 好人胜 / 杀手胜
+    assert 'won(w, s.variant)' in page and "won(r.winner, r.variant)" in page
+    assert "won(room.last.winner, room.last.variant)" in page

@@ -141,3 +141,18 @@ def test_the_page_shows_the_clubs_the_members_across_clubs_and_the_weeks_games()
     page = render_page(snap, "en")
     assert "League standings" in page and "Ada" in page and "<script" not in page
     assert "联赛积分" in render_page(snap, "zh")
+
+
+def test_the_weeks_games_name_a_werewolf_boards_winners_in_its_words():
+    """W1: a werewolf board's result says 狼人 / Werewolves; the record keeps the side's ID (killers)."""
+    from controller.league.web import render_page
+
+    t = 1_764_000_000.0
+    lg = league(t)
+    game = dict(BLUE_GAME, variant="werewolf-12")
+    lg.receive("league/blue/record", message("blue", game, at=t - 60))
+    snap = lg.snapshot()
+    assert snap["week"][0]["winner"] == "killers"
+    assert "<td>Werewolves</td>" in render_page(snap, "en") and "<td>狼人</td>" in render_page(snap, "zh")
+    lg.receive("league/red/record", message("red", RED_GAME, at=t - 30))  # standard-2.0: 004 §4's 警察一方
+    assert "<td>警察一方</td>" in render_page(lg.snapshot(), "zh")
