@@ -18,6 +18,8 @@ from typing import Any
 from controller.rules import abilities as _builtin_abilities  # noqa: F401 (registers the built-in abilities)
 from controller.rules.ability import REGISTRY as ABILITY_REGISTRY
 from controller.rules.options import OPTIONS, OptionValue
+from controller.rules.words import KILLER_GAME, SharedWords, WordsError
+from controller.rules.words import shared as shared_words
 
 #: Night abilities are modules of controller/rules/abilities/, each registering itself (controller/rules/ability.py);
 #: a variant that only recombines them needs no new engine code, and a new one is one module more.
@@ -481,9 +483,17 @@ def parse_variant(data: Mapping[str, Any], where: str) -> Variant:
 
 
 def _words(r: _Reader, data: Mapping[str, Any], role_names: tuple[str, ...]) -> Mapping[str, Mapping[str, tuple[str, str]]]:
-    """``[words]``: each entry a pair ``["中文", "English"]``; sides and roles must be the variant's own."""
+    """``[words]``: each entry a pair ``["中文", "English"]``; sides and roles must be the variant's own.
+    ``include`` names a shared words file (controller/rules/words.py: the seed versions' ``killer-game``), whose
+    endings a ``[words.endings]`` entry may name instead of a pair (``good = "police_side_win"``)."""
     raw = r.table(data, "words", required=False)
-    r.unknown_keys(raw, WORD_TABLES, "words")
+    r.unknown_keys(raw, (*WORD_TABLES, "include"), "words")
+    shared = None
+    if "include" in raw:
+        try:
+            shared = shared_words(r.string(raw, "include", "words.include"))
+        except WordsError as exc:
+            raise r.fail("words.include", str(exc), f"write include = \"{KILLER_GAME}\"") from None
     out: dict[str, Mapping[str, tuple[str, str]]] = {}
     for name in WORD_TABLES:
         table = r.table(raw, f"words.{name}", required=False)
@@ -495,11 +505,24 @@ def _words(r: _Reader, data: Mapping[str, Any], role_names: tuple[str, ...]) -> 
                 raise r.fail(path, f"no such {name[:-1]} in this variant", _suggest(key, known))
             if name == "calls":
                 _call_key(r, path, key, role_names)
+            if name == "endings" and isinstance(pair, str):
+                pair = _shared_ending(r, path, pair, shared)
             if (not isinstance(pair, list) or len(pair) != 2 or not all(isinstance(w, str) and w for w in pair)):
                 raise r.fail(path, f"must be [\"中文\", \"English\"], not {pair!r}", f"write {key} = [\"...\", \"...\"]")
             pairs[key] = (pair[0], pair[1])
         out[name] = MappingProxyType(pairs)
     return MappingProxyType(out)
+
+
+def _shared_ending(r: _Reader, path: str, name: str, shared: SharedWords | None) -> list[str]:
+    """A ``[words.endings]`` entry that names an ending of the included shared words: its pair."""
+    if shared is None:
+        raise r.fail(path, f"names the ending {name!r}, but [words] includes no shared words",
+                     f"add include = \"{KILLER_GAME}\" to [words], or write [\"中文\", \"English\"]")
+    endings = shared.table("endings")
+    if name not in endings:
+        raise r.fail(path, f"no ending {name!r} in the shared words {shared.name!r}", _suggest(name, tuple(endings)))
+    return list(endings[name])
 
 
 def _call_key(r: _Reader, path: str, key: str, role_names: tuple[str, ...]) -> None:
