@@ -64,8 +64,8 @@ def test_a_clubs_own_variant_says_the_generic_words_and_an_ending_without_a_side
 
 
 def test_the_director_announces_the_end_through_the_variants_words() -> None:
-    g = Game("standard-2.0", "K K P P C C C C C C")
+    g = Game("standard-2.0", " ".join(["killer"] * 2 + ["police"] * 2 + ["civilian"] * 6))
     assert announce.for_event(GameEnded("good", "all_dead"), g.state)[0] == "ending.police_side_win"
     assert announce.for_event(GameEnded("killers", "all_dead"), g.state)[0] == "ending.killer_side_win"
-    g4 = Game("classic-1.0", "K K C C C C C C C C")
+    g4 = Game("classic-1.0", " ".join(["killer"] * 2 + ["civilian"] * 8))
     assert announce.for_event(GameEnded("good", "all_dead"), g4.state)[0] == "ending.good_win"
