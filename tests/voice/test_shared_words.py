@@ -72,7 +72,7 @@ def test_a_line_written_in_the_catalogue_and_in_the_shared_words_is_refused(tmp_
     catalog = tmp_path / "catalog.toml"
     catalog.write_text('[words]\ninclude = ["killer-game"]\n[prompts."role.killer.wake"]\nzh-CN = "杀手请睁眼。"\n'
                        'en = "Killers, open your eyes."\n', encoding="utf-8")
-    with pytest.raises(BuildError, match="role.killer.wake is written here and in the shared words"):
+    with pytest.raises(BuildError, match=r"role\.killer\.wake is written here and in the shared words"):
         load_catalog(catalog)
     catalog.write_text('[words]\ninclude = ["werewolf"]\n', encoding="utf-8")
     with pytest.raises(BuildError, match="no shared words 'werewolf'; there are: killer-game"):
@@ -115,7 +115,7 @@ def test_a_bad_include_or_ending_name_is_one_line_naming_the_key(tmp_path: Path,
     ({"role": {}}, "unknown table 'role'"),
 ])
 def test_a_malformed_shared_words_file_names_the_file_and_the_key(raw: dict[str, object], message: str) -> None:
-    with pytest.raises(WordsError, match="^_ours.toml: ") as exc:
+    with pytest.raises(WordsError, match=r"^_ours\.toml: ") as exc:
         parse("ours", raw, "_ours.toml")
     assert message in str(exc.value)
 
