@@ -16,6 +16,7 @@ pack. Counts ("3 votes") are composed from a number part and a unit part, which 
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from types import MappingProxyType
@@ -155,13 +156,25 @@ def last_words(seat: int) -> list[str]:
 #: its win table ("good", "killers", "draw").
 _ENDING_GENERIC: Mapping[str, str] = MappingProxyType(
     {side: f"ending.{name}" for side, name in shared_words(KILLER_GAME).names["default_endings"].items()})
-ENDINGS: Mapping[str, Mapping[str, str]] = MappingProxyType(shared_endings())
+
+
+@functools.cache
+def _endings() -> Mapping[str, Mapping[str, str]]:
+    return MappingProxyType(shared_endings())
+
+
+def __getattr__(name: str) -> Mapping[str, Mapping[str, str]]:
+    """``ENDINGS``, read from the variant files when first asked for (not at import: a process that ends no game
+    reads none)."""
+    if name == "ENDINGS":
+        return _endings()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def ending(winner: str | None, variant: str | None = None) -> list[str]:
     """The end of a game (C4): the winner in the words of the variant's seed, then "game over, show your
     cards". A side no table names (or no winner) is just the game over."""
-    words = ENDINGS.get(variant or "", _ENDING_GENERIC).get(winner or "")
+    words = _endings().get(variant or "", _ENDING_GENERIC).get(winner or "")
     return [words, prompt("ending.game_over")] if words else [prompt("ending.game_over")]
 
 
