@@ -290,7 +290,8 @@ _TOP_KEYS = ("id", "name", "name_zh", "rules", "first", "roles", "night", "day",
 #: The tables of ``[words]``: besides the names (``sides``, ``roles``, ``answers``) what the judge says, so a new
 #: role needs no central table (controller/voice/variant_lines.py): ``calls``, keyed ``<role>.<what>`` (what: wake,
 #: sleep, act, a step's id or ability for that step's question, shoot, reveal, ...), and ``endings``, keyed by side;
-#: ``actions``: what a seat's screen calls a night step (keyed by its ability: antidote 解药).
+#: ``actions``: what a seat's screen calls a night step (keyed by its ability: antidote 解药). ``[words] include``
+#: names a shared words file (controller/rules/words.py): the seed versions take the killer game's.
 WORD_TABLES = ("sides", "roles", "answers", "actions", "calls", "endings")
 #: What a ``[words.calls]`` key may name after the role: dotted prompt words (controller/voice/prompts.py).
 _CALL_WHAT = re.compile(r"^[a-z0-9_]+$")
