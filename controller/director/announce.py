@@ -50,7 +50,7 @@ from controller.voice.prompts import (
     speech_turn,
     tally,
 )
-from controller.voice.variant_lines import ending_id, role_line
+from controller.voice.variant_lines import ending_line, role_line
 
 
 def wake(roles: str, ability: str, optional: bool, call: str = "eyes", *, variant: Variant | None = None,
@@ -209,8 +209,8 @@ def for_event(event: Event, after: GameState | None = None, variant: Variant | N
     if isinstance(event, DirectionChosen):
         return [prompt("speech.clockwise") if event.direction > 0 else prompt("speech.counterclockwise")]
     if isinstance(event, GameEnded):
-        if words is not None and (event.winner or "") in words.words.get("endings", {}):
-            return [ending_id(words.id, event.winner or ""), prompt("ending.game_over")]  # C4, W14
+        if words is not None and (line := ending_line(words, event.winner or "")):
+            return [line, prompt("ending.game_over")]  # C4 in the words of the variant's file (a seed's, W14)
         return ending(event.winner, after.config.variant.id if after is not None else None)  # C4, in the seed's words
     if isinstance(event, CardShown) and words is not None:  # W9 the idiot's reveal, W11 a self-destruct
         line = role_line(words, event.role, event.why)

@@ -32,6 +32,8 @@ from controller.rules.events import (
     Voted,
 )
 from controller.rules.variant import Variant
+from controller.rules.words import KILLER_GAME
+from controller.rules.words import shared as shared_words
 from controller.screens.numbering import Label, plain
 from controller.screens.strings import Lang, action_name, own_word, own_words, role_name
 from controller.voice.packs import UnknownPrompt, VoicePack
@@ -60,9 +62,11 @@ WORDS: dict[str, tuple[str, str]] = {
     "forfeited": ("：超时放弃", ": time ran out"),
     "random": ("（随机）", " (at random)"),
     "judge": ("（法官录入）", " (entered by the judge)"),
-    "nod": ("：点头，是杀手", ": a nod, a killer"),
-    "shake": ("：摇头，不是杀手", ": a shake, not a killer"),
-    "none": ("：无结果", ": no answer"),
+    # a check's answer (V2.2): the gesture, then the killer game's shared words for it (a variant's own
+    # [words.answers] are said without the gesture: W5 "：狼人")
+    "nod": ("：点头，{answer}", ": a nod, a {answer}"),
+    "shake": ("：摇头，{answer}", ": a shake, {answer}"),
+    "none": ("：{answer}", ": {answer}"),
     "met": ("{who}睁眼互认", "{who} open their eyes and meet"),
     "roles": ("身份：", "Roles: "),
     "role": ("{seat}{role}", "{seat} {role}"),
@@ -256,7 +260,9 @@ class Transcript:
             text += words(e.how, self.lang)
         if e.result in ("nod", "shake", "none"):
             own = own_word(own_words(self.variant, "answers", e.result), self.lang) if self.variant else ""
-            text += (f"：{own}" if self.lang is Lang.ZH else f": {own}") if own else words(e.result, self.lang)
+            shared = own_word(shared_words(KILLER_GAME).table("answers")[e.result], self.lang)
+            text += (f"：{own}" if self.lang is Lang.ZH else f": {own}") if own else \
+                words(e.result, self.lang, answer=shared)
         return text
 
 

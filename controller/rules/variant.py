@@ -19,6 +19,8 @@ from controller.rules import abilities as _builtin_abilities  # noqa: F401 (regi
 from controller.rules.ability import REGISTRY as ABILITY_REGISTRY
 from controller.rules.options import OPTIONS, OptionValue
 from controller.rules.variant_record import to_record
+from controller.rules.words import KILLER_GAME, SharedWords, WordsError
+from controller.rules.words import shared as shared_words
 
 #: Night abilities are modules of controller/rules/abilities/, each registering itself (controller/rules/ability.py);
 #: a variant that only recombines them needs no new engine code, and a new one is one module more.
@@ -294,7 +296,8 @@ _TOP_KEYS = ("id", "name", "name_zh", "rules", "first", "roles", "night", "day",
 #: The tables of ``[words]``: besides the names (``sides``, ``roles``, ``answers``) what the judge says, so a new
 #: role needs no central table (controller/voice/variant_lines.py): ``calls``, keyed ``<role>.<what>`` (what: wake,
 #: sleep, act, a step's id or ability for that step's question, shoot, reveal, ...), and ``endings``, keyed by side;
-#: ``actions``: what a seat's screen calls a night step (keyed by its ability: antidote 解药).
+#: ``actions``: what a seat's screen calls a night step (keyed by its ability: antidote 解药). ``[words] include``
+#: names a shared words file (controller/rules/words.py): the seed versions take the killer game's.
 WORD_TABLES = ("sides", "roles", "answers", "actions", "calls", "endings")
 #: What a ``[words.calls]`` key may name after the role: dotted prompt words (controller/voice/prompts.py).
 _CALL_WHAT = re.compile(r"^[a-z0-9_]+$")
@@ -487,9 +490,17 @@ def parse_variant(data: Mapping[str, Any], where: str) -> Variant:
 
 
 def _words(r: _Reader, data: Mapping[str, Any], role_names: tuple[str, ...]) -> Mapping[str, Mapping[str, tuple[str, str]]]:
-    """``[words]``: each entry a pair ``["中文", "English"]``; sides and roles must be the variant's own."""
+    """``[words]``: each entry a pair ``["中文", "English"]``; sides and roles must be the variant's own.
+    ``include`` names a shared words file (controller/rules/words.py: the seed versions' ``killer-game``), whose
+    endings a ``[words.endings]`` entry may name instead of a pair (``good = "police_side_win"``)."""
     raw = r.table(data, "words", required=False)
-    r.unknown_keys(raw, WORD_TABLES, "words")
+    r.unknown_keys(raw, (*WORD_TABLES, "include"), "words")
+    shared = None
+    if "include" in raw:
+        try:
+            shared = shared_words(r.string(raw, "include", "words.include"))
+        except WordsError as exc:
+            raise r.fail("words.include", str(exc), f"write include = \"{KILLER_GAME}\"") from None
     out: dict[str, Mapping[str, tuple[str, str]]] = {}
     for name in WORD_TABLES:
         table = r.table(raw, f"words.{name}", required=False)
@@ -501,11 +512,24 @@ def _words(r: _Reader, data: Mapping[str, Any], role_names: tuple[str, ...]) -> 
                 raise r.fail(path, f"no such {name[:-1]} in this variant", _suggest(key, known))
             if name == "calls":
                 _call_key(r, path, key, role_names)
+            if name == "endings" and isinstance(pair, str):
+                pair = _shared_ending(r, path, pair, shared)
             if (not isinstance(pair, list) or len(pair) != 2 or not all(isinstance(w, str) and w for w in pair)):
                 raise r.fail(path, f"must be [\"中文\", \"English\"], not {pair!r}", f"write {key} = [\"...\", \"...\"]")
             pairs[key] = (pair[0], pair[1])
         out[name] = MappingProxyType(pairs)
     return MappingProxyType(out)
+
+
+def _shared_ending(r: _Reader, path: str, name: str, shared: SharedWords | None) -> list[str]:
+    """A ``[words.endings]`` entry that names an ending of the included shared words: its pair."""
+    if shared is None:
+        raise r.fail(path, f"names the ending {name!r}, but [words] includes no shared words",
+                     f"add include = \"{KILLER_GAME}\" to [words], or write [\"中文\", \"English\"]")
+    endings = shared.table("endings")
+    if name not in endings:
+        raise r.fail(path, f"no ending {name!r} in the shared words {shared.name!r}", _suggest(name, tuple(endings)))
+    return list(endings[name])
 
 
 def _call_key(r: _Reader, path: str, key: str, role_names: tuple[str, ...]) -> None:

@@ -31,6 +31,8 @@ from controller.rules.events import (
     Voted,
 )
 from controller.rules.sheriff import VOTES as SHERIFF_VOTES
+from controller.rules.words import KILLER_GAME
+from controller.rules.words import shared as shared_words
 from controller.screens.canvas import W, wrap
 from controller.screens.fonts import SMALL
 from controller.screens.numbering import Label, labels, plain
@@ -46,9 +48,8 @@ _WORDS: dict[str, tuple[str, str]] = {
     "forfeited": ("超时放弃", "forfeited (time)"),
     "random": ("随机", "at random"),
     "judge": ("法官录入", "judge entry"),
-    "nod": ("是杀手", "killer"),
-    "shake": ("不是杀手", "not a killer"),
-    "none": ("无结果", "no answer"),
+    # a check's answer (V2.2) in the killer game's shared words; a variant's own [words.answers] win (W5: 狼人)
+    **{answer: shared_words(KILLER_GAME).table("answers")[answer] for answer in ("nod", "shake", "none")},
     "recognised": ("认同伴", "met"),
     "dawn_none": ("天亮：平安夜", "Dawn: nobody died"),
     "dawn": ("天亮：{seats}号死亡", "Dawn: {seats} died"),

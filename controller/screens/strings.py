@@ -12,6 +12,8 @@ import functools
 from collections.abc import Iterator, Mapping
 
 from controller.rules.variant import Variant, builtin_ids, load_variant
+from controller.rules.words import KILLER_GAME
+from controller.rules.words import shared as shared_words
 
 
 class Lang(enum.Enum):
@@ -32,70 +34,29 @@ class Lang(enum.Enum):
         raise ValueError(f"screen language {value!r} is not one of: {', '.join(x.value for x in cls)}")
 
 
+#: The killer game's words, shared by the seed versions (controller/variants/_killer-game.toml): a role's name,
+#: a night step's title, a side's name and a check's answer are written there once, beside the judge's calls.
+_SHARED = shared_words(KILLER_GAME)
+
 #: Role IDs (as the rules engine and deck files name them) to (zh, en).
-ROLES: dict[str, tuple[str, str]] = {
-    "killer": ("杀手", "Killer"),
-    "police": ("警察", "Police"),
-    "civilian": ("平民", "Civilian"),
-    "doctor": ("医生", "Doctor"),
-    "secret_police": ("秘密警察", "Secret police"),
-    "informant": ("匪民", "Informant"),
-    "butterfly": ("花蝴蝶", "Butterfly"),
-    "sniper": ("狙击手", "Sniper"),
-    "elder": ("森林老人", "Forest elder"),
-    "undercover": ("卧底", "Undercover"),
-    "undercover_police": ("卧底警察", "Undercover police"),
-    "undercover_killer": ("卧底杀手", "Undercover killer"),
-    "killer_boss": ("杀手老大", "Killer boss"),
-    "police_boss": ("警察老大", "Police boss"),
-    "angel": ("天使", "Angel"),
-    "devil": ("魔鬼", "Devil"),
-    "judge": ("法官", "Judge"),
-    "evil_doctor": ("黑医生", "Evil doctor"),
-    "evil_sniper": ("黑狙击手", "Evil sniper"),
-}
+ROLES: dict[str, tuple[str, str]] = dict(_SHARED.table("roles"))
 
 #: Alternative role IDs seen in the rules and seeds, mapped to the IDs above.
-ROLE_ALIASES = {"forest_elder": "elder", "bandit": "killer", "good": "civilian"}
+ROLE_ALIASES: dict[str, str] = dict(_SHARED.names["aliases"])
 
 #: Night actions (title on the choice screen).
-ACTIONS: dict[str, tuple[str, str]] = {
-    "kill": ("杀人", "Kill"),
-    "check": ("验人", "Check"),
-    "save": ("救人", "Save"),
-    "needle": ("扎针", "Needle"),
-    "hug": ("抱人", "Hug"),
-    "shoot": ("狙击", "Shoot"),
-    "silence": ("禁言", "Silence"),
-    "execute": ("执行", "Execute"),
-    "revive": ("复活", "Revive"),
-    "take": ("带走", "Take along"),
-    "late_kill": ("杀人", "Kill"),  # V7.1: the devil's kill once the killers are gone
-    "late_check": ("验人", "Check"),  # V5.4: the undercover police checks once the open police are gone
-    "needle_1": ("扎针", "Needle"),  # D3: doctor 1
-    "needle_2": ("扎针", "Needle"),  # D3: doctor 2
-    "shoot_1": ("狙击", "Shoot"),  # D3: sniper 1
-    "shoot_2": ("狙击", "Shoot"),  # D3: sniper 2
-    "first_identity": ("选身份", "First card"),  # D1: which card plays first
-    "secret_kill": ("出手", "Strike"),  # V3.3: the secret police's one-time power
-    "protect": ("救人", "Save"),  # the doctor's save, as the rules name the ability (V3.2)
-    "d2_hug": ("抱人", "Hug"),
-    "dual_needle": ("扎针", "Needle"),
-    "dual_shot": ("狙击", "Shoot"),
-    "recognise": ("认同伴", "Meet partners"),
-    "vote": ("投票", "Vote"),
-    "badge": ("警徽", "Badge"),  # W10: a dying sheriff passes the badge (to no one: torn)
-}
+ACTIONS: dict[str, tuple[str, str]] = dict(_SHARED.table("actions"))
 
 #: Sides (winners).
-SIDES: dict[str, tuple[str, str]] = {
-    "good": ("好人", "Good side"),
-    "police": ("警方", "Police side"),
-    "killers": ("杀手", "Killers"),
-    "killer": ("杀手", "Killers"),
-    "civilians": ("平民", "Civilians"),
-    "draw": ("平局", "Draw"),
-}
+SIDES: dict[str, tuple[str, str]] = dict(_SHARED.table("sides"))
+
+
+def _answer(key: str, shout: bool = False) -> tuple[str, str]:
+    """A check's answer on the police's screen (V2.2): the shared words, in English a yes in capitals (KILLER), the
+    rest as a sentence (Not a killer)."""
+    zh, en = _SHARED.table("answers")[key]
+    return zh, en.upper() if shout else en[:1].upper() + en[1:]
+
 
 #: Everything else. ``{n}`` is a seat number, other fields are named where used.
 UI: dict[str, tuple[str, str]] = {
@@ -133,9 +94,9 @@ UI: dict[str, tuple[str, str]] = {
     "card_n": ("第{n}张", "Card {n}"),
     "mates": ("同伴", "Mates"),
     "mate_pick": ("同伴选", "mate"),
-    "nod": ("是杀手", "KILLER"),
-    "shake": ("不是杀手", "Not a killer"),
-    "no_signal": ("无结果", "No answer"),
+    "nod": _answer("nod", shout=True),
+    "shake": _answer("shake"),
+    "no_signal": _answer("none"),
     "check_of": ("{n}号", "Seat {n}"),
     "dead": ("你已出局", "You are out"),
     "dead_body": ("请保持安静", "Please stay silent"),

@@ -39,6 +39,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from controller.rules.words import WordsError
+from controller.rules.words import shared as shared_words
 from controller.voice.licence import CLUB_RECORDING, VOICE_LICENCES, Licence, read_licence
 from controller.voice.loudness import CEILING, TARGET_LUFS, level, loudness
 from controller.voice.neural import Pace
@@ -88,11 +90,46 @@ class Entry:
 
 
 def load_catalog(path: Path = CATALOG) -> dict[str, object]:
+    """The catalogue, with the lines of the shared words files it includes (``[words] include``) among its
+    prompts."""
     try:
         with path.open("rb") as fh:
-            return tomllib.load(fh)
+            data = tomllib.load(fh)
     except (OSError, tomllib.TOMLDecodeError) as exc:
         raise BuildError(f"{path}: cannot read the catalogue: {exc}") from None
+    return with_shared_words(data, path)
+
+
+def with_shared_words(catalog: dict[str, Any], path: Path) -> dict[str, object]:
+    """``catalog`` with the lines of the shared words it includes: a role's calls and a seed's endings are written
+    once, beside the role's name in the variants' shared words file (controller/variants/_killer-game.toml), and
+    keep their prompt IDs (``role.killer.wake``, ``ending.police_side_win``) and so their recordings."""
+    words = catalog.pop("words", {})
+    include = words.get("include") if isinstance(words, dict) else None
+    if include is None:
+        return catalog
+    if not (isinstance(include, list) and all(isinstance(n, str) for n in include)):
+        raise BuildError(f"{path}: words.include must be a list of shared words names, not {include!r}")
+    prompts = dict(catalog.get("prompts", {}))
+    for name in include:
+        try:
+            lines = shared_lines(name)
+        except WordsError as exc:
+            raise BuildError(f"{path}: words.include: {exc}") from None
+        twice = sorted(set(lines) & set(prompts))
+        if twice:
+            raise BuildError(f"{path}: {twice[0]} is written here and in the shared words {name!r}: keep one")
+        prompts.update(lines)
+    return {**catalog, "prompts": prompts}
+
+
+def shared_lines(name: str) -> dict[str, dict[str, str]]:
+    """A shared words file's lines as catalogue entries: its calls (``role.<role>.<what>``) and endings
+    (``ending.<name>``)."""
+    words = shared_words(name)
+    pairs = {**{f"role.{key}": pair for key, pair in words.table("calls").items()},
+             **{f"ending.{key}": pair for key, pair in words.table("endings").items()}}
+    return {pid: {"zh-CN": zh, "en": en} for pid, (zh, en) in pairs.items()}
 
 
 def catalog_languages(catalog: Mapping[str, object]) -> dict[str, dict[str, object]]:

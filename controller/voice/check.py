@@ -11,7 +11,6 @@ import contextlib
 import importlib.util
 import math
 import os
-import tomllib
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -42,9 +41,12 @@ class Problem:
 def required_ids(catalog: Path = SOURCE_PACKS.parent / "catalog.toml") -> set[str]:
     """Every ID a pack should have: the catalogue's (in a checkout), else the default pack's manifest."""
     if catalog.is_file():
-        with catalog.open("rb") as fh:
-            data = tomllib.load(fh)
-        return set(data.get("prompts", {})) | set(data.get("sounds", {}))
+        from controller.voice.build import load_catalog
+
+        data = load_catalog(catalog)
+        prompts, sounds = data.get("prompts", {}), data.get("sounds", {})
+        assert isinstance(prompts, dict) and isinstance(sounds, dict)
+        return set(prompts) | set(sounds)
     return set(Pack.load(find_pack(DEFAULT_PACK)).clips)
 
 

@@ -16,8 +16,14 @@ pack. Counts ("3 votes") are composed from a number part and a unit part, which 
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Iterable, Mapping, Sequence
+from types import MappingProxyType
+
+from controller.rules.words import KILLER_GAME
+from controller.rules.words import shared as shared_words
+from controller.voice.variant_lines import shared_endings
 
 #: Seats a table can have (V1.1: up to 20 players).
 MAX_SEAT = 20
@@ -30,33 +36,19 @@ MAX_COUNT = MAX_PLACE
 
 _ID = re.compile(r"^[a-z0-9_]+(\.[a-z0-9_]+)+$")
 
-#: Every role in every version (RULES.md glossary, F1, V3–V7, D2–D3) and what the voice says to or about it: only
-#: what some variant's script says (the catalogue holds exactly these, tests/voice/test_catalogue_coverage.py).
-#: ``name`` is the role's name, said when a player voted out shows the first identity (D3); ``wake``/``sleep``
-#: open and close its eyes (C2, 004 §3); ``out``/``back`` call it out and back (V4.2: 「花蝴蝶出动」 …
-#: 「花蝴蝶回去」), ``come``/``back`` in 6.0 (000: 「法官叫杀手出来」 … 「杀手回去」); ``recognize`` asks partners to recognise each other (V2.10, V5.2); ``act`` asks for the night
-#: action; ``ask`` asks whether to use an optional power (V3.3 secret police, D3 snipers); ``take_along`` is the
-#: angel's last act (V7.1).
-ROLE_PROMPTS: Mapping[str, tuple[str, ...]] = {
-    "killer": ("name", "wake", "recognize", "act", "sleep", "out", "come", "back"),  # act: 杀手请杀人 (004 §3.4)
-    "police": ("name", "wake", "recognize", "act", "sleep", "out", "come", "back"),  # act: 警察请指认 (004 §3.8)
-    "civilian": ("name",),  # civilians never wake
-    "doctor": ("name", "wake", "act", "sleep", "out", "come", "back"),  # act: save (V3.2); 4.0, 6.0: out, come
-    "secret_police": ("wake", "ask", "sleep"),  # ask: the one-time power (V3.3, D2)
-    "informant": ("wake", "act", "sleep"),  # act: check for the bandits (F2)
-    "butterfly": ("wake", "act", "sleep", "out", "back"),  # act: hug (D2); 4.0: out/back (V4.2)
-    "sniper": ("name", "ask", "out", "come", "back"),  # 4.0: out (V4.2); 6.0: come, and ask whether to shoot
-    "elder": ("out", "back"),  # forest elder, only in 4.0 (V4.2)
-    "undercover_police": ("wake", "recognize", "act", "sleep"),  # act: name the undercover killer (V5.4)
-    "undercover_killer": ("wake", "recognize", "act", "sleep"),  # act: kill once killers are gone (V5.4)
-    "killer_boss": ("wake", "recognize", "sleep"),  # V5.2
-    "police_boss": ("wake", "recognize", "sleep"),  # V5.2
-    "angel": ("wake", "act", "take_along", "sleep"),  # act: revive the night's victim (V7.1)
-    "devil": ("wake", "act", "sleep"),  # act: kill after the killers are gone (V7.1)
-}
+#: Every role the seed versions' judge speaks to or about, and what the voice says to or about it: derived from the
+#: shared words of the killer game (controller/variants/_killer-game.toml, ``[calls]`` keyed ``<role>.<what>``; the
+#: catalogue holds exactly these lines, tests/voice/test_catalogue_coverage.py). ``name`` is the role's name, said
+#: when a player voted out shows the first identity (D3); ``wake``/``sleep`` open and close its eyes (C2, 004 §3);
+#: ``out``/``back`` call it out and back (V4.2), ``come``/``back`` in 6.0; ``recognize`` asks partners to recognise
+#: each other (V2.10, V5.2); ``act`` asks for the night action; ``ask`` whether to use an optional power (V3.3, D2);
+#: ``take_along`` is the angel's last act (V7.1).
+ROLE_PROMPTS: Mapping[str, tuple[str, ...]] = MappingProxyType(shared_words(KILLER_GAME).role_whats())
 
-#: Other names the variants use for a role (F1: "bandit" is the five-identities killer).
-ROLE_SYNONYMS: Mapping[str, str] = {"bandit": "killer"}
+#: Other names the variants use for a role (F1: "bandit" is the five-identities killer): the shared words' aliases
+#: of the roles it has lines for.
+ROLE_SYNONYMS: Mapping[str, str] = MappingProxyType(
+    {alias: role for alias, role in shared_words(KILLER_GAME).names["aliases"].items() if role in ROLE_PROMPTS})
 
 ROLES: tuple[str, ...] = tuple(ROLE_PROMPTS)
 
@@ -157,45 +149,32 @@ def last_words(seat: int) -> list[str]:
     return phrase(seat_number(seat), prompt("lastwords.your_turn"))
 
 
-#: The judge's words for a side's win (C4), version by version, as each version's seed words it: the same win is
-#: 「警察一方获胜」 in 2.0 (004 §4) but 「好人胜利」 in 4.0 (000, 001) and 「警察平民勝」 in 7.0 (000). A variant not
-#: listed (a club's own file) says the generic 「杀手获胜」 / 「好人获胜」 / 「平局」. Keyed by variant id and the
-#: winning side of its win table ("good", "killers", "draw").
-_ENDING_GENERIC: Mapping[str, str] = {
-    "killers": prompt("ending.killers_win"), "good": prompt("ending.good_win"), "draw": prompt("ending.draw"),
-}
-ENDINGS: Mapping[str, Mapping[str, str]] = {
-    # 000, 001 v1.0: 杀手获胜；…好人便获得的胜利
-    "classic-1.0": _ENDING_GENERIC,
-    # 004 §4: 杀手一方全部死去，则警察一方获胜；警察一方全部死去，则杀手一方获胜；平民全部死去为平局
-    "standard-2.0": {**_ENDING_GENERIC, "good": prompt("ending.police_side_win"),
-                     "killers": prompt("ending.killer_side_win")},
-    # 000, 001 v3.0: 所有杀手死亡，则警察胜；…杀手胜
-    "v3.0": {**_ENDING_GENERIC, "good": prompt("ending.police_win"), "killers": prompt("ending.killers_win_brief")},
-    # 000, 001 v4.0: 则杀手获胜；好人胜利条件：所有杀手均死掉
-    "v4.0": _ENDING_GENERIC,
-    # 000 5.0 gives no words (只有全部的警察或殺手都死了，為輸); V5.5 names the police side and the killers' side
-    "v5.0-infernal": {**_ENDING_GENERIC, "good": prompt("ending.police_side_win"),
-                      "killers": prompt("ending.killer_side_win")},
-    # 001 5.0 §4: 杀手及卧底全死，为警察胜。警察及秘密警察全死，为杀手胜
-    "dual-card-5.0": {**_ENDING_GENERIC, "good": prompt("ending.police_win"),
-                      "killers": prompt("ending.killers_win_brief")},
-    # 000 6.0: 3個警察死，或者平民全部死殺手勝。三個殺手死，好人方勝
-    "dual-card-6.0": {**_ENDING_GENERIC, "good": prompt("ending.good_side_win"),
-                      "killers": prompt("ending.killers_win_brief")},
-    # 000 7.0: 當天使和警察全被殺或推完時，殺手勝，反之警察平民勝
-    "v7.0": {**_ENDING_GENERIC, "good": prompt("ending.police_civilians_win"),
-             "killers": prompt("ending.killers_win_brief")},
-    # 000 五种身份 (F3): 匪勝利 … 2匪都被殺，匪失敗，警方勝利
-    "five-identities": {**_ENDING_GENERIC, "good": prompt("ending.police_camp_win"),
-                        "killers": prompt("ending.bandits_win")},
-}
+#: The judge's words for a side's win (C4), version by version, as each version's seed words it (its file's
+#: ``[words.endings]`` naming the killer game's shared endings): the same win is 「警察一方获胜」 in 2.0 (004 §4) but
+#: 「好人胜利」 in 4.0 (000, 001) and 「警察平民勝」 in 7.0 (000). A variant not listed (a club's own file) says the
+#: shared default endings, the generic 「杀手获胜」 / 「好人获胜」 / 「平局」. Keyed by variant id and the winning side of
+#: its win table ("good", "killers", "draw").
+_ENDING_GENERIC: Mapping[str, str] = MappingProxyType(
+    {side: f"ending.{name}" for side, name in shared_words(KILLER_GAME).names["default_endings"].items()})
+
+
+@functools.cache
+def _endings() -> Mapping[str, Mapping[str, str]]:
+    return MappingProxyType(shared_endings())
+
+
+def __getattr__(name: str) -> Mapping[str, Mapping[str, str]]:
+    """``ENDINGS``, read from the variant files when first asked for (not at import: a process that ends no game
+    reads none)."""
+    if name == "ENDINGS":
+        return _endings()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def ending(winner: str | None, variant: str | None = None) -> list[str]:
     """The end of a game (C4): the winner in the words of the variant's seed, then "game over, show your
     cards". A side no table names (or no winner) is just the game over."""
-    words = ENDINGS.get(variant or "", _ENDING_GENERIC).get(winner or "")
+    words = _endings().get(variant or "", _ENDING_GENERIC).get(winner or "")
     return [words, prompt("ending.game_over")] if words else [prompt("ending.game_over")]
 
 

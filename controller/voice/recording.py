@@ -198,11 +198,12 @@ def open_recording(pack: str, language: str, variant: str, players: int,
 
 def _catalogue_ids(base: str) -> list[str]:
     """The prompts in the catalogue's order (a checkout), else in the built pack's."""
-    from controller.voice.build import CATALOG
+    from controller.voice.build import CATALOG, load_catalog
 
     if CATALOG.is_file():
-        with CATALOG.open("rb") as fh:
-            return list(tomllib.load(fh).get("prompts", {}))
+        prompts = load_catalog(CATALOG).get("prompts", {})
+        assert isinstance(prompts, dict)
+        return list(prompts)
     return list(Pack.load(find_pack(base)).clips)
 
 

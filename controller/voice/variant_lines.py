@@ -28,6 +28,8 @@ from pathlib import Path
 from types import MappingProxyType
 
 from controller.rules.variant import Variant, builtin_ids, load_variant
+from controller.rules.words import names as shared_names
+from controller.rules.words import shared as shared_words
 
 log = logging.getLogger(__name__)
 
@@ -54,10 +56,36 @@ def ending_id(variant_id: str, side: str) -> str:
     return f"ending.{slug}.{side}"
 
 
+def ending_line(variant: Variant, side: str) -> str | None:
+    """The prompt ID of ``variant``'s ending for ``side``, or None when its file names none: a shared words file's
+    ending (``ending.police_side_win``, said in exactly its words: the catalogue's recording) or the variant's own
+    (``ending.werewolf_12.good``)."""
+    pair = variant.words.get("endings", {}).get(side)
+    if pair is None:
+        return None
+    name = next((n for s in shared_names() if (n := shared_words(s).ending_name(pair))), None)
+    return f"ending.{name}" if name else ending_id(variant.id, side)
+
+
+def shared_endings() -> dict[str, dict[str, str]]:
+    """The built-in variants whose every ending is a shared one, with each side's prompt ID: the seed versions'
+    endings, each with its recording in the catalogue (``{"standard-2.0": {"good": "ending.police_side_win", ...}}``)."""
+    out: dict[str, dict[str, str]] = {}
+    for vid in builtin_ids():
+        variant = load_variant(vid)
+        ids = {side: ending_line(variant, side) or "" for side in variant.words.get("endings", {})}
+        if ids and all(i != ending_id(vid, side) for side, i in ids.items()):
+            out[vid] = ids
+    return out
+
+
 def lines(variant: Variant) -> dict[str, tuple[str, str]]:
-    """Every line ``variant``'s file gives the judge, by prompt ID: ``{"role.witch.wake": ("女巫请睁眼。", ...)}``."""
+    """Every line ``variant``'s file gives the judge in its own words, by prompt ID: ``{"role.witch.wake": ("女巫请睁眼。",
+    ...)}``; not the shared words it names (a seed's ending: the catalogue's line)."""
     out = {call_id(*key.split(".", 1)): pair for key, pair in variant.words.get("calls", {}).items()}
-    out.update({ending_id(variant.id, side): pair for side, pair in variant.words.get("endings", {}).items()})
+    for side, pair in variant.words.get("endings", {}).items():
+        if (pid := ending_line(variant, side)) == ending_id(variant.id, side):
+            out[pid] = pair
     return out
 
 

@@ -3,24 +3,20 @@ each event and each turn, in the seeds' order and, for the Chinese pack, in the 
 
 from __future__ import annotations
 
-import tomllib
-from pathlib import Path
-
 import pytest
 
 from controller.director import announce
 from controller.rules import engine
 from controller.rules.actions import Pass, Penalty, Pick, Vote
 from controller.rules.events import Dawn, Died, NightFell, Penalised
+from controller.voice.build import load_catalog
 from tests.rules.table import Game
-
-CATALOG = Path(announce.__file__).resolve().parents[2] / "sounds" / "catalog.toml"
 
 
 def zh(ids: list[str]) -> str:
     """The Chinese pack's words for ``ids`` (seats and numbers as the pack says them)."""
-    with CATALOG.open("rb") as fh:
-        prompts = tomllib.load(fh)["prompts"]
+    prompts = load_catalog()["prompts"]
+    assert isinstance(prompts, dict)
     return "".join(prompts[i]["zh-CN"] for i in ids)
 
 

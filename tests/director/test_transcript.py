@@ -12,6 +12,8 @@ from hypothesis import strategies as st
 
 from controller.director.transcript import Entry, Transcript, line
 from controller.rules.events import Acted, Event, GameEnded, Spoke, VoteClosed, Voted
+from controller.rules.variant import load_variant
+from controller.rules.words import KILLER_GAME, shared
 from controller.sessions.session import Session
 from controller.voice.packs import load_voice_pack
 from tests.director.helpers import play, session
@@ -74,11 +76,10 @@ def test_the_nights_are_told_only_after_the_ending_with_the_police_answer() -> N
     told = [e.text for e in entries[first_told:]]
     assert told[1] == "第1夜"
     check = next(e for e in s.director.events if isinstance(e, Acted) and e.ability == "check")
-    answer = "点头，是杀手" if check.result == "nod" else "摇头，不是杀手"
+    answer = "点头，是杀手" if check.result == "nod" else "摇头，不是杀手"  # V2.2 in the seeds' words
     assert any(t.endswith(f"验人 → {check.target}号：{answer}") for t in told)
-    roles = s.director.state.roles
-    assert told[-1] == "身份：" + "，".join(
-        f"{i}号{ {'killer': '杀手', 'police': '警察', 'civilian': '平民'}[r]}" for i, r in enumerate(roles, 1))
+    names = shared(KILLER_GAME).table("roles")  # the seed versions' role names, from their shared words file
+    assert told[-1] == "身份：" + "，".join(f"{i}号{names[r][0]}" for i, r in enumerate(s.director.state.roles, 1))
 
 
 def test_a_game_stopped_early_tells_no_night() -> None:
@@ -216,3 +217,19 @@ def test_a_speaker_the_judge_ejects_is_not_said_to_have_finished() -> None:
     t.committed(1.0, [Died(5, "ejected"), Spoke(5, "ejected")])
     t.committed(2.0, [Spoke(4, "timeout")])
     assert [e.text for e in told] == ["4号时间到"]
+
+
+def test_a_werewolf_boards_nights_are_told_in_its_own_words() -> None:
+    """W5: the seer's answer is the board's (狼人 / 好人, its [words.answers]), never the seeds' 是杀手; the roles are
+    named in its words too."""
+    s = session("werewolf-12", 12, 3, "heuristic", lang="zh", pack="zh-CN")
+    play(s)
+    told = texts(s, "told")
+    checks = [e for e in s.director.events if isinstance(e, Acted) and e.ability == "check" and e.target is not None]
+    assert checks
+    for check in checks:
+        answer = "狼人" if check.result == "nod" else "好人"
+        assert any(t.endswith(f"验人 → {check.target}号：{answer}") for t in told), check
+    assert not any("杀手" in t for t in told)
+    words = load_variant("werewolf-12").words["roles"]
+    assert told[-1] == "身份：" + "，".join(f"{i}号{words[r][0]}" for i, r in enumerate(s.director.state.roles, 1))

@@ -12,16 +12,16 @@ from __future__ import annotations
 
 import ast
 import functools
-import tomllib
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from controller.director import announce
-from controller.rules.variant import load_variant
+from controller.rules.variant import builtin_ids, load_variant
 from controller.voice import prompts as P
 from controller.voice import variant_lines
+from controller.voice.build import load_catalog
 from controller.voice.packs import SOURCE_PACKS, Pack
 
 ROOT = Path(P.__file__).resolve().parents[2]
@@ -43,12 +43,8 @@ def _literal(node: ast.expr | None) -> str | None:
 
 
 def variant_roles() -> dict[str, set[str]]:
-    """Role names per variant file (the keys of its ``[roles]`` table)."""
-    out = {}
-    for path in sorted((CONTROLLER / "variants").glob("*.toml")):
-        with path.open("rb") as fh:
-            out[path.name] = set(tomllib.load(fh).get("roles", {}))
-    return out
+    """Role names per built-in variant (the keys of its file's ``[roles]`` table)."""
+    return {vid: set(load_variant(vid).roles) for vid in builtin_ids()}
 
 
 def all_roles() -> set[str]:
@@ -60,8 +56,8 @@ def night_role_prompts() -> set[str]:
     """The role prompts the director says, variant by variant, as it says them (director: a night step is woken
     with ``announce.wake`` and put to sleep with ``announce.sleep``, naming the step's ``call`` or ``roles``)."""
     ids: set[str] = set()
-    for path in sorted((CONTROLLER / "variants").glob("*.toml")):
-        v = load_variant(str(path))
+    for vid in builtin_ids():
+        v = load_variant(vid)
         for st in v.night:
             roles = "+".join(st.call or st.roles)
             ids.update(announce.wake(roles, st.ability, st.optional, v.night_call, variant=v, step=st.id))
@@ -87,6 +83,10 @@ def code_prompt_ids() -> frozenset[str]:
             if literal is not None:
                 ids.add(literal)
     ids.update(night_role_prompts())
+    # C4: each variant's ending in its seed's words (its file names a shared ending), and the shared default
+    # endings a club's own file without [words.endings] says
+    ids.update(pid for vid in builtin_ids() for side in ("good", "killers", "draw")
+               for pid in P.ending(side, vid) + P.ending(side, "a-club-file"))
     ids.update(P.numbers_in_catalogue())
     return frozenset(ids)
 
@@ -96,9 +96,15 @@ def own_lines() -> set[str]:
     return set(variant_lines.known())
 
 
+def catalogue() -> dict[str, dict[str, str]]:
+    """The catalogue's prompts, with the lines of the shared words it includes."""
+    prompts = load_catalog(CATALOG)["prompts"]
+    assert isinstance(prompts, dict)
+    return prompts
+
+
 def catalogue_prompt_ids() -> set[str]:
-    with CATALOG.open("rb") as fh:
-        return set(tomllib.load(fh)["prompts"])
+    return set(catalogue())
 
 
 def test_the_prompts_the_director_can_say_are_exactly_the_catalogue() -> None:
@@ -122,7 +128,7 @@ def test_every_variant_role_has_voice_prompts() -> None:
     """A role of the seeds has the catalogue's prompts; a role woken (or acting on dying) that the catalogue does
     not know has its words in its variant file."""
     for variant, roles in variant_roles().items():
-        v = load_variant(str(CONTROLLER / "variants" / variant))
+        v = load_variant(variant)
         assert announce.unspoken_role(v) is None, variant
         for role in roles:
             if any(key.partition(".")[0] == role for key in v.words.get("calls", {})):
@@ -132,13 +138,12 @@ def test_every_variant_role_has_voice_prompts() -> None:
             try:
                 P.canonical_role(role)
             except P.PromptError as exc:
-                pytest.fail(f"variant {variant}: {exc} (add it to ROLE_PROMPTS and sounds/catalog.toml)")
+                pytest.fail(f"variant {variant}: {exc} (give it [words.calls] in its file, or calls in the shared "
+                            "words it includes)")
 
 
 def test_every_role_prompt_is_in_the_catalogue() -> None:
-    with CATALOG.open("rb") as fh:
-        catalog = set(tomllib.load(fh)["prompts"])
-    missing = sorted((set(P.role_prompts_in_catalogue()) | code_prompt_ids()) - catalog - own_lines())
+    missing = sorted((set(P.role_prompts_in_catalogue()) | code_prompt_ids()) - catalogue_prompt_ids() - own_lines())
     assert not missing, f"sounds/catalog.toml lacks: {missing}"
 
 
@@ -166,8 +171,8 @@ def test_every_prompt_the_code_can_produce_is_in_the_pack(pack: Path) -> None:
 
 
 def test_the_committed_packs_are_built_from_the_current_catalogue() -> None:
-    with CATALOG.open("rb") as fh:
-        catalog = tomllib.load(fh)
+    catalog = load_catalog(CATALOG)
+    assert isinstance(catalog["prompts"], dict) and isinstance(catalog["sounds"], dict)
     for pack in PACKS:
         clips = Pack.load(pack).clips
         # a pack rebuilt since a variant file gained lines has them too (sounds build records them)

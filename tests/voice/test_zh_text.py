@@ -4,12 +4,10 @@ on every machine, with or without TensorFlow."""
 
 from __future__ import annotations
 
-import tomllib
-
 import pytest
 from pypinyin import Style, pinyin
 
-from controller.voice.build import CATALOG
+from controller.voice.build import CATALOG, load_catalog
 from controller.voice.zh_text import (
     SYMBOLS,
     UnreadableText,
@@ -21,8 +19,9 @@ from controller.voice.zh_text import (
     syllables,
 )
 
-with CATALOG.open("rb") as _fh:
-    ZH = {pid: entry["zh-CN"] for pid, entry in tomllib.load(_fh)["prompts"].items()}
+_PROMPTS = load_catalog(CATALOG)["prompts"]
+assert isinstance(_PROMPTS, dict)
+ZH = {pid: entry["zh-CN"] for pid, entry in _PROMPTS.items()}
 
 #: Every polyphone in the catalogue's zh-CN texts (a character pypinyin knows more than one reading of), with
 #: the reading a Mandarin listener expects in the judge's words, checked by hand (before tone sandhi). A new
