@@ -87,7 +87,7 @@ class PicoBus(SimBus):
         #: Collisions between the halves: a Pico byte (or noise) on the wire with a ``micropython`` node's frame.
         self.cross_collisions = 0
         self._pico_air: list[tuple[float, float]] = []  # recent bytes from the Picos' side (start, end), table time
-        self._collided: list[tuple[float, float]] = []  # ``micropython`` frames a Pico byte hit, not yet delivered
+        self._hit: set[int] = set()  # the starts (in 0.1 us) of the ``micropython`` frames the Picos' side hit
         self._delivered: list[tuple[float, float, int, bool]] = []  # frames one read got: start, end, size, garbled
 
     # --- the two clocks -------------------------------------------------------------------------------------
@@ -100,45 +100,59 @@ class PicoBus(SimBus):
         if when > self._pico_now():
             mark = len(self.emulated.heard)
             self.emulated.run(when - self._pico_now())
+            self._note_pico_air(mark)
             self._heard += self._from_picos(mark)
 
-    def _pico_read(self, until: float) -> bytes:
+    def _pico_read(self, until: float) -> int:
         """Run the Picos until they say something or the table's ``until``; whole frames only (a frame cut at
-        ``until`` runs on until the line is quiet)."""
-        if until <= self._pico_now():
-            return b""
+        ``until`` runs on until the line is quiet). What they said is ``emulated.heard`` from the index returned
+        (:meth:`_from_picos` hands it over once the other half has run as far)."""
         mark = len(self.emulated.heard)
+        if until <= self._pico_now():
+            return mark
         got = self.emulated.read(until - self._pico_now())
         quiet_ns = 2 * self.emulated.byte_ns
         while got and self.emulated.heard[-1][0] > self.emulated.now() * NS - quiet_ns:
             got += self.emulated.read(3 * self.emulated.byte_ns / NS)
-        return self._from_picos(mark)
+        self._note_pico_air(mark)
+        return mark
 
     # --- one line: the halves' collisions ---------------------------------------------------------------------
+    def _note_pico_air(self, mark: int) -> None:
+        """Note when the bytes since ``emulated.heard[mark]`` were on the wire (table time): a ``micropython``
+        frame delivered from now on is garbled where they overlap it."""
+        skipped = self.pico_seconds_skipped
+        byte_s = self.emulated.byte_ns / NS
+        horizon = self._now - 0.05
+        self._pico_air = [(s, e) for s, e in self._pico_air if e > horizon]
+        self._hit = {key for key in self._hit if key / 1e7 > horizon - 0.05}
+        for t_ns, _byte in self.emulated.heard[mark:]:
+            end = t_ns / NS + skipped
+            self._pico_air.append((end - byte_s, end))
+
     def _from_picos(self, mark: int) -> bytes:
         """What the Picos' side put on the line since ``emulated.heard[mark]``, as the master receives it: each
-        byte that overlapped a ``micropython`` node's frame garbled (and that frame noted, to be garbled too),
-        then the line's faults."""
+        byte that overlapped a ``micropython`` node's frame garbled, then the line's faults. (Call it once the
+        ``micropython`` half has run as far as the Picos, so its frames are on the air.)"""
         out = bytearray()
         skipped = self.pico_seconds_skipped
         byte_s = self.emulated.byte_ns / NS
         nodes_air = self._nodes_air()
-        horizon = self._now - 0.05
-        self._pico_air = [(s, e) for s, e in self._pico_air if e > horizon]
-        self._collided = [(s, e) for s, e in self._collided if e > horizon]
         for t_ns, byte in self.emulated.heard[mark:]:
             end = t_ns / NS + skipped
-            start = end - byte_s
-            self._pico_air.append((start, end))
-            hit = [(s, e) for s, e in nodes_air if overlap(s, e, start, end)]
+            hit = [s for s, e in nodes_air if overlap(s, e, end - byte_s, end)]
             if hit:
                 byte ^= 0x5A  # as sim.py garbles a collision
-                new = [one for one in hit if one not in self._collided]
-                self.cross_collisions += len(new)
-                self._collided += new
+                self._count_hits(hit)
             out.append(byte)
         data = bytes(out)
         return self.line_faults.frame(data) if self.line_faults is not None else data
+
+    def _count_hits(self, starts: list[float]) -> None:
+        """Count each ``micropython`` frame (by its start) that met the Picos' side once."""
+        keys = {round(start * 1e7) for start in starts}
+        self.cross_collisions += len(keys - self._hit)
+        self._hit |= keys
 
     def _nodes_air(self) -> list[tuple[float, float]]:
         """The recent and coming frames of the ``micropython`` nodes (what is on the air less the master's)."""
@@ -148,24 +162,38 @@ class PicoBus(SimBus):
     def _handle(self, kind: str, address: int, data: bytes, when: float) -> None:
         if kind == "host" and data:
             start = when - self.wire_time(len(data))
-            hit = any(overlap(s, e, start, when) for s, e in self._collided + self._pico_air)
-            if hit:
-                data = bytes(b ^ 0x5A for b in data)  # a Pico's bytes were on the wire with it
-            self._delivered.append((start, when, len(data), hit))
+            garbled = self._garbled(data, start)
+            self._delivered.append((start, when, len(data), garbled != data))
+            data = garbled
         super()._handle(kind, address, data, when)
 
+    def _garbled(self, frame: bytes, start: float) -> bytes:
+        """A ``micropython`` node's ``frame`` (on the wire from ``start``) with each byte that a byte from the
+        Picos' side overlapped garbled: the bytes before the overlap (its SYNC, most often) arrive whole."""
+        byte_s = self.wire_time(1)
+        ours = [(s, e) for s, e in self._pico_air if overlap(s, e, start, start + len(frame) * byte_s)]
+        if not ours:
+            return frame
+        self._count_hits([start])
+        out = bytearray(frame)
+        for i in range(len(out)):
+            at = start + i * byte_s
+            if any(overlap(s, e, at, at + byte_s) for s, e in ours):
+                out[i] ^= 0x5A  # as sim.py garbles a collision
+        return bytes(out)
+
     def _regarbled(self, heard: bytes) -> bytes:
-        """``heard`` (the ``micropython`` frames one read delivered) with each frame that a Pico byte found
-        since then overlapped garbled: the Picos ran a little further than the frame's end."""
-        out = bytearray()
-        at = 0
-        for start, end, size, garbled in self._delivered:
-            frame = heard[at:at + size]
+        """``heard`` (what one read of the ``micropython`` half got: its last frames are those noted in
+        ``_delivered``) with each frame that a byte from the Picos' side, found since, overlapped garbled: the
+        Picos ran a little further than the frame's end."""
+        at = len(heard) - sum(size for _, _, size, _ in self._delivered)
+        out = bytearray(heard[:max(at, 0)])
+        for start, _end, size, garbled in self._delivered:
+            frame = heard[at:at + size] if at >= 0 else b""
             at += size
-            hit = not garbled and any(overlap(s, e, start, end) for s, e in self._pico_air)
-            out += bytes(b ^ 0x5A for b in frame) if hit else frame
+            out += frame if garbled else self._garbled(frame, start)
         self._delivered.clear()
-        return bytes(out + heard[at:])
+        return bytes(out)
 
     # --- Transport ------------------------------------------------------------------------------------------
     def write(self, data: bytes) -> None:
@@ -174,7 +202,7 @@ class PicoBus(SimBus):
         faults = self.line_faults
         self.emulated.write(faults.frame(data) if faults is not None else data)
         address = data[2] & 0x7F if len(data) > 2 else 0
-        if faults is not None and address == sb.BROADCAST and len(data) > 3 and data[3] in (sb.POLL_ALL, sb.LISTEN):
+        if faults is not None and address == sb.BROADCAST and len(data) > 4 and data[4] in (sb.POLL_ALL, sb.LISTEN):
             noise = faults.slot_noise()
             if noise is not None:
                 after, junk = noise
@@ -193,13 +221,16 @@ class PicoBus(SimBus):
             heard = super().read(timeout)
             # (two byte times on: a Pico byte that began inside the frame just read garbles it before it goes)
             ahead = 2 * self.emulated.byte_ns / NS if heard else 0.0
-            from_picos = self._pico_read(self._now + ahead)
-            return self._regarbled(heard) + from_picos
+            mark = self._pico_read(self._now + ahead)
+            return self._regarbled(heard) + self._from_picos(mark)
         # A frame for a Pico: it speaks first; then the simulated half catches up with it (to the deadline if
-        # the Pico said nothing). A read that returns nothing has run to its end, whatever the floats say.
+        # the Pico said nothing), and then what the Picos said is handed over, garbled where the two met. A read
+        # that returns nothing has run to its end, whatever the floats say.
         deadline = self._now + timeout
-        heard = self._pico_read(deadline)
-        return heard + self._simulated_until(self._pico_now() if heard else deadline)
+        mark = self._pico_read(deadline)
+        said = len(self.emulated.heard) > mark
+        simulated = self._simulated_until(self._pico_now() if said else deadline)
+        return self._from_picos(mark) + simulated
 
     def _simulated_until(self, until: float) -> bytes:
         """Run the simulated half up to ``until``; what its nodes said meanwhile."""
