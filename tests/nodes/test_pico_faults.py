@@ -185,3 +185,36 @@ def until_quiet(bus: PicoBus, seconds: float) -> bytes:
     while bus.now() < end:
         heard += bus.read(end - bus.now())
     return heard
+
+
+def test_two_picos_flashed_with_seat_5s_image_answer_at_once_and_the_master_hears_garbage(firmware, tmp_path):
+    """The same image on two Picos: both answer IDENTIFY in the same microseconds, and the pair carries the
+    two answers' bytes on top of each other (picobus.js), not one after the other as two good frames."""
+    with EmulatedBus() as bus:
+        config = seat_config(5)
+        path = tmp_path / "seat-05.uf2"
+        path.write_bytes(node_uf2(firmware, config))
+        bus.add(path, config)
+        bus.add(path, config)
+        bus.run(0.3)
+        bus.write(sb.encode_frame(5, 1, sb.IDENTIFY))
+        decoder = sb.Decoder()
+        frames = decoder.feed(bus.run(0.01))
+        assert frames == [] and decoder.dropped_bytes + decoder.crc_errors > 0
+        assert bus.collisions > 0
+
+
+def test_noise_on_the_line_while_seat_5s_pico_answers_garbles_the_answer_and_the_retry_is_clean(firmware, tmp_path):
+    with EmulatedBus() as bus:
+        config = seat_config(5)
+        path = tmp_path / "seat-05.uf2"
+        path.write_bytes(node_uf2(firmware, config))
+        bus.add(path, config)
+        bus.run(0.3)
+        bus.write(sb.encode_frame(5, 1, sb.IDENTIFY))
+        bus.noise(b"\x55" * 300, after=0.0002)  # 3 ms of noise from 0.2 ms after the frame on
+        decoder = sb.Decoder()
+        assert decoder.feed(bus.run(0.01)) == [] and bus.collisions > 0
+        bus.write(sb.encode_frame(5, 2, sb.IDENTIFY))
+        frames = decoder.feed(bus.run(0.01))
+        assert [(f.addr, f.seq, f.mtype) for f in frames] == [(5, 2, sb.IDENTITY)]
