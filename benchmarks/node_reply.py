@@ -9,6 +9,8 @@ it: the garbage collections (count, longest, total), the main-loop passes (time 
 three slowest exchanges with the collection time inside each.
 
     .venv/bin/python benchmarks/node_reply.py [--seats 2] [--seconds 5] [--json]
+    .venv/bin/python benchmarks/node_reply.py --seats 16 --seconds 1   # a whole bus-16 line of Picos
+    .venv/bin/python benchmarks/node_reply.py --remote               # and the judge's remote (AUTH answers)
     .venv/bin/python benchmarks/node_reply.py --seconds 1 --profile   # where seat 1's time goes, who allocates
     NODE_REPLY_ALLOC=m_malloc ... --profile                           # the allocator's callers one level up
 """
@@ -29,17 +31,21 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
 from controller.bus import seatbus as sb  # noqa: E402
+from controller.bus.auth_counter import CounterStore  # noqa: E402
 from controller.bus.master import BusMaster  # noqa: E402
 from controller.bus.nodes import NodeSpec  # noqa: E402
 from controller.bus.table import BusTable  # noqa: E402
+from controller.config.profile import load_profile  # noqa: E402
 from controller.nodes import firmware_build  # noqa: E402
 from controller.nodes.check import BOOT_S  # noqa: E402
 from controller.nodes.emulated_bus import EmulatedBus  # noqa: E402
+from controller.nodes.images import plan, write_images  # noqa: E402
 from controller.nodes.node_image import node_uf2  # noqa: E402
 from controller.screens.render import render  # noqa: E402
 from controller.screens.views import RoleReveal, TapCard  # noqa: E402
 
 TIMEOUT_MS = 10.0
+REMOTE_KEY = bytes(range(16))  # a pairing key for the benchmark's remote (tianhei remote pair makes real ones)
 ALLOC = os.environ.get("NODE_REPLY_ALLOC", "gc_alloc")  # m_malloc: one level up
 
 
@@ -192,6 +198,8 @@ def main() -> int:
     parser.add_argument("--seats", type=int, default=2)
     parser.add_argument("--seconds", type=float, default=5.0, help="emulated seconds of each stretch")
     parser.add_argument("--json", action="store_true")
+    parser.add_argument("--remote", action="store_true",
+                        help="the judge's remote on the line too (bus-16's image): its POLL answers are sealed (AUTH)")
     parser.add_argument("--profile", action="store_true", help="sample seat 1's PC and print where its time goes")
     args = parser.parse_args()
     image = firmware_build.build()
@@ -206,9 +214,15 @@ def main() -> int:
             path = Path(tmp) / f"seat-{address:02d}.uf2"
             path.write_bytes(node_uf2(firmware, config))
             bus.add(path, config)
+        specs = [NodeSpec(address=a, seat=a) for a in addresses]
+        if args.remote:
+            remote = plan(load_profile("bus-16"), remote_key=REMOTE_KEY)[-1]
+            bus.add(write_images([remote], firmware, Path(tmp))[0], remote.config)
+            specs.append(NodeSpec(address=remote.address, seat=0, key=REMOTE_KEY,
+                                  counters=CounterStore(Path(tmp) / "remote.counter", REMOTE_KEY)))
         bus.run(BOOT_S)
-        # Every seat by name (no POLL_ALL slots, no LISTEN windows): each poll is one timed exchange.
-        master = BusMaster(bus, [NodeSpec(address=a, seat=a) for a in addresses], poll_all=False, listen=False)
+        # Every node by name (no POLL_ALL slots, no LISTEN windows): each poll is one timed exchange.
+        master = BusMaster(bus, specs, poll_all=False, listen=False)
         table = BusTable(master, threaded=False)
         table.start(lambda event: None)
         table.run_for(0.1)
