@@ -248,8 +248,9 @@ def main() -> int:
             if key != "per_node":
                 print(f"{key:>14}  {busy[key]!s:>12}  {quiet[key]!s:>12}")
         print("per node (busy | quiet): exchanges, p50, p99, max ms, over timeout")
-        for address in busy["per_node"]:  # type: ignore[attr-defined]
-            row = [busy["per_node"][address], quiet["per_node"].get(address, {})]  # type: ignore[index,union-attr]
+        nodes: list[dict[int, dict[str, object]]] = [busy["per_node"], quiet["per_node"]]  # type: ignore[list-item]
+        for address in nodes[0]:
+            row = [nodes[0][address], nodes[1].get(address, {})]
             print(f"  node {address:2d}  " + "  |  ".join(
                 f"{r.get('exchanges')} {r.get('p50_ms')} {r.get('p99_ms')} {r.get('max_ms')} {r.get('over_timeout')}"
                 for r in row))

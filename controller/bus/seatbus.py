@@ -661,7 +661,7 @@ def decode_display_staged(payload):
 # --- authentication (remote role) --------------------------------------------------------------------------
 
 
-_HMAC_PADS = {}  # key -> (inner pad, outer pad): the remote seals every POLL answer with one key
+_HMAC_PADS = dict()  # type: dict[bytes, tuple[bytes, bytes]]  # key -> its pads: the remote seals with one key
 
 
 def _hmac_pads(key):

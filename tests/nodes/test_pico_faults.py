@@ -169,7 +169,7 @@ def twice_seat_2(firmware: bytes, tmp: Path) -> Iterator[PicoBus]:
     pico = emulated.add(path, config)
 
     def make_bus(nodes: dict[int, SimNode], **kwargs: object) -> PicoBus:
-        return PicoBus(nodes, emulated=emulated, picos={PICO: pico}, **kwargs)  # type: ignore[arg-type]
+        return PicoBus(nodes, emulated=emulated, picos={PICO: pico}, **kwargs)
 
     with start_sim_table(2, make_bus=make_bus) as table:
         bus = table.bus
