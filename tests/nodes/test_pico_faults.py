@@ -114,7 +114,7 @@ def test_seat_2s_pico_hangs_its_watchdog_reboots_it_and_the_master_restores_it(f
 def test_flipped_bits_cut_frames_and_noise_next_to_seat_2s_pico_lose_no_press_and_no_picture(firmware):
     with mixed_table(firmware) as (table, bus, events):
         faults = bus.line_faults = LineFaults(rate=0.25, seed=3)
-        for _ in range(4):
+        for _ in range(3):
             click(table, PICO)
             click(table, 3)
         table.table.seats[PICO].display(render(RoleReveal(seat=PICO, role="police")))
@@ -123,8 +123,8 @@ def test_flipped_bits_cut_frames_and_noise_next_to_seat_2s_pico_lose_no_press_an
         table.table.run_for(0.3)
         assert {"flipped", "cut", "noise"} <= set(faults.counts), faults.counts
         assert table.master.stats.corrupt_detected > 0
-        assert presses(events, PICO) == [True, False] * 4
-        assert presses(events, 3) == [True, False] * 4
+        assert presses(events, PICO) == [True, False] * 3
+        assert presses(events, 3) == [True, False] * 3
         police = ssd1306_bytes(render(RoleReveal(seat=PICO, role="police")).convert("1"))
         assert bytes(bus.picos[PICO].screen.ram) == police
 
