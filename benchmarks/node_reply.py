@@ -9,6 +9,8 @@ it: the garbage collections (count, longest, total), the main-loop passes (time 
 three slowest exchanges with the collection time inside each.
 
     .venv/bin/python benchmarks/node_reply.py [--seats 2] [--seconds 5] [--json]
+    .venv/bin/python benchmarks/node_reply.py --seats 16 --seconds 1   # a whole bus-16 line of Picos
+    .venv/bin/python benchmarks/node_reply.py --remote               # and the judge's remote (AUTH answers)
     .venv/bin/python benchmarks/node_reply.py --seconds 1 --profile   # where seat 1's time goes, who allocates
     NODE_REPLY_ALLOC=m_malloc ... --profile                           # the allocator's callers one level up
 """
@@ -29,17 +31,21 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
 from controller.bus import seatbus as sb  # noqa: E402
+from controller.bus.auth_counter import CounterStore  # noqa: E402
 from controller.bus.master import BusMaster  # noqa: E402
 from controller.bus.nodes import NodeSpec  # noqa: E402
 from controller.bus.table import BusTable  # noqa: E402
+from controller.config.profile import load_profile  # noqa: E402
 from controller.nodes import firmware_build  # noqa: E402
 from controller.nodes.check import BOOT_S  # noqa: E402
 from controller.nodes.emulated_bus import EmulatedBus  # noqa: E402
+from controller.nodes.images import plan, write_images  # noqa: E402
 from controller.nodes.node_image import node_uf2  # noqa: E402
 from controller.screens.render import render  # noqa: E402
 from controller.screens.views import RoleReveal, TapCard  # noqa: E402
 
 TIMEOUT_MS = 10.0
+REMOTE_KEY = bytes(range(16))  # a pairing key for the benchmark's remote (tianhei remote pair makes real ones)
 ALLOC = os.environ.get("NODE_REPLY_ALLOC", "gc_alloc")  # m_malloc: one level up
 
 
@@ -173,7 +179,18 @@ def stretch(bus: EmulatedBus, table: BusTable, seconds: float, screens: bool, gc
         "loop_passes": len(passes),
         **{"loop_" + key: value for key, value in spread(passes).items()},
         "slowest": ", ".join(slow(*one) for one in sorted(found, key=lambda one: -one[1])[:3]),
+        "per_node": per_node(found),
     }
+
+
+def per_node(found: list[tuple[int, float, int, int]]) -> dict[int, dict[str, object]]:
+    """Each node's own p50/p99/max and how many of its answers came after the reply timeout (or never): with
+    more seats on the line, one slow node must not hide behind the others' figures."""
+    out: dict[int, dict[str, object]] = {}
+    for address in sorted({addr for _, _, addr, _ in found}):
+        mine = [ms for _, ms, addr, _ in found if addr == address]
+        out[address] = {"exchanges": len(mine), **spread(mine), "over_timeout": sum(1 for ms in mine if ms > TIMEOUT_MS)}
+    return out
 
 
 def main() -> int:
@@ -181,6 +198,8 @@ def main() -> int:
     parser.add_argument("--seats", type=int, default=2)
     parser.add_argument("--seconds", type=float, default=5.0, help="emulated seconds of each stretch")
     parser.add_argument("--json", action="store_true")
+    parser.add_argument("--remote", action="store_true",
+                        help="the judge's remote on the line too (bus-16's image): its POLL answers are sealed (AUTH)")
     parser.add_argument("--profile", action="store_true", help="sample seat 1's PC and print where its time goes")
     args = parser.parse_args()
     image = firmware_build.build()
@@ -195,9 +214,15 @@ def main() -> int:
             path = Path(tmp) / f"seat-{address:02d}.uf2"
             path.write_bytes(node_uf2(firmware, config))
             bus.add(path, config)
+        specs = [NodeSpec(address=a, seat=a) for a in addresses]
+        if args.remote:
+            remote = plan(load_profile("bus-16"), remote_key=REMOTE_KEY)[-1]
+            bus.add(write_images([remote], firmware, Path(tmp))[0], remote.config)
+            specs.append(NodeSpec(address=remote.address, seat=0, key=REMOTE_KEY,
+                                  counters=CounterStore(Path(tmp) / "remote.counter", REMOTE_KEY)))
         bus.run(BOOT_S)
-        # Every seat by name (no POLL_ALL slots, no LISTEN windows): each poll is one timed exchange.
-        master = BusMaster(bus, [NodeSpec(address=a, seat=a) for a in addresses], poll_all=False, listen=False)
+        # Every node by name (no POLL_ALL slots, no LISTEN windows): each poll is one timed exchange.
+        master = BusMaster(bus, specs, poll_all=False, listen=False)
         table = BusTable(master, threaded=False)
         table.start(lambda event: None)
         table.run_for(0.1)
@@ -206,17 +231,29 @@ def main() -> int:
         busy = stretch(bus, table, args.seconds, True, gc_entry)
         quiet = stretch(bus, table, args.seconds, False, gc_entry)
         profile = bus.call({"op": "profile", "pico": 0, "take": True}) if args.profile else {}
-    result = {"seats": args.seats, "emulated_s": args.seconds, "host_s": round(time.monotonic() - wall, 1),
+    host_s = time.monotonic() - wall
+    result = {"seats": args.seats, "emulated_s": args.seconds, "host_s": round(host_s, 1),
+              # the host's seconds per emulated second of the whole line (boot and both stretches)
+              "host_s_per_emulated_s": round(host_s / (BOOT_S + 0.1 + 2 * args.seconds), 1),
               "busy": busy, "quiet": quiet}
     if profile:
         print_profile(profile["counts"], profile["allocs"], image.elf)
     if args.json:
         print(json.dumps(result))
     else:
-        print(f"{args.seats} seats, {args.seconds} emulated s a stretch, {result['host_s']} s on this host")
+        print(f"{args.seats} seats, {args.seconds} emulated s a stretch, {result['host_s']} s on this host "
+              f"({result['host_s_per_emulated_s']} s per emulated second)")
         print(f"{'':>14}  {'busy (deal)':>12}  {'quiet':>12}")
         for key in busy:
-            print(f"{key:>14}  {busy[key]!s:>12}  {quiet[key]!s:>12}")
+            if key != "per_node":
+                print(f"{key:>14}  {busy[key]!s:>12}  {quiet[key]!s:>12}")
+        print("per node (busy | quiet): exchanges, p50, p99, max ms, over timeout")
+        nodes: list[dict[int, dict[str, object]]] = [busy["per_node"], quiet["per_node"]]  # type: ignore[list-item]
+        for address in nodes[0]:
+            row = [nodes[0][address], nodes[1].get(address, {})]
+            print(f"  node {address:2d}  " + "  |  ".join(
+                f"{r.get('exchanges')} {r.get('p50_ms')} {r.get('p99_ms')} {r.get('max_ms')} {r.get('over_timeout')}"
+                for r in row))
         print("        target: p99 <= 3 ms, max < 5 ms, over_timeout 0")
     return 0
 

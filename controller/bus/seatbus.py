@@ -661,15 +661,30 @@ def decode_display_staged(payload):
 # --- authentication (remote role) --------------------------------------------------------------------------
 
 
+_HMAC_PADS = dict()  # type: dict[bytes, tuple[bytes, bytes]]  # key -> its pads: the remote seals with one key
+
+
+def _hmac_pads(key):
+    """The key XOR ipad and XOR opad blocks of RFC 2104, made once per key: on the remote's Cortex-M0+ the two
+    64-byte comprehensions cost more of a sealed answer than the hashing (benchmarks/node_reply.py --remote)."""
+    key = bytes(key)
+    pads = _HMAC_PADS.get(key)
+    if pads is None:
+        block = 64
+        padded = hashlib.sha256(key).digest() if len(key) > block else key
+        padded = padded + bytes(block - len(padded))
+        pads = (bytes([b ^ 0x36 for b in padded]), bytes([b ^ 0x5C for b in padded]))
+        if len(_HMAC_PADS) < 4:  # a node has one key; the host a few (tests pair many: those are made anew)
+            _HMAC_PADS[key] = pads
+    return pads
+
+
 def hmac_sha256(key, msg):
     """RFC 2104 HMAC with SHA-256; written out because MicroPython has no ``hmac`` module."""
-    block = 64
-    if len(key) > block:
-        key = hashlib.sha256(key).digest()
-    key = bytes(key) + bytes(block - len(key))
-    inner = hashlib.sha256(bytes([b ^ 0x36 for b in key]))
+    ipad, opad = _hmac_pads(key)
+    inner = hashlib.sha256(ipad)
     inner.update(msg)
-    outer = hashlib.sha256(bytes([b ^ 0x5C for b in key]))
+    outer = hashlib.sha256(opad)
     outer.update(inner.digest())
     return outer.digest()
 

@@ -45,6 +45,7 @@ class EmulatedPico:
         self.usb = ""  # what the firmware printed on its USB console (tracebacks, a bad config's message)
         self.resets: list[int] = []  # the watchdog's REASON bits at each reset it caused
         self._sent: list[int] = []  # the SPI bytes of the transfer under way (CS low)
+        self.powered = True
 
     # --- the chips' side (called by the bus while the Picos run) --------------------------------------------
     def i2c_transfer(self, address: int, data: bytes) -> None:
@@ -94,7 +95,13 @@ class EmulatedPico:
 
     def power_cycle(self) -> None:
         self.screen = Ssd1306Model()
+        self.powered = True
         self.bus.call({"op": "power", "pico": self.index})
+
+    def power_off(self) -> None:
+        """Cut the Pico's power (its RAM and its panel's are gone; :meth:`power_cycle` boots it again)."""
+        self.powered = False
+        self.bus.call({"op": "off", "pico": self.index})
 
 
 class EmulatedBus:
@@ -119,6 +126,8 @@ class EmulatedBus:
         #: (time in ns the last byte is on the line, bytes) of every master write.
         self.said: list[tuple[int, bytes]] = []
         self.on_reset: Callable[[EmulatedPico, int], None] | None = None
+        #: Bytes garbled on the line because two senders (Picos, or a Pico and noise) were on it at once.
+        self.collisions = 0
         self.call({"op": "hello", "baud": baud, "bootrom": words})
 
     # --- the process ------------------------------------------------------------------------------------------
@@ -205,6 +214,7 @@ class EmulatedBus:
     def _run(self, until_ns: int, stop_on_rx: bool) -> bytes:
         answer = self.call({"op": "run", "until": until_ns, "stop_on_rx": stop_on_rx})
         self._t_ns = int(answer["t"])
+        self.collisions = int(answer.get("collisions", self.collisions))
         for index, transfers in answer["i2c"]:
             pico = self.picos[index]
             for address, data in transfers:
@@ -219,6 +229,13 @@ class EmulatedBus:
         rx = [(int(t), int(b)) for t, b in answer["rx"]]
         self.heard.extend(rx)
         return bytes(b for _, b in rx)
+
+    def noise(self, data: bytes, after: float = 0.0) -> float:
+        """Put ``data`` on the line from no node, its first byte ``after`` seconds from now (a spike, a node
+        gone mad): every Pico and the master receive it, garbled with whatever else is on the line. Returns when
+        its last byte has ended (seconds, the bus's time)."""
+        answer = self.call({"op": "noise", "data": data.hex(), "at": self._t_ns + round(after * NS)})
+        return int(answer["until"]) / NS
 
     # --- Transport ----------------------------------------------------------------------------------------------
     def write(self, data: bytes) -> None:

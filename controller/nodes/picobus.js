@@ -22,6 +22,11 @@
 //    counter file: OSError 36). Here the first instruction of those two bootrom functions is a BKPT, and the
 //    break does what the chip would: erase to 0xFF, or program (a NOR cell only goes from 1 to 0), taking the
 //    flash's typical time (W25Q16JV: 45 ms a 4 KiB sector, 0.4 ms a 256-byte page), then returns to the caller.
+//
+// The line, as one RS-485 pair: two Picos whose bytes are on the wire at the same time (a byte's ten bit times
+// overlap) both reach every receiver garbled (each byte XOR 0x5A, as controller/bus/sim.py garbles a collision),
+// never as two good bytes one after the other; so do noise bytes put on the line ({"op": "noise"}). A Pico with
+// its power off ({"op": "off"}) neither runs, hears nor sends until {"op": "power"} boots it again.
 'use strict';
 
 const fs = require('fs');
@@ -97,6 +102,9 @@ const bus = {
     byteNs: 10000,
     toMaster: [], // [time_ns, byte] that reached the master
     picos: [],
+    recent: [], // {source, entry}: the bytes of the last few byte times, to find two senders at once
+    noise: [], // [time_ns, byte] still to come on the line from no Pico ({"op": "noise"})
+    collisions: 0, // bytes garbled by another sender
 };
 
 function loadUf2(flash, data) {
@@ -296,6 +304,12 @@ class Pico {
     runUntil(until) {
         const { mcu, clock } = this;
         const core = mcu.core;
+        if (this.off) {
+            // No power: the clock of the world goes on, the chip hears nothing and does nothing.
+            this.rxQueue = [];
+            if (clock.nanos < until) clock.tick(until - clock.nanos);
+            return;
+        }
         if (this.hung) {
             // A core stuck with its interrupts off: time passes (the watchdog counts down), nothing runs.
             if (clock.nanos < until) clock.tick(until - clock.nanos);
@@ -347,11 +361,32 @@ class Pico {
 }
 
 bus.carry = function (from, byte, at) {
-    bus.toMaster.push([at, byte]);
+    if (from !== null && from.off) return; // a byte still shifting out when the power went
+    const entry = [at, byte];
+    const source = from === null ? -1 : from.index;
+    // Another sender's byte on the wire at the same time: both are garbage for every receiver. The Picos run a
+    // slice each in turn, so the overlapping byte may have been carried just before or just after this one.
+    for (const other of bus.recent) {
+        if (other.source !== source && Math.abs(other.entry[0] - at) < bus.byteNs) {
+            garble(other.entry);
+            garble(entry);
+        }
+    }
+    bus.recent = bus.recent.filter((one) => one.entry[0] > at - 4 * bus.byteNs);
+    bus.recent.push({ source, entry });
+    bus.toMaster.push(entry);
     for (const pico of bus.picos) {
-        if (pico !== from && pico !== null) pico.rxQueue.push([at, byte]);
+        if (pico !== from && pico !== null) pico.rxQueue.push(entry);
     }
 };
+
+function garble(entry) {
+    if (entry.length === 2) {
+        entry[1] ^= 0x5a;
+        entry.push(true); // garbled once: a third sender does not ungarble it
+        bus.collisions += 1;
+    }
+}
 
 // --- requests -------------------------------------------------------------------------------------------------
 let bootrom = null;
@@ -385,6 +420,10 @@ function run(until, stopOnRx) {
     const resets = [];
     while (now < until) {
         const target = Math.min(until, now + slice);
+        while (bus.noise.length && bus.noise[0][0] <= target) {
+            const [at, byte] = bus.noise.shift();
+            bus.carry(null, byte, at);
+        }
         for (const pico of bus.picos) {
             pico.runUntil(target);
             if (pico.resetPending !== null) {
@@ -396,14 +435,18 @@ function run(until, stopOnRx) {
         // Stop once bytes came and the line has been quiet for two byte times: a whole frame, not its first byte.
         if (stopOnRx && bus.toMaster.length && now - bus.toMaster[bus.toMaster.length - 1][0] >= 2 * bus.byteNs) break;
     }
+    // A byte that ended within the last byte time may still be hit by another sender's next one: it goes with
+    // the next run (a run that stops on a quiet line holds nothing back).
+    const ready = bus.toMaster.filter(([t]) => t <= now - bus.byteNs);
     const out = {
         t: now,
-        rx: bus.toMaster.map(([t, b]) => [t, b]),
+        rx: ready.map(([t, b]) => [t, b]),
         resets,
         i2c: [],
         usb: [],
+        collisions: bus.collisions,
     };
-    bus.toMaster = [];
+    bus.toMaster = bus.toMaster.filter(([t]) => t > now - bus.byteNs);
     for (const pico of bus.picos) {
         if (pico.i2cOut.length) {
             out.i2c.push([pico.index, pico.i2cOut]);
@@ -468,6 +511,20 @@ function handle(req) {
         case 'hang':
             bus.picos[req.pico].hung = true;
             return { ok: true };
+        case 'off':
+            // The power is cut: RAM, registers and the UART's FIFO are gone ({"op": "power"} boots it again).
+            bus.picos[req.pico].off = true;
+            return { ok: true };
+        case 'noise': {
+            // Bytes on the line from nobody (a spike, a node gone mad), one byte time apart from `at` ns on.
+            let at = Math.max(req.at === undefined ? now : req.at, now);
+            for (const byte of Buffer.from(req.data, 'hex')) {
+                at += bus.byteNs;
+                bus.noise.push([at, byte]);
+            }
+            bus.noise.sort((a, b) => a[0] - b[0]);
+            return { until: at };
+        }
         case 'profile': {
             // Sample the PC every `every_ns` of running time (sleep is not sampled); `take` returns the counts
             // [[pc, samples], ...] and stops. The benchmark maps them to symbols (benchmarks/node_reply.py --profile).
