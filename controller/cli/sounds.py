@@ -8,6 +8,8 @@ import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
+from controller.cli.game_args import add_settings_argument, load_club_abilities
+
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = subparsers.add_parser("sounds", help="build and check voice packs",
@@ -19,6 +21,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     check.add_argument("--variant", action="append", default=[], metavar="FILE",
                        help="also list the lines of this variant file that the pack has no recording of "
                             "(the built-in variants' are always listed; repeatable)")
+    add_settings_argument(check)
     check.set_defaults(func=run_check)
     build = sub.add_parser("build", help="rebuild a pack (sox needed; espeak-ng, or the [voice] extra for neural)")
     build.add_argument("pack", metavar="PACK", help="catalogue language (zh-CN, en) or a club pack folder")
@@ -47,6 +50,11 @@ def run_check(args: argparse.Namespace) -> int:
     from controller.rules.variant import VariantError
     from controller.voice.check import check_pack, unrecorded
 
+    try:
+        load_club_abilities(args)  # before a club's variant file that uses its own abilities is read
+    except ValueError as exc:
+        print(f"sounds check: {exc}", file=sys.stderr)
+        return 2
     failed = 0
     for pack in args.packs:
         problems = check_pack(pack)

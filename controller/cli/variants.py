@@ -6,7 +6,7 @@ import argparse
 import json
 from typing import Any
 
-from controller.cli.game_args import fail
+from controller.cli.game_args import add_settings_argument, fail, load_club_abilities
 from controller.rules.options import OPTIONS
 from controller.rules.variant import VariantError, builtin_ids, load_variant
 
@@ -15,13 +15,15 @@ def register(sub: Any) -> None:
     p = sub.add_parser("variants", help="list the variants, their options and role tables")
     p.add_argument("variant", nargs="?", help="show only this variant (an id or a variant file)")
     p.add_argument("--json", action="store_true", help="print the variants, options and role tables as JSON")
+    add_settings_argument(p)
     p.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
     try:
+        load_club_abilities(args)  # a club's own file may use its own abilities
         variants = [load_variant(args.variant)] if args.variant else [load_variant(v) for v in builtin_ids()]
-    except VariantError as exc:
+    except (VariantError, ValueError) as exc:
         return fail(str(exc))
     if args.json:
         print(json.dumps([_as_json(v) for v in variants], ensure_ascii=False, indent=1))

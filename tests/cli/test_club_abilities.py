@@ -120,3 +120,13 @@ def test_the_settings_file_says_where_a_wrong_abilities_value_is(tmp_path: Path)
     (problem,) = caught.value.problems
     assert problem.key == "game.abilities" and "is not a list of Python files" in problem.message
     assert 'abilities = ["my_abilities.py"]' in problem.fix
+
+
+def test_the_club_lists_its_file_and_checks_its_lines_with_the_settings_file_named(club: Path) -> None:
+    """``tianhei variants`` and ``sounds check --variant`` read the club's file only once its module is in."""
+    shown = tianhei(club, "variants", "gravekeeper.toml", "--config", "tianhei.toml")
+    assert shown.returncode == 0, shown.stderr
+    assert "gravekeeper" in shown.stdout
+    checked = tianhei(club, "sounds", "check", "en", "--variant", "gravekeeper.toml", "--config", "tianhei.toml")
+    assert "Traceback" not in checked.stderr and "line(s) without a recording" in checked.stdout
+    assert "gravekeeper.wake" in checked.stdout
