@@ -28,9 +28,7 @@ from controller.sessions.session import Session
 from controller.sim.table import SimTable
 from controller.voice.null_voice import NullVoice
 from controller.voice.packs import load_voice_pack
-
-LETTERS = {"K": "killer", "P": "police", "C": "civilian", "D": "doctor", "S": "secret_police",
-           "I": "informant"}
+from tests.rules.table import LETTERS
 
 #: Virtual seconds a scripted wait may take before the test says it got stuck.
 PATIENCE_S = 3600.0

@@ -31,15 +31,14 @@ from controller.sim.table import SimTable
 from controller.voice.null_voice import NullVoice
 from controller.voice.packs import load_voice_pack
 from tests.director.helpers import game_config, play, session
+from tests.rules.table import LETTERS
 
-LETTERS = {"K": "killer", "P": "police", "D": "doctor", "S": "sniper", "C": "civilian", "B": "butterfly",
-           "U": "undercover_killer", "Q": "secret_police"}
 REVEAL_S = Timings().reveal_s
 
 #: 6.0 at 6 players (D3's line: 2 killers, 2 police, 2 doctors, 2 snipers, 4 civilians), no police+killer hand.
-HANDS_6 = "DK PC KS PD SC CC"
+HANDS_6 = "DK PC KJ PD JC CC"
 #: 5.0 at 8 players (2 killers, undercover, butterfly, 2 police, 2 doctors, 2 secret police, 4 civilians).
-HANDS_5 = "KC BD PU QC KD PC QC CC"
+HANDS_5 = "KC BD PU SC KD PC SC CC"
 
 
 def uid(seat: int, card: int) -> str:
@@ -217,7 +216,7 @@ def test_d2_a_card_already_at_another_seat_names_that_seat_and_card():
 # ---- a void hand: the judge redeals ------------------------------------------------------------------------------
 
 def test_d2_killer_and_police_in_one_hand_void_the_deal_and_the_judge_redeals():
-    t = DualTable("dual-card-5.0", "KP BD CU QC KD PC QC CC")
+    t = DualTable("dual-card-5.0", "KP BD CU SC KD PC SC CC")
     t.deal()
     t.run_for(REVEAL_S + 1)
     d = t.director
@@ -246,7 +245,7 @@ def test_d2_killer_and_police_in_one_hand_void_the_deal_and_the_judge_redeals():
 
 
 def test_d3_police_and_killer_in_one_hand_is_refused_when_the_judge_swaps():
-    t = DualTable("dual-card-6.0", "DC PK CS PD SC CK")
+    t = DualTable("dual-card-6.0", "DC PK CJ PD JC CK")
     t.deal()
     t.run_for(REVEAL_S + 1)
     assert t.director.state is None
@@ -257,7 +256,7 @@ def test_d3_police_and_killer_in_one_hand_is_refused_when_the_judge_swaps():
 
 
 def test_d3_a_police_and_killer_hand_is_the_players_to_choose_when_the_option_says_so():
-    t = DualTable("dual-card-6.0", "DC PK CS PD SC CK", {"dual.police_killer": "choose"})
+    t = DualTable("dual-card-6.0", "DC PK CJ PD JC CK", {"dual.police_killer": "choose"})
     t.deal()
     t.until_play()
     hands = next(e.hands for e in t.director.events if isinstance(e, HandsDealt))
@@ -265,7 +264,7 @@ def test_d3_a_police_and_killer_hand_is_the_players_to_choose_when_the_option_sa
 
 
 @settings(max_examples=25, deadline=None)
-@given(order=st.permutations(list("KKPPDDSSCCCC")))
+@given(order=st.permutations(list("KKPPDDJJCCCC")))
 def test_any_6_0_deal_reaches_the_engine_in_tap_order_or_is_void_exactly_for_police_and_killer(order):
     """D1/D3 invariant: whatever cards the six players hold, the engine deals them as tapped, unless a hand holds
     police and killer (the judge swaps: the deal is void on that seat, and nothing starts)."""

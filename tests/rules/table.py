@@ -29,8 +29,11 @@ from controller.rules.setup import GameConfig, configure
 from controller.rules.state import GameState
 from controller.rules.variant import load_variant
 
+#: The tests' shorthand for a deck ("K K P P C C"): notation only, every name a role of a built-in variant file
+#: (tests/rules/test_variant_files.py holds it to the files); a role's own name works as well (werewolf seer ...).
 LETTERS = {"K": "killer", "P": "police", "C": "civilian", "D": "doctor", "S": "secret_police",
-           "I": "informant", "B": "butterfly", "J": "sniper", "E": "elder", "A": "angel", "V": "devil"}
+           "I": "informant", "B": "butterfly", "J": "sniper", "E": "elder", "A": "angel", "V": "devil",
+           "U": "undercover_killer"}
 
 
 class Game:

@@ -187,3 +187,13 @@ def test_the_winning_side_is_named_in_the_words_of_the_version_s_file():
         for side, (zh, en) in sides.items():
             assert winner_name(side, Lang.ZH, vid) == zh and winner_name(side, Lang.EN, vid) == en
     assert load_variant("five-identities").words["sides"]["killers"] == ("匪", "Bandits")  # 000 F3
+
+
+def test_the_tests_card_letters_name_roles_the_variant_files_define():
+    """tests/rules/table.LETTERS is shorthand only: a letter for a role no built-in file has would be a test of a
+    role that does not exist."""
+    from tests.rules.table import LETTERS
+
+    defined = {role for vid in builtin_ids() for role in load_variant(vid).roles}
+    assert set(LETTERS.values()) <= defined, set(LETTERS.values()) - defined
+    assert len(set(LETTERS.values())) == len(LETTERS)
