@@ -355,7 +355,7 @@ def decode_poll(payload):
 # and then and notices one that has gone. The host puts that node in the last slot, so that its answer, which
 # wakes the host, comes when the window is over anyway.
 
-POLL_ALL_GUARD_US = 80  # of each slot left silent: the node's timing jitter and the line's turnaround
+POLL_ALL_GUARD_US = 40  # of each slot left silent: the node's timing jitter and the line's turnaround
 POLL_ALL_SLOT_BYTES = 17  # a slot holds an EVENTS frame with one press (the next one goes in the next cycle)
 
 

@@ -136,6 +136,7 @@ class Pico {
         this.profile = null; // {every, next, counts: Map(PC -> samples)} while the benchmark samples the PC
         this.gcWatch = null; // {entry, back, from, pauses: [[start_ns, end_ns]]} while the benchmark times GC
         this.feeds = null; // [ns] of every watchdog feed (one a main-loop pass) while the benchmark counts them
+        this.edges = null; // {tx: [ns a byte's stop bit ended], pin: [[ns, level]]} while a benchmark times slots
         const load = this.watchdog.writeUint32.bind(this.watchdog);
         this.watchdog.writeUint32 = (offset, value) => {
             if (offset === 0x04 && this.feeds !== null) this.feeds.push(this.clock.nanos); // LOAD: a feed
@@ -173,6 +174,7 @@ class Pico {
             const byte = fifo.shift();
             shifting = false;
             bus.carry(pico, byte, pico.clock.nanos);
+            if (pico.edges !== null) pico.edges.tx.push(pico.clock.nanos);
             if (fifo.length <= TX_FIFO / 2) uart.interruptStatus |= TXINTR;
             start();
             uart.checkInterrupts();
@@ -494,6 +496,27 @@ function handle(req) {
             }
             pico.gcWatch = { entry: req.gc_entry & ~1, back: null, from: 0, pauses: [] };
             pico.feeds = [];
+            return { ok: true };
+        }
+        case 'edges': {
+            // Time this Pico's answers on the line (benchmarks/node_slots.py): when each of its bytes' stop bit
+            // ended, and every change of the output `gpio` (the transceiver's DE); `take` returns both and stops.
+            const pico = bus.picos[req.pico];
+            if (req.take) {
+                const out = pico.edges || { tx: [], pin: [] };
+                pico.edges = null;
+                return out;
+            }
+            const edges = { tx: [], pin: [] };
+            pico.edges = edges;
+            const pin = pico.mcu.gpio[req.gpio];
+            let level = pin.outputValue;
+            pin.addListener(() => {
+                if (pico.edges === edges && pin.outputValue !== level) {
+                    level = pin.outputValue;
+                    edges.pin.push([pico.clock.nanos, level ? 1 : 0]);
+                }
+            });
             return { ok: true };
         }
         case 'pc': {

@@ -75,6 +75,12 @@ class RS485:
 
     @staticmethod
     def _sleep_until(start, offset_us):
-        left = offset_us - time.ticks_diff(time.ticks_us(), start)
-        if left > 0:
-            time.sleep_us(left)
+        """Busy-wait to ``offset_us`` after ``start``, in pieces under a millisecond: the rp2 port's sleep_us of
+        more than 1,000 µs first sleeps whole milliseconds on its millisecond clock, which overshot a slot's start
+        by up to a millisecond on the emulated chip (benchmarks/node_slots.py); under it, it spins on the
+        microsecond timer."""
+        while True:
+            left = offset_us - time.ticks_diff(time.ticks_us(), start)
+            if left <= 0:
+                return
+            time.sleep_us(left if left < 1000 else 900)
