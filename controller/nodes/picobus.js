@@ -48,6 +48,9 @@ const RXFF = 1 << 6;
 const RXFE = 1 << 4;
 const BUSY = 1 << 3;
 const TXINTR = 1 << 5;
+const RXINTR = 1 << 4;
+const RTINTR = 1 << 6;
+const UARTIFLS = 0x34;
 const TX_FIFO = 32;
 const BREAK_ERASE = 0xe0;
 const BREAK_PROGRAM = 0xe1;
@@ -207,6 +210,42 @@ class Pico {
                 uart.checkInterrupts();
             } else {
                 write(offset, value);
+            }
+        };
+        // RX as the PL011 does it: the RX interrupt only at the FIFO's trigger level (UARTIFLS), and the receive
+        // timeout interrupt (RTINTR) 32 bit periods after the last byte while the FIFO holds any: MicroPython's
+        // UART.IRQ_RXIDLE, with which a node times when a frame ended on the line (firmware/lib/rs485.py).
+        let rxLevel = 0;
+        const rxTrigger = () => [4, 8, 16, 24, 28][rxLevel] || 4;
+        const rxCheck = () => {
+            if (uart.rxFIFO.itemCount >= rxTrigger()) uart.interruptStatus |= RXINTR;
+            else uart.interruptStatus &= ~RXINTR;
+            if (uart.rxFIFO.empty) uart.interruptStatus &= ~RTINTR;
+            uart.checkInterrupts();
+        };
+        const idle = this.clock.createAlarm(() => {
+            if (!uart.rxFIFO.empty) uart.interruptStatus |= RTINTR;
+            uart.checkInterrupts();
+        });
+        uart.feedByte = function (value) {
+            uart.rxFIFO.push(value);
+            idle.schedule(Math.round(3.2 * bus.byteNs));
+            rxCheck();
+        };
+        const read = uart.readUint32.bind(uart);
+        uart.readUint32 = function (offset) {
+            if (offset === UARTIFLS) return rxLevel << 3;
+            const value = read(offset);
+            if (offset === UARTDR) rxCheck();
+            return value;
+        };
+        const writeRest = uart.writeUint32;
+        uart.writeUint32 = function (offset, value) {
+            if (offset === UARTIFLS) {
+                rxLevel = (value >> 3) & 7;
+                rxCheck();
+            } else {
+                writeRest(offset, value);
             }
         };
         this.uart = uart;

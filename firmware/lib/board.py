@@ -51,7 +51,7 @@ def build(cfg):
     u = cfg["uart"]
     uart = machine.UART(u["id"], baudrate=u["baud"], tx=machine.Pin(u["tx"]), rx=machine.Pin(u["rx"]))
     de = machine.Pin(u["de"], machine.Pin.OUT) if u.get("de") is not None else None
-    io.link = RS485(uart, de)
+    io.link = RS485(uart, de, u["baud"])
     ids = SEAT_IDS if cfg["role"] == "seat" else REMOTE_IDS
     pins = cfg["buttons"] if cfg["role"] == "seat" else cfg["keys"]
     debounce = cfg.get("debounce_ms", 20)

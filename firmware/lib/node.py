@@ -194,6 +194,8 @@ class Node:
         """POLL_ALL: take this node's ack, and answer in its slot if it has news or is called by name (roll)."""
         if self.role != sb.ROLE_SEAT:
             return
+        link = self.io.link
+        read_at = link.read_at()  # the slots count from the frame's end on the line, not from this moment
         try:
             slot_us, roll, addresses, acks = sb.decode_poll_all(frame.payload)
         except sb.FrameError:
@@ -204,7 +206,7 @@ class Node:
         if not self.identified:
             if roll == self.address:  # rebooted: say so in the slot (briefly), and the master starts a session
                 reply = sb.encode_frame(self.address, frame.seq, sb.NAK, bytes((sb.NAK_NOT_IDENTIFIED,)), True)
-                self.io.link.write_after(index * slot_us, reply)
+                link.write_after(index * slot_us - link.since(read_at), reply)
             return
         if self.address in acks:
             self._ack_events(acks[self.address])
@@ -216,12 +218,13 @@ class Node:
             reply = sb.encode_frame(self.address, frame.seq, sb.NAK, bytes((sb.NAK_POLL_ME,)), True)
         else:
             reply = sb.encode_frame(self.address, frame.seq, sb.EVENTS, payload, True)
-        self.io.link.write_after(index * slot_us, reply)
+        link.write_after(index * slot_us - link.since(read_at), reply)
         self.stats["replies"] += 1
 
     # --- LISTEN ---------------------------------------------------------------------------------------------
     def _listen(self, frame):
         """LISTEN: take this node's ack and keep the window; the answers go out from ``step`` (_span_step)."""
+        read_at = self.io.link.read_at()  # the window is counted from the frame's end on the line
         try:
             slot_us, gap_us, rounds, roll, after_us, addresses, acks = sb.decode_listen(frame.payload)
         except sb.FrameError:
@@ -233,7 +236,7 @@ class Node:
             self._ack_events(acks[self.address])
         round_us = len(addresses) * slot_us + gap_us
         copy_us = (sb.OVERHEAD + len(frame.payload)) * 10000000 // self.baud + sb.LISTEN_WATCH_FROM_US
-        self.span = Span(self.io.link.us(), -after_us, index * slot_us, slot_us, gap_us, round_us, rounds,
+        self.span = Span(read_at, -after_us, index * slot_us, slot_us, gap_us, round_us, rounds,
                          roll == self.address, frame.seq, copy_us)
 
     def _in_span(self, span):

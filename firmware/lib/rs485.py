@@ -10,12 +10,27 @@ from mpcompat import micropython
 
 
 class RS485:
-    def __init__(self, uart, de=None):
+    def __init__(self, uart, de=None, baud=1000000):
         self.uart = uart
         self.de = de
         self.held = b""  # bytes read while waiting for a slot, handed out by the next readinto()
         if de is not None:
             de.value(0)
+        # When the line went quiet: the UART's receive timeout (32 bit periods after the last byte) stamps it
+        # in a hard interrupt, whatever the loop is doing (drawing, a card scan, a collection). A slot is timed
+        # from there, not from when the loop got round to the frame (up to a loop pass later: milliseconds).
+        self.idle_at = 0
+        self.got_at = 0
+        self.idle_us = 32 * 1000000 // baud
+        self.stamped = False
+        trigger = getattr(uart, "IRQ_RXIDLE", 0)
+        if trigger and hasattr(uart, "irq"):
+            uart.irq(handler=self._idle, trigger=trigger, hard=True)
+            self.stamped = True
+
+    def _idle(self, uart):
+        """The receive timeout's interrupt (hard: it must not allocate)."""
+        self.idle_at = time.ticks_us()
 
     @micropython.native
     def readinto(self, buf, most):
@@ -31,7 +46,18 @@ class RS485:
         n = self.uart.any()
         if not n or not most:
             return 0
+        self.got_at = time.ticks_us()
         return self.uart.readinto(buf, min(n, most)) or 0
+
+    def read_at(self):
+        """When the frame just read ended on the line, as near as this node can tell: the receive timeout's stamp
+        less its 32 bit periods when it came for the bytes read last and nothing has arrived since; else now
+        (the loop read them within the timeout, so promptly, or the UART has no such interrupt)."""
+        now = self.us()
+        if self.stamped and not self.held and not self.uart.any():
+            if time.ticks_diff(self.idle_at, self.got_at) > -self.idle_us - 10:
+                return time.ticks_add(self.idle_at, -self.idle_us)
+        return now
 
     @micropython.native
     def waiting(self):
