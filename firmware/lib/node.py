@@ -212,6 +212,9 @@ class Node:
             self._ack_events(acks[self.address])
         if not self.queue and roll != self.address:
             return
+        late = link.since(read_at) - index * slot_us
+        if late > sb.POLL_ALL_GUARD_US:
+            return  # its slot has passed (the loop was busy): answering now would talk over the next one
         fits = (slot_us - sb.POLL_ALL_GUARD_US) * self.baud // 10000000 - sb.OVERHEAD - 1
         payload = self._events_payload(now, fits)
         if payload[0] == 0 and self.queue:  # a card's UID is longer than a slot: ask to be polled by name
@@ -304,6 +307,8 @@ class Node:
             r, at = target
             reply = self._span_reply(span, now, at - elapsed)
         delay = at - elapsed
+        if delay < -sb.POLL_ALL_GUARD_US:
+            return  # the slot went by while the answer was made: the next round's, at the next step
         watch = None
         gap_start = r * span.round_us - span.gap_us  # the master slot just before round r
         watch_to = gap_start + span.gap_us - sb.LISTEN_WATCH_TO_US
@@ -333,7 +338,12 @@ class Node:
             return
         span = self.span
         if span is not None and frame.mtype == sb.LISTEN and frame.seq == span.seq:
-            return  # the second copy of the LISTEN this node is answering in
+            # The second copy of the LISTEN this node is answering in: the window begins at its end, which the
+            # node may know better than the first's (both read as one burst, whose end is the second's).
+            if span.next_round == 0 and frame.payload[6:8] == b"\x00\x00":
+                span.t0 = self.io.link.read_at()
+                span.skew_us = 0
+            return
         self.span = None  # any other frame from the host ends a LISTEN window
         if frame.addr == sb.BROADCAST and frame.mtype == sb.LISTEN:
             self._listen(frame)
