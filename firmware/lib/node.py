@@ -340,7 +340,7 @@ class Node:
         if span is not None and frame.mtype == sb.LISTEN and frame.seq == span.seq:
             # The second copy of the LISTEN this node is answering in: the window begins at its end, which the
             # node may know better than the first's (both read as one burst, whose end is the second's).
-            if span.next_round == 0 and frame.payload[6:8] == b"\x00\x00":
+            if span.next_round == 0 and frame.payload[6] == 0 and frame.payload[7] == 0:
                 span.t0 = self.io.link.read_at()
                 span.skew_us = 0
             return
