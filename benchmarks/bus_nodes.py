@@ -37,6 +37,7 @@ class Line:
         self.fd = fd
         self.rx = b""
         self.given: dict[int, int] = {}  # how much of ``rx`` each node's buffer has had
+        self.slot_timed = True  # each node answers at its slot's moment on this clock (CAP_SLOT_TIMED)
         #: Print ``sent ADDRESS MONOTONIC`` when a node's EVENTS frame with news has gone into the pty (set once
         #: presses begin): the benchmark splits a press's time into the wait for the slot and the host's part.
         self.trace = False

@@ -42,9 +42,9 @@ from controller.screens.render import render  # noqa: E402
 from controller.screens.views import RoleReveal, TapCard  # noqa: E402
 
 
-def slot_starts(said: list[tuple[int, bytes]], byte_ns: int) -> list[tuple[int, int, dict[int, int], int, int]]:
+def slot_starts(said: list[tuple[int, bytes]], byte_ns: int) -> list[tuple[int, int, dict[int, int], int, int, int]]:
     """Every slotted poll the master sent, as (ns its window begins, slot ns, {address: offset ns}, round ns,
-    rounds): a POLL_ALL's window begins at its last byte; a LISTEN's at its second copy's end (``after_us``)."""
+    rounds, message type): a POLL_ALL's window begins at its last byte; a LISTEN's at its second copy's end (``after_us``)."""
     out = []
     for done, data in said:
         for frame in sb.Decoder().feed(data):
@@ -59,7 +59,8 @@ def slot_starts(said: list[tuple[int, bytes]], byte_ns: int) -> list[tuple[int, 
                 continue
             slot = slot_us * 1000
             offsets = {a: i * slot for i, a in enumerate(addresses)}
-            out.append((done + after_us * 1000, slot, offsets, len(addresses) * slot + gap_us * 1000, rounds))
+            out.append((done + after_us * 1000, slot, offsets, len(addresses) * slot + gap_us * 1000, rounds,
+                        frame.mtype))
     return out
 
 
@@ -79,6 +80,8 @@ def measure(bus: EmulatedBus, edges: dict[int, dict[str, list]]) -> dict[str, ob
     windows = slot_starts(bus.said, bus.byte_ns)
     by_name = [(done, data[2]) for done, data in bus.said if len(data) > 2 and data[2] != sb.BROADCAST]
     late: list[float] = []
+    late_poll_all: list[float] = []
+    late_listen: list[float] = []
     lead: list[float] = []
     release: list[float] = []
     overruns = 0
@@ -90,12 +93,13 @@ def measure(bus: EmulatedBus, edges: dict[int, dict[str, list]]) -> dict[str, ob
             asked = [done for done, addr in by_name if done <= start]
             if not before or (asked and asked[-1] > before[-1][0]):
                 continue  # an answer to a frame by name, not a slot
-            begin, slot, offsets, round_ns, rounds = before[-1]
+            begin, slot, offsets, round_ns, rounds, mtype = before[-1]
             if address not in offsets:
                 continue
             r = max(0, min(rounds - 1, round((start - begin - offsets[address]) / round_ns)))
             ideal = begin + r * round_ns + offsets[address]
             late.append((start - ideal) / 1000)
+            (late_poll_all if mtype == sb.POLL_ALL else late_listen).append((start - ideal) / 1000)
             rise = max((t for t in rises if t <= start), default=None)
             fall = min((t for t in falls if t >= end), default=None)
             if rise is not None:
@@ -104,7 +108,15 @@ def measure(bus: EmulatedBus, edges: dict[int, dict[str, list]]) -> dict[str, ob
                 release.append((fall - end) / 1000)
                 if fall > ideal + slot:
                     overruns += 1
-    return {"answers": len(late), "late_us": spread(late), "de_lead_us": spread(lead),
+    # Two nodes driving the line at once (DE high on both): a collision, whatever the slots' arithmetic says.
+    driven = sorted((rise, fall, address) for address, seen in edges.items()
+                    for rise, fall in zip([t for t, level in seen["pin"] if level],
+                                          [t for t, level in seen["pin"] if not level], strict=False))
+    collisions = sum(1 for (_, fall, a), (rise, _, b) in zip(driven, driven[1:]) if rise < fall and a != b)
+    gaps = [(rise - fall) / 1000 for (_, fall, a), (rise, _, b) in zip(driven, driven[1:])
+            if a != b and 0 <= rise - fall < 1000 * 1000]
+    return {"answers": len(late), "collisions": collisions, "quiet_between_us": spread(gaps), "late_us": spread(late), "poll_all_late_us": spread(late_poll_all),
+            "listen_late_us": spread(late_listen), "latest_us": sorted(late)[-8:], "de_lead_us": spread(lead),
             "de_release_us": spread(release), "overruns": overruns}
 
 

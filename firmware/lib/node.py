@@ -14,8 +14,9 @@ import framing
 import seatbus as sb
 from mpcompat import micropython
 
-FIRMWARE_VERSION = (0, 5, 0)  # 0.2: seat bus protocol 2 (CRC-32); 0.3: DISPLAY_RLE, POLL_ALL, eager debouncing, AUTH
-# counters reserved in blocks (remote); 0.4: LISTEN; 0.5: STAGE and DISPLAY_STAGED
+FIRMWARE_VERSION = (0, 6, 0)  # 0.2: seat bus protocol 2 (CRC-32); 0.3: DISPLAY_RLE, POLL_ALL, eager debouncing, AUTH
+# counters reserved in blocks (remote); 0.4: LISTEN; 0.5: STAGE and DISPLAY_STAGED; 0.6: slots timed from the frame's
+# end on the line (CAP_SLOT_TIMED)
 QUEUE_MAX = 32
 ECHO_RGB = (40, 40, 40)
 
@@ -106,6 +107,8 @@ class Node:
     def _caps(self):
         io = self.io
         caps = sb.CAP_LISTEN
+        if getattr(io.link, "slot_timed", False):  # its slots are timed from the frame's end (rs485.py)
+            caps |= sb.CAP_SLOT_TIMED
         caps |= sb.CAP_BUTTONS | sb.CAP_POLL_ALL if self.role == sb.ROLE_SEAT else (sb.CAP_KEYS5 | sb.CAP_AUTH)
         if io.led is not None:
             caps |= sb.CAP_LED

@@ -35,6 +35,7 @@ class RS485:
         if trigger and hasattr(uart, "irq"):
             uart.irq(handler=self._idle, trigger=trigger, hard=True)
             self.stamped = True
+        self.slot_timed = self.stamped  # IDENTITY's CAP_SLOT_TIMED: a stock MicroPython before 1.23 has no RXIDLE
 
     def _idle(self, uart):
         """The receive timeout's interrupt (hard: it must not allocate)."""
