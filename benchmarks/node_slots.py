@@ -19,6 +19,7 @@ come on top of the DE figures here; and the crystal's drift (every emulated cloc
 from __future__ import annotations
 
 import argparse
+import itertools
 import json
 import random
 import statistics
@@ -112,8 +113,8 @@ def measure(bus: EmulatedBus, edges: dict[int, dict[str, list]]) -> dict[str, ob
     driven = sorted((rise, fall, address) for address, seen in edges.items()
                     for rise, fall in zip([t for t, level in seen["pin"] if level],
                                           [t for t, level in seen["pin"] if not level], strict=False))
-    collisions = sum(1 for (_, fall, a), (rise, _, b) in zip(driven, driven[1:]) if rise < fall and a != b)
-    gaps = [(rise - fall) / 1000 for (_, fall, a), (rise, _, b) in zip(driven, driven[1:])
+    collisions = sum(1 for (_, fall, a), (rise, _, b) in itertools.pairwise(driven) if rise < fall and a != b)
+    gaps = [(rise - fall) / 1000 for (_, fall, a), (rise, _, b) in itertools.pairwise(driven)
             if a != b and 0 <= rise - fall < 1000 * 1000]
     return {"answers": len(late), "collisions": collisions, "quiet_between_us": spread(gaps), "late_us": spread(late), "poll_all_late_us": spread(late_poll_all),
             "listen_late_us": spread(late_listen), "latest_us": sorted(late)[-8:], "de_lead_us": spread(lead),
