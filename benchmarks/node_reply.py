@@ -176,6 +176,21 @@ def stretch(bus: EmulatedBus, table: BusTable, seconds: float, screens: bool, gc
     }
 
 
+def boot_seats(bus: EmulatedBus, firmware: bytes, seats: int) -> list[int]:
+    """Seats 1..``seats`` on ``bus``, each booted from the image with the config a club flashes on it; their
+    addresses."""
+    addresses = list(range(1, seats + 1))
+    with tempfile.TemporaryDirectory() as tmp:
+        for address in addresses:
+            config = json.loads((REPO / "firmware" / "config.example.json").read_text())
+            config["address"] = address
+            path = Path(tmp) / f"seat-{address:02d}.uf2"
+            path.write_bytes(node_uf2(firmware, config))
+            bus.add(path, config)
+    bus.run(BOOT_S)
+    return addresses
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--seats", type=int, default=2)
@@ -187,15 +202,8 @@ def main() -> int:
     firmware = image.firmware.read_bytes()
     gc_entry = symbol(image.elf, "gc_collect")
     wall = time.monotonic()
-    with tempfile.TemporaryDirectory() as tmp, EmulatedBus() as bus:
-        addresses = list(range(1, args.seats + 1))
-        for address in addresses:
-            config = json.loads((REPO / "firmware" / "config.example.json").read_text())
-            config["address"] = address
-            path = Path(tmp) / f"seat-{address:02d}.uf2"
-            path.write_bytes(node_uf2(firmware, config))
-            bus.add(path, config)
-        bus.run(BOOT_S)
+    with EmulatedBus() as bus:
+        addresses = boot_seats(bus, firmware, args.seats)
         # Every seat by name (no POLL_ALL slots, no LISTEN windows): each poll is one timed exchange.
         master = BusMaster(bus, [NodeSpec(address=a, seat=a) for a in addresses], poll_all=False, listen=False)
         table = BusTable(master, threaded=False)

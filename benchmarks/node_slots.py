@@ -24,28 +24,29 @@ import json
 import random
 import statistics
 import sys
-import tempfile
 import time
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
+sys.path.insert(0, str(REPO / "benchmarks"))
+
+from node_reply import boot_seats  # noqa: E402
 
 from controller.bus import seatbus as sb  # noqa: E402
 from controller.bus.master import BusMaster  # noqa: E402
 from controller.bus.nodes import NodeSpec  # noqa: E402
 from controller.bus.table import BusTable  # noqa: E402
 from controller.nodes import firmware_build  # noqa: E402
-from controller.nodes.check import BOOT_S  # noqa: E402
 from controller.nodes.emulated_bus import EmulatedBus  # noqa: E402
-from controller.nodes.node_image import node_uf2  # noqa: E402
 from controller.screens.render import render  # noqa: E402
 from controller.screens.views import RoleReveal, TapCard  # noqa: E402
 
 
 def slot_starts(said: list[tuple[int, bytes]], byte_ns: int) -> list[tuple[int, int, dict[int, int], int, int, int]]:
     """Every slotted poll the master sent, as (ns its window begins, slot ns, {address: offset ns}, round ns,
-    rounds, message type): a POLL_ALL's window begins at its last byte; a LISTEN's at its second copy's end (``after_us``)."""
+    rounds, message type): a POLL_ALL's window begins at its last byte; a LISTEN's at its second copy's end
+    (``after_us``)."""
     out = []
     for done, data in said:
         for frame in sb.Decoder().feed(data):
@@ -139,15 +140,8 @@ def main() -> int:
     firmware = firmware_build.build().firmware.read_bytes()
     rng = random.Random(args.seed)
     wall = time.monotonic()
-    with tempfile.TemporaryDirectory() as tmp, EmulatedBus() as bus:
-        addresses = list(range(1, args.seats + 1))
-        for address in addresses:
-            config = json.loads((REPO / "firmware" / "config.example.json").read_text())
-            config["address"] = address
-            path = Path(tmp) / f"seat-{address:02d}.uf2"
-            path.write_bytes(node_uf2(firmware, config))
-            bus.add(path, config)
-        bus.run(BOOT_S)
+    with EmulatedBus() as bus:
+        addresses = boot_seats(bus, firmware, args.seats)
         master = BusMaster(bus, [NodeSpec(address=a, seat=a) for a in addresses])
         table = BusTable(master, threaded=False)
         table.start(lambda event: None)
