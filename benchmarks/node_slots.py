@@ -43,6 +43,9 @@ from controller.screens.render import render  # noqa: E402
 from controller.screens.views import RoleReveal, TapCard  # noqa: E402
 
 
+EARLY_NS = 50_000  # an answer this much before its window's start still counts as in it (early)
+
+
 def slot_starts(said: list[tuple[int, bytes]], byte_ns: int) -> list[tuple[int, int, dict[int, int], int, int, int]]:
     """Every slotted poll the master sent, as (ns its window begins, slot ns, {address: offset ns}, round ns,
     rounds, message type): a POLL_ALL's window begins at its last byte; a LISTEN's at its second copy's end
@@ -91,7 +94,7 @@ def measure(bus: EmulatedBus, edges: dict[int, dict[str, list]]) -> dict[str, ob
         rises = [t for t, level in seen["pin"] if level]
         falls = [t for t, level in seen["pin"] if not level]
         for start, end in frames_of(seen["tx"], bus.byte_ns):
-            before = [w for w in windows if w[0] <= start + 2 * w[1]]
+            before = [w for w in windows if w[0] <= start + EARLY_NS]
             asked = [done for done, addr in by_name if done <= start]
             if not before or (asked and asked[-1] > before[-1][0]):
                 continue  # an answer to a frame by name, not a slot

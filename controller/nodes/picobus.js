@@ -225,6 +225,7 @@ class Pico {
         };
         const idle = this.clock.createAlarm(() => {
             if (!uart.rxFIFO.empty) uart.interruptStatus |= RTINTR;
+            if (!uart.rxFIFO.empty && pico.edges !== null) pico.edges.rt.push(pico.clock.nanos);
             uart.checkInterrupts();
         });
         uart.feedByte = function (value) {
@@ -539,14 +540,15 @@ function handle(req) {
         }
         case 'edges': {
             // Time this Pico's answers on the line (benchmarks/node_slots.py): when each of its bytes' stop bit
-            // ended, and every change of the output `gpio` (the transceiver's DE); `take` returns both and stops.
+            // ended, every change of the output `gpio` (the transceiver's DE) and every receive timeout it raised;
+            // `take` returns them and stops.
             const pico = bus.picos[req.pico];
             if (req.take) {
-                const out = pico.edges || { tx: [], pin: [] };
+                const out = pico.edges || { tx: [], pin: [], rt: [] };
                 pico.edges = null;
                 return out;
             }
-            const edges = { tx: [], pin: [] };
+            const edges = { tx: [], pin: [], rt: [] };
             pico.edges = edges;
             const pin = pico.mcu.gpio[req.gpio];
             let level = pin.outputValue;
