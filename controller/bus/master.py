@@ -257,10 +257,6 @@ class BusMaster:
             ]
             self._split_cache = (group, [n for n in self._ordered if n not in group])
             up = [n for n in self._ordered if n.status == "up"]
-            # Slots with the short guard only while every node that is up times its slots from the frame's end
-            # (a node before firmware 0.6 may answer up to the older guard late: PROTOCOL.md, "Slot timing").
-            timed = all(self.supports(n.spec.address, sb.CAP_SLOT_TIMED) for n in up)
-            self.slot_us = sb.poll_all_slot_us(self.baud, sb.POLL_ALL_GUARD_US if timed else sb.POLL_ALL_WIDE_GUARD_US)
             self._listen_group = (
                 up if self.listen and up and all(self.supports(n.spec.address, sb.CAP_LISTEN) for n in up) else []
             )

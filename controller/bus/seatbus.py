@@ -105,7 +105,7 @@ CAP_DISPLAY_RLE = 0x0080  # understands DISPLAY_RLE (firmware 0.3)
 CAP_POLL_ALL = 0x0100  # answers POLL_ALL in its slot (firmware 0.3)
 CAP_LISTEN = 0x0200  # answers in its slot of any round of a LISTEN (firmware 0.4)
 CAP_STAGE = 0x0400  # keeps a STAGE picture and shows it with DISPLAY_STAGED (firmware 0.5)
-CAP_SLOT_TIMED = 0x0800  # times its slots from the frame's end on the line: keeps POLL_ALL_GUARD_US (firmware 0.6)
+CAP_SLOT_TIMED = 0x0800  # times its slots from the frame's end on the line, not from its loop's read (firmware 0.6)
 
 ROLE_SEAT = 1
 ROLE_REMOTE = 2
@@ -357,17 +357,15 @@ def decode_poll(payload):
 # wakes the host, comes when the window is over anyway.
 
 # The guard is what a slot keeps silent after its longest answer: the spread of the nodes' slot timing and the
-# line's turnaround (firmware/PROTOCOL.md, "Slot timing", has the measurement behind the figure). A node whose
-# IDENTITY says CAP_SLOT_TIMED keeps POLL_ALL_GUARD_US; while any node that is up does not (firmware before 0.6),
-# the host gives every slot the older guard.
-POLL_ALL_GUARD_US = 40  # of each slot left silent: the nodes' slot timing spread and the line's turnaround
-POLL_ALL_WIDE_GUARD_US = 80  # ...with a node on the table that times its slots from when its loop read the frame
+# line's turnaround. firmware/PROTOCOL.md, "Slot timing", has the measurement behind the figure (a shorter guard
+# garbled neighbours' answers on the emulated chip).
+POLL_ALL_GUARD_US = 80  # of each slot left silent: the nodes' slot timing spread and the line's turnaround
 POLL_ALL_SLOT_BYTES = 17  # a slot holds an EVENTS frame with one press (the next one goes in the next cycle)
 
 
-def poll_all_slot_us(baud, guard_us=POLL_ALL_GUARD_US):
+def poll_all_slot_us(baud):
     """The slot length the host asks for at ``baud``: POLL_ALL_SLOT_BYTES on the wire plus the guard."""
-    return (POLL_ALL_SLOT_BYTES * 10 * 1000000 + baud - 1) // baud + guard_us
+    return (POLL_ALL_SLOT_BYTES * 10 * 1000000 + baud - 1) // baud + POLL_ALL_GUARD_US
 
 
 def _with_slots(name, head, addresses, acks):
