@@ -42,7 +42,6 @@ from controller.nodes.emulated_bus import EmulatedBus  # noqa: E402
 from controller.screens.render import render  # noqa: E402
 from controller.screens.views import RoleReveal, TapCard  # noqa: E402
 
-
 EARLY_NS = 50_000  # an answer this much before its window's start still counts as in it (early)
 
 
