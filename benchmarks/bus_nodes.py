@@ -36,6 +36,8 @@ class Line:
     def __init__(self, fd: int) -> None:
         self.fd = fd
         self.rx = b""
+        self.given: dict[int, int] = {}  # how much of ``rx`` each node's buffer has had
+        self.slot_timed = True  # each node answers at its slot's moment on this clock (CAP_SLOT_TIMED)
         #: Print ``sent ADDRESS MONOTONIC`` when a node's EVENTS frame with news has gone into the pty (set once
         #: presses begin): the benchmark splits a press's time into the wait for the slot and the host's part.
         self.trace = False
@@ -48,6 +50,16 @@ class Line:
 
     def read(self) -> bytes | None:
         return self.rx or None
+
+    def readinto(self, buf: bytearray, most: int) -> int:
+        """What arrived this pass, to each node once (each reads into its own buffer, which tells them apart)."""
+        pos = self.given.get(id(buf), 0)
+        k = min(most, len(self.rx) - pos)
+        if k <= 0:
+            return 0
+        buf[:k] = self.rx[pos : pos + k]
+        self.given[id(buf)] = pos + k
+        return k
 
     def waiting(self) -> bool:
         """True when the master's next bytes are already on the line (the node answers them before drawing)."""
@@ -67,6 +79,10 @@ class Line:
 
     def us(self) -> int:
         return time.monotonic_ns() // 1000
+
+    def read_at(self) -> int:
+        """When the frame just read ended: a pty hands it over at once."""
+        return self.us()
 
     def since(self, then: int) -> int:
         return self.us() - then
@@ -146,6 +162,7 @@ def main() -> int:
         ready, _, _ = select.select([fd], [], [], min([0.05, finger.due_in(), *wakes]))
         try:
             line.rx = os.read(fd, 4096) if ready else b""
+            line.given.clear()
         except OSError:
             return 0  # the master closed its end
         t = now()

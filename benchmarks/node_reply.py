@@ -193,6 +193,21 @@ def per_node(found: list[tuple[int, float, int, int]]) -> dict[int, dict[str, ob
     return out
 
 
+def boot_seats(bus: EmulatedBus, firmware: bytes, seats: int) -> list[int]:
+    """Seats 1..``seats`` on ``bus``, each booted from the image with the config a club flashes on it; their
+    addresses."""
+    addresses = list(range(1, seats + 1))
+    with tempfile.TemporaryDirectory() as tmp:
+        for address in addresses:
+            config = json.loads((REPO / "firmware" / "config.example.json").read_text())
+            config["address"] = address
+            path = Path(tmp) / f"seat-{address:02d}.uf2"
+            path.write_bytes(node_uf2(firmware, config))
+            bus.add(path, config)
+    bus.run(BOOT_S)
+    return addresses
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--seats", type=int, default=2)

@@ -105,6 +105,7 @@ CAP_DISPLAY_RLE = 0x0080  # understands DISPLAY_RLE (firmware 0.3)
 CAP_POLL_ALL = 0x0100  # answers POLL_ALL in its slot (firmware 0.3)
 CAP_LISTEN = 0x0200  # answers in its slot of any round of a LISTEN (firmware 0.4)
 CAP_STAGE = 0x0400  # keeps a STAGE picture and shows it with DISPLAY_STAGED (firmware 0.5)
+CAP_SLOT_TIMED = 0x0800  # times its slots from the frame's end on the line, not from its loop's read (firmware 0.6)
 
 ROLE_SEAT = 1
 ROLE_REMOTE = 2
@@ -355,7 +356,10 @@ def decode_poll(payload):
 # and then and notices one that has gone. The host puts that node in the last slot, so that its answer, which
 # wakes the host, comes when the window is over anyway.
 
-POLL_ALL_GUARD_US = 80  # of each slot left silent: the node's timing jitter and the line's turnaround
+# The guard is what a slot keeps silent after its longest answer: the spread of the nodes' slot timing and the
+# line's turnaround. firmware/PROTOCOL.md, "Slot timing", has the measurement behind the figure (a shorter guard
+# garbled neighbours' answers on the emulated chip).
+POLL_ALL_GUARD_US = 80  # of each slot left silent: the nodes' slot timing spread and the line's turnaround
 POLL_ALL_SLOT_BYTES = 17  # a slot holds an EVENTS frame with one press (the next one goes in the next cycle)
 
 

@@ -53,6 +53,9 @@ const RXFF = 1 << 6;
 const RXFE = 1 << 4;
 const BUSY = 1 << 3;
 const TXINTR = 1 << 5;
+const RXINTR = 1 << 4;
+const RTINTR = 1 << 6;
+const UARTIFLS = 0x34;
 const TX_FIFO = 32;
 const BREAK_ERASE = 0xe0;
 const BREAK_PROGRAM = 0xe1;
@@ -144,6 +147,7 @@ class Pico {
         this.profile = null; // {every, next, counts: Map(PC -> samples)} while the benchmark samples the PC
         this.gcWatch = null; // {entry, back, from, pauses: [[start_ns, end_ns]]} while the benchmark times GC
         this.feeds = null; // [ns] of every watchdog feed (one a main-loop pass) while the benchmark counts them
+        this.edges = null; // {tx: [ns a byte's stop bit ended], pin: [[ns, level]]} while a benchmark times slots
         const load = this.watchdog.writeUint32.bind(this.watchdog);
         this.watchdog.writeUint32 = (offset, value) => {
             if (offset === 0x04 && this.feeds !== null) this.feeds.push(this.clock.nanos); // LOAD: a feed
@@ -181,6 +185,7 @@ class Pico {
             const byte = fifo.shift();
             shifting = false;
             bus.carry(pico, byte, pico.clock.nanos);
+            if (pico.edges !== null) pico.edges.tx.push(pico.clock.nanos);
             if (fifo.length <= TX_FIFO / 2) uart.interruptStatus |= TXINTR;
             start();
             uart.checkInterrupts();
@@ -213,6 +218,43 @@ class Pico {
                 uart.checkInterrupts();
             } else {
                 write(offset, value);
+            }
+        };
+        // RX as the PL011 does it: the RX interrupt only at the FIFO's trigger level (UARTIFLS), and the receive
+        // timeout interrupt (RTINTR) 32 bit periods after the last byte while the FIFO holds any: MicroPython's
+        // UART.IRQ_RXIDLE, with which a node times when a frame ended on the line (firmware/lib/rs485.py).
+        let rxLevel = 0;
+        const rxTrigger = () => [4, 8, 16, 24, 28][rxLevel] || 4;
+        const rxCheck = () => {
+            if (uart.rxFIFO.itemCount >= rxTrigger()) uart.interruptStatus |= RXINTR;
+            else uart.interruptStatus &= ~RXINTR;
+            if (uart.rxFIFO.empty) uart.interruptStatus &= ~RTINTR;
+            uart.checkInterrupts();
+        };
+        const idle = this.clock.createAlarm(() => {
+            if (!uart.rxFIFO.empty) uart.interruptStatus |= RTINTR;
+            if (!uart.rxFIFO.empty && pico.edges !== null) pico.edges.rt.push(pico.clock.nanos);
+            uart.checkInterrupts();
+        });
+        uart.feedByte = function (value) {
+            uart.rxFIFO.push(value);
+            idle.schedule(Math.round(3.2 * bus.byteNs));
+            rxCheck();
+        };
+        const read = uart.readUint32.bind(uart);
+        uart.readUint32 = function (offset) {
+            if (offset === UARTIFLS) return rxLevel << 3;
+            const value = read(offset);
+            if (offset === UARTDR) rxCheck();
+            return value;
+        };
+        const writeRest = uart.writeUint32;
+        uart.writeUint32 = function (offset, value) {
+            if (offset === UARTIFLS) {
+                rxLevel = (value >> 3) & 7;
+                rxCheck();
+            } else {
+                writeRest(offset, value);
             }
         };
         this.uart = uart;
@@ -551,6 +593,28 @@ function handle(req) {
             }
             pico.gcWatch = { entry: req.gc_entry & ~1, back: null, from: 0, pauses: [] };
             pico.feeds = [];
+            return { ok: true };
+        }
+        case 'edges': {
+            // Time this Pico's answers on the line (benchmarks/node_slots.py): when each of its bytes' stop bit
+            // ended, every change of the output `gpio` (the transceiver's DE) and every receive timeout it raised;
+            // `take` returns them and stops.
+            const pico = bus.picos[req.pico];
+            if (req.take) {
+                const out = pico.edges || { tx: [], pin: [], rt: [] };
+                pico.edges = null;
+                return out;
+            }
+            const edges = { tx: [], pin: [], rt: [] };
+            pico.edges = edges;
+            const pin = pico.mcu.gpio[req.gpio];
+            let level = pin.outputValue;
+            pin.addListener(() => {
+                if (pico.edges === edges && pin.outputValue !== level) {
+                    level = pin.outputValue;
+                    edges.pin.push([pico.clock.nanos, level ? 1 : 0]);
+                }
+            });
             return { ok: true };
         }
         case 'pc': {

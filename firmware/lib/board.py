@@ -49,9 +49,11 @@ def reset_cause():
 def build(cfg):
     io = IO()
     u = cfg["uart"]
-    uart = machine.UART(u["id"], baudrate=u["baud"], tx=machine.Pin(u["tx"]), rx=machine.Pin(u["rx"]))
+    # rxbuf: the node reads the bus once the line has gone quiet (rs485.py), so a burst of back-to-back frames
+    # (a stage's STAGE parts, up to 8 of 249 bytes) must fit in the receive buffer (256 bytes by default).
+    uart = machine.UART(u["id"], baudrate=u["baud"], tx=machine.Pin(u["tx"]), rx=machine.Pin(u["rx"]), rxbuf=4096)
     de = machine.Pin(u["de"], machine.Pin.OUT) if u.get("de") is not None else None
-    io.link = RS485(uart, de)
+    io.link = RS485(uart, de, u["baud"])
     ids = SEAT_IDS if cfg["role"] == "seat" else REMOTE_IDS
     pins = cfg["buttons"] if cfg["role"] == "seat" else cfg["keys"]
     debounce = cfg.get("debounce_ms", 20)

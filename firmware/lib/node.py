@@ -14,8 +14,9 @@ import framing
 import seatbus as sb
 from mpcompat import micropython
 
-FIRMWARE_VERSION = (0, 5, 0)  # 0.2: seat bus protocol 2 (CRC-32); 0.3: DISPLAY_RLE, POLL_ALL, eager debouncing, AUTH
-# counters reserved in blocks (remote); 0.4: LISTEN; 0.5: STAGE and DISPLAY_STAGED
+FIRMWARE_VERSION = (0, 6, 0)  # 0.2: seat bus protocol 2 (CRC-32); 0.3: DISPLAY_RLE, POLL_ALL, eager debouncing, AUTH
+# counters reserved in blocks (remote); 0.4: LISTEN; 0.5: STAGE and DISPLAY_STAGED; 0.6: slots timed from the frame's
+# end on the line (CAP_SLOT_TIMED)
 QUEUE_MAX = 32
 ECHO_RGB = (40, 40, 40)
 
@@ -106,6 +107,8 @@ class Node:
     def _caps(self):
         io = self.io
         caps = sb.CAP_LISTEN
+        if getattr(io.link, "slot_timed", False):  # its slots are timed from the frame's end (rs485.py)
+            caps |= sb.CAP_SLOT_TIMED
         caps |= sb.CAP_BUTTONS | sb.CAP_POLL_ALL if self.role == sb.ROLE_SEAT else (sb.CAP_KEYS5 | sb.CAP_AUTH)
         if io.led is not None:
             caps |= sb.CAP_LED
@@ -194,6 +197,8 @@ class Node:
         """POLL_ALL: take this node's ack, and answer in its slot if it has news or is called by name (roll)."""
         if self.role != sb.ROLE_SEAT:
             return
+        link = self.io.link
+        read_at = link.read_at()  # the slots count from the frame's end on the line, not from this moment
         try:
             slot_us, roll, addresses, acks = sb.decode_poll_all(frame.payload)
         except sb.FrameError:
@@ -204,24 +209,28 @@ class Node:
         if not self.identified:
             if roll == self.address:  # rebooted: say so in the slot (briefly), and the master starts a session
                 reply = sb.encode_frame(self.address, frame.seq, sb.NAK, bytes((sb.NAK_NOT_IDENTIFIED,)), True)
-                self.io.link.write_after(index * slot_us, reply)
+                link.write_after(index * slot_us - link.since(read_at), reply)
             return
         if self.address in acks:
             self._ack_events(acks[self.address])
         if not self.queue and roll != self.address:
             return
+        late = link.since(read_at) - index * slot_us
+        if late > sb.POLL_ALL_GUARD_US:
+            return  # its slot has passed (the loop was busy): answering now would talk over the next one
         fits = (slot_us - sb.POLL_ALL_GUARD_US) * self.baud // 10000000 - sb.OVERHEAD - 1
         payload = self._events_payload(now, fits)
         if payload[0] == 0 and self.queue:  # a card's UID is longer than a slot: ask to be polled by name
             reply = sb.encode_frame(self.address, frame.seq, sb.NAK, bytes((sb.NAK_POLL_ME,)), True)
         else:
             reply = sb.encode_frame(self.address, frame.seq, sb.EVENTS, payload, True)
-        self.io.link.write_after(index * slot_us, reply)
+        link.write_after(index * slot_us - link.since(read_at), reply)
         self.stats["replies"] += 1
 
     # --- LISTEN ---------------------------------------------------------------------------------------------
     def _listen(self, frame):
         """LISTEN: take this node's ack and keep the window; the answers go out from ``step`` (_span_step)."""
+        read_at = self.io.link.read_at()  # the window is counted from the frame's end on the line
         try:
             slot_us, gap_us, rounds, roll, after_us, addresses, acks = sb.decode_listen(frame.payload)
         except sb.FrameError:
@@ -233,7 +242,7 @@ class Node:
             self._ack_events(acks[self.address])
         round_us = len(addresses) * slot_us + gap_us
         copy_us = (sb.OVERHEAD + len(frame.payload)) * 10000000 // self.baud + sb.LISTEN_WATCH_FROM_US
-        self.span = Span(self.io.link.us(), -after_us, index * slot_us, slot_us, gap_us, round_us, rounds,
+        self.span = Span(read_at, -after_us, index * slot_us, slot_us, gap_us, round_us, rounds,
                          roll == self.address, frame.seq, copy_us)
 
     def _in_span(self, span):
@@ -301,6 +310,8 @@ class Node:
             r, at = target
             reply = self._span_reply(span, now, at - elapsed)
         delay = at - elapsed
+        if delay < -sb.POLL_ALL_GUARD_US:
+            return  # the slot went by while the answer was made: the next round's, at the next step
         watch = None
         gap_start = r * span.round_us - span.gap_us  # the master slot just before round r
         watch_to = gap_start + span.gap_us - sb.LISTEN_WATCH_TO_US
@@ -330,7 +341,12 @@ class Node:
             return
         span = self.span
         if span is not None and frame.mtype == sb.LISTEN and frame.seq == span.seq:
-            return  # the second copy of the LISTEN this node is answering in
+            # The second copy of the LISTEN this node is answering in: the window begins at its end, which the
+            # node may know better than the first's (both read as one burst, whose end is the second's).
+            if span.next_round == 0 and frame.payload[6] == 0 and frame.payload[7] == 0:
+                span.t0 = self.io.link.read_at()
+                span.skew_us = 0
+            return
         self.span = None  # any other frame from the host ends a LISTEN window
         if frame.addr == sb.BROADCAST and frame.mtype == sb.LISTEN:
             self._listen(frame)

@@ -381,3 +381,22 @@ def test_the_listens_second_copy_is_ignored_in_its_window_and_opens_it_for_a_sea
     finally:
         for seat in seats:
             seat.kill()
+
+
+def test_a_seat_on_firmware_0_6_says_it_times_its_slots_from_the_line_and_its_press_fits_the_slot(
+    seat3: SimNode,
+) -> None:
+    """PROTOCOL.md, "Slot timing": a 0.6 seat says SLOT_TIMED, and its press goes in its slot in one frame."""
+    slot_us = sb.poll_all_slot_us(1_000_000)
+    ident = identify(seat3)
+    assert ident["fw"] >= (0, 6, 0)
+    assert int(ident["caps"]) & sb.CAP_SLOT_TIMED  # type: ignore[call-overload]
+    seat3.button("ok", True)
+    payload = sb.encode_poll_all(slot_us, 0, b"\x01\x02\x03\x04", [])
+    seat3.step(20, sb.encode_frame(sb.BROADCAST, 9, sb.POLL_ALL, payload), 20_000)
+    [(delay, frame, _)] = seat3.later
+    assert delay == pytest.approx(2 * slot_us / 1e6), "seat 3 has the third slot"
+    assert len(frame) * 10 + sb.POLL_ALL_GUARD_US <= slot_us
+    [answer] = frames(frame)
+    assert answer.mtype == sb.EVENTS
+    assert [(kind, data) for _, kind, _, data in sb.decode_events(answer.payload)] == [(sb.EV_PRESS, bytes([sb.BTN_OK]))]

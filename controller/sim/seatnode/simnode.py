@@ -72,6 +72,7 @@ def start(now):
     io.link.write_after = write_after
     io.link.us = lambda: clock_us[0]
     io.link.since = lambda then: clock_us[0] - then
+    io.link.slot_timed = True  # the driver answers at each slot's exact moment (CAP_SLOT_TIMED)
     counter = None
     if cfg["role"] == "remote":
         from authcounter import Reservation
