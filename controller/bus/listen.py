@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 
 from . import seatbus as sb
 from .nodes import Link, NodeState
+from .poll_all import garbled_since
 
 
 def listen_rounds(nodes: int, slot_us: int, gap_us: int, span_us: int = sb.LISTEN_SPAN_US) -> int:
@@ -183,7 +184,7 @@ class ListenWindows:
 
     def _heard(self, span: Span, data: bytes) -> None:
         link = self.link
-        before = link.decoder.crc_errors
+        before, dropped_before = link.decoder.crc_errors, link.decoder.dropped_bytes
         for reply in link.decoder.feed(data):
             node = span.by_address.get(reply.addr)
             if not reply.from_node or reply.seq != span.seq or node is None:
@@ -204,7 +205,7 @@ class ListenWindows:
             elif reply.mtype == sb.NAK and reply.payload[:1] == bytes((sb.NAK_POLL_ME,)):
                 span.poll_me.append(node)
                 span.must_speak = True
-        garbled = link.decoder.crc_errors - before
+        garbled = garbled_since(link.decoder, before, dropped_before)
         if garbled:
             span.garbled += garbled
             link.stats.corrupt_detected += garbled
@@ -217,7 +218,11 @@ class ListenWindows:
         with self.lock:
             self.waiting = False
         self.span = None
+        dropped_before = link.decoder.dropped_bytes
         link.decoder.idle()
+        if link.decoder.dropped_bytes > dropped_before:  # the start of a frame that never ended: a wreck too
+            span.garbled += 1
+            link.stats.corrupt_detected += 1
         ended = link.transport.now() >= span.roll_due
         for node in span.rebooted:
             link.restarted(node)

@@ -11,6 +11,15 @@ from . import seatbus as sb
 from .nodes import Link, NodeState
 
 
+def garbled_since(decoder: sb.Decoder, crc_before: int, dropped_before: int) -> int:
+    """Garbled frames heard in a window of slots since the counters were read: each CRC error, or one when only
+    bytes were thrown away. Two answers that collide usually spoil their headers too, and then the decoder finds
+    no frame to fail a CRC on, only bytes it drops; in a window where nodes answer in slots, any such byte is a
+    collision or noise (the master's own echo decodes as its frame), so it must bring the polls by name."""
+    crc = decoder.crc_errors - crc_before
+    return crc if crc else int(decoder.dropped_bytes > dropped_before)
+
+
 class PollAll:
     """One POLL_ALL and its slots at a time (:meth:`run`), for the group :meth:`regroup` was last given."""
 
@@ -64,7 +73,7 @@ class PollAll:
         deadline = link.transport.now() + self._window
         by_address = self._by_address
         heard: list[NodeState] = []
-        before = link.decoder.crc_errors
+        before, dropped_before = link.decoder.crc_errors, link.decoder.dropped_bytes
         rebooted: list[NodeState] = []
         poll_me: list[NodeState] = []
         if hold_until is not None:
@@ -89,7 +98,7 @@ class PollAll:
                     poll_me.append(node)
             if left <= 0:
                 break
-        garbled = link.decoder.crc_errors - before
+        garbled = garbled_since(link.decoder, before, dropped_before)
         link.stats.corrupt_detected += garbled
         for node in rebooted:
             link.restarted(node)

@@ -304,6 +304,11 @@ class SimBus:
         for when, frame in self._faulty(end, data):
             self._schedule(when, "host", address, frame)
 
+    def noise(self, data: bytes, after: float = 0.0) -> None:
+        """Bytes that reach the master ``after`` seconds from now and that no node sent whole: the wreck of two
+        answers that collided elsewhere on the cable, or a spike."""
+        self._schedule(self._now + after, "host", 0, data)
+
     def wire_time(self, nbytes: int) -> float:
         return nbytes * 10 / self.baud
 

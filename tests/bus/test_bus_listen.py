@@ -214,3 +214,30 @@ def test_a_seat_that_restarted_and_first_hears_a_command_is_a_link_lost_and_foun
     assert links[-2:] == [(False, True), (True, False)]
     sim.table.run_for(0.1)
     assert sim.bus.nodes[1].led == (9, 9, 9)
+
+
+@pytest.mark.parametrize("wreck", ["headerless", "cut short"])
+def test_a_collision_that_leaves_no_frame_header_still_has_every_seat_asked_by_name(
+    table4: tuple[SimTable, list[InputEvent]], wreck: str
+) -> None:
+    """Seats 2 and 3 answer in one slot and their bytes collide: what reaches the master has no frame left to
+    fail a CRC on (only bytes the decoder throws away), or the start of one that never ends. The master still
+    takes it for a collision and asks every seat by name at the next master slot, so seat 3's press, hidden in
+    the wreck, is in its hands within a round or two, not after the slots happen to fall differently."""
+    sim, _ = table4
+    master = sim.master
+    arrived: list[tuple[float, InputEvent]] = []
+    master.sink = lambda event: arrived.append((sim.bus.now(), event))
+    sim.table.run_for(0.15)
+    master.poll_round(hold_until=sim.bus.now() + 0.001)  # a window is open, the master asleep in it
+    answer = sb.encode_frame(3, 1, sb.EVENTS, b"\x01\x00\x00", from_node=True)
+    sim.bus.noise(bytes(b ^ 0x5A for b in answer) if wreck == "headerless" else answer[:8], after=0.0005)
+    sim.press(3, Button.OK)
+    collisions, polled = master.stats.collisions, master.stats.frames_sent
+    start = sim.bus.now()
+    while not any(isinstance(e, ButtonEvent) for _, e in arrived):
+        master.cycle()
+    at = next(t for t, e in arrived if isinstance(e, ButtonEvent))
+    assert master.stats.collisions == collisions + 1
+    assert master.stats.frames_sent - polled >= 4, "every seat asked by name"
+    assert at - start <= 2 * round_s(sim) + 0.005
