@@ -5,7 +5,6 @@ config check`. espeak-ng is made unavailable by the lookup the table uses (contr
 
 from __future__ import annotations
 
-import time
 from pathlib import Path
 
 import pytest
@@ -87,10 +86,7 @@ def test_the_judges_console_says_it_at_check_in(no_espeak: None, tmp_path: Path,
 
     monkeypatch.setattr(silent_lines, "unrecorded", lambda pack, files=(): {"werewolf-12": ["role.witch.antidote"]})
     with LiveTable(tmp_path, checkin=True, tls=False) as t:
-        deadline = time.monotonic() + 20
-        while t.console.lobby is None:
-            assert time.monotonic() < deadline, "the lobby never opened"
-            time.sleep(0.02)
+        t.wait_for(lambda: t.console.lobby is not None, 20, "the lobby never opened")
         view = t.on_loop(lambda: judge_view(None, "en", lobby=t.console.lobby))
         remote = t.on_loop(lambda: [str(line) for line in t.console.lobby.remote_lines])
     assert any("No espeak-ng: 1 line(s) of werewolf-12 silent" in line for line in view["lines"]), view["lines"]
