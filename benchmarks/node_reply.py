@@ -193,17 +193,23 @@ def per_node(found: list[tuple[int, float, int, int]]) -> dict[int, dict[str, ob
     return out
 
 
-def boot_seats(bus: EmulatedBus, firmware: bytes, seats: int) -> list[int]:
-    """Seats 1..``seats`` on ``bus``, each booted from the image with the config a club flashes on it; their
-    addresses."""
+def add_seats(bus: EmulatedBus, firmware: bytes, seats: int, tmp: Path) -> list[int]:
+    """Seats 1..``seats`` on ``bus``, each from the image with the config a club flashes on it (written in
+    ``tmp``), not yet booted; their addresses."""
     addresses = list(range(1, seats + 1))
+    for address in addresses:
+        config = json.loads((REPO / "firmware" / "config.example.json").read_text())
+        config["address"] = address
+        path = tmp / f"seat-{address:02d}.uf2"
+        path.write_bytes(node_uf2(firmware, config))
+        bus.add(path, config)
+    return addresses
+
+
+def boot_seats(bus: EmulatedBus, firmware: bytes, seats: int) -> list[int]:
+    """:func:`add_seats`, booted; their addresses."""
     with tempfile.TemporaryDirectory() as tmp:
-        for address in addresses:
-            config = json.loads((REPO / "firmware" / "config.example.json").read_text())
-            config["address"] = address
-            path = Path(tmp) / f"seat-{address:02d}.uf2"
-            path.write_bytes(node_uf2(firmware, config))
-            bus.add(path, config)
+        addresses = add_seats(bus, firmware, seats, Path(tmp))
     bus.run(BOOT_S)
     return addresses
 
@@ -222,13 +228,7 @@ def main() -> int:
     gc_entry = symbol(image.elf, "gc_collect")
     wall = time.monotonic()
     with tempfile.TemporaryDirectory() as tmp, EmulatedBus() as bus:
-        addresses = list(range(1, args.seats + 1))
-        for address in addresses:
-            config = json.loads((REPO / "firmware" / "config.example.json").read_text())
-            config["address"] = address
-            path = Path(tmp) / f"seat-{address:02d}.uf2"
-            path.write_bytes(node_uf2(firmware, config))
-            bus.add(path, config)
+        addresses = add_seats(bus, firmware, args.seats, Path(tmp))
         specs = [NodeSpec(address=a, seat=a) for a in addresses]
         if args.remote:
             remote = plan(load_profile("bus-16"), remote_key=REMOTE_KEY)[-1]

@@ -32,6 +32,16 @@ def presses(events: list[InputEvent]) -> list[ButtonEvent]:
     return [e for e in events if isinstance(e, ButtonEvent)]
 
 
+def asleep_in_a_window(sim: SimTable) -> list[tuple[float, InputEvent]]:
+    """Let the table settle, then open a LISTEN window with the master asleep in it; what reaches the master
+    from now on, with the simulated time it arrived."""
+    arrived: list[tuple[float, InputEvent]] = []
+    sim.master.sink = lambda event: arrived.append((sim.bus.now(), event))
+    sim.table.run_for(0.15)
+    sim.master.poll_round(hold_until=sim.bus.now() + 0.001)
+    return arrived
+
+
 def round_s(sim: SimTable) -> float:
     m = sim.master
     return (len(m.nodes) * m.slot_us + m.gap_us) / 1e6
@@ -57,10 +67,7 @@ def test_a_press_while_the_table_listens_reaches_the_master_within_a_round(
     hands within one round and its slot, about 2 ms at 4 seats, whatever the moment."""
     sim, _ = table4
     master = sim.master
-    arrived: list[tuple[float, InputEvent]] = []
-    master.sink = lambda event: arrived.append((sim.bus.now(), event))
-    sim.table.run_for(0.15)
-    master.poll_round(hold_until=sim.bus.now() + 0.001)  # a window is open, the master asleep in it
+    arrived = asleep_in_a_window(sim)
     span = master._span
     assert span is not None
     master.poll_round(hold_until=span.opened + phase)
@@ -226,10 +233,7 @@ def test_a_collision_that_leaves_no_frame_header_still_has_every_seat_asked_by_n
     the wreck, is in its hands within a round or two, not after the slots happen to fall differently."""
     sim, _ = table4
     master = sim.master
-    arrived: list[tuple[float, InputEvent]] = []
-    master.sink = lambda event: arrived.append((sim.bus.now(), event))
-    sim.table.run_for(0.15)
-    master.poll_round(hold_until=sim.bus.now() + 0.001)  # a window is open, the master asleep in it
+    arrived = asleep_in_a_window(sim)
     answer = sb.encode_frame(3, 1, sb.EVENTS, b"\x01\x00\x00", from_node=True)
     sim.bus.noise(bytes(b ^ 0x5A for b in answer) if wreck == "headerless" else answer[:8], after=0.0005)
     sim.press(3, Button.OK)
