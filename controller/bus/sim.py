@@ -53,12 +53,14 @@ def find_micropython() -> str:
     return found
 
 
-def node_config(address: int, role: str = "seat", key: bytes | None = None) -> dict[str, object]:
-    """A node config.json for the simulator, with the Pico seat board's pins (hardware/boards/pico-seat.toml)."""
+def node_config(address: int, role: str = "seat", key: bytes | None = None, baud: int = 1_000_000
+                ) -> dict[str, object]:
+    """A node config.json for the simulator, with the Pico seat board's pins (hardware/boards/pico-seat.toml),
+    at the line's ``baud``: a node fits its slotted answers to the slot at its own baud."""
     cfg: dict[str, object] = {
         "role": role,
         "address": address,
-        "uart": {"id": 0, "tx": 0, "rx": 1, "baud": 1000000, "de": 2},
+        "uart": {"id": 0, "tx": 0, "rx": 1, "baud": baud, "de": 2},
         "i2c": {"id": 1, "sda": 6, "scl": 7},
         "display": {"addr": 60},
         "watchdog_ms": 2000,
@@ -241,6 +243,7 @@ class SimBus:
         self.on_skip: Callable[[], None] | None = None
         self._queue: list[tuple[float, int, str, int, bytes]] = []
         self._order = itertools.count()
+        self._actions: dict[int, Callable[[float], None]] = {}  # what ``at`` scheduled, by its turn in the queue
         self._rx = bytearray()
         self._off_until: dict[int, float] = {}
         self._next_cut = self._draw_cut()
@@ -339,9 +342,25 @@ class SimBus:
             bad[f.rng.randrange(len(bad))] ^= 1 << f.rng.randrange(8)
         return [(when, bytes(bad))]
 
+    def at(self, when: float, action: Callable[[float], None]) -> None:
+        """Run ``action(when)`` when the line's time reaches ``when``, wherever the master is in its cycle: a
+        finger lands when it lands. The table's own timers run only between the halves of a cycle (the director's
+        turn), and a press timed by them always came just after the poll round, the moment when its node's slot
+        had just gone by: the worst wait, every time, where a person presses at any moment."""
+        turn = next(self._order)
+        self._actions[turn] = action
+        heapq.heappush(self._queue, (when, turn, "act", turn, b""))
+
+    def lands_exactly(self, address: int) -> bool:
+        """Does an input timed with :meth:`at` reach this node at that very moment?"""
+        return True
+
     def _handle(self, kind: str, address: int, data: bytes, when: float) -> None:
         """Deliver what was scheduled for ``when``; the clock may already be past it (the master was sending a
         long frame, or two frames back to back, meanwhile): a node still steps at ``when``, its own time."""
+        if kind == "act":
+            self._actions.pop(address)(when)
+            return
         if kind == "host":
             self._rx.extend(data)
             return
@@ -451,21 +470,23 @@ class SimBus:
                 self._tick_due[address] = self._now + after
                 self._schedule(self._now + after, "tick", address)
 
-    def button(self, address: int, name: str, pressed: bool) -> None:
-        """A finger on a node's button (or the remote's key)."""
+    def button(self, address: int, name: str, pressed: bool, when: float | None = None) -> None:
+        """A finger on a node's button (or the remote's key), now or at ``when`` (an :meth:`at` action's time,
+        which the clock may have passed while the master's frame was on the line)."""
         self.nodes[address].button(name, pressed)
-        self.poke(address)
+        self.poke(address, when)
 
     def card(self, address: int, uid: bytes | None) -> None:
         """A card laid on a node's reader (``None``: lifted)."""
         self.nodes[address].card(uid)
         self.poke(address)
 
-    def poke(self, address: int) -> None:
-        """Step a node now (after a test changed its inputs), so its debounce starts at this moment."""
+    def poke(self, address: int, when: float | None = None) -> None:
+        """Step a node now or at ``when`` (after a test changed its inputs), so its debounce starts then."""
         self.nodes[address].held = True  # not quiet until the node has looked at its new inputs
-        self._tick_due[address] = self._now
-        self._schedule(self._now, "tick", address)
+        at = self._now if when is None else when
+        self._tick_due[address] = at
+        self._schedule(at, "tick", address)
 
     # --- power -----------------------------------------------------------------------------------------------------
     def _draw_cut(self) -> float | None:
@@ -505,8 +526,8 @@ class SimTable:
         self.master: BusMaster = table.master
         self._workdir = workdir
 
-    def press(self, seat: int, button: Button, pressed: bool = True) -> None:
-        self.bus.button(seat, BUTTON_NAMES[button], pressed)
+    def press(self, seat: int, button: Button, pressed: bool = True, when: float | None = None) -> None:
+        self.bus.button(seat, BUTTON_NAMES[button], pressed, when)
 
     def click(self, seat: int, button: Button, hold: float = 0.06) -> None:
         """Press, hold ``hold`` simulated seconds (polling meanwhile), release."""
@@ -581,7 +602,7 @@ def start_sim_table(
         state = root / f"node{address}"
         state.mkdir()
         cfg_path = state / "config.json"
-        cfg_path.write_text(json.dumps(node_config(address, role, key)))
+        cfg_path.write_text(json.dumps(node_config(address, role, key, baud)))
         procs[address] = SimNode(interpreter, cfg_path, state)
     bus = make_bus(
         procs, baud=baud, faults=Faults(rate=fault_rate, power_cycle_every=power_cycle_every, seed=seed)

@@ -261,10 +261,14 @@ class PicoBus(SimBus):
         self.pico_seconds_skipped += self._now - before
 
     # --- the players' hands ------------------------------------------------------------------------------------
-    def button(self, address: int, name: str, pressed: bool) -> None:
+    def lands_exactly(self, address: int) -> bool:
+        # A Pico runs in its own steps beside the simulated half: its finger lands at the table's next turn.
+        return address not in self.picos
+
+    def button(self, address: int, name: str, pressed: bool, when: float | None = None) -> None:
         pico = self.picos.get(address)
         if pico is None:
-            super().button(address, name, pressed)
+            super().button(address, name, pressed, when)
             return
         self._catch_up(self._now)  # the finger lands now, in the Pico's time too
         pico.button(name, pressed)

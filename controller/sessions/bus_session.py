@@ -139,13 +139,18 @@ class BusScheduler:
 class BusHands:
     """The bots' fingers on the simulated nodes (the :class:`~controller.director.bots.Hands` protocol)."""
 
-    def __init__(self, sim: BusSimTable, clock: BusScheduler, hold_s: float = 0.06, gap_s: float = 0.06) -> None:
+    #: Up to how long after a bot decides its finger lands on the button.
+    reach_s = 0.05
+
+    def __init__(self, sim: BusSimTable, clock: BusScheduler, hold_s: float = 0.06, gap_s: float = 0.06,
+                 seed: int = 0) -> None:
         self.sim = sim
         self.clock = clock
         self.hold_s = hold_s
         self.gap_s = gap_s
         self.director: Director | None = None
         self.timers = HeldTimers(clock)
+        self._reach = random.Random(f"reach:{seed}")
         self._free_at: dict[int, float] = defaultdict(float)
         self.pressed_at: dict[tuple[int, Button, bool], deque[float]] = defaultdict(deque)
         #: Every finger movement made on a powered node, in order: (time, seat, button, pressed).
@@ -167,27 +172,34 @@ class BusHands:
         return not (d is not None and d.paused) and not self.sim.unpowered(address)
 
     def click(self, seat: int, button: Button) -> None:
-        """Press and release ``button``, after any press this seat is still making."""
-        start = max(self.clock.now(), self._free_at[seat])
+        """Press and release ``button``, after any press this seat is still making. The finger lands a moment
+        after the bot decided (``reach_s``, drawn): a person's press comes at any point of the bus's cycle, not
+        in step with the table's turns, and the press figures of ``bus-sim`` must see every point alike."""
+        start = max(self.clock.now() + self._reach.uniform(0.0, self.reach_s), self._free_at[seat])
         self._free_at[seat] = start + self.hold_s + self.gap_s
 
-        def down() -> None:
-            if not self._can_touch(seat):  # a dark seat: the press goes nowhere (the bot will look and retry)
-                self.skipped += 1
-                return
-            self._finger(seat, button, True)
-            self.timers.call_later(self.hold_s, up)
-
-        def up() -> None:
+        def up(at: float) -> None:
             if not self.sim.unpowered(seat):  # a finger leaving a dead button changes nothing
-                self._finger(seat, button, False)
+                self._finger(seat, button, False, at)
 
-        self.timers.call_at(start, down)
+        bus = self.sim.bus
+        if bus.lands_exactly(seat):  # on the line's clock, in the middle of the master's cycle if it falls there
+            bus.at(start, lambda at: self._land(seat, button, at, lambda up_at: bus.at(up_at, up)))
+        else:
+            self.timers.call_at(start, lambda: self._land(
+                seat, button, self.clock.now(), lambda up_at: self.timers.call_at(up_at, lambda: up(up_at))))
 
-    def _finger(self, seat: int, button: Button, pressed: bool) -> None:
-        self.pressed_at[(seat, button, pressed)].append(self.clock.now())
-        self.touches.append((self.clock.now(), seat, button, pressed))
-        self.sim.press(seat, button, pressed)
+    def _land(self, seat: int, button: Button, at: float, lift: Callable[[float], None]) -> None:
+        if not self._can_touch(seat):  # a dark seat: the press goes nowhere (the bot will look and retry)
+            self.skipped += 1
+            return
+        self._finger(seat, button, True, at)
+        lift(at + self.hold_s)
+
+    def _finger(self, seat: int, button: Button, pressed: bool, at: float) -> None:
+        self.pressed_at[(seat, button, pressed)].append(at)
+        self.touches.append((at, seat, button, pressed))
+        self.sim.press(seat, button, pressed, at)
 
     def tap(self, seat: int, uid: str, lie_s: float = 1.0) -> None:
         """Lay the card with this UID (hex) on the seat's reader for ``lie_s`` seconds; a dark seat's player
@@ -348,7 +360,7 @@ class BusSession:
                          remote_address=REMOTE_ADDRESS, interpreter=self.interpreter)
         self.clock = BusScheduler(self.sim, fast_forward=self.fast_forward)
         self.voice = NullVoice(self.clock.now, load_voice_pack(self.pack))
-        self.hands = BusHands(self.sim, self.clock)
+        self.hands = BusHands(self.sim, self.clock, seed=self.seed)
         #: The cards each player taps, in order (two in the dual-card versions).
         self.hands_dealt: dict[int, tuple[str, ...]] = {}
         deck, self.hands_dealt = sim_hands(self.config, self.seed) if self.cards else (None, {})

@@ -1,0 +1,74 @@
+"""The simulated table's fingers land when they land (issue 34's press figure): a press timed in the middle of the
+master's poll round reaches its node at that moment, not at the table's next turn, and the nodes run at the line's
+baud. The press-to-director figure of ``benchmarks/bus_timing.py`` is only as honest as these two."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from controller.bus import seatbus as sb
+from controller.bus.sim import SimTable, start_sim_table
+from controller.ports import Button, ButtonEvent, InputEvent
+
+
+@pytest.fixture
+def table4():
+    sim = start_sim_table(4)
+    sim.master.noisy_for = 0.0  # a clean line: long LISTEN windows at once
+    sim.table.start(lambda event: None)
+    sim.table.run_for(0.3)
+    assert all(n.status == "up" for n in sim.master.nodes.values())
+    yield sim
+    sim.close()
+
+
+def round_s(sim: SimTable) -> float:
+    m = sim.master
+    return (len(m.nodes) * m.slot_us + m.gap_us) / 1e6
+
+
+def test_seat_4_presses_while_the_master_sleeps_in_its_window_and_is_heard_in_the_next_slot(table4: SimTable) -> None:
+    sim = table4
+    master = sim.master
+    arrived: list[tuple[float, InputEvent]] = []
+    master.sink = lambda event: arrived.append((sim.bus.now(), event))
+    master.poll_round(hold_until=sim.bus.now() + 0.001)  # a window is open
+    span = master._span
+    assert span is not None
+    press_at = span.opened + 0.0371  # some moment of the window; the master is asleep in one read meanwhile
+    sim.bus.at(press_at, lambda at: sim.press(4, Button.OK, True, at))
+    master.cycle()  # one read, to the next master slot after the answer
+    pressed = [t for t, e in arrived if isinstance(e, ButtonEvent) and e.pressed and e.seat == 4]
+    assert pressed, "the press was heard in the window it was made in"
+    slot_frame = sb.POLL_ALL_SLOT_BYTES * 10 / master.baud
+    assert 0 < pressed[0] - press_at <= round_s(sim) + slot_frame + 0.0003
+
+
+def test_a_press_made_at_a_past_moment_of_the_line_still_starts_its_debounce_then(table4: SimTable) -> None:
+    """The master's frame moves the line's clock to its end at once; a finger that landed while it was on the
+    wire is handed to the node at its own moment, as a real node's pin sees it."""
+    sim = table4
+    landed: list[float] = []
+    at = sim.bus.now() + 0.0001
+    sim.bus.at(at, lambda when: landed.append(when))
+    sim.bus.write(sb.encode_frame(1, 0, sb.SET_LED, bytes(3)) * 8)  # a long frame: the clock jumps past ``at``
+    sim.bus.read(0.002)
+    assert landed == [at]
+
+
+def test_bus_sim_at_2_mbaud_gives_its_nodes_2_mbaud_and_they_answer_in_their_listen_slots() -> None:
+    sim = start_sim_table(3, baud=2_000_000)
+    try:
+        configs = [json.loads(node.config_path.read_text()) for node in sim.bus.nodes.values()]
+        assert configs
+        sim.master.noisy_for = 0.0
+        sim.table.start(lambda event: None)
+        sim.table.run_for(0.3)
+        sim.press(2, Button.OK)
+        sim.table.run_for(0.2)
+        assert sim.master.stats.events_in_windows >= 1, "the press came in its LISTEN slot, not by a poll by name"
+        assert all(c["uart"]["baud"] == 2_000_000 for c in configs)
+    finally:
+        sim.close()
