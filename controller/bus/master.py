@@ -230,10 +230,14 @@ class BusMaster:
             self.windows.listen(span, hold_until)
             if self._span is not None:
                 return  # held open (``hold_until``)
-            if not any(n.ack_due for n in span.group):
-                return  # closed to send commands: they go first
-            # Closed for news (a press): others may have pressed in the same moment and missed their slot in
-            # this round, so the poll comes before the commands (a new window, or a POLL_ALL).
+            if not any(n.ack_due for n in span.group) or self.queued():
+                # Closed to send commands, or for news while commands wait: they go first, and the acks ride on
+                # the next poll. (A POLL_ALL first, for whoever pressed in the same round after its slot, cost
+                # every other seat a whole POLL_ALL window and a command slot before its next chance: 8 of the
+                # 14 presses made in such windows waited past 5 ms, benchmarks/bus_timing.py at 2 Mbaud.)
+                return
+            # Closed for news (a press) with nothing to send: a new window at once, with the acks, where whoever
+            # pressed in the same round after its slot answers.
         group, others = self._split()
         if group:
             if hold_until is not None and self.queued():
