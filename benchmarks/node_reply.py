@@ -11,6 +11,7 @@ three slowest exchanges with the collection time inside each.
     .venv/bin/python benchmarks/node_reply.py [--seats 2] [--seconds 5] [--json]
     .venv/bin/python benchmarks/node_reply.py --seats 16 --seconds 1   # a whole bus-16 line of Picos
     .venv/bin/python benchmarks/node_reply.py --remote               # and the judge's remote (AUTH answers)
+    .venv/bin/python benchmarks/node_reply.py --seats 4 --baud 2000000  # the line at 2 Mbaud
     .venv/bin/python benchmarks/node_reply.py --seconds 1 --profile   # where seat 1's time goes, who allocates
     NODE_REPLY_ALLOC=m_malloc ... --profile                           # the allocator's callers one level up
 """
@@ -195,11 +196,12 @@ def per_node(found: list[tuple[int, float, int, int]]) -> dict[int, dict[str, ob
 
 def add_seats(bus: EmulatedBus, firmware: bytes, seats: int, tmp: Path) -> list[int]:
     """Seats 1..``seats`` on ``bus``, each from the image with the config a club flashes on it (written in
-    ``tmp``), not yet booted; their addresses."""
+    ``tmp``) at the line's baud, not yet booted; their addresses."""
     addresses = list(range(1, seats + 1))
     for address in addresses:
         config = json.loads((REPO / "firmware" / "config.example.json").read_text())
         config["address"] = address
+        config["uart"]["baud"] = bus.baud
         path = tmp / f"seat-{address:02d}.uf2"
         path.write_bytes(node_uf2(firmware, config))
         bus.add(path, config)
@@ -222,12 +224,13 @@ def main() -> int:
     parser.add_argument("--remote", action="store_true",
                         help="the judge's remote on the line too (bus-16's image): its POLL answers are sealed (AUTH)")
     parser.add_argument("--profile", action="store_true", help="sample seat 1's PC and print where its time goes")
+    parser.add_argument("--baud", type=int, default=1_000_000, help="the line's speed (default 1000000)")
     args = parser.parse_args()
     image = firmware_build.build()
     firmware = image.firmware.read_bytes()
     gc_entry = symbol(image.elf, "gc_collect")
     wall = time.monotonic()
-    with tempfile.TemporaryDirectory() as tmp, EmulatedBus() as bus:
+    with tempfile.TemporaryDirectory() as tmp, EmulatedBus(baud=args.baud) as bus:
         addresses = add_seats(bus, firmware, args.seats, Path(tmp))
         specs = [NodeSpec(address=a, seat=a) for a in addresses]
         if args.remote:
@@ -237,7 +240,7 @@ def main() -> int:
                                   counters=CounterStore(Path(tmp) / "remote.counter", REMOTE_KEY)))
         bus.run(BOOT_S)
         # Every node by name (no POLL_ALL slots, no LISTEN windows): each poll is one timed exchange.
-        master = BusMaster(bus, specs, poll_all=False, listen=False)
+        master = BusMaster(bus, specs, poll_all=False, listen=False, baud=args.baud)
         table = BusTable(master, threaded=False)
         table.start(lambda event: None)
         table.run_for(0.1)
@@ -256,7 +259,7 @@ def main() -> int:
     if args.json:
         print(json.dumps(result))
     else:
-        print(f"{args.seats} seats, {args.seconds} emulated s a stretch, {result['host_s']} s on this host "
+        print(f"{args.seats} seats at {args.baud} baud, {args.seconds} emulated s a stretch, {result['host_s']} s on this host "
               f"({result['host_s_per_emulated_s']} s per emulated second)")
         print(f"{'':>14}  {'busy (deal)':>12}  {'quiet':>12}")
         for key in busy:
