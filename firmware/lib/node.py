@@ -18,6 +18,9 @@ FIRMWARE_VERSION = (0, 7, 0)  # 0.2: seat bus protocol 2 (CRC-32); 0.3: DISPLAY_
 # counters reserved in blocks (remote); 0.4: LISTEN; 0.5: STAGE and DISPLAY_STAGED; 0.6: slots timed from the frame's
 # end on the line (CAP_SLOT_TIMED); 0.7: answers begun at the slot's microsecond in machine code (CAP_SLOT_EXACT)
 QUEUE_MAX = 32
+# A native answer (rs485.py) not begun by this long after its slot's start is not begun at all: it waits for the
+# next round's slot (or cycle's) instead of eating into the guard, which must hold the nodes' stamps' spread.
+LATE_START_US = 8
 ECHO_RGB = (40, 40, 40)
 
 
@@ -216,7 +219,7 @@ class Node:
             if roll == self.address:  # rebooted: say so in the slot (briefly), and the master starts a session
                 reply = sb.encode_frame(self.address, frame.seq, sb.NAK, bytes((sb.NAK_NOT_IDENTIFIED,)), True)
                 start = link.after(read_at, index * slot_us)
-                link.write_at(start, reply, None, link.after(start, self.guard_us // 2))
+                link.write_at(start, reply, None, link.after(start, LATE_START_US))
             return
         if self.address in acks:
             self._ack_events(acks[self.address])
@@ -232,7 +235,7 @@ class Node:
         else:
             reply = sb.encode_frame(self.address, frame.seq, sb.EVENTS, payload, True)
         start = link.after(read_at, index * slot_us)
-        link.write_at(start, reply, None, link.after(start, self.guard_us // 2))
+        link.write_at(start, reply, None, link.after(start, LATE_START_US))
         self.stats["replies"] += 1
 
     # --- LISTEN ---------------------------------------------------------------------------------------------
@@ -330,7 +333,7 @@ class Node:
                      link.after(t0, watch_to - skew))
         span.next_round = r + 1
         self.stats["replies"] += 1
-        if link.write_at(link.after(t0, at - skew), reply, watch, link.after(t0, at - skew + self.guard_us // 2)) is False:
+        if link.write_at(link.after(t0, at - skew), reply, watch, link.after(t0, at - skew + LATE_START_US)) is False:
             self.span = None  # the host spoke in its slot: the window is over
 
     def wake_us(self):

@@ -80,8 +80,8 @@ def send_at(p: ptr32, data: ptr8, n: int) -> int:
     quiet = p[10]
     while True:  # to the quiet moment, watching the line in the master slot
         now = timer[0]
-        if ((now - wto) & 0x3FFFFFFF) & 0x20000000 and not (((now - wfrom) & 0x3FFFFFFF) & 0x20000000):
-            if not (uart[6] & 0x10):
+        if ((now - wto) & 0x3FFFFFFF) & 0x20000000 and not (((now - wfrom) & 0x3FFFFFFF) & 0x20000000):  # noqa: SIM102
+            if not (uart[6] & 0x10):  # (viper has no "not" of a value, only in a condition)
                 return -1  # a byte in the receive FIFO while no node talks: the host
         if not (((now - quiet) & 0x3FFFFFFF) & 0x20000000):
             break

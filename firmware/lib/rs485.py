@@ -13,8 +13,9 @@ IDLE_VALVE_US = 5000  # read anyway after this long without a receive timeout (o
 DE_LEAD_US = 2  # DE rises this long before the first byte goes into the FIFO (the transceiver's enable time)
 
 if sys.platform == "rp2":
-    import rp2send
     from array import array
+
+    import rp2send
 else:
     rp2send = None
 
