@@ -13,7 +13,14 @@ What the emulator cannot show: the real UART's edges (a byte here leaves exactly
 the shift register) and the transceiver's own enable and disable times (docs/hardware-truth.md's parts), which
 come on top of the DE figures here; and the crystal's drift (every emulated clock is exact).
 
-    .venv/bin/python benchmarks/node_slots.py [--seats 4] [--seconds 3] [--json]
+``--together N`` runs PROTOCOL.md's hardest case instead: every seat presses (then lifts) at the same moment, N
+times, on a quiet table listened to in LISTEN windows, and counts the moments in which the master saw a garbled
+frame. ``--guard`` is the host's guard (the nodes take ``slot_us`` from the frame; firmware 0.7 fits its answers
+to the short guard). Besides overlaps of two nodes' DE it counts answers begun while a host frame was on the line
+(``over_host``) and answers too far from any slot this benchmark can find for them (``far_off``, kept out of
+``near_late_us``).
+
+    .venv/bin/python benchmarks/node_slots.py [--seats 4] [--seconds 3] [--guard 40] [--together 12] [--json]
 """
 
 from __future__ import annotations

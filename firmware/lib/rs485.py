@@ -35,7 +35,6 @@ class RS485:
             p[rp2send.DE] = 0 if de is None else 1 << de_gpio
             p[rp2send.NVIC] = rp2send.NVIC_ISER
             self.native = p
-        self.late_us = 0  # the last native answer: µs after its deadline that its first byte went out
         self.held = b""  # bytes read while waiting for a slot, handed out by the next readinto()
         if de is not None:
             de.value(0)
@@ -120,13 +119,6 @@ class RS485:
     def since(self, then):
         return time.ticks_diff(time.ticks_us(), then)
 
-    def write_after(self, delay_us, data, watch=None):
-        """``write_at`` ``delay_us`` from now (``watch`` from now too)."""
-        now = time.ticks_us()
-        if watch is not None:
-            watch = (time.ticks_add(now, watch[0]), time.ticks_add(now, watch[1]))
-        return self.write_at(time.ticks_add(now, delay_us), data, watch)
-
     def after(self, then, offset_us):
         """The moment ``offset_us`` after ``then`` on this link's clock (it wraps)."""
         return time.ticks_add(then, offset_us)
@@ -158,10 +150,7 @@ class RS485:
             late = rp2send.send_at(p, data, len(data))
             if late == -2:
                 return None
-            if late < 0:
-                return False  # the host's first byte: its frame is read once it ended (its receive timeout)
-            self.late_us = late
-            return True
+            return late >= 0  # False: the host's first byte; its frame is read once it ended (its receive timeout)
         if watch is not None:
             self._sleep_until(watch[0])
             n = self.uart.any()
