@@ -68,14 +68,19 @@ class Line:
     def write(self, data: bytes) -> None:
         self._out(data)
 
-    def write_after(self, delay_us: int, data: bytes, watch: tuple[int, int] | None = None) -> bool:
-        """At its slot, as on the table (one process answers for every node, each deciding after the one before
-        it has sent, so answers cannot collide). The master slot is not watched: the bank is stepped again
-        before any later round, and reads the master's frame then."""
+    def write_at(self, deadline: int, data: bytes, watch: tuple[int, int] | None = None,
+                 latest: int | None = None) -> bool:
+        """At its slot (``deadline`` on ``us``'s clock), as on the table (one process answers for every node, each
+        deciding after the one before it has sent, so answers cannot collide). The master slot is not watched:
+        the bank is stepped again before any later round, and reads the master's frame then."""
+        delay_us = deadline - self.us()
         if delay_us > 0:
             time.sleep(delay_us / 1e6)
         self._out(data)
         return True
+
+    def after(self, then: int, offset_us: int) -> int:
+        return then + offset_us
 
     def us(self) -> int:
         return time.monotonic_ns() // 1000

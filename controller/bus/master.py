@@ -72,6 +72,8 @@ class BusMaster:
         #: Poll the seats that can take it with one POLL_ALL a cycle (False: every node by name, as before).
         self.poll_all = poll_all
         self.slot_us = sb.poll_all_slot_us(baud)
+        #: The guard of slots while every node that is up says CAP_SLOT_EXACT (benchmarks/node_slots.py tries others).
+        self.short_guard_us = sb.POLL_ALL_SHORT_GUARD_US
         #: Waited past the last slot: the nodes' turnaround and the line's.
         self.slot_margin = slot_margin
         self._ordered = [self.nodes[a] for a in sorted(self.nodes)]
@@ -261,6 +263,11 @@ class BusMaster:
             ]
             self._split_cache = (group, [n for n in self._ordered if n not in group])
             up = [n for n in self._ordered if n.status == "up"]
+            # Slots with the short guard only while every node that is up starts its answers at the slot's
+            # microsecond (firmware 0.7); one that waits in interpreted code may start 100-200 µs late
+            # (firmware/PROTOCOL.md, "Slot timing").
+            exact = bool(up) and all(self.supports(n.spec.address, sb.CAP_SLOT_EXACT) for n in up)
+            self.slot_us = sb.poll_all_slot_us(self.baud, self.short_guard_us if exact else sb.POLL_ALL_GUARD_US)
             self._listen_group = (
                 up if self.listen and up and all(self.supports(n.spec.address, sb.CAP_LISTEN) for n in up) else []
             )

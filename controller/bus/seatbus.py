@@ -106,6 +106,7 @@ CAP_POLL_ALL = 0x0100  # answers POLL_ALL in its slot (firmware 0.3)
 CAP_LISTEN = 0x0200  # answers in its slot of any round of a LISTEN (firmware 0.4)
 CAP_STAGE = 0x0400  # keeps a STAGE picture and shows it with DISPLAY_STAGED (firmware 0.5)
 CAP_SLOT_TIMED = 0x0800  # times its slots from the frame's end on the line, not from its loop's read (firmware 0.6)
+CAP_SLOT_EXACT = 0x1000  # starts its slotted answer within a few µs of the slot: POLL_ALL_SHORT_GUARD_US (fw 0.7)
 
 ROLE_SEAT = 1
 ROLE_REMOTE = 2
@@ -360,12 +361,14 @@ def decode_poll(payload):
 # line's turnaround. firmware/PROTOCOL.md, "Slot timing", has the measurement behind the figure (a shorter guard
 # garbled neighbours' answers on the emulated chip).
 POLL_ALL_GUARD_US = 80  # of each slot left silent: the nodes' slot timing spread and the line's turnaround
+# ...while every node in the window says CAP_SLOT_EXACT (its wait and first byte in machine code, firmware 0.7):
+POLL_ALL_SHORT_GUARD_US = 40
 POLL_ALL_SLOT_BYTES = 17  # a slot holds an EVENTS frame with one press (the next one goes in the next cycle)
 
 
-def poll_all_slot_us(baud):
+def poll_all_slot_us(baud, guard_us=POLL_ALL_GUARD_US):
     """The slot length the host asks for at ``baud``: POLL_ALL_SLOT_BYTES on the wire plus the guard."""
-    return (POLL_ALL_SLOT_BYTES * 10 * 1000000 + baud - 1) // baud + POLL_ALL_GUARD_US
+    return (POLL_ALL_SLOT_BYTES * 10 * 1000000 + baud - 1) // baud + guard_us
 
 
 def _with_slots(name, head, addresses, acks):

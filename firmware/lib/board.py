@@ -53,7 +53,7 @@ def build(cfg):
     # (a stage's STAGE parts, up to 8 of 249 bytes) must fit in the receive buffer (256 bytes by default).
     uart = machine.UART(u["id"], baudrate=u["baud"], tx=machine.Pin(u["tx"]), rx=machine.Pin(u["rx"]), rxbuf=4096)
     de = machine.Pin(u["de"], machine.Pin.OUT) if u.get("de") is not None else None
-    io.link = RS485(uart, de, u["baud"])
+    io.link = RS485(uart, de, u["baud"], u["id"], u.get("de"))
     ids = SEAT_IDS if cfg["role"] == "seat" else REMOTE_IDS
     pins = cfg["buttons"] if cfg["role"] == "seat" else cfg["keys"]
     debounce = cfg.get("debounce_ms", 20)

@@ -14,10 +14,13 @@ import framing
 import seatbus as sb
 from mpcompat import micropython
 
-FIRMWARE_VERSION = (0, 6, 0)  # 0.2: seat bus protocol 2 (CRC-32); 0.3: DISPLAY_RLE, POLL_ALL, eager debouncing, AUTH
+FIRMWARE_VERSION = (0, 7, 0)  # 0.2: seat bus protocol 2 (CRC-32); 0.3: DISPLAY_RLE, POLL_ALL, eager debouncing, AUTH
 # counters reserved in blocks (remote); 0.4: LISTEN; 0.5: STAGE and DISPLAY_STAGED; 0.6: slots timed from the frame's
-# end on the line (CAP_SLOT_TIMED)
+# end on the line (CAP_SLOT_TIMED); 0.7: answers begun at the slot's microsecond in machine code (CAP_SLOT_EXACT)
 QUEUE_MAX = 32
+# A native answer (rs485.py) not begun by this long after its slot's start is not begun at all: it waits for the
+# next round's slot (or cycle's) instead of eating into the guard, which must hold the nodes' stamps' spread.
+LATE_START_US = 8
 ECHO_RGB = (40, 40, 40)
 
 
@@ -63,6 +66,10 @@ class Node:
         self.reservation = counter
         self.counter = counter.boot() if counter is not None else 0  # the last AUTH counter used
         self.wire = framing.FrameReader()  # the bus's bytes, searched for frames in place (no allocation)
+        # What this node leaves of a slot after its answer, for its own lateness: a link that starts answers at the
+        # slot's microsecond in machine code (rs485.py's ``native``, on the rp2 port) needs the short guard only.
+        exact = getattr(io.link, "native", None) is not None
+        self.guard_us = sb.POLL_ALL_SHORT_GUARD_US if exact else sb.POLL_ALL_GUARD_US
         # The answers of every poll and every command, made once: a reply writes only its SEQ and CRC.
         self.ack = framing.Reply(self.address, sb.ACK)
         self.nak = framing.Reply(self.address, sb.NAK, b"\x00")
@@ -109,6 +116,8 @@ class Node:
         caps = sb.CAP_LISTEN
         if getattr(io.link, "slot_timed", False):  # its slots are timed from the frame's end (rs485.py)
             caps |= sb.CAP_SLOT_TIMED
+        if self.guard_us == sb.POLL_ALL_SHORT_GUARD_US:  # ...and its answers start at the slot's microsecond
+            caps |= sb.CAP_SLOT_EXACT
         caps |= sb.CAP_BUTTONS | sb.CAP_POLL_ALL if self.role == sb.ROLE_SEAT else (sb.CAP_KEYS5 | sb.CAP_AUTH)
         if io.led is not None:
             caps |= sb.CAP_LED
@@ -209,22 +218,24 @@ class Node:
         if not self.identified:
             if roll == self.address:  # rebooted: say so in the slot (briefly), and the master starts a session
                 reply = sb.encode_frame(self.address, frame.seq, sb.NAK, bytes((sb.NAK_NOT_IDENTIFIED,)), True)
-                link.write_after(index * slot_us - link.since(read_at), reply)
+                start = link.after(read_at, index * slot_us)
+                link.write_at(start, reply, None, link.after(start, LATE_START_US))
             return
         if self.address in acks:
             self._ack_events(acks[self.address])
         if not self.queue and roll != self.address:
             return
         late = link.since(read_at) - index * slot_us
-        if late > sb.POLL_ALL_GUARD_US:
+        if late > self.guard_us:
             return  # its slot has passed (the loop was busy): answering now would talk over the next one
-        fits = (slot_us - sb.POLL_ALL_GUARD_US) * self.baud // 10000000 - sb.OVERHEAD - 1
+        fits = (slot_us - self.guard_us) * self.baud // 10000000 - sb.OVERHEAD - 1
         payload = self._events_payload(now, fits)
         if payload[0] == 0 and self.queue:  # a card's UID is longer than a slot: ask to be polled by name
             reply = sb.encode_frame(self.address, frame.seq, sb.NAK, bytes((sb.NAK_POLL_ME,)), True)
         else:
             reply = sb.encode_frame(self.address, frame.seq, sb.EVENTS, payload, True)
-        link.write_after(index * slot_us - link.since(read_at), reply)
+        start = link.after(read_at, index * slot_us)
+        link.write_at(start, reply, None, link.after(start, LATE_START_US))
         self.stats["replies"] += 1
 
     # --- LISTEN ---------------------------------------------------------------------------------------------
@@ -274,7 +285,7 @@ class Node:
         if not self.identified:  # rebooted: say so, and the host starts a session (restoring screen and LED)
             return sb.encode_frame(self.address, span.seq, sb.NAK, bytes((sb.NAK_NOT_IDENTIFIED,)), True)
         if self.key is None:
-            fits = (span.slot_us - sb.POLL_ALL_GUARD_US) * self.baud // 10000000 - sb.OVERHEAD - 1
+            fits = (span.slot_us - self.guard_us) * self.baud // 10000000 - sb.OVERHEAD - 1
             payload = self._events_payload(now, fits, later_us // 1000)
             if payload[0] or not self.queue:
                 return sb.encode_frame(self.address, span.seq, sb.EVENTS, payload, True)
@@ -309,17 +320,20 @@ class Node:
         if target[0] != r:
             r, at = target
             reply = self._span_reply(span, now, at - elapsed)
-        delay = at - elapsed
-        if delay < -sb.POLL_ALL_GUARD_US:
+        if at - elapsed < -self.guard_us:
             return  # the slot went by while the answer was made: the next round's, at the next step
+        # The slot's start and the watched master slot as moments on the link's clock, counted from the window's
+        # start: the wait ends at the slot's microsecond, however long this took (rs485.py's write_at).
+        t0, skew = span.t0, span.skew_us
         watch = None
         gap_start = r * span.round_us - span.gap_us  # the master slot just before round r
         watch_to = gap_start + span.gap_us - sb.LISTEN_WATCH_TO_US
         if r > 0 and watch_to > elapsed:
-            watch = (max(0, gap_start + sb.LISTEN_WATCH_FROM_US - elapsed), watch_to - elapsed)
+            watch = (link.after(t0, max(elapsed, gap_start + sb.LISTEN_WATCH_FROM_US) - skew),
+                     link.after(t0, watch_to - skew))
         span.next_round = r + 1
         self.stats["replies"] += 1
-        if link.write_after(delay, reply, watch) is False:
+        if link.write_at(link.after(t0, at - skew), reply, watch, link.after(t0, at - skew + LATE_START_US)) is False:
             self.span = None  # the host spoke in its slot: the window is over
 
     def wake_us(self):

@@ -4,17 +4,37 @@ DE is high only while this node transmits: a node that held the line would silen
 or a transparent radio there is no DE pin (``de=None``).
 """
 
+import sys
 import time
 
 from mpcompat import micropython
 
 IDLE_VALVE_US = 5000  # read anyway after this long without a receive timeout (one the FIFO's reads defeated)
+DE_LEAD_US = 2  # DE rises this long before the first byte goes into the FIFO (the transceiver's enable time)
+
+if sys.platform == "rp2":
+    from array import array
+
+    import rp2send
+else:
+    rp2send = None
 
 
 class RS485:
-    def __init__(self, uart, de=None, baud=1000000):
+    def __init__(self, uart, de=None, baud=1000000, uart_id=None, de_gpio=None):
         self.uart = uart
         self.de = de
+        # The native answer (rp2send.py) where the chip's registers are known: the UART's number and the DE pin's
+        # (config.json's [uart] id and de); elsewhere (the unix port, a board without them) the Python wait.
+        self.native = None
+        if rp2send is not None and uart_id in (0, 1) and (de is None or isinstance(de_gpio, int)):
+            p = array("I", bytes(4 * rp2send.WORDS))
+            p[rp2send.TIMER] = rp2send.TIMERAWL
+            p[rp2send.UART] = rp2send.UART_BASES[uart_id]
+            p[rp2send.SIO] = rp2send.GPIO_OUT_SET
+            p[rp2send.DE] = 0 if de is None else 1 << de_gpio
+            p[rp2send.NVIC] = rp2send.NVIC_ISER
+            self.native = p
         self.held = b""  # bytes read while waiting for a slot, handed out by the next readinto()
         if de is not None:
             de.value(0)
@@ -99,35 +119,60 @@ class RS485:
     def since(self, then):
         return time.ticks_diff(time.ticks_us(), then)
 
-    def write_after(self, delay_us, data, watch=None):
-        """Write ``data`` ``delay_us`` from now: an answer in a POLL_ALL or LISTEN slot. The node only answers when
-        it has news and a slot is near (at most one round away, a few ms), so blocking for it is rare and short.
+    def after(self, then, offset_us):
+        """The moment ``offset_us`` after ``then`` on this link's clock (it wraps)."""
+        return time.ticks_add(then, offset_us)
 
-        ``watch`` (from_us, to_us): a master slot the wait crosses. Bytes that arrive in it are the host talking,
+    def write_at(self, deadline, data, watch=None, latest=None):
+        """Write ``data`` with its first start bit at ``deadline`` (``time.ticks_us``): an answer in a POLL_ALL or
+        LISTEN slot, whose start the caller takes from the frame's end on the line. The node only answers when it
+        has news and a slot is near (at most one round away, a few ms), so blocking for it is rare and short.
+
+        ``watch`` (from, to): a master slot the wait crosses. Bytes that arrive in it are the host talking,
         which ends the LISTEN window: then nothing is sent and the answer is False (the bytes are kept for
-        ``read``)."""
-        start = time.ticks_us()
+        ``read``). Past ``latest`` (a moment) the native answer is not begun either, and the answer is None: it
+        would run into the next node's slot (the Python wait cannot tell, and sends late as before)."""
+        p = self.native
+        if p is not None:
+            # The chip watches its receive FIFO itself from the watch's start: other nodes' answers, which end a
+            # guard before the master slot, were taken out of it by their receive timeout 32 bit times later.
+            if latest is None:
+                latest = time.ticks_add(deadline, 1000000)
+            self.uart.flush()  # the driver's ring empty: the FIFO is ours (rp2send.py)
+            p[rp2send.RISE] = time.ticks_add(deadline, -DE_LEAD_US)
+            p[rp2send.GO] = deadline
+            p[rp2send.LATEST] = latest
+            p[rp2send.QUIET] = time.ticks_add(deadline, -rp2send.QUIET_US)
+            p[rp2send.WATCH_FROM] = p[rp2send.WATCH_TO] = deadline
+            if watch is not None:
+                p[rp2send.WATCH_FROM] = watch[0]
+                p[rp2send.WATCH_TO] = watch[1]
+            late = rp2send.send_at(p, data, len(data))
+            if late == -2:
+                return None
+            return late >= 0  # False: the host's first byte; its frame is read once it ended (its receive timeout)
         if watch is not None:
-            self._sleep_until(start, watch[0])
+            self._sleep_until(watch[0])
             n = self.uart.any()
             if n:
                 self.held += self.uart.read(n)  # other nodes' answers, before the master slot
-            self._sleep_until(start, watch[1])
+            self._sleep_until(watch[1])
             if self.uart.any():
                 self.more = True  # the host's frame: read it at once
                 return False
-        self._sleep_until(start, delay_us)
+        self._sleep_until(deadline)
         self.write(data)
         return True
 
     @staticmethod
-    def _sleep_until(start, offset_us):
-        """Busy-wait to ``offset_us`` after ``start``, in pieces under a millisecond: the rp2 port's sleep_us of
-        more than 1,000 µs first sleeps whole milliseconds on its millisecond clock, which overshot a slot's start
-        by up to a millisecond on the emulated chip (benchmarks/node_slots.py); under it, it spins on the
-        microsecond timer."""
+    def _sleep_until(deadline):
+        """Busy-wait to ``deadline``, in pieces under a millisecond: the rp2 port's sleep_us of more than 1,000 µs
+        first sleeps whole milliseconds on its millisecond clock, which overshot a slot's start by up to a
+        millisecond on the emulated chip (benchmarks/node_slots.py); under it, it spins on the microsecond
+        timer. Interpreted, it overshoots by 100-200 µs (firmware/PROTOCOL.md, "Slot timing"): the rp2 port
+        answers with rp2send.py instead."""
         while True:
-            left = offset_us - time.ticks_diff(time.ticks_us(), start)
+            left = time.ticks_diff(deadline, time.ticks_us())
             if left <= 0:
                 return
             time.sleep_us(left if left < 1000 else 900)

@@ -76,3 +76,36 @@ def test_sixteen_seats_pressing_at_random_moments_each_reach_the_master_within_a
         sim.table.run_for(0.05)
     assert max(waits) <= round_s(sim) + PRESS_FRAME_US / 1e6 + 0.0002, [round(w * 1000, 2) for w in waits]
     assert sim.bus.counters.collisions == 0
+
+
+def test_slots_get_the_short_guard_only_while_every_node_that_is_up_starts_its_answers_exactly(
+    table16: tuple[SimTable, list[InputEvent]],
+) -> None:
+    """PROTOCOL.md, "Slot timing": firmware 0.7 says CAP_SLOT_EXACT; the host gives slots the 40 µs guard while
+    every node that is up says it, and the 80 µs guard again as soon as one does not (a seat on older firmware,
+    whose interpreted wait may start its answer 100-200 µs late); a press arrives either way."""
+    sim, events = table16
+    master = sim.master
+    idents = [master.nodes[a].identity for a in sorted(master.nodes)]
+    assert all(ident is not None for ident in idents)
+    caps = {a: int(master.nodes[a].identity["caps"]) for a in master.nodes}  # type: ignore[call-overload,index]
+    assert master.slot_us == sb.poll_all_slot_us(MBAUD) == 250, "the simulated nodes (unix port) wait in Python"
+    for a, node in master.nodes.items():  # every seat flashed with 0.7
+        node.identity["caps"] = caps[a] | sb.CAP_SLOT_EXACT  # type: ignore[index]
+    master._topology += 1
+    sim.table.run_for(0.1)
+    assert master.slot_us == sb.poll_all_slot_us(MBAUD, sb.POLL_ALL_SHORT_GUARD_US) == 210
+    master.nodes[7].identity["caps"] = caps[7]  # type: ignore[index]  # seat 7 is still on 0.6
+    master._topology += 1
+    master.abandon_span()
+    sim.table.run_for(0.1)
+    assert master.slot_us == 250
+    sim.click(7, Button.OK)
+    sim.table.run_for(0.2)
+    assert [(e.seat, e.pressed) for e in events if isinstance(e, ButtonEvent)][-2:] == [(7, True), (7, False)]
+
+
+def test_a_press_fits_the_short_guards_slot_with_the_guard_to_spare() -> None:
+    slot = sb.poll_all_slot_us(MBAUD, sb.POLL_ALL_SHORT_GUARD_US)
+    press = sb.encode_frame(3, 0, sb.EVENTS, sb.encode_events([sb.encode_event(1, sb.EV_PRESS, 0, bytes([sb.BTN_OK]))]), True)
+    assert len(press) * 10 + sb.POLL_ALL_SHORT_GUARD_US <= slot == 210

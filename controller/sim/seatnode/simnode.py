@@ -61,15 +61,21 @@ later = []  # (delay_us, bytes, watch) the node asked to send after a delay (its
 clock_us = [0]  # the link's microsecond clock, set by every step
 
 
-def write_after(delay_us, data, watch=None):
-    later.append((delay_us, bytes(data), watch))
+def write_at(deadline, data, watch=None, latest=None):
+    """The node's slot (and the master slot it watches) as moments on the link's clock, handed to the driver as
+    delays from this step's moment (the driver answers at each slot's exact moment: ``latest`` is never near)."""
+    now = clock_us[0]
+    if watch is not None:
+        watch = (watch[0] - now, watch[1] - now)
+    later.append((deadline - now, bytes(data), watch))
     return None  # the driver decides whether the master slot stayed quiet
 
 
 def start(now):
     io = board.build(cfg)
     io.link.uart.de_pin = cfg["uart"].get("de")
-    io.link.write_after = write_after
+    io.link.write_at = write_at
+    io.link.after = lambda then, us: then + us  # the step's clock does not wrap
     io.link.us = lambda: clock_us[0]
     io.link.since = lambda then: clock_us[0] - then
     io.link.slot_timed = True  # the driver answers at each slot's exact moment (CAP_SLOT_TIMED)
