@@ -181,6 +181,7 @@ def main() -> int:
     parser.add_argument("--seconds", type=float, default=3.0, help="emulated seconds of screens and presses")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--json", action="store_true")
+    parser.add_argument("--baud", type=int, default=1_000_000, help="the line's speed (default 1000000)")
     parser.add_argument("--guard", type=int, default=sb.POLL_ALL_SHORT_GUARD_US,
                         help="the host's guard in µs (slot_us = 17 bytes on the wire plus it; nodes take slot_us from the frame)")
     parser.add_argument("--together", type=int, default=0, metavar="MOMENTS",
@@ -190,9 +191,9 @@ def main() -> int:
     firmware = firmware_build.build().firmware.read_bytes()
     rng = random.Random(args.seed)
     wall = time.monotonic()
-    with EmulatedBus() as bus:
+    with EmulatedBus(baud=args.baud) as bus:
         addresses = boot_seats(bus, firmware, args.seats)
-        master = BusMaster(bus, [NodeSpec(address=a, seat=a) for a in addresses])
+        master = BusMaster(bus, [NodeSpec(address=a, seat=a) for a in addresses], baud=args.baud)
         master.short_guard_us = args.guard  # the nodes say CAP_SLOT_EXACT (firmware 0.7): the host's short guard
         master.slot_us = sb.poll_all_slot_us(master.baud, args.guard)
         heard: list[object] = []

@@ -95,6 +95,10 @@ class BusMaster:
         self.stats = BusStats()
         self.sink: Callable[[InputEvent], None] = lambda event: None
         self.alerts: list[str] = []
+        #: Seconds without a single answer from any node before the master says what to check (once).
+        self.nobody_after = 3.0
+        self._anyone = False
+        self._silent_since: float | None = None
         self._seq = 0
         self._lock = threading.Lock()
         self.polls = PollAll(self, roll_every)
@@ -327,6 +331,7 @@ class BusMaster:
         if node.status == "refused" and self.transport.now() - node.refused_at < self.refused_retry:
             return
         if node.status != "up" and not self._identify(node):
+            self._nobody_yet()
             return
         reply = self._exchange(node, sb.POLL, sb.encode_poll(node.last_event))
         if reply is None:
@@ -418,6 +423,27 @@ class BusMaster:
     # --- link state ---------------------------------------------------------------------------------------------
     def heard(self, node: NodeState) -> None:
         node.silent = 0
+        self._anyone = True
+
+    def _nobody_yet(self) -> None:
+        """No node has answered since the table started: after ``nobody_after`` seconds, say once what to check.
+        The speed comes first: a node flashed for another baud hears only garbage and says nothing, and what it
+        says to its own frames reaches the master as bytes that make no frame."""
+        if self._anyone:
+            return
+        now = self.transport.now()
+        if self._silent_since is None:
+            self._silent_since = now
+        if now - self._silent_since < self.nobody_after or self.nobody_after < 0:
+            return
+        self.nobody_after = -1.0  # said
+        garbage = self.decoder.dropped_bytes > 0
+        self._alert(
+            f"no node has answered in {now - self._silent_since:.0f} s at {self.baud} baud"
+            + (" (bytes came that made no frame, as from a node at another speed)" if garbage else "")
+            + ": check the adapter and the cable, and that the nodes run at this speed: `tianhei nodes image "
+            "--profile <profile>` writes the profile's [bus] baud into every node's image (bus-16 is 2000000; a "
+            "node flashed with an older image may run at 1000000: flash it again, or set the profile's baud to it)")
 
     def silent(self, node: NodeState) -> None:
         node.silent += 1

@@ -35,7 +35,7 @@ def register(sub: Any) -> None:
     p.add_argument("--power-cycle-every", type=float, default=None, metavar="SECONDS",
                    help="mean simulated seconds between power cuts (default: 40 with faults, never without; "
                         "0 = never)")
-    p.add_argument("--baud", type=int, default=1_000_000, help="bus speed (default 1000000)")
+    p.add_argument("--baud", type=int, default=2_000_000, help="bus speed (default 2000000, bus-16's)")
     p.add_argument("--digital", action="store_true", help="deal digitally instead of tapping NFC cards")
     p.add_argument("--lang", default="zh", choices=["zh", "en"])
     p.add_argument("--max-time", type=float, default=7200.0, metavar="SECONDS",

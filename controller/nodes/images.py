@@ -38,10 +38,12 @@ def plan(profile: Profile, remote_key: bytes | None) -> list[NodeImage]:
         address = seat.node or seat.number
         config = _example("config.example.json")
         config["address"] = address
+        config["uart"]["baud"] = profile.bus.baud  # the line's speed is the profile's, on every node
         images.append(NodeImage(f"seat-{seat.number:02d}", address, config))
     if profile.bus.remote_address is not None:
         config = _example("config.remote.example.json")
         config["address"] = profile.bus.remote_address
+        config["uart"]["baud"] = profile.bus.baud
         if remote_key is None:
             raise ValueError("the remote's image needs its pairing key (tianhei remote pair makes it)")
         config["key"] = remote_key.hex()

@@ -333,7 +333,7 @@ class BusSession:
     policy: str
     fault_rate: float = 0.0
     power_cycle_every: float | None = None  # None: every 40 s on average when there are faults, else never
-    baud: int = 1_000_000
+    baud: int = 2_000_000  # bus-16's line
     cards: bool = True
     lang: str = "zh"
     pack: str = "zh-CN"

@@ -67,8 +67,9 @@ class Node:
         self.counter = counter.boot() if counter is not None else 0  # the last AUTH counter used
         self.wire = framing.FrameReader()  # the bus's bytes, searched for frames in place (no allocation)
         # What this node leaves of a slot after its answer, for its own lateness: a link that starts answers at the
-        # slot's microsecond in machine code (rs485.py's ``native``, on the rp2 port) needs the short guard only.
-        exact = getattr(io.link, "native", None) is not None
+        # slot's microsecond (rs485.py's machine code on the rp2 port; the simulator's driver) needs the short
+        # guard only.
+        exact = getattr(io.link, "slot_exact", False)
         self.guard_us = sb.POLL_ALL_SHORT_GUARD_US if exact else sb.POLL_ALL_GUARD_US
         # The answers of every poll and every command, made once: a reply writes only its SEQ and CRC.
         self.ack = framing.Reply(self.address, sb.ACK)

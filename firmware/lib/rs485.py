@@ -35,6 +35,7 @@ class RS485:
             p[rp2send.DE] = 0 if de is None else 1 << de_gpio
             p[rp2send.NVIC] = rp2send.NVIC_ISER
             self.native = p
+        self.slot_exact = self.native is not None  # IDENTITY's CAP_SLOT_EXACT: answers begun at the slot's µs
         self.held = b""  # bytes read while waiting for a slot, handed out by the next readinto()
         if de is not None:
             de.value(0)

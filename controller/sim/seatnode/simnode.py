@@ -78,7 +78,8 @@ def start(now):
     io.link.after = lambda then, us: then + us  # the step's clock does not wrap
     io.link.us = lambda: clock_us[0]
     io.link.since = lambda then: clock_us[0] - then
-    io.link.slot_timed = True  # the driver answers at each slot's exact moment (CAP_SLOT_TIMED)
+    io.link.slot_timed = True  # the driver answers at each slot's exact moment (CAP_SLOT_TIMED)...
+    io.link.slot_exact = True  # ...to the microsecond of the simulated clock, as 0.7 does on the chip (SLOT_EXACT)
     counter = None
     if cfg["role"] == "remote":
         from authcounter import Reservation
