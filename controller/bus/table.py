@@ -190,4 +190,5 @@ def open_bus_table(
                                  f"plug in the USB RS-485 adapter (udev names it /dev/tianhei-bus) or set [bus] port "
                                  f"in {profile.source}") from exc
     master = BusMaster(transport, nodes, baud=profile.bus.baud, reply_timeout=profile.bus.reply_timeout_ms / 1000)
+    master.short_guard_us = profile.bus.slot_guard_us
     return BusTable(master, post=post)

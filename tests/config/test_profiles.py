@@ -119,3 +119,33 @@ def test_the_remote_cannot_share_a_seats_address() -> None:
     assert problems(data) == ["the remote's address 3 is seat 3's node address (bus.remote_address in broken.toml): "
                               "give the remote an address no seat uses (e.g. 17), and the same 'address' in its "
                               "config.json"]
+
+
+def test_a_club_that_saw_overlapping_answers_widens_the_slot_guard_in_its_profile(tmp_path: Path) -> None:
+    """firmware/PROTOCOL.md, "Slot timing": the 40 µs guard was measured on emulated Picos only; a table whose logic
+    analyser shows two seats driving at once sets ``[bus] slot_guard_us`` and the master keeps it."""
+    import os
+
+    from controller.bus.table import open_bus_table
+
+    data = tomllib.loads((profiles_dir() / "bus-16.toml").read_text(encoding="utf-8"))
+    assert parse_profile(data, "bus-16.toml").bus.slot_guard_us == 40  # type: ignore[union-attr]
+    main, other = os.openpty()
+    try:
+        data["bus"]["port"] = os.ttyname(other)
+        data["bus"]["slot_guard_us"] = 80
+        table = open_bus_table(parse_profile(data, "mine.toml"))
+        try:
+            assert table.master.short_guard_us == 80
+        finally:
+            table.master.transport.port.close()  # type: ignore[attr-defined]
+    finally:
+        os.close(main)
+        os.close(other)
+
+
+def test_a_slot_guard_shorter_than_the_measured_one_is_refused() -> None:
+    data = tomllib.loads((profiles_dir() / "bus-16.toml").read_text(encoding="utf-8"))
+    data["bus"]["slot_guard_us"] = 20
+    [problem] = problems(data)
+    assert "slot_guard_us" in problem and "20" in problem
