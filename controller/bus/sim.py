@@ -17,6 +17,7 @@ from __future__ import annotations
 import heapq
 import itertools
 import json
+import math
 import random
 import shutil
 import subprocess
@@ -244,6 +245,11 @@ class SimBus:
         self._queue: list[tuple[float, int, str, int, bytes]] = []
         self._order = itertools.count()
         self._actions: dict[int, Callable[[float], None]] = {}  # what ``at`` scheduled, by its turn in the queue
+        #: The host's USB adapter's latency timer (seconds; 0: bytes reach the host as they leave the line). An
+        #: FTDI chip sends what it received to the host only when its timer runs out, every ``adapter_tick``
+        #: (1 ms with systemd/99-tianhei.rules), so a node's answer waits for the next tick.
+        self.adapter_tick = 0.0
+        self._adapter_phase = random.Random(f"adapter:{self.faults.seed}").random()
         self._rx = bytearray()
         self._off_until: dict[int, float] = {}
         self._next_cut = self._draw_cut()
@@ -361,7 +367,13 @@ class SimBus:
         if kind == "act":
             self._actions.pop(address)(when)
             return
-        if kind == "host":
+        if kind == "host" and self.adapter_tick > 0:
+            tick = self.adapter_tick
+            due = (math.ceil(when / tick - self._adapter_phase) + self._adapter_phase) * tick
+            if due > when:
+                self._schedule(due, "adapter", address, data)  # in the adapter until its timer runs out
+                return
+        if kind in ("host", "adapter"):
             self._rx.extend(data)
             return
         if kind == "slot":

@@ -334,6 +334,8 @@ class BusSession:
     fault_rate: float = 0.0
     power_cycle_every: float | None = None  # None: every 40 s on average when there are faults, else never
     baud: int = 2_000_000  # bus-16's line
+    #: The host's USB adapter's latency timer in seconds (0: none; an FTDI chip with systemd/99-tianhei.rules: 0.001).
+    adapter_tick: float = 0.0
     cards: bool = True
     lang: str = "zh"
     pack: str = "zh-CN"
@@ -358,6 +360,7 @@ class BusSession:
         self.sim = start(self.config.players, baud=self.baud, fault_rate=self.fault_rate,
                          power_cycle_every=cut_every, seed=self.seed, remote_key=remote_key(self.seed),
                          remote_address=REMOTE_ADDRESS, interpreter=self.interpreter)
+        self.sim.bus.adapter_tick = self.adapter_tick
         self.clock = BusScheduler(self.sim, fast_forward=self.fast_forward)
         self.voice = NullVoice(self.clock.now, load_voice_pack(self.pack))
         self.hands = BusHands(self.sim, self.clock, seed=self.seed)

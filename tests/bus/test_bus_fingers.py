@@ -72,3 +72,24 @@ def test_bus_sim_at_2_mbaud_gives_its_nodes_2_mbaud_and_they_answer_in_their_lis
         assert all(c["uart"]["baud"] == 2_000_000 for c in configs)
     finally:
         sim.close()
+
+
+def test_an_ftdi_adapter_holds_what_the_line_brought_until_its_latency_timer_runs_out() -> None:
+    """benchmarks/bus_timing.py --adapter-ms: an FTDI chip hands the host what it received only when its latency
+    timer runs out (1 ms as systemd/99-tianhei.rules sets it), whenever the bytes came."""
+    sim = start_sim_table(2)
+    try:
+        bus = sim.bus
+        bus.adapter_tick = 0.001
+        start = bus.now()
+        bus.noise(b"\x55", after=0.0002)
+        while not bus.read(0.005):
+            pass
+        tick = bus.now()
+        assert start + 0.0002 < tick <= start + 0.0012
+        bus.noise(b"\x55", after=0.0001)  # a byte just after a tick waits for the whole next one
+        while not bus.read(0.005):
+            pass
+        assert bus.now() - tick == pytest.approx(0.001)
+    finally:
+        sim.close()
