@@ -416,9 +416,21 @@ class BusMaster:
                 self.stats.frames_received += 1
                 if frame.addr == address and frame.seq == seq:
                     return frame
-                # A late answer to an earlier try: its content is repeated in a later reply, so drop it.
+                self._late(frame)
         self.decoder.idle()
         return None
+
+    def _late(self, frame: sb.Frame) -> None:
+        """An answer to an earlier frame: a slotted press that came after its window closed (a USB adapter holds
+        what it received up to its latency timer, 1 ms on an FTDI chip), or a late answer to an earlier try.
+        A seat's events are numbered, so those it brings are taken now (a repeat is dropped by number) instead of
+        waiting a whole cycle for the node to repeat them; anything else is repeated in a later reply."""
+        node = self.nodes.get(frame.addr)
+        if node is None or node.status != "up" or frame.mtype != sb.EVENTS or not node.spec.seat:
+            return
+        if frame.payload[:1] != b"\x00":
+            self._events(node, frame)
+            node.ack_due = True
 
     # --- link state ---------------------------------------------------------------------------------------------
     def heard(self, node: NodeState) -> None:
