@@ -97,8 +97,9 @@ class BusMaster:
         self.alerts: list[str] = []
         #: Seconds without a single answer from any node before the master says what to check (once).
         self.nobody_after = 3.0
-        self._anyone = False
+        self._anyone = False  # some node has answered since the table started
         self._silent_since: float | None = None
+        self._told_nobody = False
         self._seq = 0
         self._lock = threading.Lock()
         self.polls = PollAll(self, roll_every)
@@ -441,14 +442,14 @@ class BusMaster:
         """No node has answered since the table started: after ``nobody_after`` seconds, say once what to check.
         The speed comes first: a node flashed for another baud hears only garbage and says nothing, and what it
         says to its own frames reaches the master as bytes that make no frame."""
-        if self._anyone:
+        if self._anyone or self._told_nobody:
             return
         now = self.transport.now()
         if self._silent_since is None:
             self._silent_since = now
-        if now - self._silent_since < self.nobody_after or self.nobody_after < 0:
+        if now - self._silent_since < self.nobody_after:
             return
-        self.nobody_after = -1.0  # said
+        self._told_nobody = True
         garbage = self.decoder.dropped_bytes > 0
         self._alert(
             f"no node has answered in {now - self._silent_since:.0f} s at {self.baud} baud"
