@@ -19,14 +19,18 @@ Press to director, simulated: games at the simulated table for ``--sim-seconds``
 bus-sim`` plays them, at each ``--sim-baud``, every press and release timed in simulated time from the finger to
 the host (the wire's time included; the same figure on every run and machine, so one run is enough). A bot's
 finger lands a drawn moment after it decided, on the line's clock, wherever the master is in its cycle
-(``BusHands.click``): a person's press falls on every point of the cycle alike. ``--adapter-ms``: the host's USB
-adapter's latency timer, which holds every answer until it runs out (an FTDI chip: 1 ms as the project's udev
-rule sets it); the Pi's own UART has none. (Until this was so, every press
+(``BusHands.click``): a person's press falls on every point of the cycle alike. ``--links``: how the host hears
+the line, one row each: ``wire`` (the master reads each byte as it leaves the line), ``uart:MS`` (the Pi's own
+PL011 with RTS turning the transceiver, ``[bus] direction = "rts"``: each answer reaches the master MS ms after
+its last byte, the UART's receive timeout and Linux's tty layer; 0.2 is a model, not a measurement) and
+``ftdi:MS`` (a USB adapter whose latency timer holds every answer until it runs out: an FTDI chip, 1 ms as the
+project's udev rule sets it). (Until this was so, every press
 made in a poll cycle landed just after the poll round, where its slot had just gone by, and the presses of a
 LISTEN window fell at moments tied to the window; the figure then was 5.94 ms, and it was not the table's.)
 
     python benchmarks/bus_timing.py [--seats 16] [--turnaround-us 100] [--master-us 50]
-                                    [--sim-seconds 300] [--seeds 1 2 3 4] [--sim-baud 1000000 2000000]
+                                    [--sim-seconds 300] [--seeds 1 2 3 4] [--sim-baud 2000000]
+                                    [--links wire uart:0.2 ftdi:1]
                                     [--press-seconds 10] [--press-every 0.05] [--runs 3]
 """
 
@@ -171,8 +175,32 @@ def listen_round_ms(nodes: int, baud: int = 1_000_000, guard_us: int = sb.POLL_A
     return (nodes * sb.poll_all_slot_us(baud, guard_us) + sb.listen_gap_us(baud)) / 1000
 
 
+def link_delays(link: str) -> tuple[float, float]:
+    """``--links``' spelling of how the host hears the line: (latency timer, fixed delay), in seconds."""
+    kind, _, ms = link.partition(":")
+    if kind == "wire" and not ms:
+        return 0.0, 0.0
+    if kind in ("uart", "ftdi") and ms:
+        try:
+            value = float(ms) / 1000
+        except ValueError:
+            value = -1.0
+        if value >= 0:
+            return (value, 0.0) if kind == "ftdi" else (0.0, value)
+    raise argparse.ArgumentTypeError(f"{link!r}: write wire, uart:MS (e.g. uart:0.2) or ftdi:MS (e.g. ftdi:1)")
+
+
+def describe_link(link: str) -> str:
+    tick, delay = link_delays(link)
+    if tick:
+        return f"through a USB adapter with a {tick * 1000:g} ms latency timer"
+    if delay:
+        return f"on the Pi's UART, {delay * 1000:g} ms from an answer's last byte to the master"
+    return "on the wire (no host delay)"
+
+
 def press_to_director_simulated(seats: int, seconds: float, seeds: list[int], baud: int,
-                                adapter_ms: float = 0.0) -> list[float]:
+                                link: str = "wire") -> list[float]:
     """Games at the simulated table (``tianhei bus-sim``: the firmware under MicroPython, the wire's time, the
     bots' presses), ``seconds`` of table time each: each press from the finger to the host, in simulated time, so
     the same on every run and every machine."""
@@ -183,15 +211,15 @@ def press_to_director_simulated(seats: int, seconds: float, seeds: list[int], ba
     config = configure(load_variant("standard-2.0"), seats, {})
     lat: list[float] = []
     for seed in seeds:
-        with BusSession(config, seed, "heuristic", baud=baud, adapter_tick=adapter_ms / 1000) as session:
+        tick, delay = link_delays(link)
+        with BusSession(config, seed, "heuristic", baud=baud, adapter_tick=tick, host_delay=delay) as session:
             session.start()
             session.run(max_time=seconds)
             lat += [x * 1000 for x in session.latencies]
     listed = seats + 1  # and the judge's remote
     round_ms = listen_round_ms(listed, baud, sb.POLL_ALL_SHORT_GUARD_US)  # the simulated seats say SLOT_EXACT
     over = sum(x > 5.0 for x in lat)
-    adapter = f"an adapter with a {adapter_ms:g} ms latency timer" if adapter_ms else "no adapter latency"
-    print(f"press to director, simulated ({seats} seats and the remote, {baud} baud, {adapter}, seeds "
+    print(f"press to director, simulated ({seats} seats and the remote, {baud} baud, {describe_link(link)}, seeds "
           f"{' '.join(map(str, seeds))}, {seconds:.0f} s of a game each): {len(lat)} presses and releases, p50 "
           f"{statistics.median(lat):.2f} ms, p95 {percentile(lat, 95):.2f} ms, p99 {percentile(lat, 99):.2f} ms, "
           f"max {max(lat):.2f} ms; over 5 ms: {over} ({100 * over / len(lat):.1f} %); over one LISTEN round "
@@ -241,12 +269,18 @@ def main() -> int:
                         help="seconds of a simulated game for the simulated press figures (0: none)")
     parser.add_argument("--seeds", type=int, nargs="+", default=[1, 2, 3, 4],
                         help="the simulated games' seeds (a p99 wants more presses than one game makes)")
-    parser.add_argument("--sim-baud", type=int, nargs="+", default=[1_000_000, 2_000_000],
-                        help="the simulated line's speeds")
-    parser.add_argument("--adapter-ms", type=float, nargs="+", default=[0.0, 1.0],
-                        help="the USB adapter's latency timer (an FTDI chip holds what it received until its timer "
-                             "runs out: 1 ms with systemd/99-tianhei.rules; 0: none)")
+    parser.add_argument("--sim-baud", type=int, nargs="+", default=[2_000_000],
+                        help="the simulated line's speeds (bus-16 runs at 2000000; 1000000 for a slower adapter)")
+    parser.add_argument("--links", nargs="+", default=["wire", "uart:0.2", "ftdi:1"],
+                        help="how the host hears the line: wire; uart:MS, the Pi's PL011 (MS from an answer's last "
+                             "byte to the master); ftdi:MS, a USB adapter's latency timer (1 with "
+                             "systemd/99-tianhei.rules)")
     args = parser.parse_args()
+    for link in args.links:
+        try:
+            link_delays(link)
+        except argparse.ArgumentTypeError as exc:
+            parser.error(str(exc))
     node_turn = args.turnaround_us / 1e6
     master_turn = args.master_us / 1e6
     print(
@@ -272,8 +306,8 @@ def main() -> int:
         print(f"{baud:>9} baud: quarter of every screen changes: {nbytes} bytes, {update_ms:6.2f} ms{s}")
     if args.sim_seconds > 0:
         for baud in args.sim_baud:
-            for adapter_ms in args.adapter_ms:
-                press_to_director_simulated(args.seats, args.sim_seconds, args.seeds, baud, adapter_ms)
+            for link in args.links:
+                press_to_director_simulated(args.seats, args.sim_seconds, args.seeds, baud, link)
     if args.press_seconds > 0:
         press_to_director(args.seats, args.press_seconds, args.press_every, args.runs)
     return 0

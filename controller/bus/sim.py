@@ -249,6 +249,10 @@ class SimBus:
         #: FTDI chip sends what it received to the host only when its timer runs out, every ``adapter_tick``
         #: (1 ms with systemd/99-tianhei.rules), so a node's answer waits for the next tick.
         self.adapter_tick = 0.0
+        #: The host's own wait between an answer's last byte on the line and the master reading it (seconds). The
+        #: Pi's PL011 raises its receive interrupt 32 bit times after the line goes quiet, and Linux's tty layer
+        #: hands the bytes on from a worker thread: about 0.1-0.2 ms on a Pi (a model, not a measurement).
+        self.host_delay = 0.0
         self._adapter_phase = random.Random(f"adapter:{self.faults.seed}").random()
         self._rx = bytearray()
         self._off_until: dict[int, float] = {}
@@ -367,9 +371,11 @@ class SimBus:
         if kind == "act":
             self._actions.pop(address)(when)
             return
-        if kind == "host" and self.adapter_tick > 0:
-            tick = self.adapter_tick
-            due = (math.ceil(when / tick - self._adapter_phase) + self._adapter_phase) * tick
+        if kind == "host" and (self.adapter_tick > 0 or self.host_delay > 0):
+            due = when + self.host_delay
+            if self.adapter_tick > 0:
+                tick = self.adapter_tick
+                due = (math.ceil(due / tick - self._adapter_phase) + self._adapter_phase) * tick
             if due > when:
                 self._schedule(due, "adapter", address, data)  # in the adapter until its timer runs out
                 return

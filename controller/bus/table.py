@@ -171,7 +171,7 @@ def open_bus_table(
     :class:`~controller.bus.pairing.PairingError` when the profile has a remote and its key is unusable."""
     from .nodes import NodeSpec
     from .pairing import load_key, open_counters
-    from .transport import SerialTransport
+    from .transport import NoRS485Mode, SerialTransport
 
     if profile.bus is None:
         raise ValueError(f"hardware {profile.name!r} ({profile.source}) has no [bus] table; add port and baud")
@@ -184,7 +184,10 @@ def open_bus_table(
     if len(set(addresses)) != len(addresses):  # `tianhei config check` says which; never let one node vanish
         raise ValueError(f"hardware {profile.name!r}: two nodes share a bus address ({sorted(addresses)})")
     try:
-        transport = SerialTransport.open(profile.bus.port, profile.bus.baud)
+        transport = SerialTransport.open(profile.bus.port, profile.bus.baud,
+                                         rts_direction=profile.bus.direction == "rts")
+    except NoRS485Mode as exc:
+        raise OSError(exc.errno, f"{exc.strerror} (direction = \"rts\" in {profile.source})") from exc
     except OSError as exc:  # pyserial's SerialException
         raise OSError(exc.errno, f"the seat bus adapter {profile.bus.port} cannot be opened ({exc.strerror or exc}); "
                                  f"plug in the USB RS-485 adapter (udev names it /dev/tianhei-bus) or set [bus] port "

@@ -7,7 +7,10 @@ Kept apart from the master because it is the one piece that touches the operatin
 
 from __future__ import annotations
 
+import array
 import contextlib
+import errno
+import fcntl
 import logging
 import os
 import select
@@ -105,11 +108,17 @@ class SerialTransport:
                 os.write(self._wake_w, b"!")
 
     @classmethod
-    def open(cls, url: str, baud: int, clock: Callable[[], float] | None = None) -> SerialTransport:
+    def open(cls, url: str, baud: int, clock: Callable[[], float] | None = None,
+             rts_direction: bool = False) -> SerialTransport:
+        """``rts_direction``: the port's RTS line drives the transceiver's DE and /RE (``[bus] direction = "rts"``),
+        raised by Linux while the UART sends: :func:`drive_de_from_rts`."""
         import serial
 
         def reopen() -> object:
-            return serial.serial_for_url(url, baudrate=baud, timeout=0)
+            port = serial.serial_for_url(url, baudrate=baud, timeout=0)
+            if rts_direction:
+                drive_de_from_rts(port, url)
+            return port
 
         return cls(reopen(), clock=clock, reopen=reopen, name=url)
 
@@ -174,3 +183,49 @@ class SerialTransport:
     def now(self) -> float:
         return self._clock()
 
+
+
+class NoRS485Mode(OSError):
+    """The port's driver has no RS-485 mode (a pty, a USB adapter's driver, the Pi's mini UART on older kernels)."""
+
+
+def drive_de_from_rts(port: object, name: str) -> None:
+    """Put the port in Linux's RS-485 mode (the ``TIOCSRS485`` ioctl, through pyserial's ``rs485_mode``): the
+    kernel's UART driver raises RTS before the first byte of every write and drops it as the last stop bit leaves,
+    so RTS wired to the transceiver's DE and /RE turns the line around with no latency timer in the way (the Pi's
+    PL011, ``/dev/ttyAMA0``; firmware/PROTOCOL.md, "Slot timing"). RTS is high while sending, low otherwise, so the
+    transceiver listens whenever the Pi does not speak. The mode is read back, since a driver may take the ioctl
+    and ignore it."""
+    import serial.rs485
+
+    try:
+        port.rs485_mode = serial.rs485.RS485Settings(  # type: ignore[attr-defined]
+            rts_level_for_tx=True, rts_level_for_rx=False, delay_before_tx=0.0, delay_before_rx=0.0)
+        flags = rs485_flags(port)
+    except (ValueError, NotImplementedError, OSError) as exc:
+        with contextlib.suppress(Exception):
+            port.close()  # type: ignore[attr-defined]
+        raise NoRS485Mode(errno.ENOTTY, f"{name} has no RS-485 mode for RTS to drive the transceiver's DE ({exc}); "
+                                        f"use the Pi's PL011 UART (/dev/ttyAMA0, docs/hardware.md) or, with a USB "
+                                        f"adapter that turns the line itself, [bus] direction = \"auto\"") from exc
+    if flags is not None and not flags & _SER_RS485_ENABLED:
+        with contextlib.suppress(Exception):
+            port.close()  # type: ignore[attr-defined]
+        raise NoRS485Mode(errno.ENOTTY, f"{name} took the RS-485 settings but did not turn RS-485 mode on; use the "
+                                        f"Pi's PL011 UART (/dev/ttyAMA0, docs/hardware.md)")
+    log.info("seat bus: %s drives the transceiver's DE from RTS (Linux RS-485 mode, RTS high while sending)", name)
+
+
+_TIOCGRS485 = 0x542E
+_SER_RS485_ENABLED = 0x1
+
+
+def rs485_flags(port: object) -> int | None:
+    """The driver's RS-485 flags as it now has them (``TIOCGRS485``); None for a port without a descriptor."""
+    try:
+        fd = port.fileno()  # type: ignore[attr-defined]
+    except Exception:  # a pyserial URL handler (loop://) has no descriptor
+        return None
+    buf = array.array("i", [0] * 8)  # struct serial_rs485: flags, delay before, delay after, padding
+    fcntl.ioctl(fd, _TIOCGRS485, buf)
+    return int(buf[0])

@@ -105,6 +105,14 @@ class BusSpec:
     #: 0.7's SLOT_EXACT; firmware/PROTOCOL.md, "Slot timing"): 40 µs, measured on emulated Picos only. A table
     #: whose logic analyser shows neighbours' answers overlapping sets 60 or 80 and keeps playing.
     slot_guard_us: int = 40
+    #: Who turns the line around: ``auto``, a USB RS-485 adapter that raises its driver while it sends; ``rts``,
+    #: the port's RTS wired to the transceiver's DE and /RE, raised by Linux's RS-485 mode (the Pi's own PL011
+    #: UART: no USB latency timer, so a press reaches the director within 5 ms; docs/hardware.md).
+    direction: str = "auto"
+
+
+#: The values of ``[bus] direction``.
+BUS_DIRECTIONS = ("auto", "rts")
 
 
 @dataclass(frozen=True, slots=True)
@@ -396,8 +404,8 @@ def _check_seats(r: _Reader, seats: list[SeatSpec], adapter: str) -> None:
 
 def _bus(r: _Reader, data: Mapping[str, Any]) -> BusSpec:
     bus = r.table(data, "bus", "")
-    r.problems += unknown_keys(bus, ("port", "baud", "remote_address", "board", "reply_timeout_ms", "slot_guard_us"),
-                               "bus", r.file)
+    r.problems += unknown_keys(bus, ("port", "baud", "remote_address", "board", "reply_timeout_ms", "slot_guard_us",
+                                     "direction"), "bus", r.file)
     port = r.str_(bus, "port", "bus.", "")
     if not port:
         r.report("bus.port", "the seat bus needs a serial port",
@@ -409,7 +417,8 @@ def _bus(r: _Reader, data: Mapping[str, Any]) -> BusSpec:
         r.report("bus.board", f"no seat-node board {board!r} in hardware/boards/", 'use board = "pico-seat"')
     reply = r.int_(bus, "reply_timeout_ms", "bus.", 10, 1, 1000) or 10
     guard = r.int_(bus, "slot_guard_us", "bus.", 40, 40, 400) or 40
-    return BusSpec(port, baud, remote, board, reply, guard)
+    direction = r.str_(bus, "direction", "bus.", "auto", BUS_DIRECTIONS)
+    return BusSpec(port, baud, remote, board, reply, guard, direction)
 
 
 def _check_remote_address(r: _Reader, bus: BusSpec, seats: list[SeatSpec]) -> None:

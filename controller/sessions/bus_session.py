@@ -336,6 +336,8 @@ class BusSession:
     baud: int = 2_000_000  # bus-16's line
     #: The host's USB adapter's latency timer in seconds (0: none; an FTDI chip with systemd/99-tianhei.rules: 0.001).
     adapter_tick: float = 0.0
+    #: The host's own receive delay in seconds (the Pi's PL011 and Linux's tty layer: SimBus.host_delay).
+    host_delay: float = 0.0
     cards: bool = True
     lang: str = "zh"
     pack: str = "zh-CN"
@@ -361,6 +363,7 @@ class BusSession:
                          power_cycle_every=cut_every, seed=self.seed, remote_key=remote_key(self.seed),
                          remote_address=REMOTE_ADDRESS, interpreter=self.interpreter)
         self.sim.bus.adapter_tick = self.adapter_tick
+        self.sim.bus.host_delay = self.host_delay
         self.clock = BusScheduler(self.sim, fast_forward=self.fast_forward)
         self.voice = NullVoice(self.clock.now, load_voice_pack(self.pack))
         self.hands = BusHands(self.sim, self.clock, seed=self.seed)

@@ -75,7 +75,7 @@ def test_bus_sim_at_2_mbaud_gives_its_nodes_2_mbaud_and_they_answer_in_their_lis
 
 
 def test_an_ftdi_adapter_holds_what_the_line_brought_until_its_latency_timer_runs_out() -> None:
-    """benchmarks/bus_timing.py --adapter-ms: an FTDI chip hands the host what it received only when its latency
+    """benchmarks/bus_timing.py --links ftdi:1: an FTDI chip hands the host what it received only when its latency
     timer runs out (1 ms as systemd/99-tianhei.rules sets it), whenever the bytes came."""
     sim = start_sim_table(2)
     try:
@@ -91,5 +91,23 @@ def test_an_ftdi_adapter_holds_what_the_line_brought_until_its_latency_timer_run
         while not bus.read(0.005):
             pass
         assert bus.now() - tick == pytest.approx(0.001)
+    finally:
+        sim.close()
+
+
+def test_the_pis_own_uart_hands_the_master_each_answer_a_fixed_moment_after_its_last_byte() -> None:
+    """benchmarks/bus_timing.py --links uart:0.2: the PL011 has no latency timer; the master reads what the line
+    brought once the UART's receive timeout and Linux's tty layer have passed it on, the same short wait every
+    time, wherever the master is in its cycle."""
+    sim = start_sim_table(2)
+    try:
+        bus = sim.bus
+        bus.host_delay = 0.0002
+        for after in (0.0001, 0.00037, 0.0009):
+            start = bus.now()
+            bus.noise(b"\x55", after=after)
+            while not bus.read(0.005):
+                pass
+            assert bus.now() - start == pytest.approx(after + 0.0002)
     finally:
         sim.close()

@@ -25,6 +25,7 @@ import pytest
 
 from controller.director.journal import open_journal
 from tests.bus.test_bus_game import simultaneous_hands_sorted
+from tests.system.tty_profile import write_on_pty
 
 REPO = Path(__file__).resolve().parents[2]
 SYSTEM_TEST = REPO / "hardware" / "system-test"
@@ -65,9 +66,7 @@ def quick_voice(tmp: Path) -> Path:
 
 def table_files(tmp: Path) -> Path:
     """The system test's profile and config, on a pty in ``tmp`` and with the journal there; returns the config."""
-    profile = (SYSTEM_TEST / "bus-8-tty.toml").read_text(encoding="utf-8")
-    (tmp / "bus-8-tty.toml").write_text(profile.replace('"/dev/ttyAMA0"', json.dumps(str(tmp / "bus"))),
-                                        encoding="utf-8")
+    write_on_pty(tmp, tmp / "bus")
     lines = []
     for line in (SYSTEM_TEST / "tianhei.toml").read_text(encoding="utf-8").splitlines():
         key = line.split("=", 1)[0].strip()

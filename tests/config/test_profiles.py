@@ -149,3 +149,18 @@ def test_a_slot_guard_shorter_than_the_measured_one_is_refused() -> None:
     data["bus"]["slot_guard_us"] = 20
     [problem] = problems(data)
     assert "slot_guard_us" in problem and "20" in problem
+
+
+def test_a_table_on_the_pis_own_uart_says_rts_turns_the_line() -> None:
+    """docs/hardware.md, "The Pi's own UART": ``[bus] direction = "rts"``; a USB adapter turns the line itself."""
+    data = tomllib.loads((profiles_dir() / "bus-16.toml").read_text(encoding="utf-8"))
+    assert parse_profile(data, "bus-16.toml").bus.direction == "auto"  # type: ignore[union-attr]
+    data["bus"]["direction"] = "rts"
+    assert parse_profile(data, "mine.toml").bus.direction == "rts"  # type: ignore[union-attr]
+
+
+def test_a_misspelt_direction_is_refused_with_the_two_it_can_be() -> None:
+    data = tomllib.loads((profiles_dir() / "bus-16.toml").read_text(encoding="utf-8"))
+    data["bus"]["direction"] = "RTS"
+    [problem] = problems(data)
+    assert "bus.direction" in problem and "auto" in problem and "rts" in problem

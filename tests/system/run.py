@@ -38,6 +38,7 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent.parent))
 
 from tests.system import image as img  # noqa: E402
+from tests.system.tty_profile import write_on_pty  # noqa: E402
 from tests.system.vm import VM, VMError  # noqa: E402
 
 ROOT = HERE.parent.parent
@@ -249,8 +250,7 @@ def bus_seed() -> int:
 
 def bus_reference_config(where: Path) -> Path:
     """The system test's bus table on a host pty in ``where``, its journal there: the uncut game."""
-    profile = (BUS_CONFIG.parent / "bus-8-tty.toml").read_text()
-    (where / "bus-8-tty.toml").write_text(profile.replace('"/dev/ttyAMA0"', json.dumps(str(where / "bus"))))
+    write_on_pty(where, where / "bus")
     lines = []
     for line in BUS_CONFIG.read_text().splitlines():
         if line.split("=", 1)[0].strip() == "path":
@@ -472,6 +472,12 @@ def main(argv: list[str] | None = None) -> int:
         wait_for("the game's first events in the journal", lambda: progress(journal_state(vm)) >= 5, 600)
         report.ok("playing", f"the service plays {'over /dev/ttyAMA0' if bus else 'on the simulated table'}; "
                              "the journal fills")
+        if bus:  # direction = "rts": Debian's kernel took the PL011's RS-485 mode (TIOCSRS485, read back)
+            _, rs485 = vm.sh("journalctl -u tianhei -b -o cat --no-pager | grep -m1 'DE from RTS' || true")
+            if not rs485.strip():
+                raise Failed("the table on /dev/ttyAMA0 did not say it turns the line with RTS (Linux's RS-485 "
+                             "mode); its log: journalctl -u tianhei")
+            report.ok("RS-485 mode", f"the kernel's PL011 driver turns the line with RTS: {rs485.strip()}")
 
         report.step("watchdog: the table's process frozen (SIGSTOP)")
         _, wd = vm.sh("systemctl show -p WatchdogUSec --value tianhei")
