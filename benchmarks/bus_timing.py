@@ -38,6 +38,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import json
 import random
 import statistics
 import sys
@@ -199,8 +200,17 @@ def describe_link(link: str) -> str:
     return "on the wire (no host delay)"
 
 
+def load_node_replies(path: Path | None) -> tuple[float, ...]:
+    """The emulated Picos' reply latencies (benchmarks/node_reply.py --save-replies), in seconds: both stretches,
+    the deal's screens and a quiet table, as many of each as were measured; () for none."""
+    if path is None:
+        return ()
+    data = json.loads(path.read_text(encoding="utf-8"))
+    return tuple(ms / 1000 for ms in data["busy"] + data["quiet"])
+
+
 def press_to_director_simulated(seats: int, seconds: float, seeds: list[int], baud: int,
-                                link: str = "wire") -> list[float]:
+                                link: str = "wire", node_replies: tuple[float, ...] = ()) -> list[float]:
     """Games at the simulated table (``tianhei bus-sim``: the firmware under MicroPython, the wire's time, the
     bots' presses), ``seconds`` of table time each: each press from the finger to the host, in simulated time, so
     the same on every run and every machine."""
@@ -212,14 +222,17 @@ def press_to_director_simulated(seats: int, seconds: float, seeds: list[int], ba
     lat: list[float] = []
     for seed in seeds:
         tick, delay = link_delays(link)
-        with BusSession(config, seed, "heuristic", baud=baud, adapter_tick=tick, host_delay=delay) as session:
+        with BusSession(config, seed, "heuristic", baud=baud, adapter_tick=tick, host_delay=delay,
+                        node_replies=node_replies) as session:
             session.start()
             session.run(max_time=seconds)
             lat += [x * 1000 for x in session.latencies]
     listed = seats + 1  # and the judge's remote
     round_ms = listen_round_ms(listed, baud, sb.POLL_ALL_SHORT_GUARD_US)  # the simulated seats say SLOT_EXACT
     over = sum(x > 5.0 for x in lat)
-    print(f"press to director, simulated ({seats} seats and the remote, {baud} baud, {describe_link(link)}, seeds "
+    nodes = (f"nodes answering as emulated Picos do (p50 {statistics.median(node_replies) * 1000:.2f} ms)"
+             if node_replies else "nodes answering in 0.2 ms")
+    print(f"press to director, simulated ({seats} seats and the remote, {baud} baud, {describe_link(link)}, {nodes}, seeds "
           f"{' '.join(map(str, seeds))}, {seconds:.0f} s of a game each): {len(lat)} presses and releases, p50 "
           f"{statistics.median(lat):.2f} ms, p95 {percentile(lat, 95):.2f} ms, p99 {percentile(lat, 99):.2f} ms, "
           f"max {max(lat):.2f} ms; over 5 ms: {over} ({100 * over / len(lat):.1f} %); over one LISTEN round "
@@ -275,6 +288,9 @@ def main() -> int:
                         help="how the host hears the line: wire; uart:MS, the Pi's PL011 (MS from an answer's last "
                              "byte to the master); ftdi:MS, a USB adapter's latency timer (1 with "
                              "systemd/99-tianhei.rules)")
+    parser.add_argument("--node-replies", type=Path, nargs="*", default=[None], metavar="FILE",
+                        help="draw each node's answer time from FILE (benchmarks/node_reply.py --save-replies, e.g. "
+                             "benchmarks/data/pico-replies.json); without: the simulated firmware's 0.2 ms")
     args = parser.parse_args()
     for link in args.links:
         try:
@@ -306,8 +322,10 @@ def main() -> int:
         print(f"{baud:>9} baud: quarter of every screen changes: {nbytes} bytes, {update_ms:6.2f} ms{s}")
     if args.sim_seconds > 0:
         for baud in args.sim_baud:
-            for link in args.links:
-                press_to_director_simulated(args.seats, args.sim_seconds, args.seeds, baud, link)
+            for replies_file in args.node_replies or [None]:
+                replies = load_node_replies(replies_file)
+                for link in args.links:
+                    press_to_director_simulated(args.seats, args.sim_seconds, args.seeds, baud, link, replies)
     if args.press_seconds > 0:
         press_to_director(args.seats, args.press_seconds, args.press_every, args.runs)
     return 0

@@ -12,6 +12,8 @@ three slowest exchanges with the collection time inside each.
     .venv/bin/python benchmarks/node_reply.py --seats 16 --seconds 1   # a whole bus-16 line of Picos
     .venv/bin/python benchmarks/node_reply.py --remote               # and the judge's remote (AUTH answers)
     .venv/bin/python benchmarks/node_reply.py --seats 4 --baud 2000000  # the line at 2 Mbaud
+    .venv/bin/python benchmarks/node_reply.py --seats 4 --seconds 3 --baud 2000000 --save-replies \
+        benchmarks/data/pico-replies.json                             # what bus_timing.py --node-replies draws from
     .venv/bin/python benchmarks/node_reply.py --seconds 1 --profile   # where seat 1's time goes, who allocates
     NODE_REPLY_ALLOC=m_malloc ... --profile                           # the allocator's callers one level up
 """
@@ -101,9 +103,9 @@ def print_profile(samples: list[list[int]], allocs: list[list[object]], elf: Pat
     for name, count in where.most_common(top):
         print(f"  {100 * count / total:5.1f} %  {name}")
     asked: Counter[str] = Counter()
-    for key, count in allocs:
+    for key, times in allocs:
         caller, size = (int(x) for x in str(key).split(":"))
-        asked[f"{name_of(caller)} {size} B"] += int(str(count))
+        asked[f"{name_of(caller)} {size} B"] += int(str(times))
     print(f"heap allocations of seat 1: {sum(asked.values())}")
     for what, count in asked.most_common(top):
         print(f"  {count:7d}  {what}")
@@ -168,6 +170,7 @@ def stretch(bus: EmulatedBus, table: BusTable, seconds: float, screens: bool, gc
         return f"0x{mtype:02x} {ms:.2f} (gc {in_gc / 1e6:.2f})"
 
     return {
+        "replies_ms": [round(ms, 4) for ms in every if ms != float("inf")],
         "exchanges": len(every),
         "polls": sum(1 for mtype, _, _, _ in found if mtype == sb.POLL),
         **spread(every),  # max inf: some request was never answered in time
@@ -225,6 +228,9 @@ def main() -> int:
                         help="the judge's remote on the line too (bus-16's image): its POLL answers are sealed (AUTH)")
     parser.add_argument("--profile", action="store_true", help="sample seat 1's PC and print where its time goes")
     parser.add_argument("--baud", type=int, default=1_000_000, help="the line's speed (default 1000000)")
+    parser.add_argument("--save-replies", type=Path, metavar="FILE",
+                        help="write every answered exchange's reply latency (ms) of both stretches to FILE (JSON), "
+                             "for benchmarks/bus_timing.py --node-replies")
     args = parser.parse_args()
     image = firmware_build.build()
     firmware = image.firmware.read_bytes()
@@ -254,6 +260,12 @@ def main() -> int:
               # the host's seconds per emulated second of the whole line (boot and both stretches)
               "host_s_per_emulated_s": round(host_s / (BOOT_S + 0.1 + 2 * args.seconds), 1),
               "busy": busy, "quiet": quiet}
+    replies = {name: stretch.pop("replies_ms") for name, stretch in (("busy", busy), ("quiet", quiet))}
+    if args.save_replies is not None:
+        args.save_replies.write_text(json.dumps({
+            "what": "reply latency in ms (last byte of the master's frame to the first byte of the node's answer) "
+                    "of every answered exchange, emulated Picos with the rp2 image, benchmarks/node_reply.py",
+            "seats": args.seats, "baud": args.baud, "emulated_s": args.seconds, **replies}) + "\n")
     if profile:
         print_profile(profile["counts"], profile["allocs"], image.elf)
     if args.json:

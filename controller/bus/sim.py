@@ -223,6 +223,10 @@ class SimBus:
         self.nodes = nodes
         self.baud = baud
         self.turnaround = turnaround
+        #: How long each answer to a frame addressed to a node takes, drawn anew for every answer (None: always
+        #: ``turnaround``). The simulated firmware answers at once; a node on its own chip answers when its loop
+        #: comes round to the frame (benchmarks/node_reply.py measures it on emulated Picos).
+        self.turnaround_draw: Callable[[], float] | None = None
         self.idle_tick = idle_tick
         self.busy_tick = busy_tick
         self.quiet_tick = quiet_tick
@@ -413,7 +417,8 @@ class SimBus:
         self._node_time[address] = at
         tx = node.step(round(at * 1000), rx, round(at * 1e6))
         if tx:  # an answer to a frame for this node: the line is the node's once that frame ended
-            start = max(at + self.turnaround, self._line_free)
+            turn = self.turnaround_draw() if self.turnaround_draw is not None else self.turnaround
+            start = max(at + turn, self._line_free)
             end = start + self.wire_time(len(tx))
             self._on_air(start, end)
             self._line_free = max(self._line_free, end)

@@ -338,6 +338,9 @@ class BusSession:
     adapter_tick: float = 0.0
     #: The host's own receive delay in seconds (the Pi's PL011 and Linux's tty layer: SimBus.host_delay).
     host_delay: float = 0.0
+    #: How long nodes take to answer a frame addressed to them, in seconds, as measured on a node's own chip (each
+    #: answer draws one; empty: the simulated firmware's fixed turnaround). benchmarks/bus_timing.py --node-replies.
+    node_replies: tuple[float, ...] = ()
     cards: bool = True
     lang: str = "zh"
     pack: str = "zh-CN"
@@ -364,6 +367,10 @@ class BusSession:
                          remote_address=REMOTE_ADDRESS, interpreter=self.interpreter)
         self.sim.bus.adapter_tick = self.adapter_tick
         self.sim.bus.host_delay = self.host_delay
+        if self.node_replies:
+            draw = random.Random(f"node-replies:{self.seed}")
+            replies = self.node_replies
+            self.sim.bus.turnaround_draw = lambda: draw.choice(replies)
         self.clock = BusScheduler(self.sim, fast_forward=self.fast_forward)
         self.voice = NullVoice(self.clock.now, load_voice_pack(self.pack))
         self.hands = BusHands(self.sim, self.clock, seed=self.seed)

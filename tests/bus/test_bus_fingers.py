@@ -111,3 +111,23 @@ def test_the_pis_own_uart_hands_the_master_each_answer_a_fixed_moment_after_its_
             assert bus.now() - start == pytest.approx(after + 0.0002)
     finally:
         sim.close()
+
+
+def test_a_node_on_its_own_chip_answers_when_its_loop_comes_round_not_at_once() -> None:
+    """benchmarks/bus_timing.py --node-replies: each answer to a frame addressed to a node starts as long after the
+    frame as one drawn from what the emulated Picos took (benchmarks/node_reply.py --save-replies)."""
+    def answered_after(draw: float) -> float:
+        sim = start_sim_table(1)
+        try:
+            bus = sim.bus
+            bus.turnaround_draw = lambda: draw
+            start = bus.now()
+            bus.write(sb.encode_frame(1, 7, sb.IDENTIFY, b""))
+            heard = b""
+            while not sb.Decoder().feed(heard):
+                heard += bus.read(0.02)
+            return bus.now() - start
+        finally:
+            sim.close()
+
+    assert answered_after(0.0031) - answered_after(0.0002) == pytest.approx(0.0029)
