@@ -27,9 +27,17 @@ from typing import Any
 from controller.club.record import GameRecord, build_record
 from controller.ports import Board, Publisher
 from controller.rules.events import Event, GameCreated, to_json
+from controller.rules.variant import Variant
+from controller.screens.strings import own_words
 
 #: Fields of the board's facts that are not the room's state (they change every second, or are told at the end).
 _TICKING = ("seconds", "roles", "winner")
+
+
+def variant_words(variant: Variant) -> list[str]:
+    """The version's name, [zh, en], as its file gives it: the hall and the league show a club's own variant by
+    these words (they never open a variant file a message named), a built-in one by their own table."""
+    return [variant.name_zh, variant.name]
 
 
 def seat_names(names: Sequence[str] | None, players: int) -> list[str]:
@@ -129,7 +137,8 @@ class TableFeed:
         state = self.director.state
         body: dict[str, object] = {k: v for k, v in public.items() if k not in _TICKING}
         body.update(game=self.game, state="checkin" if public.get("gesture") == "deal" else "playing",
-                    variant=self.director.config.variant.id, players=self.director.config.players,
+                    variant=self.director.config.variant.id, variant_words=variant_words(self.director.config.variant),
+                    players=self.director.config.players,
                     names=seat_names(self.names, self.director.config.players),
                     phase=state.phase if state is not None and state.roles else "deal")
         seconds = public.get("seconds")
@@ -164,7 +173,8 @@ class TableFeed:
         if record is not None:
             self.publisher.publish("record", record)
         self._status({"state": "ended", "game": self.game, "winner": result["winner"], "reason": result["reason"],
-                      "variant": result["variant"], "names": result["names"], "day": s.day, "night": s.night})
+                      "variant": result["variant"], "names": result["names"], "day": s.day, "night": s.night,
+                      **{k: result[k] for k in ("variant_words", "winner_words") if k in result}})
 
     def result(self) -> dict[str, Any]:
         """The public result (C4: told at the end): who won, why, and each seat's player, side and fate."""
@@ -174,7 +184,10 @@ class TableFeed:
         winner = s.winner or "draw"
         seats = [{"seat": n, "name": names[n - 1], "side": s.side_of(n), "alive": n in s.alive}
                  for n in range(1, s.players + 1)]
-        return {"game": self.game, "variant": d.config.variant.id, "players": s.players, "winner": winner,
+        own = own_words(d.config.variant, "sides", winner)
+        return {"game": self.game, "variant": d.config.variant.id, "variant_words": variant_words(d.config.variant),
+                **({"winner_words": list(own)} if len(own) == 2 else {}),
+                "players": s.players, "winner": winner,
                 "reason": s.end_reason, "days": s.day, "nights": s.night, "names": names,
                 "winners": [x["name"] for x in seats if winner != "draw" and x["side"] == winner],
                 "seats": seats, "minutes": round((self.wall() - self.started_wall) * self.rate / 60, 1)}

@@ -86,11 +86,21 @@ def record_body(value: Any, where: str = "record") -> GameRecord:
 
 
 # ---- what a table publishes (the hall's input) -----------------------------------------------------------------
+def _words(value: Any, where: str) -> list[str]:
+    """A pair [zh, en] of a version's own words (its name, its name for the side that won): shown as text, never
+    used to open anything."""
+    pair = list_of(text(40), 2)(value, where)
+    if len(pair) != 2:
+        raise Refused(where, f"{len(pair)} words where [zh, en] belongs")
+    return pair
+
+
 _RESULT_SEAT = {"seat": SEAT, "name": NAME, "side": TOKEN, "alive": boolean}
 _RESULT = {"game": NAME, "winner": TOKEN}
 _RESULT_OPTIONAL = {"variant": NAME, "players": integer(1, MAX_SEATS), "reason": text(80), "days": integer(0, 1000),
                     "nights": integer(0, 1000), "names": list_of(NAME), "winners": list_of(NAME),
-                    "seats": list_of(lambda v, w: obj(v, w, _RESULT_SEAT)), "minutes": number(0, 1e9)}
+                    "seats": list_of(lambda v, w: obj(v, w, _RESULT_SEAT)), "minutes": number(0, 1e9),
+                    "variant_words": _words, "winner_words": _words}
 
 _STATUS_OPTIONAL = {
     "state": text(16, re.compile(r"^(idle|checkin|playing|ended)$")), "game": text(80), "names": list_of(NAME),
@@ -98,7 +108,7 @@ _STATUS_OPTIONAL = {
     "day": integer(0, 1000), "night": integer(0, 1000), "dead": list_of(SEAT), "speaker": SEAT,
     "candidate": SEAT, "seconds": number(0, 86400), "rate": number(0, 1e9), "winner": nullable(TOKEN),
     "reason": nullable(text(80)), "numbering": TOKEN, "out": nullable(plain), "tied": list_of(plain),
-    "tally": list_of(list_of(plain, 8))}
+    "tally": list_of(list_of(plain, 8)), "variant_words": _words, "winner_words": _words}
 
 
 def status_body(value: Any, where: str = "body") -> dict[str, Any]:

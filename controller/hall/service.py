@@ -311,14 +311,16 @@ class HallService:
                           "status": (checks.readable([info["status"]], schema.status_body, "hall: a stored status")
                                      or [{}])[0], "at": checks.finite(info["at"]), "sent": info["sent"], "next_variant": info["next_variant"],
                           "players": info["players"], "events": self.events.get(view.id, 0),
-                          "last": {k: last.get(k) for k in ("winner", "reason", "days", "game", "winners", "variant")}
+                          "last": {k: last.get(k) for k in ("winner", "reason", "days", "game", "winners", "variant",
+                                                            "variant_words", "winner_words")}
                           if last else None})
         return {"club": self.club, "now": now, "evening": evening, "rooms": rooms,
                 "waiting": [{"name": n, "since": s} for n, s in self.store.waiting()],
                 "proposals": [{"key": p.key(), "kind": p.kind, "room": p.room, "members": list(p.members),
                                "variant": p.variant} for p in self.proposals()],
                 "standings": self.standings(evening),
-                "results": [{k: r.get(k) for k in ("room", "game", "winner", "reason", "days", "variant", "at")}
+                "results": [{k: r.get(k) for k in ("room", "game", "winner", "reason", "days", "variant", "at",
+                                                   "variant_words", "winner_words")}
                             for r in results[-8:]][::-1],
                 "banners": [b for b in self.banners if now - b["at"] < 120],
                 "connected": self.connected}

@@ -111,7 +111,7 @@ class OrganiserGate:
 def side_words() -> str:
     """The built-in variants' ``[words.sides]`` as the page's script reads them (variant -> side ID -> [zh,
     en]): a room's winner in its version's words (狼人 after a werewolf board). A club's own variant file, which the
-    hall does not have, is shown with the generic words."""
+    hall does not have, is shown with the words its table sent with the result (``winner_words``)."""
     table = {vid: {side: list(pair) for side, pair in load_variant(vid).words.get("sides", {}).items()}
              for vid in builtin_ids()}
     return json.dumps({vid: words for vid, words in table.items() if words}).replace("</", "<\\/")

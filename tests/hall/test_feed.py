@@ -5,14 +5,17 @@ choice or a police answer — the same property as the board's, over every publi
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
+import controller.variants
 from controller.club import recorder
 from controller.club.record import build_record
 from controller.club.store import open_store
 from controller.hall.feed import TableFeed, public_event
+from controller.hall.schema import result_body, status_body
 from controller.rules.events import Dawn, Dealt, Opened
 from tests.director.helpers import play, session
 from tests.hall.conftest import Recorder
@@ -167,3 +170,36 @@ def test_no_message_before_the_end_reveals_a_role_a_night_choice_or_a_cause_of_d
             assert event["seed"] is None, event  # the deal's seed would tell every card
         if event["type"] == Dawn.type:
             assert all(cause == "died" for _, cause in event["deaths"]) and event["marks"] == [], event
+
+
+def test_a_clubs_own_variant_is_told_to_the_hall_in_its_own_words(tmp_path):
+    """The hall never opens a variant file a message named (it has none of a club's own): the table sends the
+    version's name and its name for the side that won ([words.sides]), and the hall shows those."""
+    text = (Path(controller.variants.__file__).parent / "werewolf-12.toml").read_text(encoding="utf-8")
+    text = text.replace('id = "werewolf-12"', 'id = "club-moon-12"', 1)
+    text = text.replace('name_zh = "狼人杀 12人（预女猎白）"', 'name_zh = "月夜狼人 12人"', 1)
+    text = text.replace('name = "Werewolf 12 (seer, witch, hunter, idiot)"', 'name = "Moon wolves 12"', 1)
+    text = text.replace('good = ["好人", "Good side"]', 'good = ["村民", "Villagers"]', 1)
+    text = text.replace('killers = ["狼人", "Werewolves"]', 'killers = ["月狼", "Moon wolves"]', 1)
+    path = tmp_path / "club-moon-12.toml"
+    path.write_text(text, encoding="utf-8")
+    s = session(str(path), 12, seed=3)
+    rec, _ = feed_for(s)
+    result = play(s)
+    published = rec.of("result")[0]
+    assert published["variant"] == "club-moon-12" and published["variant_words"] == ["月夜狼人 12人", "Moon wolves 12"]
+    own = {"good": ["村民", "Villagers"], "killers": ["月狼", "Moon wolves"]}[result["winner"]]
+    assert published["winner_words"] == own
+    ended = rec.of("status")[-1]
+    assert ended["state"] == "ended" and ended["winner_words"] == own
+    assert all(b["variant_words"] == ["月夜狼人 12人", "Moon wolves 12"]
+               for b in rec.of("status") if b["state"] == "playing")
+    result_body(published)  # what the hall lets in
+    status_body(ended)
+
+
+def test_a_version_without_words_for_its_sides_sends_none_and_the_hall_keeps_its_generic_words():
+    s = session("classic-1.0", 8, seed=2)
+    rec, _ = feed_for(s)
+    play(s)
+    assert "winner_words" not in rec.of("result")[0] and rec.of("result")[0]["variant_words"][0] == "入门版 1.0"

@@ -27,15 +27,19 @@ from controller.voice.packs import load_voice_pack
 from tests.chromium import headless_chromium, shot
 from tests.hall.conftest import CLUB, until
 
-NAMES = {"1": [f"Zhao {i}" for i in range(1, 13)], "2": [f"Qian {i}" for i in range(1, 10)]}
+NAMES = {"1": [f"Zhao {i}" for i in range(1, 13)], "2": [f"Qian {i}" for i in range(1, 10)],
+         "3": [f"Sun {i}" for i in range(1, 13)]}
 
 
 class ClubInAThread:
     """The hall (service, page) and two simulated tables on one event loop in a thread of their own."""
 
-    def __init__(self, broker, root: Path) -> None:
+    def __init__(self, broker, root: Path,
+                 rooms: tuple[tuple[str, str, float], ...] = (("1", "standard-2.0", 25.0), ("2", "classic-1.0", 60.0)),
+                 ) -> None:
         self.broker = broker
         self.root = root
+        self.rooms = rooms  # (room, variant id or a club's variant file, the game's speed)
         self.port = free_port()
         self.loop = asyncio.new_event_loop()
         self.stop = asyncio.Event()
@@ -54,7 +58,7 @@ class ClubInAThread:
         # The real hall on a real broker (what the page test is about): wait, bounded, for its connection.
         await until(lambda: self.service is not None and self.service.connected)
         tasks = []
-        for room, variant, speed in (("1", "standard-2.0", 25.0), ("2", "classic-1.0", 60.0)):
+        for room, variant, speed in self.rooms:
             outbox = Outbox(self.root / f"{room}.sqlite")
             pub = MqttPublisher(outbox, BrokerAddress("127.0.0.1", self.broker.port, f"room-{room}",
                                                       pw[f"room-{room}"]), CLUB, room)
@@ -151,3 +155,39 @@ def test_the_hall_page_shows_the_rooms_live_the_waiting_list_the_announcement_an
         assert text(browser, "#t-waiting") == "Waiting list"
         assert "game over" in room_text(browser, "2")
         shot(browser, tmp_path, "hall-en.png")
+
+
+def club_variant(where: Path) -> Path:
+    """A club's own werewolf board: werewolf-12's rules under the club's name and its own words for the sides."""
+    import controller.variants
+
+    text = (Path(controller.variants.__file__).parent / "werewolf-12.toml").read_text(encoding="utf-8")
+    for old, new in (('id = "werewolf-12"', 'id = "club-moon-12"'),
+                     ('name_zh = "狼人杀 12人（预女猎白）"', 'name_zh = "月夜狼人 12人"'),
+                     ('name = "Werewolf 12 (seer, witch, hunter, idiot)"', 'name = "Moon wolves 12"'),
+                     ('good = ["好人", "Good side"]', 'good = ["村民", "Villagers"]'),
+                     ('killers = ["狼人", "Werewolves"]', 'killers = ["月狼", "Moon wolves"]')):
+        assert old in text, old
+        text = text.replace(old, new, 1)
+    path = where / "club-moon-12.toml"
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def test_a_room_playing_the_clubs_own_board_is_shown_in_the_boards_own_words(mosquitto, tmp_path, browser):
+    """The hall has no copy of a club's own variant file and never opens one a message named: the table sends its
+    name and its name for the winning side, and the page shows those, in both languages."""
+    with ClubInAThread(mosquitto, tmp_path, rooms=(("3", str(club_variant(tmp_path)), 200.0),)) as club:
+        url = f"http://127.0.0.1:{club.port}/"
+        browser.get(url)
+        card = wait_for(browser, lambda d: (c := room_text(d, "3")) and "游戏中" in c and c)
+        assert "月夜狼人 12人" in card and "club-moon-12" not in card
+        wait_for(browser, lambda d: "本局结束" in room_text(d, "3"), 180)
+        ended = room_text(browser, "3")
+        assert "月狼胜" in ended or "村民胜" in ended, ended
+        assert "月夜狼人 12人" in text(browser, "#results")
+        shot(browser, tmp_path, "hall-club-variant.png")
+        browser.get(url + "?lang=en")
+        wait_for(browser, lambda d: "Room 3" in room_text(d, "3"))
+        assert "Moon wolves 12" in text(browser, "#results")
+        assert "Moon wolves" in room_text(browser, "3") or "Villagers" in room_text(browser, "3")

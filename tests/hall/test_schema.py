@@ -64,3 +64,22 @@ def test_a_tables_envelope_names_its_rooms_topic_and_its_numbers_are_finite():
         with pytest.raises(checks.Refused) as refused:
             schema.table_message(msg, room, kind)
         assert refused.value.field == field
+
+
+@pytest.mark.parametrize(("words", "field"), [
+    (["月狼"], "body.winner_words"),  # one language only
+    (["月狼", "Moon wolves", "extra"], "body.winner_words"),
+    (["月狼", "x" * 41], "body.winner_words[1]"),
+    ("月狼", "body.winner_words"),
+])
+def test_a_result_whose_side_words_are_not_a_short_zh_en_pair_is_refused_naming_the_field(words, field):
+    """A club's own variant's words come with its result to be shown as text: a pair of short strings or nothing."""
+    body = dict(result("g1"), winner_words=words)
+    with pytest.raises(checks.Refused) as err:
+        schema.result_body(body, "body")
+    assert err.value.field == field
+
+
+def test_a_result_with_its_versions_own_words_passes():
+    body = dict(result("g1"), variant_words=["月夜狼人 12人", "Moon wolves 12"], winner_words=["月狼", "Moon wolves"])
+    assert schema.result_body(body, "body")["winner_words"] == ["月狼", "Moon wolves"]

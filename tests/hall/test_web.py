@@ -137,5 +137,5 @@ def test_the_page_names_a_werewolf_boards_winners_in_the_boards_words():
     words = json.loads(re.search(r"const SIDE_WORDS = (\{.*\});", page).group(1))
     assert words["werewolf-12"]["killers"] == ["狼人", "Werewolves"]
     assert "classic-1.0" not in words  # the generic 好人胜 / 杀手胜
-    assert 'won(w, s.variant)' in page and "won(r.winner, r.variant)" in page
-    assert "won(room.last.winner, room.last.variant)" in page
+    assert "won(w, s.variant, s.winner_words)" in page and "won(r.winner, r.variant, r.winner_words)" in page
+    assert "won(room.last.winner, room.last.variant, room.last.winner_words)" in page
