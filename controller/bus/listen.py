@@ -187,7 +187,10 @@ class ListenWindows:
         before, dropped_before = link.decoder.crc_errors, link.decoder.dropped_bytes
         for reply in link.decoder.feed(data):
             node = span.by_address.get(reply.addr)
-            if not reply.from_node or reply.seq != span.seq or node is None:
+            if not reply.from_node or node is None:
+                continue
+            if reply.seq != span.seq:  # an answer to the window or poll before this one, held by a USB adapter
+                link.late(reply)
                 continue
             link.stats.frames_received += 1
             span.heard.add(node.spec.address)

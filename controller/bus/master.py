@@ -417,13 +417,14 @@ class BusMaster:
                 self.stats.frames_received += 1
                 if frame.addr == address and frame.seq == seq:
                     return frame
-                self._late(frame)
+                self.late(frame)
         self.decoder.idle()
         return None
 
-    def _late(self, frame: sb.Frame) -> None:
+    def late(self, frame: sb.Frame) -> None:
         """An answer to an earlier frame: a slotted press that came after its window closed (a USB adapter holds
-        what it received up to its latency timer, 1 ms on an FTDI chip), or a late answer to an earlier try.
+        what it received up to its latency timer, 1 ms on an FTDI chip), or a late answer to an earlier try,
+        heard in an exchange, a POLL_ALL window or a LISTEN window.
         A seat's events are numbered, so those it brings are taken now (a repeat is dropped by number) instead of
         waiting a whole cycle for the node to repeat them; anything else is repeated in a later reply."""
         node = self.nodes.get(frame.addr)

@@ -156,5 +156,8 @@ class Link(Protocol):
 
     def restarted(self, node: NodeState) -> None: ...
 
+    def late(self, frame: sb.Frame) -> None:
+        """An answer to an earlier frame than the one waited on: a seat's numbered events are taken from it."""
+
     def take_events(self, node: NodeState, reply: sb.Frame) -> None:
         """Apply the events of a node's EVENTS (or sealed AUTH) reply."""

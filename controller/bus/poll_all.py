@@ -84,7 +84,10 @@ class PollAll:
             frames = link.decoder.feed(data) if data else link.decoder.idle()
             for reply in frames:
                 node = by_address.get(reply.addr)
-                if not reply.from_node or reply.seq != seq or node is None:
+                if not reply.from_node or node is None:
+                    continue
+                if reply.seq != seq:  # an answer to an earlier POLL_ALL or window, held by a USB adapter
+                    link.late(reply)
                     continue
                 link.stats.frames_received += 1
                 heard.append(node)

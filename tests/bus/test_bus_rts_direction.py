@@ -70,3 +70,12 @@ def test_a_table_set_to_turn_the_line_with_rts_on_a_port_that_cannot_says_so_and
     finally:
         os.close(main)
         os.close(other)
+
+
+def test_a_table_on_the_pis_uart_that_is_not_turned_on_says_how_to_turn_it_on(tmp_path: Path) -> None:
+    data = tomllib.loads((profiles_dir() / "bus-16.toml").read_text(encoding="utf-8"))
+    data["bus"]["port"] = str(tmp_path / "ttyAMA0")  # no such port: the UART is off (or given to Bluetooth)
+    data["bus"]["direction"] = "rts"
+    with pytest.raises(OSError) as err:
+        open_bus_table(parse_profile(data, "mine.toml"))
+    assert "the Pi's UART" in str(err.value) and "enable_uart=1" in str(err.value) and "mine.toml" in str(err.value)

@@ -89,3 +89,36 @@ def test_seat_2s_press_that_came_after_its_window_closed_is_taken_at_once_and_on
     line.coming = [press_frame(2, seq, 1)]  # the node repeats it, asked by name: the same event, number 1
     master.poll(master.nodes[2])
     assert len([e for e in got if isinstance(e, ButtonEvent)]) == 1
+
+
+def two_seats_up(line: ScriptedLine) -> tuple[BusMaster, list[InputEvent]]:
+    master = BusMaster(line, [NodeSpec(address=a, seat=a) for a in (1, 2)], baud=2_000_000)
+    for node in master.nodes.values():
+        node.status = "up"
+    got: list[InputEvent] = []
+    master.sink = got.append
+    return master, got
+
+
+def test_seat_2s_press_held_by_the_adapter_past_its_poll_all_is_taken_in_the_next_one() -> None:
+    """The same press, arriving while the master listens in the next POLL_ALL window (it answers the one before,
+    by its number): taken there, not dropped for the node to say again a cycle later."""
+    line = ScriptedLine()
+    master, got = two_seats_up(line)
+    group = list(master.nodes.values())
+    master.polls.regroup(group)
+    line.coming = [press_frame(2, 200, 1)]
+    master.polls.run(group)
+    assert [(e.seat, e.pressed) for e in got if isinstance(e, ButtonEvent)] == [(2, True)]
+    assert master.nodes[2].ack_due
+
+
+def test_seat_2s_press_held_by_the_adapter_past_its_window_is_taken_in_the_next_listen_window() -> None:
+    line = ScriptedLine()
+    master, got = two_seats_up(line)
+    master.windows.open(list(master.nodes.values()))
+    span = master.windows.span
+    assert span is not None and span.seq != 200
+    line.coming = [press_frame(2, 200, 1)]
+    master.windows.listen(span)
+    assert [(e.seat, e.pressed) for e in got if isinstance(e, ButtonEvent)] == [(2, True)]
