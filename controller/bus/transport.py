@@ -184,9 +184,8 @@ class SerialTransport:
         return self._clock()
 
 
-
 class NoRS485Mode(OSError):
-    """The port's driver has no RS-485 mode (a pty, a USB adapter's driver, the Pi's mini UART on older kernels)."""
+    """The port's driver has no RS-485 mode (a pty, a USB adapter's driver), or would not turn it on."""
 
 
 def drive_de_from_rts(port: object, name: str) -> None:
