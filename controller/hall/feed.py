@@ -25,6 +25,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from controller.club.record import GameRecord, build_record
+from controller.hall.schema import WORDS_MAX
 from controller.ports import Board, Publisher
 from controller.rules.events import Event, GameCreated, to_json
 from controller.rules.variant import Variant
@@ -35,9 +36,15 @@ _TICKING = ("seconds", "roles", "winner")
 
 
 def variant_words(variant: Variant) -> list[str]:
-    """The version's name, [zh, en], as its file gives it: the hall and the league show a club's own variant by
-    these words (they never open a variant file a message named), a built-in one by their own table."""
-    return [variant.name_zh, variant.name]
+    """The version's name, [zh, en], as its file gives it: the hall shows a club's own variant by these words (it
+    never opens a variant file a message named), a built-in one by its own table. A variant file does not limit
+    its name's length, the hall's door does: a longer name is cut, not refused with the room's status."""
+    return words_pair((variant.name_zh, variant.name))
+
+
+def words_pair(words: Sequence[str]) -> list[str]:
+    """[zh, en] cut to what the hall's door takes (``schema.WORDS_MAX``)."""
+    return [w[:WORDS_MAX] for w in words]
 
 
 def seat_names(names: Sequence[str] | None, players: int) -> list[str]:
@@ -186,7 +193,7 @@ class TableFeed:
                  for n in range(1, s.players + 1)]
         own = own_words(d.config.variant, "sides", winner)
         return {"game": self.game, "variant": d.config.variant.id, "variant_words": variant_words(d.config.variant),
-                **({"winner_words": list(own)} if len(own) == 2 else {}),
+                **({"winner_words": words_pair(own)} if len(own) == 2 else {}),
                 "players": s.players, "winner": winner,
                 "reason": s.end_reason, "days": s.day, "nights": s.night, "names": names,
                 "winners": [x["name"] for x in seats if winner != "draw" and x["side"] == winner],

@@ -86,10 +86,14 @@ def record_body(value: Any, where: str = "record") -> GameRecord:
 
 
 # ---- what a table publishes (the hall's input) -----------------------------------------------------------------
+#: The longest of a version's own words the hall takes (the table cuts longer ones: :data:`WORDS_MAX`).
+WORDS_MAX = 80
+
+
 def _words(value: Any, where: str) -> list[str]:
     """A pair [zh, en] of a version's own words (its name, its name for the side that won): shown as text, never
     used to open anything."""
-    pair = list_of(text(40), 2)(value, where)
+    pair = list_of(text(WORDS_MAX), 2)(value, where)
     if len(pair) != 2:
         raise Refused(where, f"{len(pair)} words where [zh, en] belongs")
     return pair
@@ -108,7 +112,9 @@ _STATUS_OPTIONAL = {
     "day": integer(0, 1000), "night": integer(0, 1000), "dead": list_of(SEAT), "speaker": SEAT,
     "candidate": SEAT, "seconds": number(0, 86400), "rate": number(0, 1e9), "winner": nullable(TOKEN),
     "reason": nullable(text(80)), "numbering": TOKEN, "out": nullable(plain), "tied": list_of(plain),
-    "tally": list_of(list_of(plain, 8)), "variant_words": _words, "winner_words": _words}
+    "tally": list_of(list_of(plain, 8)), "variant_words": _words, "winner_words": _words,
+    # the 狼人杀 boards' sheriff (W10): who holds the badge, and who runs for it and who withdrew in its election
+    "sheriff": nullable(SEAT), "running": list_of(SEAT), "withdrawn": list_of(SEAT)}
 
 
 def status_body(value: Any, where: str = "body") -> dict[str, Any]:

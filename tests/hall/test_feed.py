@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
@@ -15,8 +16,9 @@ from controller.club import recorder
 from controller.club.record import build_record
 from controller.club.store import open_store
 from controller.hall.feed import TableFeed, public_event
-from controller.hall.schema import result_body, status_body
+from controller.hall.schema import result_body, status_body, table_message
 from controller.rules.events import Dawn, Dealt, Opened
+from controller.rules.variant import builtin_ids, load_variant
 from tests.director.helpers import play, session
 from tests.hall.conftest import Recorder
 
@@ -203,3 +205,30 @@ def test_a_version_without_words_for_its_sides_sends_none_and_the_hall_keeps_its
     rec, _ = feed_for(s)
     play(s)
     assert "winner_words" not in rec.of("result")[0] and rec.of("result")[0]["variant_words"][0] == "入门版 1.0"
+
+
+def test_a_variant_whose_name_is_longer_than_the_hall_takes_is_told_cut_not_refused(tmp_path):
+    """A variant file does not limit its name; the hall's door does (a property test found v4.0's 45-character
+    English name over the first limit): the room's status must still get in."""
+    text = (Path(controller.variants.__file__).parent / "werewolf-12.toml").read_text(encoding="utf-8")
+    text = text.replace('name = "Werewolf 12 (seer, witch, hunter, idiot)"', f'name = "{"Long " * 30}"', 1)
+    path = tmp_path / "long.toml"
+    path.write_text(text, encoding="utf-8")
+    s = session(str(path), 12, seed=3)
+    rec, _ = feed_for(s)
+    play(s)
+    for kind, body in rec.messages:  # the hall's door takes every message
+        table_message({"epoch": "e", "seq": 1, "room": "1", "kind": kind, "at": 1.0, "body": body}, "1", kind)
+    assert len(rec.of("result")[0]["variant_words"][1]) == 80
+
+
+@pytest.mark.parametrize("variant", sorted(builtin_ids()))
+def test_the_halls_door_takes_every_message_a_game_of_every_built_in_version_sends(variant):
+    """A werewolf board's statuses name its sheriff and who runs for the badge (W10); the hall refused every one of
+    them as "an unknown field", so such a room stood still on the hall's page and filled its quarantine."""
+    table = load_variant(variant)
+    s = session(variant, min(max(12, table.min_players), table.max_players), seed=1)
+    rec, _ = feed_for(s)
+    play(s)
+    for kind, body in rec.messages:
+        table_message({"epoch": "e", "seq": 1, "room": "1", "kind": kind, "at": 1.0, "body": body}, "1", kind)

@@ -69,7 +69,7 @@ def test_a_tables_envelope_names_its_rooms_topic_and_its_numbers_are_finite():
 @pytest.mark.parametrize(("words", "field"), [
     (["月狼"], "body.winner_words"),  # one language only
     (["月狼", "Moon wolves", "extra"], "body.winner_words"),
-    (["月狼", "x" * 41], "body.winner_words[1]"),
+    (["月狼", "x" * 81], "body.winner_words[1]"),
     ("月狼", "body.winner_words"),
 ])
 def test_a_result_whose_side_words_are_not_a_short_zh_en_pair_is_refused_naming_the_field(words, field):
