@@ -36,10 +36,11 @@ class ClubInAThread:
 
     def __init__(self, broker, root: Path,
                  rooms: tuple[tuple[str, str, float], ...] = (("1", "standard-2.0", 25.0), ("2", "classic-1.0", 60.0)),
-                 ) -> None:
+                 seed: int = 1) -> None:
         self.broker = broker
         self.root = root
         self.rooms = rooms  # (room, variant id or a club's variant file, the game's speed)
+        self.seed = seed  # the simulated rooms' (which deal, which bots' choices)
         self.port = free_port()
         self.loop = asyncio.new_event_loop()
         self.stop = asyncio.Event()
@@ -63,7 +64,7 @@ class ClubInAThread:
             pub = MqttPublisher(outbox, BrokerAddress("127.0.0.1", self.broker.port, f"room-{room}",
                                                       pw[f"room-{room}"]), CLUB, room)
             sim = SimulatedRoom(room, pub, functools.partial(outbox.next_game, room), list(NAMES[room]), variant,
-                                speed=speed, between_s=600.0)
+                                speed=speed, between_s=600.0, seed=self.seed)
             tasks += [asyncio.create_task(pub.run(self.stop)), asyncio.create_task(sim.evening(1, self.stop))]
         self.ready.set()
         await self.stop.wait()
@@ -177,11 +178,16 @@ def club_variant(where: Path) -> Path:
 def test_a_room_playing_the_clubs_own_board_is_shown_in_the_boards_own_words(mosquitto, tmp_path, browser):
     """The hall has no copy of a club's own variant file and never opens one a message named: the table sends its
     name and its name for the winning side, and the page shows those, in both languages."""
-    with ClubInAThread(mosquitto, tmp_path, rooms=(("3", str(club_variant(tmp_path)), 200.0),)) as club:
+    # seed 2: a game where the badge is given (seed 1's game ends its election with no sheriff)
+    with ClubInAThread(mosquitto, tmp_path, rooms=(("3", str(club_variant(tmp_path)), 200.0),), seed=2) as club:
         url = f"http://127.0.0.1:{club.port}/"
         browser.get(url)
         card = wait_for(browser, lambda d: (c := room_text(d, "3")) and "游戏中" in c and c)
         assert "月夜狼人 12人" in card and "club-moon-12" not in card
+        # the board's sheriff (W10), once the badge is given on the first day
+        badge = wait_for(browser, lambda d: (c := room_text(d, "3")) and "警长：" in c and c, 120)
+        assert "警长：" in badge and "号" in badge.split("警长：")[1]
+        shot(browser, tmp_path, "hall-club-variant-sheriff.png")
         wait_for(browser, lambda d: "本局结束" in room_text(d, "3"), 180)
         ended = room_text(browser, "3")
         assert "月狼胜" in ended or "村民胜" in ended, ended
