@@ -189,13 +189,12 @@ def open_bus_table(
     except NoRS485Mode as exc:
         raise OSError(exc.errno, f"{exc.strerror} (direction = \"rts\" in {profile.source})") from exc
     except OSError as exc:  # pyserial's SerialException
-        if profile.bus.direction == "rts":
-            raise OSError(exc.errno, f"the Pi's UART {profile.bus.port} cannot be opened ({exc.strerror or exc}); "
-                                     f"turn it on in config.txt (enable_uart=1, dtoverlay=disable-bt: docs/hardware.md, "
-                                     f"\"The Pi's own UART\") or set [bus] port in {profile.source}") from exc
-        raise OSError(exc.errno, f"the seat bus adapter {profile.bus.port} cannot be opened ({exc.strerror or exc}); "
-                                 f"plug in the USB RS-485 adapter (udev names it /dev/tianhei-bus) or set [bus] port "
-                                 f"in {profile.source}") from exc
+        what, fix = (("the Pi's UART", "turn it on in config.txt (enable_uart=1, dtoverlay=disable-bt: "
+                                       "docs/hardware.md, \"The Pi's own UART\")")
+                     if profile.bus.direction == "rts" else
+                     ("the seat bus adapter", "plug in the USB RS-485 adapter (udev names it /dev/tianhei-bus)"))
+        raise OSError(exc.errno, f"{what} {profile.bus.port} cannot be opened ({exc.strerror or exc}); {fix} or set "
+                                 f"[bus] port in {profile.source}") from exc
     master = BusMaster(transport, nodes, baud=profile.bus.baud, reply_timeout=profile.bus.reply_timeout_ms / 1000)
     master.short_guard_us = profile.bus.slot_guard_us
     return BusTable(master, post=post)

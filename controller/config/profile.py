@@ -107,7 +107,7 @@ class BusSpec:
     slot_guard_us: int = 40
     #: Who turns the line around: ``auto``, a USB RS-485 adapter that raises its driver while it sends; ``rts``,
     #: the port's RTS wired to the transceiver's DE and /RE, raised by Linux's RS-485 mode (the Pi's own PL011
-    #: UART: no USB latency timer, so a press reaches the director within 5 ms; docs/hardware.md).
+    #: UART: no USB latency timer between an answer and the master; docs/hardware.md).
     direction: str = "auto"
 
 

@@ -86,7 +86,7 @@ def record_body(value: Any, where: str = "record") -> GameRecord:
 
 
 # ---- what a table publishes (the hall's input) -----------------------------------------------------------------
-#: The longest of a version's own words the hall takes (the table cuts longer ones: :data:`WORDS_MAX`).
+#: The longest of a version's own words the hall takes (a table cuts longer ones: ``feed.words_pair``).
 WORDS_MAX = 80
 
 

@@ -5,22 +5,19 @@ choice or a police answer — the same property as the board's, over every publi
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
-import controller.variants
 from controller.club import recorder
 from controller.club.record import build_record
 from controller.club.store import open_store
 from controller.hall.feed import TableFeed, public_event
-from controller.hall.schema import result_body, status_body, table_message
 from controller.rules.events import Dawn, Dealt, Opened
 from controller.rules.variant import builtin_ids, load_variant
 from tests.director.helpers import play, session
-from tests.hall.conftest import Recorder
+from tests.hall.conftest import Recorder, club_variant, through_the_door
 
 #: What may never be published before the end: event types whose every field is secret.
 SECRET_TYPES = {"dealt", "picked", "reasked", "acted", "hands_dealt", "hands_settled"}
@@ -177,15 +174,7 @@ def test_no_message_before_the_end_reveals_a_role_a_night_choice_or_a_cause_of_d
 def test_a_clubs_own_variant_is_told_to_the_hall_in_its_own_words(tmp_path):
     """The hall never opens a variant file a message named (it has none of a club's own): the table sends the
     version's name and its name for the side that won ([words.sides]), and the hall shows those."""
-    text = (Path(controller.variants.__file__).parent / "werewolf-12.toml").read_text(encoding="utf-8")
-    text = text.replace('id = "werewolf-12"', 'id = "club-moon-12"', 1)
-    text = text.replace('name_zh = "狼人杀 12人（预女猎白）"', 'name_zh = "月夜狼人 12人"', 1)
-    text = text.replace('name = "Werewolf 12 (seer, witch, hunter, idiot)"', 'name = "Moon wolves 12"', 1)
-    text = text.replace('good = ["好人", "Good side"]', 'good = ["村民", "Villagers"]', 1)
-    text = text.replace('killers = ["狼人", "Werewolves"]', 'killers = ["月狼", "Moon wolves"]', 1)
-    path = tmp_path / "club-moon-12.toml"
-    path.write_text(text, encoding="utf-8")
-    s = session(str(path), 12, seed=3)
+    s = session(str(club_variant(tmp_path)), 12, seed=3)
     rec, _ = feed_for(s)
     result = play(s)
     published = rec.of("result")[0]
@@ -196,8 +185,7 @@ def test_a_clubs_own_variant_is_told_to_the_hall_in_its_own_words(tmp_path):
     assert ended["state"] == "ended" and ended["winner_words"] == own
     assert all(b["variant_words"] == ["月夜狼人 12人", "Moon wolves 12"]
                for b in rec.of("status") if b["state"] == "playing")
-    result_body(published)  # what the hall lets in
-    status_body(ended)
+    through_the_door(rec.messages)
 
 
 def test_a_version_without_words_for_its_sides_sends_none_and_the_hall_keeps_its_generic_words():
@@ -210,15 +198,10 @@ def test_a_version_without_words_for_its_sides_sends_none_and_the_hall_keeps_its
 def test_a_variant_whose_name_is_longer_than_the_hall_takes_is_told_cut_not_refused(tmp_path):
     """A variant file does not limit its name; the hall's door does (a property test found v4.0's 45-character
     English name over the first limit): the room's status must still get in."""
-    text = (Path(controller.variants.__file__).parent / "werewolf-12.toml").read_text(encoding="utf-8")
-    text = text.replace('name = "Werewolf 12 (seer, witch, hunter, idiot)"', f'name = "{"Long " * 30}"', 1)
-    path = tmp_path / "long.toml"
-    path.write_text(text, encoding="utf-8")
-    s = session(str(path), 12, seed=3)
+    s = session(str(club_variant(tmp_path, name="Long " * 30)), 12, seed=3)
     rec, _ = feed_for(s)
     play(s)
-    for kind, body in rec.messages:  # the hall's door takes every message
-        table_message({"epoch": "e", "seq": 1, "room": "1", "kind": kind, "at": 1.0, "body": body}, "1", kind)
+    through_the_door(rec.messages)
     assert len(rec.of("result")[0]["variant_words"][1]) == 80
 
 
@@ -230,5 +213,4 @@ def test_the_halls_door_takes_every_message_a_game_of_every_built_in_version_sen
     s = session(variant, min(max(12, table.min_players), table.max_players), seed=1)
     rec, _ = feed_for(s)
     play(s)
-    for kind, body in rec.messages:
-        table_message({"epoch": "e", "seq": 1, "room": "1", "kind": kind, "at": 1.0, "body": body}, "1", kind)
+    through_the_door(rec.messages)

@@ -25,7 +25,7 @@ from controller.hall.store import HallStore
 from controller.voice.null_voice import NullVoice
 from controller.voice.packs import load_voice_pack
 from tests.chromium import headless_chromium, shot
-from tests.hall.conftest import CLUB, until
+from tests.hall.conftest import CLUB, club_variant, until
 
 NAMES = {"1": [f"Zhao {i}" for i in range(1, 13)], "2": [f"Qian {i}" for i in range(1, 10)],
          "3": [f"Sun {i}" for i in range(1, 13)]}
@@ -156,23 +156,6 @@ def test_the_hall_page_shows_the_rooms_live_the_waiting_list_the_announcement_an
         assert text(browser, "#t-waiting") == "Waiting list"
         assert "game over" in room_text(browser, "2")
         shot(browser, tmp_path, "hall-en.png")
-
-
-def club_variant(where: Path) -> Path:
-    """A club's own werewolf board: werewolf-12's rules under the club's name and its own words for the sides."""
-    import controller.variants
-
-    text = (Path(controller.variants.__file__).parent / "werewolf-12.toml").read_text(encoding="utf-8")
-    for old, new in (('id = "werewolf-12"', 'id = "club-moon-12"'),
-                     ('name_zh = "狼人杀 12人（预女猎白）"', 'name_zh = "月夜狼人 12人"'),
-                     ('name = "Werewolf 12 (seer, witch, hunter, idiot)"', 'name = "Moon wolves 12"'),
-                     ('good = ["好人", "Good side"]', 'good = ["村民", "Villagers"]'),
-                     ('killers = ["狼人", "Werewolves"]', 'killers = ["月狼", "Moon wolves"]')):
-        assert old in text, old
-        text = text.replace(old, new, 1)
-    path = where / "club-moon-12.toml"
-    path.write_text(text, encoding="utf-8")
-    return path
 
 
 def test_a_room_playing_the_clubs_own_board_is_shown_in_the_boards_own_words(mosquitto, tmp_path, browser):

@@ -18,12 +18,11 @@ from typing import Any
 import pytest
 
 from controller.board.public import public_facts
-from controller.hall import schema
 from controller.hall.feed import TableFeed, public_event
 from controller.rules.engine import apply
 from controller.rules.events import Acted, Dawn, Dealt, Event, GameCreated, GameEnded, Opened, Picked
 from tests.director.helpers import play, session
-from tests.hall.conftest import Recorder
+from tests.hall.conftest import Recorder, through_the_door
 
 GAMES = [("standard-2.0", 12, 1), ("standard-2.0", 12, 2), ("standard-2.0", 9, 3), ("classic-1.0", 8, 4),
          ("five-identities", 12, 5), ("v4.0", 12, 6)]
@@ -99,8 +98,7 @@ def test_nothing_published_before_the_end_depends_on_a_secret(variant, players, 
     live = Recorder()
     TableFeed(live, lambda: "g1", names=[f"P{i}" for i in range(1, 33)]).attach(s.director)
     play(s)
-    for kind, body in live.messages:  # and the hall's door takes every message a real game sends
-        schema.table_message({"epoch": "e", "seq": 1, "room": "1", "kind": kind, "at": 1.0, "body": body}, "1", kind)
+    through_the_door(live.messages)  # and the hall's door takes every message a real game sends
     events, config = list(s.director.events), s.director.config
     assert any(not e.public for e in events)  # there were secrets to change
     other = with_other_secrets(events, seed)
