@@ -176,7 +176,7 @@ def listen_round_ms(nodes: int, baud: int = 1_000_000, guard_us: int = sb.POLL_A
     return (nodes * sb.poll_all_slot_us(baud, guard_us) + sb.listen_gap_us(baud)) / 1000
 
 
-def link_delays(link: str) -> tuple[float, float]:
+def host_link(link: str) -> tuple[float, float]:
     """``--links``' spelling of how the host hears the line: (latency timer, fixed delay), in seconds."""
     kind, _, ms = link.partition(":")
     if kind == "wire" and not ms:
@@ -191,8 +191,8 @@ def link_delays(link: str) -> tuple[float, float]:
     raise argparse.ArgumentTypeError(f"{link!r}: write wire, uart:MS (e.g. uart:0.2) or ftdi:MS (e.g. ftdi:1)")
 
 
-def describe_link(link: str) -> str:
-    tick, delay = link_delays(link)
+def describe_link(link: tuple[float, float]) -> str:
+    tick, delay = link
     if tick:
         return f"through a USB adapter with a {tick * 1000:g} ms latency timer"
     if delay:
@@ -200,17 +200,19 @@ def describe_link(link: str) -> str:
     return "on the wire (no host delay)"
 
 
-def load_node_replies(path: Path | None) -> tuple[float, ...]:
+def node_replies_file(path: str) -> tuple[float, ...]:
     """The emulated Picos' reply latencies (benchmarks/node_reply.py --save-replies), in seconds: both stretches,
-    the deal's screens and a quiet table, as many of each as were measured; () for none."""
-    if path is None:
-        return ()
-    data = json.loads(path.read_text(encoding="utf-8"))
-    return tuple(ms / 1000 for ms in data["busy"] + data["quiet"])
+    the deal's screens and a quiet table, as many of each as were measured."""
+    try:
+        data = json.loads(Path(path).read_text(encoding="utf-8"))
+        return tuple(float(ms) / 1000 for ms in data["busy"] + data["quiet"])
+    except (OSError, ValueError, KeyError, TypeError) as exc:
+        raise argparse.ArgumentTypeError(f"{path}: not a file of benchmarks/node_reply.py --save-replies ({exc})") from None
 
 
 def press_to_director_simulated(seats: int, seconds: float, seeds: list[int], baud: int,
-                                link: str = "wire", node_replies: tuple[float, ...] = ()) -> list[float]:
+                                link: tuple[float, float] = (0.0, 0.0),
+                                node_replies: tuple[float, ...] = ()) -> list[float]:
     """Games at the simulated table (``tianhei bus-sim``: the firmware under MicroPython, the wire's time, the
     bots' presses), ``seconds`` of table time each: each press from the finger to the host, in simulated time, so
     the same on every run and every machine."""
@@ -221,7 +223,7 @@ def press_to_director_simulated(seats: int, seconds: float, seeds: list[int], ba
     config = configure(load_variant("standard-2.0"), seats, {})
     lat: list[float] = []
     for seed in seeds:
-        tick, delay = link_delays(link)
+        tick, delay = link
         with BusSession(config, seed, "heuristic", baud=baud, adapter_tick=tick, host_delay=delay,
                         node_replies=node_replies) as session:
             session.start()
@@ -284,19 +286,14 @@ def main() -> int:
                         help="the simulated games' seeds (a p99 wants more presses than one game makes)")
     parser.add_argument("--sim-baud", type=int, nargs="+", default=[2_000_000],
                         help="the simulated line's speeds (bus-16 runs at 2000000; 1000000 for a slower adapter)")
-    parser.add_argument("--links", nargs="+", default=["wire", "uart:0.2", "ftdi:1"],
+    parser.add_argument("--links", type=host_link, nargs="+", default=[(0.0, 0.0), (0.0, 0.0002), (0.001, 0.0)],
                         help="how the host hears the line: wire; uart:MS, the Pi's PL011 (MS from an answer's last "
                              "byte to the master); ftdi:MS, a USB adapter's latency timer (1 with "
-                             "systemd/99-tianhei.rules)")
-    parser.add_argument("--node-replies", type=Path, nargs="*", default=[None], metavar="FILE",
+                             "systemd/99-tianhei.rules); default: wire uart:0.2 ftdi:1")
+    parser.add_argument("--node-replies", type=node_replies_file, nargs="*", default=[()], metavar="FILE",
                         help="draw each node's answer time from FILE (benchmarks/node_reply.py --save-replies, e.g. "
                              "benchmarks/data/pico-replies.json); without: the simulated firmware's 0.2 ms")
     args = parser.parse_args()
-    for link in args.links:
-        try:
-            link_delays(link)
-        except argparse.ArgumentTypeError as exc:
-            parser.error(str(exc))
     node_turn = args.turnaround_us / 1e6
     master_turn = args.master_us / 1e6
     print(
@@ -322,8 +319,7 @@ def main() -> int:
         print(f"{baud:>9} baud: quarter of every screen changes: {nbytes} bytes, {update_ms:6.2f} ms{s}")
     if args.sim_seconds > 0:
         for baud in args.sim_baud:
-            for replies_file in args.node_replies or [None]:
-                replies = load_node_replies(replies_file)
+            for replies in args.node_replies or [()]:
                 for link in args.links:
                     press_to_director_simulated(args.seats, args.sim_seconds, args.seeds, baud, link, replies)
     if args.press_seconds > 0:
