@@ -588,14 +588,14 @@ def _note_checkin(director: Director, club: Any, journal: SqliteJournal, members
     """Who sits where goes into the game's journal records once the game is dealt: at once after a digital deal,
     at the first window after a deal with cards."""
     if director.state is not None:
-        club.checkin(journal, members, clock())
+        club.checkin(journal, members, clock(), director.config.variant)
         return
     noted: list[bool] = []
 
     def first_window(d: Director, _w: Any) -> None:
         if not noted:
             noted.append(True)
-            club.checkin(journal, members, clock())
+            club.checkin(journal, members, clock(), director.config.variant)
 
     director.listeners.append(first_window)
 

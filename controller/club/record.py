@@ -1,5 +1,5 @@
 """A finished game as the club keeps it, derived purely from the game's journal events and the club's
-check-in note (who sat where).
+check-in note (who sat where, and the version's words for its sides: controller/club/words.py).
 
 The journal is the source (DESIGN): :func:`build_record` is a pure function of what the journal holds, so a
 record can always be rebuilt from it, and recording the same game twice gives the same record.
@@ -13,6 +13,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
+from controller.club.words import pair, record_words
 from controller.rules.engine import fold
 from controller.rules.events import Event, GameCreated, GameEnded, Penalised, to_json
 from controller.rules.night import first_victim
@@ -68,6 +69,10 @@ class GameRecord:
     surrenders: tuple[int, ...] = ()
     #: V2.11: the seat the killers killed on the first kill night (None: nobody died that night).
     first_victim: int | None = None
+    #: The version's name and its name for the side that won, (zh, en), as the game had them (controller/club/
+    #: words.py): a hall or a league shows a club's own variant by these. ``()``: none (a record kept before).
+    variant_words: tuple[str, ...] = ()
+    winner_words: tuple[str, ...] = ()
     id: int | None = field(default=None, compare=False)
 
     @property
@@ -85,6 +90,11 @@ class GameRecord:
         out["surrenders"] = list(self.surrenders)
         out["options"] = dict(self.options)
         out["seats"] = [asdict(s) for s in self.seats]
+        for key in ("variant_words", "winner_words"):  # none: left out, as a record kept before has them
+            if out[key]:
+                out[key] = list(out[key])
+            else:
+                del out[key]
         return out
 
     @classmethod
@@ -98,7 +108,8 @@ class GameRecord:
             deaths=tuple((int(d["seat"]), str(d["cause"])) for d in data.get("deaths", ())),
             penalties=tuple((int(p["seat"]), int(p["total"])) for p in data.get("penalties", ())),
             ejections=tuple(data.get("ejections", ())), surrenders=tuple(data.get("surrenders", ())),
-            first_victim=data.get("first_victim"), id=id)
+            first_victim=data.get("first_victim"), variant_words=pair(data.get("variant_words")) or (),
+            winner_words=pair(data.get("winner_words")) or (), id=id)
 
 
 def club_note(notes: Sequence[Mapping[str, Any]], key: str = CLUB_NOTE) -> Mapping[str, Any]:
@@ -175,11 +186,14 @@ def build_record(events: Sequence[Event], notes: Sequence[Mapping[str, Any]], *,
                                 penalties=int(state.penalties.get(n, 0)), card=str(card) if card else None))
     started = note.get("started")
     length = game_length(notes)
+    winner = state.winner or "draw"
+    variant_words, winner_words = record_words(state.config.variant, winner, note)
     return GameRecord(
         uid=game_uid(table, journal_game, events, note), table=str(note.get("table", table)),
         journal_game=journal_game, variant=state.config.variant.id, options=dict(created.options),
         players=state.players, room=str(note.get("room", room)), started=str(started) if started else None,
         length_s=length,
-        winner=state.winner or "draw", reason=state.end_reason, seats=tuple(seats), deaths=tuple(state.dead),
+        winner=winner, reason=state.end_reason, seats=tuple(seats), deaths=tuple(state.dead),
         penalties=penalties, ejections=tuple(s for s, c in state.dead if c == "ejected"),
-        surrenders=tuple(s for s, c in state.dead if c == "surrendered"), first_victim=first_victim(events))
+        surrenders=tuple(s for s, c in state.dead if c == "surrendered"), first_victim=first_victim(events),
+        variant_words=variant_words, winner_words=winner_words)

@@ -25,7 +25,9 @@ from controller.club.record import (
     build_record,
 )
 from controller.club.store import ClubError, ClubStore, now_iso
+from controller.club.words import SIDES_NOTE, side_words
 from controller.director.journal import SqliteJournal
+from controller.rules.variant import Variant
 
 #: Called with (point, journal game) at each point of recording a game: a test hook for crashes.
 CrashPoint = Callable[[str, int], None]
@@ -52,14 +54,20 @@ def env_crash_point() -> CrashPoint | None:
 
 
 def checkin_note(journal: SqliteJournal, members: Mapping[int, str | None], *, table: str, room: str,
-                 clock: float, cards: Mapping[int, str | None] | None = None) -> dict[str, Any]:
+                 clock: float, cards: Mapping[int, str | None] | None = None,
+                 variant: Variant | None = None) -> dict[str, Any]:
     """Write who sits where into the current game's journal records (call it once the game is dealt), with each
-    member's card UID where the club knows it (a league tells one person by card across clubs)."""
+    member's card UID where the club knows it (a league tells one person by card across clubs), and the
+    ``variant``'s words for its sides: the journal keeps no ``[words]``, and a hall or a league that has no copy
+    of a club's own variant file shows its winners by these (controller/club/words.py)."""
     note: dict[str, Any] = {"uid": uuid.uuid4().hex, "table": table, "room": room, "started": now_iso(),
                             "clock": clock,
                             "members": {str(seat): name for seat, name in sorted(members.items()) if name}}
     if cards:
         note["cards"] = {str(seat): card for seat, card in sorted(cards.items()) if card and members.get(seat)}
+    sides = side_words(variant) if variant is not None else {}
+    if sides:
+        note[SIDES_NOTE] = sides
     journal.note({CLUB_NOTE: note})
     return note
 

@@ -18,6 +18,7 @@ from controller.club.standings import member_level, standings
 from controller.club.store import ClubStore, Member, open_store
 from controller.director.journal import SqliteJournal
 from controller.rules.options import OPTIONS
+from controller.rules.variant import Variant
 
 #: How often the table's clock is noted in the journal while a game runs (what a restart may lose of its length).
 TICK_S = 60.0
@@ -71,13 +72,17 @@ class Club:
                          rooms.refusal_words(self.room, level, top))
 
     # ---- the journal --------------------------------------------------------------------------------------
-    def checkin(self, journal: SqliteJournal, members: Mapping[int, str | None], clock: float) -> None:
+    def checkin(self, journal: SqliteJournal, members: Mapping[int, str | None], clock: float,
+                variant: Variant | None = None) -> None:
+        """The check-in note: who sits where, their cards, and ``variant``'s words for its sides (the game's
+        record keeps them, so its winners are named as the version names them after the file is gone)."""
         cards = {}
         for seat, name in members.items():
             member = self.store.member(name) if name else None
             if member is not None and member.card:
                 cards[seat] = member.card
-        recorder.checkin_note(journal, members, table=self.table, room=self.room, clock=clock, cards=cards)
+        recorder.checkin_note(journal, members, table=self.table, room=self.room, clock=clock, cards=cards,
+                              variant=variant)
 
     def follow(self, journal: SqliteJournal, scheduler: Any, *, resumed: bool,
                over: Callable[[], bool]) -> None:

@@ -25,7 +25,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from controller.club.record import GameRecord, build_record
-from controller.hall.schema import WORDS_MAX
+from controller.club.words import words_pair
 from controller.ports import Board, Publisher
 from controller.rules.events import Event, GameCreated, to_json
 from controller.rules.variant import Variant
@@ -40,11 +40,6 @@ def variant_words(variant: Variant) -> list[str]:
     never opens a variant file a message named), a built-in one by its own table. A variant file does not limit
     its name's length, the hall's door does: a longer name is cut, not refused with the room's status."""
     return words_pair((variant.name_zh, variant.name))
-
-
-def words_pair(words: Sequence[str]) -> list[str]:
-    """[zh, en] cut to what the hall's door takes (``schema.WORDS_MAX``)."""
-    return [w[:WORDS_MAX] for w in words]
 
 
 def seat_names(names: Sequence[str] | None, players: int) -> list[str]:

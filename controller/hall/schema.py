@@ -16,6 +16,7 @@ import re
 from typing import Any
 
 from controller.club.record import GameRecord
+from controller.club.words import WORDS_MAX
 from controller.hall.checks import (
     MAX_SEATS,
     MAX_SEQ,
@@ -43,6 +44,16 @@ from controller.rules.events import EVENT_TYPES, Event
 _CARD = re.compile(r"^[0-9A-Fa-f:\- ]{1,48}$")
 
 
+# ---- a version's own words (a club's own variant file, which neither the hall nor the league has) ---------------
+def _words(value: Any, where: str) -> list[str]:
+    """A pair [zh, en] of a version's own words (its name, its name for the side that won): shown as text, never
+    used to open anything. Longer than :data:`WORDS_MAX` is refused: a table cuts them (controller/club/words.py)."""
+    pair = list_of(text(WORDS_MAX), 2)(value, where)
+    if len(pair) != 2:
+        raise Refused(where, f"{len(pair)} words where [zh, en] belongs")
+    return pair
+
+
 # ---- a game's club record (the hall's input from a table, the league's from a hall) ----------------------------
 _SEAT_RECORD = {"seat": SEAT, "role": TOKEN, "side": TOKEN}
 _SEAT_RECORD_OPTIONAL = {"member": nullable(NAME), "death": nullable(integer(1, MAX_SEATS)),
@@ -66,7 +77,7 @@ _RECORD_OPTIONAL = {
     "reason": text(80), "id": nullable(integer(0, MAX_SEQ)), "first_victim": nullable(SEAT),
     "deaths": list_of(lambda v, w: obj(v, w, {"seat": SEAT, "cause": TOKEN})),
     "penalties": list_of(lambda v, w: obj(v, w, {"seat": SEAT, "total": integer(0, 1000)}), 1000),
-    "ejections": list_of(SEAT), "surrenders": list_of(SEAT)}
+    "ejections": list_of(SEAT), "surrenders": list_of(SEAT), "variant_words": _words, "winner_words": _words}
 
 
 def record_body(value: Any, where: str = "record") -> GameRecord:
@@ -86,19 +97,6 @@ def record_body(value: Any, where: str = "record") -> GameRecord:
 
 
 # ---- what a table publishes (the hall's input) -----------------------------------------------------------------
-#: The longest of a version's own words the hall takes (a table cuts longer ones: ``feed.words_pair``).
-WORDS_MAX = 80
-
-
-def _words(value: Any, where: str) -> list[str]:
-    """A pair [zh, en] of a version's own words (its name, its name for the side that won): shown as text, never
-    used to open anything."""
-    pair = list_of(text(WORDS_MAX), 2)(value, where)
-    if len(pair) != 2:
-        raise Refused(where, f"{len(pair)} words where [zh, en] belongs")
-    return pair
-
-
 _RESULT_SEAT = {"seat": SEAT, "name": NAME, "side": TOKEN, "alive": boolean}
 _RESULT = {"game": NAME, "winner": TOKEN}
 _RESULT_OPTIONAL = {"variant": NAME, "players": integer(1, MAX_SEATS), "reason": text(80), "days": integer(0, 1000),

@@ -18,6 +18,7 @@ from typing import Any
 
 from controller.club.record import CLUB_END_NOTE, CLUB_NOTE
 from controller.club.store import now_iso
+from controller.club.words import SIDES_NOTE, side_words
 from controller.director.timing import Timings
 from controller.hall.feed import TableFeed
 from controller.ports import Publisher
@@ -110,6 +111,8 @@ class SimulatedRoom:
         cards = {str(seat): self.cards[name] for seat, name in enumerate(names, 1) if name in self.cards}
         if cards:
             self.checkin["cards"] = cards
+        if side_words(variant):  # as a club table's check-in does: the record names the winners in them
+            self.checkin[SIDES_NOTE] = side_words(variant)
         session.start()
         if math.isfinite(self.speed):
             tick = 0.1

@@ -223,7 +223,9 @@ class LeagueService:
                 "standings": self.standings(), "week_standings": self.standings(week),
                 "week": [{"club": g["club"], "room": g["room"], "at": g["at"], "uid": g["uid"],
                           "variant": g["record"].get("variant"), "players": g["record"].get("players"),
-                          "winner": g["record"].get("winner")} for g in games if g["at"] >= week][::-1],
+                          "winner": g["record"].get("winner"),
+                          **{k: g["record"][k] for k in ("variant_words", "winner_words") if k in g["record"]}}
+                         for g in games if g["at"] >= week][::-1],
                 "connected": self.connected}
 
     def _changed(self) -> None:

@@ -53,22 +53,33 @@ def _builtin_names() -> dict[str, tuple[str, str]]:
     return {v.id: (v.name, v.name_zh) for v in map(load_variant, builtin_ids())}
 
 
-def variant_name(variant: str, lang: str) -> str:
-    """A built-in variant's name in the page's language ("标准版 2.0（警匪）"); any other id as it came (a club's own
-    variant file: the league has no copy of it, and never opens a path that came over a bridge)."""
+def _own(words: Sequence[str] | None, lang: str) -> str:
+    """One language of a record's own [zh, en] words (the other when that one is empty); "" without a pair."""
+    if not words or len(words) != 2:
+        return ""
+    first, other = (words[1], words[0]) if lang == "en" else (words[0], words[1])
+    return str(first or other)
+
+
+def variant_name(variant: str, lang: str, own: Sequence[str] | None = None) -> str:
+    """A built-in variant's name in the page's language ("标准版 2.0（警匪）"); a club's own variant by the name its
+    record carries (``variant_words``: the league has no copy of the file, and never opens a path that came over a
+    bridge); its id as it came for a record kept before records carried words."""
     names = _builtin_names().get(variant)
     if names is None:
-        return variant
+        return _own(own, lang) or variant
     return names[0] if lang == "en" else names[1]
 
 
-def winner_words(side: str, variant: str, lang: str) -> str:
-    """A built-in variant's own name for a winning side ID (狼人 after a werewolf board: its [words.sides]); ""
-    for any other variant or side (the page's generic words then), and no file a bridge named is ever opened."""
+def winner_words(side: str, variant: str, lang: str, own: Sequence[str] | None = None) -> str:
+    """A variant's own name for a winning side ID (狼人 after a werewolf board: its [words.sides]): a built-in
+    one's from its table, a club's own from its record (``winner_words``, kept when the game was played, so a
+    file changed since changes no history); "" for none (the page's generic words then). No file a bridge named
+    is ever opened."""
     from controller.screens.strings import Lang, own_word, own_words
 
     if variant not in _builtin_names():
-        return ""
+        return _own(own, lang)
     return own_word(own_words(variant, "sides", side), Lang.EN if lang == "en" else Lang.ZH)
 
 
@@ -99,8 +110,10 @@ def render_page(snap: dict[str, Any], lang: str = "zh") -> str:
         return f"{DAYS['en' if lang == 'en' else 'zh'][t.weekday()]} {t:%H:%M}"
 
     week = _table([w["when"], w["club"], w["room"], w["variant"], w["players"], w["winner"]],
-                  [[when(g["at"]), g["club"], g["room"], variant_name(str(g["variant"]), lang), g["players"],
-                    winner_words(str(g["winner"]), str(g["variant"]), lang) or w.get(g["winner"], g["winner"])]
+                  [[when(g["at"]), g["club"], g["room"],
+                    variant_name(str(g["variant"]), lang, g.get("variant_words")), g["players"],
+                    winner_words(str(g["winner"]), str(g["variant"]), lang, g.get("winner_words"))
+                    or w.get(g["winner"], g["winner"])]
                    for g in snap["week"]], w["none"])
     return f"""<!doctype html><html lang="{'en' if lang == 'en' else 'zh-CN'}"><head><meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1"><meta http-equiv="refresh" content="10">

@@ -1,7 +1,7 @@
 """The league's page in a real browser (Debian's headless Chromium): red's and blue's games arrive over their
 bridges, Ada plays in both with one member card, gold's Bo has no card until the league merges him with red's
 Bo; the page shows one Ada, one Bo, the league standings as the scoring ranks them, the clubs and the week's
-games, in Chinese and in English. Screenshots go to the test's folder (and to $TIANHEI_SCREENSHOTS:
+games (gold's on its own board, in the words its record carries), in Chinese and in English. Screenshots go to the test's folder (and to $TIANHEI_SCREENSHOTS:
 docs/league.md's pictures come so)."""
 
 from __future__ import annotations
@@ -45,6 +45,7 @@ def test_the_league_page_shows_one_person_per_member_across_clubs_and_the_league
     gold = record("g1", "good", [
         ("Bo", "civilian", "good", None), ("Eve", "killer", "killers", None)])
     gold["variant"] = "gold-house.toml"  # a club's own variant file: the league shows its name, opens nothing
+    gold.update(variant_words=["金屋版", "Gold house"], winner_words=["金屋居民", "Gold folk"])  # as its table kept them
     league.receive("league/gold/record", message("gold", gold, at=T - 600))
     with Served(create_app(league)) as served:
         browser.get(served.base + "/")
@@ -64,9 +65,9 @@ def test_the_league_page_shows_one_person_per_member_across_clubs_and_the_league
         clubs = {row[0]: row[1] for row in rows(browser, 2)}
         assert clubs == {"blue": "在线", "gold": "离线", "red": "在线"}
         week = rows(browser, 4)
-        # standard-2.0's winners in its own words (004 §4: 杀手一方, 警察一方); a club's own variant: the generic word
-        assert [(g[1], g[5]) for g in week] == [("gold", "好人"), ("blue", "杀手一方"), ("red", "警察一方")]
-        assert week[0][3] == "gold-house.toml"
+        # standard-2.0's winners in its own words (004 §4: 杀手一方, 警察一方); a club's own variant: its record's
+        assert [(g[1], g[5]) for g in week] == [("gold", "金屋居民"), ("blue", "杀手一方"), ("red", "警察一方")]
+        assert week[0][3] == "金屋版"
         assert week[0][0].startswith("周一") and week[1][3] == "标准版 2.0（警匪）"
         shot(browser, tmp_path, "league.png")
         browser.get(served.base + "/?lang=en")
@@ -75,4 +76,5 @@ def test_the_league_page_shows_one_person_per_member_across_clubs_and_the_league
             "League standings", "This week", "Clubs", "Members across clubs", "This week's games"]
         week = rows(browser, 4)
         assert week[0][0].startswith("Mon") and week[1][3] == "Standard 2.0 (killers and police)"
+        assert (week[0][3], week[0][5]) == ("Gold house", "Gold folk")
         shot(browser, tmp_path, "league-en.png")
