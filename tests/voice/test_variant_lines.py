@@ -95,8 +95,11 @@ def test_a_voice_that_plays_nothing_times_a_line_by_its_length(our_night: None) 
         "Witch, please open your eyes.", "en")
 
 
-def test_the_built_in_boards_lines_are_recorded_in_both_packs() -> None:
-    """The packs were rebuilt with the W boards' lines: the table says them in the pack's voice, never espeak's."""
+def test_the_built_in_boards_lines_are_recorded_in_both_packs(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The packs were rebuilt with the W boards' lines: the table says them in the pack's voice, never espeak's.
+    Only the built-in boards': a club's own board played earlier in the same process (the hall's and the league's
+    tests play one) registers lines no pack has recorded."""
+    monkeypatch.setattr(variant_lines, "_OWN", {})
     for language in ("zh-CN", "en"):
         pack = load_voice_pack(language)
         for prompt_id in variant_lines.known():
