@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from . import seatbus as sb
 from .nodes import Link, NodeState
 from .poll_all import garbled_since
+from .quiet import CONFIRM_S
 
 
 def listen_rounds(nodes: int, slot_us: int, gap_us: int, span_us: int = sb.LISTEN_SPAN_US) -> int:
@@ -48,9 +49,22 @@ class Span:
     garbled: int = 0
     #: Something must be said in the next master slot (an ack, a node to poll by name, a recovery).
     must_speak: bool = False
+    #: The nodes whose quiet command's confirmation may come in this window (quiet.py): while one is missing,
+    #: more commands wait for the master slot after the second round, as a node's loop may miss its first slot.
+    expect: set[int] = field(default_factory=set)
 
     def __post_init__(self) -> None:
         self.by_address = {n.spec.address: n for n in self.group}
+
+    def awaits(self, now: float) -> bool:
+        """Is a confirmation expected in this window still to come (its node's wait not run out)?"""
+        return any(n.in_flight and now < n.quiet_due for n in (self.by_address[a] for a in self.expect))
+
+    @property
+    def patient_until(self) -> float:
+        """The master slot after the second round, and not before a node on its own chip can have answered
+        (``quiet.CONFIRM_S``): what waits for the confirmations waits no longer."""
+        return self.opened + max(2 * self.round - self.gap, CONFIRM_S)
 
     @property
     def round(self) -> float:
@@ -117,7 +131,10 @@ class ListenWindows:
         link = self.link
         self._roll = (self._roll + 1) % len(nodes)
         roll = nodes[self._roll]
-        group = [n for n in nodes if n is not roll] + [roll]
+        # A node just sent a quiet command reads it, and the LISTEN, before it can confirm: the last slots give
+        # it the most time to make its first round (the roll call's stays last, its answer ends the window).
+        group = ([n for n in nodes if n is not roll and not n.in_flight]
+                 + [n for n in nodes if n is not roll and n.in_flight] + [roll])
         acks = [(n.spec.address, n.last_event) for n in group if n.ack_due]
         st = link.stats
         trouble = st.corrupt_detected + st.collisions  # garbled frames: not a slow node or a late roll call
@@ -138,17 +155,17 @@ class ListenWindows:
             link.slot_us, link.gap_us, rounds, roll.spec.address, addresses, acks, after))
         for n in group:
             n.ack_due = False
-        before = link.transport.now()
-        link.transport.write(frame)
-        link.transport.write(copy)
-        # The host's write may return before the bytes are out (a serial port) or after (the simulator).
-        opened = max(link.transport.now(), before + (len(frame) + len(copy)) * 10 / link.baud)
+        # The host's write may return before the bytes are out (a serial port, behind a quiet burst too) or after
+        # (the simulator): the window begins when the second copy's last byte leaves the line.
+        link.put(frame)
+        opened = link.put(copy)
         link.stats.frames_sent += 2
         link.stats.listens += 1
         # The roll call's answer may come late (a node that read the LISTEN late, an adapter that holds bytes):
         # nobody else talks after the last round, so waiting for it costs nothing while it is on time.
         late = max(link.slot_margin, link.reply_timeout)
-        self.span = Span(seq, opened, link.slot_us / 1e6, link.gap_us / 1e6, rounds, group, roll, late)
+        self.span = Span(seq, opened, link.slot_us / 1e6, link.gap_us / 1e6, rounds, group, roll, late,
+                         expect={n.spec.address for n in group if n.in_flight})
         with self.lock:
             self.waiting = True
 
@@ -161,7 +178,9 @@ class ListenWindows:
         can_wake = self.can_wake
         while True:
             now = transport.now()
-            speak = span.must_speak or link.queued()
+            queued = link.queued()
+            waiting = now < span.patient_until and span.awaits(now)  # for confirmations, with more to send
+            speak = span.must_speak or (queued and not waiting)
             if speak:
                 deadline = span.speak_at(now)
             elif span.roll_heard() and now >= span.end - span.gap - span.slot:
@@ -174,6 +193,12 @@ class ListenWindows:
             wait_until = deadline
             if not can_wake and not speak:
                 wait_until = min(wait_until, now + span.round)  # nobody can wake us: look at the queue each round
+            if not speak:
+                due = link.quiet_due()
+                if due is not None and due > now:
+                    wait_until = min(wait_until, due)  # a confirmation not come by then: its command again
+                if queued:
+                    wait_until = min(wait_until, span.patient_until)
             if hold_until is not None and hold_until < wait_until:
                 if hold_until <= now:
                     return
@@ -188,6 +213,11 @@ class ListenWindows:
         for reply in link.decoder.feed(data):
             node = span.by_address.get(reply.addr)
             if not reply.from_node or node is None:
+                continue
+            if reply.mtype in (sb.ACK, sb.NAK) and link.confirmed(node, reply):  # a quiet command's (quiet.py)
+                link.stats.frames_received += 1
+                link.heard(node)
+                span.expect.discard(node.spec.address)
                 continue
             if reply.seq != span.seq:  # an answer to the window or poll before this one, held by a USB adapter
                 link.late(reply)

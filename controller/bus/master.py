@@ -26,6 +26,7 @@ from .inbound import EventIntake
 from .listen import ListenWindows, Span
 from .nodes import BusStats, NodeSpec, NodeState, Refused, check_identity
 from .poll_all import PollAll
+from .quiet import WAIT_S, QuietCommands
 from .stage import Stager
 from .transport import Transport
 
@@ -54,6 +55,7 @@ class BusMaster:
         slot_margin: float = 0.0005,
         roll_every: int = 4,
         listen: bool = True,
+        quiet: bool = False,
     ) -> None:
         self.transport = transport
         self.nodes = {spec.address: NodeState(spec) for spec in nodes}
@@ -83,6 +85,11 @@ class BusMaster:
         self._split_cache: tuple[list[NodeState], list[NodeState]] = ([], [])
         #: While nothing is queued, listen to the whole table in long LISTEN windows (False: POLL_ALL cycles).
         self.listen = listen
+        #: While commands are queued and every node that is up can take it, send them quietly ahead of LISTEN
+        #: windows (quiet.py) instead of running POLL_ALL cycles. Off: on emulated Picos it gave presses nothing
+        #: and screens took longer (firmware/PROTOCOL.md, "Quiet commands"); the simulated firmware gains.
+        self.quiet = quiet
+        self._quiet_ok = False
         self.gap_us = sb.listen_gap_us(baud)
         self._cycle_start = 0.0
         self._listen_group: list[NodeState] = []
@@ -101,10 +108,13 @@ class BusMaster:
         self._silent_since: float | None = None
         self._told_nobody = False
         self._seq = 0
+        #: When the last byte the master wrote leaves the line (a serial port's write returns before that).
+        self._line_free = 0.0
         self._lock = threading.Lock()
         self.polls = PollAll(self, roll_every)
         #: A LISTEN window is open and the master sleeps in it: ``send`` wakes it (``transport.wake``).
         self.windows = ListenWindows(self, self._lock, self._wake is not None)
+        self.quiets = QuietCommands(self, self._lock, self._took, self._command)
         #: Pictures waiting for the next command slot, where alike screens of many seats go out as one stage.
         self.stager = Stager()
         self._broadcasts: deque[bytes] = deque()  # STAGE frames planned, sent ahead of the nodes' commands
@@ -178,7 +188,7 @@ class BusMaster:
     def _send_broadcasts(self) -> None:
         """STAGE frames: nobody answers them (a node that missed one says so at its DISPLAY_STAGED)."""
         while self._broadcasts:
-            self.transport.write(self._broadcasts.popleft())
+            self.put(self._broadcasts.popleft())
             self.stats.frames_sent += 1
             self.stats.stages += 1
 
@@ -230,6 +240,8 @@ class BusMaster:
                     if node.status != "up":
                         self.poll(node)
                 if self._may_listen():
+                    if self._quiet_ok:
+                        self._send_quietly()
                     self.windows.open(self._listen_group)
             span = self._span
             if span is None:
@@ -276,23 +288,44 @@ class BusMaster:
             self._listen_group = (
                 up if self.listen and up and all(self.supports(n.spec.address, sb.CAP_LISTEN) for n in up) else []
             )
+            self._quiet_ok = self.quiet and bool(self._listen_group) and all(
+                self.supports(n.spec.address, sb.CAP_QUIET) for n in up)
+            if self._quiet_ok:  # a confirmation may come a couple of rounds late (a node's loop was busy)
+                self.quiets.wait = max(3 * (len(up) * self.slot_us + self.gap_us) / 1e6 + 0.001, WAIT_S)
             self._split_key = key
             self.polls.regroup(group)
         return self._split_cache
 
     def queued(self) -> bool:
-        return bool(self.stager.pending or self._broadcasts) or any(n.outbox for n in self._ordered)
+        """Is anything waiting to be sent? (A quiet command whose confirmation may still come is not.)"""
+        if self.stager.pending or self._broadcasts:
+            return True
+        now = self.transport.now()
+        return any(self.quiets.sendable(n, now) for n in self._ordered)
+
+    def quiet_due(self) -> float | None:
+        return self.quiets.due(self._ordered)
+
+    def confirmed(self, node: NodeState, reply: sb.Frame) -> bool:
+        return self.quiets.confirmed(node, reply)
 
     # --- LISTEN windows ------------------------------------------------------------------------------------
     def _may_listen(self) -> bool:
         self._split()
-        return bool(self._listen_group) and not self.queued()
+        return bool(self._listen_group) and (self._quiet_ok or not self.queued())
+
+    def _send_quietly(self) -> None:
+        """Ahead of a LISTEN window: the stage, then one command to each node that has one, quietly (quiet.py)."""
+        self._take_pictures()
+        self._send_broadcasts()
+        self.quiets.burst_out(self._ordered)
 
     def command_round(self) -> None:
         """Send queued commands for at most ``command_slot`` seconds (at least one frame if any is queued); never
         inside an open LISTEN window (the master talks only at its master slots, where the window closes)."""
-        if self._span is not None:
-            return
+        self._split()
+        if self._span is not None or self._quiet_ok:
+            return  # (quiet commands go ahead of each LISTEN window instead)
         self._take_pictures()
         live = [n for n in self._ordered if n.status == "up" and n.outbox]
         if not live and not self._broadcasts:
@@ -322,6 +355,12 @@ class BusMaster:
             payload = len(node.outbox[0][1]) if node.outbox else 0
         return (2 * sb.OVERHEAD + payload) * 10 / self.baud + 0.0005
 
+    def settled(self, address: int) -> bool:
+        """Has the node taken everything the table gave it (no picture waiting for a burst, nothing queued)?"""
+        with self._lock:
+            node = self.nodes[address]
+            return not node.outbox and address not in self.stager.pending
+
     def pending_commands(self) -> int:
         """Commands queued for nodes that are up (what the next command slots will send)."""
         with self._lock:
@@ -348,16 +387,26 @@ class BusMaster:
             if not node.outbox:
                 return False
             mtype, payload = node.outbox[0]
-        reply = self._exchange(node, mtype, payload)
+        # A command sent quietly before and not confirmed keeps its SEQ: the node may have applied it already.
+        seq = node.quiet_seq if node.quiet_item == (mtype, payload) else None
+        reply = self._exchange(node, mtype, payload, seq=seq)
         if reply is None:
             return False
         if reply.mtype == sb.IDENTITY:  # rebooted since we last spoke: start its session again (restores it)
             self.restarted(node)
             return False
+        node.forget_quiet()
+        self._took(node, mtype, payload, reply)
+        return True
+
+    def _took(self, node: NodeState, mtype: int, payload: bytes, reply: sb.Frame) -> None:
+        """The node answered its command (by name, or confirmed it quietly): it is done, or refused."""
         missed = False
+        if reply.mtype == sb.ACK:
+            node.cmd_seq = reply.seq
         with self._lock:
-            if node.outbox and node.outbox[0] == (mtype, payload):
-                node.outbox.popleft()
+            if (mtype, payload) in node.outbox:
+                node.outbox.remove((mtype, payload))  # the first such (an LED may have gone ahead of it meanwhile)
                 if mtype == sb.DISPLAY_STAGED:
                     plain = node.fallback.pop(payload, [])
                     missed = reply.mtype == sb.NAK and reply.payload[:1] == bytes((sb.NAK_NO_STAGE,))
@@ -369,23 +418,35 @@ class BusMaster:
             self._alert(f"{node.spec.name} refused command 0x{mtype:02x} (code {reply.payload[0]})")
         if self.on_command is not None:
             self.on_command(node.spec.address, mtype, self.transport.now())
-        return True
 
     def supports(self, address: int, capability: int) -> bool:
         """Did the node at ``address`` say (in its last IDENTITY) that it has ``capability``?"""
         ident = self.nodes[address].identity
         return ident is not None and bool(int(ident["caps"]) & capability)  # type: ignore[call-overload]
 
+    def put(self, frame: bytes) -> float:
+        """Write a frame nobody answers at once (a STAGE, a quiet command, a LISTEN): returns when its last byte
+        leaves the line, after whatever the master wrote before it. The frames that follow are timed from that
+        moment (a LISTEN window begins then), not from when the write returned: on a serial port that is as soon
+        as the bytes are queued, over a millisecond early behind a quiet burst."""
+        start = max(self.transport.now(), self._line_free)
+        self.transport.write(frame)
+        self._line_free = max(self.transport.now(), start + len(frame) * 10 / self.baud)
+        return self._line_free
+
     def next_seq(self) -> int:
         self._seq = (self._seq + 1) & 0xFF
         return self._seq
 
     def _exchange(
-        self, node: NodeState, mtype: int, payload: bytes, tries: int | None = None
+        self, node: NodeState, mtype: int, payload: bytes, tries: int | None = None, seq: int | None = None
     ) -> sb.Frame | None:
         """Send, wait for the matching reply, retransmit (same sequence number) up to ``retries`` times."""
         address = node.spec.address
-        seq = self.next_seq()
+        if seq is None:
+            seq = self.next_seq()
+            if seq == node.cmd_seq and mtype in sb.COMMAND_TYPES:  # it would take it for a repeat of its last one
+                seq = self.next_seq()
         frame = sb.encode_frame(address, seq, mtype, payload)
         attempts = 1 + (self.retries if tries is None else tries)
         for attempt in range(attempts):
@@ -428,7 +489,9 @@ class BusMaster:
         A seat's events are numbered, so those it brings are taken now (a repeat is dropped by number) instead of
         waiting a whole cycle for the node to repeat them; anything else is repeated in a later reply."""
         node = self.nodes.get(frame.addr)
-        if node is None or node.status != "up" or frame.mtype != sb.EVENTS or not node.spec.seat:
+        if node is None or node.status != "up" or self.confirmed(node, frame):
+            return
+        if frame.mtype != sb.EVENTS or not node.spec.seat:
             return
         if frame.payload[:1] != b"\x00":
             self._events(node, frame)
@@ -535,6 +598,7 @@ class BusMaster:
         if node.restore is not None:
             items.extend(node.restore(whole))
         with self._lock:
+            node.forget_quiet()  # what was sent quietly and not confirmed is in the repaint, or goes again
             rest = [item for item in node.outbox if item[0] != sb.SET_LED or not items]
             if node.restore is not None:  # the repaint is the screen as last drawn: older writes are in it
                 rest = [item for item in rest if item[0] not in SCREEN_TYPES]

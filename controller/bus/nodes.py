@@ -62,6 +62,23 @@ class NodeState:
     ack_due: bool = False
     #: A queued DISPLAY_STAGED's payload -> the plain frames that replace it if the node missed its stage.
     fallback: dict[bytes, list[tuple[int, bytes]]] = field(default_factory=dict)
+    #: The SEQ of the last command the node took: the next command must not reuse it, or the node would take it
+    #: for a retransmit of that one and answer without applying it.
+    cmd_seq: int | None = None
+    #: A command sent quietly (quiet.py) and not confirmed yet, with its SEQ (kept for its resends): while it is
+    #: ``in_flight`` (until ``quiet_due``) its confirmation may still come in a LISTEN slot and nothing else is
+    #: sent to the node; ``quiet_tries`` quiet sends of it so far.
+    quiet_item: tuple[int, bytes] | None = None
+    quiet_seq: int = 0
+    in_flight: bool = False
+    quiet_due: float = 0.0
+    quiet_tries: int = 0
+
+    def forget_quiet(self) -> None:
+        """Nothing is waiting for a quiet confirmation (it came, or the outbox was rebuilt by a repaint)."""
+        self.quiet_item = None
+        self.in_flight = False
+        self.quiet_tries = 0
 
 
 @dataclass
@@ -82,6 +99,10 @@ class BusStats:
     #: STAGE frames broadcast, and DISPLAY_STAGED refused for a stage the node did not hold whole.
     stages: int = 0
     stage_misses: int = 0
+    #: Quiet commands sent (resends too), confirmed in a slot, and sent by name after two quiet tries went unheard.
+    quiet_sent: int = 0
+    quiet_confirmed: int = 0
+    quiet_by_name: int = 0
     latencies: list[float] = field(default_factory=list)
 
 
@@ -143,6 +164,15 @@ class Link(Protocol):
     slot_margin: float
 
     def next_seq(self) -> int: ...
+
+    def put(self, frame: bytes) -> float:
+        """Write a frame that gets no answer now; when its last byte will have left the line (host clock)."""
+
+    def confirmed(self, node: NodeState, reply: sb.Frame) -> bool:
+        """Is this ACK or NAK the confirmation of the node's quiet command? (Then it was taken.)"""
+
+    def quiet_due(self) -> float | None:
+        """When the first quiet command still waiting for its confirmation is given up (sent again)."""
 
     def queued(self) -> bool:
         """Is any command waiting to be sent?"""

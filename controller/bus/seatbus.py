@@ -63,6 +63,12 @@ HOST_TYPES = (IDENTIFY, POLL, POLL_ALL, LISTEN, SET_LED, DISPLAY, DISPLAY_CMD, R
               DISPLAY_STAGED)
 NODE_TYPES = (IDENTITY, EVENTS, ACK, NAK, AUTH)
 COMMAND_TYPES = (SET_LED, DISPLAY, DISPLAY_CMD, RESET, DISPLAY_RLE, DISPLAY_STAGED)
+# A command's type with this bit set is a *quiet* command (firmware 0.8, CAP_QUIET): the node applies it as the
+# plain one and does not answer it now; it confirms it (an ACK or NAK with the command's SEQ) in its slot of the
+# next LISTEN window, so the master sends the commands of a busy moment back to back and every seat keeps its slots
+# meanwhile (firmware/PROTOCOL.md, "Quiet commands").
+QUIET = 0x40
+QUIET_TYPES = (SET_LED, DISPLAY, DISPLAY_CMD, DISPLAY_RLE, DISPLAY_STAGED)
 
 #: Allowed payload lengths (min, max) per type; a header outside them is not a frame.
 PAYLOAD_LIMITS = {
@@ -77,6 +83,11 @@ PAYLOAD_LIMITS = {
     DISPLAY_RLE: (3, MAX_PAYLOAD),
     STAGE: (7, MAX_PAYLOAD),
     DISPLAY_STAGED: (7, MAX_PAYLOAD),
+    SET_LED | QUIET: (3, 3),
+    DISPLAY | QUIET: (3, 130),
+    DISPLAY_CMD | QUIET: (1, 32),
+    DISPLAY_RLE | QUIET: (3, MAX_PAYLOAD),
+    DISPLAY_STAGED | QUIET: (7, MAX_PAYLOAD),
     IDENTITY: (11, 11),
     EVENTS: (1, MAX_PAYLOAD),
     ACK: (0, 0),
@@ -107,6 +118,7 @@ CAP_LISTEN = 0x0200  # answers in its slot of any round of a LISTEN (firmware 0.
 CAP_STAGE = 0x0400  # keeps a STAGE picture and shows it with DISPLAY_STAGED (firmware 0.5)
 CAP_SLOT_TIMED = 0x0800  # times its slots from the frame's end on the line, not from its loop's read (firmware 0.6)
 CAP_SLOT_EXACT = 0x1000  # starts its slotted answer within a few µs of the slot: POLL_ALL_SHORT_GUARD_US (fw 0.7)
+CAP_QUIET = 0x2000  # takes quiet commands (QUIET) and confirms them in its LISTEN slot (firmware 0.8)
 
 ROLE_SEAT = 1
 ROLE_REMOTE = 2

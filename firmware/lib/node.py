@@ -14,13 +14,17 @@ import framing
 import seatbus as sb
 from mpcompat import micropython
 
-FIRMWARE_VERSION = (0, 7, 0)  # 0.2: seat bus protocol 2 (CRC-32); 0.3: DISPLAY_RLE, POLL_ALL, eager debouncing, AUTH
+FIRMWARE_VERSION = (0, 8, 0)  # 0.2: seat bus protocol 2 (CRC-32); 0.3: DISPLAY_RLE, POLL_ALL, eager debouncing, AUTH
 # counters reserved in blocks (remote); 0.4: LISTEN; 0.5: STAGE and DISPLAY_STAGED; 0.6: slots timed from the frame's
-# end on the line (CAP_SLOT_TIMED); 0.7: answers begun at the slot's microsecond in machine code (CAP_SLOT_EXACT)
+# end on the line (CAP_SLOT_TIMED); 0.7: answers begun at the slot's microsecond in machine code (CAP_SLOT_EXACT);
+# 0.8: quiet commands, confirmed in a LISTEN slot (CAP_QUIET)
 QUEUE_MAX = 32
 # A native answer (rs485.py) not begun by this long after its slot's start is not begun at all: it waits for the
 # next round's slot (or cycle's) instead of eating into the guard, which must hold the nodes' stamps' spread.
 LATE_START_US = 8
+# The panel is drawn in chunks (about 0.74 ms each over I2C on the Pico) only while this node's next LISTEN slot is
+# further off than this: a quiet command's whole new screen (up to 23 ms of drawing) must not run over its slot.
+FLUSH_MARGIN_US = 1500
 ECHO_RGB = (40, 40, 40)
 
 
@@ -77,6 +81,9 @@ class Node:
         self.no_events = framing.Reply(self.address, sb.EVENTS, b"\x00")
         self.identified = False
         self.last_cmd_seq = None
+        # A quiet command's answer, kept for this node's slot in the next LISTEN window (None: nothing to confirm).
+        self.confirm_seq = None
+        self.confirm_code = 0
         self.queue = []  # (seq, kind, at_ms, data)
         self.next_event_seq = 1
         self.dropped_events = 0
@@ -92,6 +99,9 @@ class Node:
         self.baud = cfg.get("uart", {}).get("baud", 1000000)
         self.last_rx = now_ms
         self.span = None  # the LISTEN window this node is answering in (Span), if any
+        # The one Span every LISTEN fills in (_listen_fast): made now, so that taking a LISTEN allocates nothing.
+        self.spare_span = Span(0, 0, 0, 0, 0, 0, 0, False, 0, 0)
+        self.baud_10k = max(1, self.baud // 10000)  # for a frame's wire time in µs without a long integer
         self.pending_reset = False
         self.caps = self._caps()
         self.stats = {"frames": 0, "crc_errors": 0, "replies": 0}
@@ -114,7 +124,7 @@ class Node:
 
     def _caps(self):
         io = self.io
-        caps = sb.CAP_LISTEN
+        caps = sb.CAP_LISTEN | sb.CAP_QUIET
         if getattr(io.link, "slot_timed", False):  # its slots are timed from the frame's end (rs485.py)
             caps |= sb.CAP_SLOT_TIMED
         if self.guard_us == sb.POLL_ALL_SHORT_GUARD_US:  # ...and its answers start at the slot's microsecond
@@ -240,34 +250,75 @@ class Node:
         self.stats["replies"] += 1
 
     # --- LISTEN ---------------------------------------------------------------------------------------------
-    def _listen(self, frame):
-        """LISTEN: take this node's ack and keep the window; the answers go out from ``step`` (_span_step)."""
-        read_at = self.io.link.read_at()  # the window is counted from the frame's end on the line
-        try:
-            slot_us, gap_us, rounds, roll, after_us, addresses, acks = sb.decode_listen(frame.payload)
-        except sb.FrameError:
+    # --- LISTEN ---------------------------------------------------------------------------------------------
+    @micropython.native
+    def _listen_fast(self, buf, at):
+        """LISTEN, read in place from the receive buffer into the one Span made at boot: take this node's ack and
+        keep the window; the answers go out from ``step`` (_span_step). Decoded the long way (a Frame, then
+        ``seatbus.decode_listen``) it took the emulated Pico 1.3 ms more, in which its first slots of the window
+        went by (firmware/PROTOCOL.md, "The nodes' own time")."""
+        link = self.io.link
+        seq = buf[at + 3]
+        length = buf[at + 1]
+        p = at + sb.HEADER_LEN
+        span = self.span
+        if span is not None and span.seq == seq:
+            # The second copy of the LISTEN this node is answering in: the window begins at its end, which the
+            # node may know better than the first's (both read as one burst, whose end is the second's).
+            if span.next_round == 0 and buf[p + 6] == 0 and buf[p + 7] == 0:
+                span.t0 = link.read_at()
+                span.skew_us = 0
             return
-        index = addresses.find(bytes((self.address,)))
+        self.span = None  # any other frame from the host ends a LISTEN window
+        n = buf[p + 8]
+        rest = length - 9 - n
+        if buf[p + 4] < 1 or rest < 0 or rest % 3:
+            return  # (decode_listen refuses it too)
+        me = self.address
+        index = -1
+        for i in range(n):
+            if buf[p + 9 + i] == me:
+                index = i
+                break
         if index < 0:
             return
-        if self.identified and self.address in acks:
-            self._ack_events(acks[self.address])
-        round_us = len(addresses) * slot_us + gap_us
-        copy_us = (sb.OVERHEAD + len(frame.payload)) * 10000000 // self.baud + sb.LISTEN_WATCH_FROM_US
-        self.span = Span(read_at, -after_us, index * slot_us, slot_us, gap_us, round_us, rounds,
-                         roll == self.address, frame.seq, copy_us)
+        read_at = link.read_at()  # the window is counted from the frame's end on the line
+        if self.identified:
+            q = p + 9 + n
+            end = p + length
+            while q < end:
+                if buf[q] == me:
+                    self._ack_events(buf[q + 1] << 8 | buf[q + 2])
+                    break
+                q += 3
+        slot_us = buf[p] << 8 | buf[p + 1]
+        s = self.spare_span
+        s.t0 = read_at
+        s.skew_us = -(buf[p + 6] << 8 | buf[p + 7])
+        s.copy_us = (sb.OVERHEAD + length) * 1000 // self.baud_10k + sb.LISTEN_WATCH_FROM_US
+        s.offset_us = index * slot_us
+        s.slot_us = slot_us
+        s.gap_us = buf[p + 2] << 8 | buf[p + 3]
+        s.round_us = n * slot_us + s.gap_us
+        s.rounds = buf[p + 4]
+        s.roll = buf[p + 5] == me
+        s.seq = seq
+        s.next_round = 0
+        self.span = s
 
+    @micropython.native
     def _in_span(self, span):
         """Microseconds since the window began (negative while the LISTEN's second copy is on the line)."""
         return self.io.link.since(span.t0) + span.skew_us
 
+    @micropython.native
     def _span_target(self, span, elapsed):
         """(round, its slot's start in µs from the window's start) of this node's next answer, or None."""
         if not self.identified:
             if span.next_round:
                 return None  # it said once in this window that it has no session: the host will come
             want = "now"
-        elif self.queue:
+        elif self.queue or self.confirm_seq is not None:
             want = "now"
         elif span.roll:
             want = "last"
@@ -283,8 +334,13 @@ class Node:
         return r, r * span.round_us + span.offset_us
 
     def _span_reply(self, span, now, later_us):
+        """This node's answer in its slot: news first, then a quiet command's confirmation (the next round's)."""
         if not self.identified:  # rebooted: say so, and the host starts a session (restoring screen and LED)
             return sb.encode_frame(self.address, span.seq, sb.NAK, bytes((sb.NAK_NOT_IDENTIFIED,)), True)
+        if not self.queue and self.confirm_seq is not None:  # (the answers made at boot: nothing allocated)
+            if self.confirm_code:
+                return self.nak.ready(self.confirm_seq, self.confirm_code)
+            return self.ack.ready(self.confirm_seq)
         if self.key is None:
             fits = (span.slot_us - self.guard_us) * self.baud // 10000000 - sb.OVERHEAD - 1
             payload = self._events_payload(now, fits, later_us // 1000)
@@ -334,8 +390,12 @@ class Node:
                      link.after(t0, watch_to - skew))
         span.next_round = r + 1
         self.stats["replies"] += 1
-        if link.write_at(link.after(t0, at - skew), reply, watch, link.after(t0, at - skew + LATE_START_US)) is False:
+        confirms = self.identified and not self.queue and self.confirm_seq is not None  # as _span_reply chose
+        sent = link.write_at(link.after(t0, at - skew), reply, watch, link.after(t0, at - skew + LATE_START_US))
+        if sent is False:
             self.span = None  # the host spoke in its slot: the window is over
+        elif sent and confirms:
+            self.confirm_seq = None  # said once; a host that missed it sends the command again (same SEQ)
 
     def wake_us(self):
         """Microseconds until this node wants a step to answer in a LISTEN slot (None: nothing planned). The
@@ -354,18 +414,7 @@ class Node:
     def _handle(self, frame, now):
         if frame.from_node:
             return
-        span = self.span
-        if span is not None and frame.mtype == sb.LISTEN and frame.seq == span.seq:
-            # The second copy of the LISTEN this node is answering in: the window begins at its end, which the
-            # node may know better than the first's (both read as one burst, whose end is the second's).
-            if span.next_round == 0 and frame.payload[6] == 0 and frame.payload[7] == 0:
-                span.t0 = self.io.link.read_at()
-                span.skew_us = 0
-            return
-        self.span = None  # any other frame from the host ends a LISTEN window
-        if frame.addr == sb.BROADCAST and frame.mtype == sb.LISTEN:
-            self._listen(frame)
-            return
+        self.span = None  # any frame from the host ends a LISTEN window (a LISTEN is taken in _listen_fast)
         if frame.addr == sb.BROADCAST and frame.mtype == sb.POLL_ALL:
             self._poll_all(frame, now)
             return
@@ -378,11 +427,19 @@ class Node:
         if t == sb.IDENTIFY:
             self.identified = True
             self.last_cmd_seq = None
+            self.confirm_seq = None
             self._send(frame.seq, sb.IDENTITY, self._identity())
             return
+        quiet = t & sb.QUIET
         if not self.identified:
-            # After a reboot the host must learn it before anything else: answer every frame with IDENTITY.
-            self._send(frame.seq, sb.IDENTITY, self._identity())
+            # After a reboot the host must learn it before anything else: answer every frame with IDENTITY (but
+            # a quiet one: the node says it has no session in its LISTEN slot).
+            if not quiet:
+                self._send(frame.seq, sb.IDENTITY, self._identity())
+            return
+        if quiet:
+            code = 0 if frame.seq == self.last_cmd_seq else self._apply(t ^ quiet, frame.payload)
+            self._confirm(frame.seq, code)
             return
         if t == sb.POLL:
             self._ack_events(sb.decode_poll(frame.payload))
@@ -407,6 +464,13 @@ class Node:
             return
         self.last_cmd_seq = frame.seq
         self._send(frame.seq, sb.ACK)
+
+    def _confirm(self, seq, code):
+        """A quiet command was applied (``code`` 0) or refused: its answer waits for this node's LISTEN slot."""
+        if not code:
+            self.last_cmd_seq = seq
+        self.confirm_seq = seq
+        self.confirm_code = code
 
     def _apply(self, t, payload):
         io = self.io
@@ -516,13 +580,20 @@ class Node:
         if hi > self.dirty_hi:
             self.dirty_hi = hi
 
+    def _slot_near(self):
+        """Is this node's next answer in the LISTEN window (news, a confirmation) due within a chunk or two?"""
+        span = self.span
+        elapsed = self._in_span(span)
+        target = self._span_target(span, elapsed)
+        return target is not None and target[1] - elapsed < FLUSH_MARGIN_US
+
     def _flush(self):
         """Draw what the panel does not show yet, ``panel_chunk`` bytes at a time, stopping as soon as bus bytes
         are waiting: the host's next frame is answered first, and the drawing goes on at the next step."""
         link = self.io.link
         screen = self.io.screen
         while self.dirty_lo < self.dirty_hi:
-            if link.waiting():
+            if link.waiting() or (self.span is not None and self._slot_near()):
                 return
             lo = self.dirty_lo
             page = lo >> 7
@@ -575,11 +646,20 @@ class Node:
             if addr != sb.BROADCAST:
                 self.span = None  # any frame from the host ends a LISTEN window
                 return True
+            if mtype == sb.LISTEN:
+                self._listen_fast(buf, at)
+                return True
             if mtype != sb.STAGE or self.span is not None:
                 return False
             self._stage(buf, at + sb.HEADER_LEN, at + sb.HEADER_LEN + buf[at + 1])  # the deal's shared screens
             return True
-        if not self.identified or self.span is not None:
+        quiet = mtype & sb.QUIET
+        if quiet:  # sent between LISTEN windows: any frame from the host ends one
+            if not self.identified:
+                return True  # no session: it says so in its LISTEN slot, and the host restores it whole
+            self.span = None
+            mtype ^= quiet
+        elif not self.identified or self.span is not None:
             return False
         seq = buf[at + 3]
         p = at + sb.HEADER_LEN
@@ -601,6 +681,9 @@ class Node:
             code = self._display_staged(buf, p, p + buf[at + 1]) if seq != self.last_cmd_seq else 0
         else:
             return False
+        if quiet:
+            self._confirm(seq, code)
+            return True
         if code:
             link.write(self.nak.ready(seq, code))
         else:

@@ -139,9 +139,8 @@ def test_a_seat_that_stops_answering_pauses_the_game_and_is_restored(
     assert d.paused
     assert any(u.prompts == (f"seat.{seat}", "error.seat_offline") for u in session.voice.said)
     assert any(f"Seat {seat} is not answering" in getattr(line, "en", line) for line in d.remote_lines)
-    remote = sim.master.nodes[100]
     assert sim.table.remote is not None
-    session.run_until(lambda: not remote.outbox, max_time=session.clock.now() + 0.5)
+    session.run_until(lambda: sim.master.settled(100), max_time=session.clock.now() + 0.5)
     assert sim.bus.nodes[100].screen() == bytes(sim.table.remote.screen.interface.shadow)
     # two seconds later the node is back: found again, its screen and LED put back, the game goes on
     session.run_until(lambda: not d.paused, max_time=session.clock.now() + 5.0)
@@ -149,7 +148,7 @@ def test_a_seat_that_stops_answering_pauses_the_game_and_is_restored(
     ups = [e for e in session.inputs if isinstance(e, LinkEvent) and e.seat == seat and e.up]
     assert ups and "power-on" in ups[-1].reason
     node = sim.master.nodes[seat]
-    session.run_until(lambda: not node.outbox, max_time=session.clock.now() + 1.0)
+    session.run_until(lambda: sim.master.settled(seat), max_time=session.clock.now() + 1.0)
     assert sim.bus.nodes[seat].screen() == bytes(sim.table.seats[seat].screen.interface.shadow)
     assert sim.bus.nodes[seat].led == node.led == d.ui[seat].led
     session.run()

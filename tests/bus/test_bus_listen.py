@@ -81,19 +81,28 @@ def test_a_press_while_the_table_listens_reaches_the_master_within_a_round(
     assert at - pressed_at <= round_s(sim) + master.slot_us / 1e6 + 0.0005
 
 
+@pytest.mark.parametrize("quiet", [True, False], ids=["quietly (0.8)", "by name (0.7)"])
 def test_a_command_queued_in_a_window_goes_out_at_the_next_master_slot(
-    table4: tuple[SimTable, list[InputEvent]],
+    table4: tuple[SimTable, list[InputEvent]], quiet: bool
 ) -> None:
+    """By name, seat 2 acks the colour at once; sent quietly, it confirms it in its slot of the next window's
+    first round (PROTOCOL.md, "Quiet commands")."""
     sim, _ = table4
     master = sim.master
+    master.quiet = quiet
+    master._topology += 1  # the master works out again how it sends
     sent: list[tuple[int, int, float]] = []
     master.on_command = lambda address, mtype, when: sent.append((address, mtype, when))
     master.poll_round(hold_until=sim.bus.now() + 0.0331)  # asleep in a window
-    queued_at = sim.bus.now()
+    queued_at, confirmed = sim.bus.now(), master.stats.quiet_confirmed
     sim.table.seats[2].set_led((255, 0, 0))
     master.cycle()
+    if quiet:
+        assert not sent, "the window closed at the master slot, and the colour went out ahead of a new one"
+        master.poll_round(hold_until=sim.bus.now() + round_s(sim))
     assert sent and sent[0][:2] == (2, sb.SET_LED)
-    assert sent[0][2] - queued_at <= round_s(sim) + 0.001
+    assert sent[0][2] - queued_at <= (2 if quiet else 1) * round_s(sim) + 0.001
+    assert master.stats.quiet_confirmed - confirmed == (1 if quiet else 0)
     assert sim.bus.nodes[2].led == (255, 0, 0)
     assert sim.bus.counters.master_collisions == 0
 
@@ -205,18 +214,21 @@ def test_windows_are_short_until_the_line_has_been_clean_for_a_while() -> None:
         assert windows_per_second(0.5) > 50, "after a garbled frame"
 
 
+@pytest.mark.parametrize("quiet", [True, False], ids=["quietly (0.8)", "by name (0.7)"])
 def test_a_seat_that_restarted_and_first_hears_a_command_is_a_link_lost_and_found(
-    table4: tuple[SimTable, list[InputEvent]],
+    table4: tuple[SimTable, list[InputEvent]], quiet: bool
 ) -> None:
     """Its power was cut for a moment, and the LED colour for it is the first thing it hears: it answers with
-    IDENTITY (no session), and that is reported as a restart, so the director pauses (a press may have gone while
-    it was dark) and its LED comes back."""
+    IDENTITY (no session; sent quietly, it says so in its slot of the window after it), and that is reported as a
+    restart, so the director pauses (a press may have gone while it was dark) and its LED comes back."""
     sim, events = table4
     master = sim.master
+    master.quiet = quiet
+    master._topology += 1
     master.abandon_span()
     sim.bus.power_cycle(1, off_for=0.0001)
     sim.table.seats[1].set_led((9, 9, 9))
-    master.command_round()
+    master.cycle() if quiet else master.command_round()
     links = [(e.up, "restarted" in e.reason) for e in events if isinstance(e, LinkEvent) and e.seat == 1]
     assert links[-2:] == [(False, True), (True, False)]
     sim.table.run_for(0.1)

@@ -1,4 +1,5 @@
-"""A seat that is polled, hears the host talk to other seats and hears their answers allocates nothing: on the
+"""A seat that is polled, hears the host talk to other seats and hears their answers, and is listed in LISTEN
+windows (taken in place, firmware 0.8), allocates nothing: on the
 Pico every allocation is the allocator's search and, sooner or later, a garbage collection the next request waits
 for (docs/hardware-truth.md, "Replies in time"). Run under the real MicroPython binary with the firmware's own
 modules; the link is a stand-in that allocates nothing itself."""
@@ -36,6 +37,15 @@ class Link:
     def write(self, data):
         self.writes += 1
 
+    def read_at(self):
+        return 0
+
+    def since(self, then):
+        return 0
+
+    def after(self, then, us):
+        return then + us
+
 
 class IO:
     def __init__(self):
@@ -55,7 +65,9 @@ node.step(0)
 polls = [sb.encode_frame(3, i, sb.POLL, sb.encode_poll(0)) for i in range(256)]  # seat 3, nothing to report
 others = [sb.encode_frame(5, i, sb.SET_LED, b"\x01\x02\x03") for i in range(256)]  # the host to seat 5
 answers = [sb.encode_frame(5, i, sb.EVENTS, b"\x00", True) for i in range(256)]  # seat 5 answering
-kinds = (polls, others, answers)
+listens = [sb.encode_frame(sb.BROADCAST, i, sb.LISTEN, sb.encode_listen(210, 1000, 20, 1, b"\x01\x03\x05", [(3, 0)]))
+           for i in range(256)]  # a window opened, seat 3 listed, with nothing to say in it
+kinds = (polls, listens, others, answers)  # (the host talking to seat 5 ends the window)
 for warm in range(4):
     io.link.data = polls[warm]
     node.step(1 + warm)

@@ -403,3 +403,55 @@ def test_a_seat_on_firmware_0_6_says_it_times_its_slots_from_the_line_and_its_pr
     [answer] = frames(frame)
     assert answer.mtype == sb.EVENTS
     assert [(kind, data) for _, kind, _, data in sb.decode_events(answer.payload)] == [(sb.EV_PRESS, bytes([sb.BTN_OK]))]
+
+
+# --- Quiet commands: applied now, confirmed in the node's slot of the next LISTEN window ---------------------
+def quietly(node: SimNode, at_us: int, seq: int, mtype: int, payload: bytes) -> bytes:
+    return node.step(at_us // 1000, sb.encode_frame(3, seq, mtype | sb.QUIET, payload), at_us)
+
+
+def test_a_quiet_led_colour_is_lit_at_once_and_confirmed_in_seat_3s_first_slot(seat3: SimNode) -> None:
+    """PROTOCOL.md, "Quiet commands": no answer to the command itself; an ACK with its SEQ in the next window."""
+    ident = identify(seat3)
+    assert int(ident["caps"]) & sb.CAP_QUIET  # type: ignore[call-overload]
+    assert quietly(seat3, 60_000, 21, sb.SET_LED, b"\x00\x30\x00") == b"", "a quiet command is not answered"
+    assert seat3.led == (0, 0x30, 0)
+    listen(seat3, 60_300, 22)
+    [(delay, frame, watch)] = seat3.later
+    assert delay == pytest.approx(2 * SLOT / 1e6) and watch is None, "round 0, seat 3's slot"
+    [answer] = frames(frame)
+    assert (answer.mtype, answer.seq, answer.payload) == (sb.ACK, 21, b"")
+    seat3.step(61, b"", 60_300 + ROUND)
+    assert seat3.later == [], "said once: a host that missed it sends the command again"
+
+
+def test_a_press_goes_before_a_confirmation_and_the_confirmation_in_the_next_round(seat3: SimNode) -> None:
+    identify(seat3)
+    seat3.button("ok", True)
+    quietly(seat3, 70_000, 30, sb.SET_LED, b"\x10\x00\x00")
+    listen(seat3, 70_300, 31)
+    [(_, frame, _)] = seat3.later
+    [news] = frames(frame)
+    assert (news.mtype, news.seq) == (sb.EVENTS, 31), "news first"
+    listen(seat3, 70_300 + ROUND - GAP + 300, 32, ack=1)  # the host acks the press in a new window
+    [(_, frame, _)] = seat3.later
+    [confirmation] = frames(frame)
+    assert (confirmation.mtype, confirmation.seq) == (sb.ACK, 30)
+
+
+def test_a_quiet_command_the_seat_refuses_is_confirmed_with_its_nak(seat3: SimNode) -> None:
+    identify(seat3)
+    quietly(seat3, 90_000, 50, sb.DISPLAY_RLE, b"\x03\xff\x01\x05\x05")  # two bytes into the last one
+    listen(seat3, 90_300, 51)
+    [(_, frame, _)] = seat3.later
+    [answer] = frames(frame)
+    assert (answer.mtype, answer.seq, answer.payload) == (sb.NAK, 50, bytes([sb.NAK_BAD_PAYLOAD]))
+
+
+def test_a_rebooted_seat_ignores_a_quiet_command_and_says_it_has_no_session(seat3: SimNode) -> None:
+    assert quietly(seat3, 95_000, 60, sb.SET_LED, b"\x30\x00\x00") == b""
+    assert seat3.led != (0x30, 0, 0)
+    listen(seat3, 95_300, 61)
+    [(_, frame, _)] = seat3.later
+    [answer] = frames(frame)
+    assert (answer.mtype, answer.payload) == (sb.NAK, bytes([sb.NAK_NOT_IDENTIFIED]))

@@ -124,3 +124,21 @@ def test_a_retransmitted_display_staged_is_acked_but_not_shown_twice(seat3: SimN
     assert command(seat3, 5, 2, sb.DISPLAY_STAGED, payload).mtype == sb.ACK
     assert command(seat3, 6, 2, sb.DISPLAY_STAGED, payload).mtype == sb.ACK  # the same SEQ: our ACK was lost
     assert seat3.screen() == with_seat_number(base)
+
+
+def test_a_quiet_display_staged_sent_again_is_confirmed_again_but_shown_once(seat3: SimNode) -> None:
+    """PROTOCOL.md, "Quiet commands": a host that missed the confirmation sends the command again with its SEQ.
+    A DISPLAY_STAGED applied twice would be refused (its stage is used up), so an ACK both times means once."""
+    command(seat3, 1, 1, sb.IDENTIFY)
+    base = deal_layout()
+    for i, frame in enumerate(stage_frames(9, base, [3])):
+        replies(seat3, 2 + i, frame)
+    quiet = sb.encode_frame(3, 2, sb.DISPLAY_STAGED | sb.QUIET, staged(9, base, with_seat_number(base)))
+    listen = sb.encode_frame(sb.BROADCAST, 3, sb.LISTEN, sb.encode_listen(250, 1000, 5, 0, b"\x03", []))
+    for now in (5, 7):
+        assert replies(seat3, now, quiet) == [], "a quiet command is not answered"
+        seat3.step(now, listen, now * 1000 + 300)
+        [(_, frame, _)] = seat3.later
+        [answer] = sb.Decoder().feed(frame)
+        assert (answer.mtype, answer.seq) == (sb.ACK, 2)
+    assert seat3.screen() == with_seat_number(base)

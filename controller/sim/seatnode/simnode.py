@@ -59,6 +59,7 @@ boots = [int(sys.argv[4]) if len(sys.argv) > 4 else 0]
 
 later = []  # (delay_us, bytes, watch) the node asked to send after a delay (its slots): the driver times them
 clock_us = [0]  # the link's microsecond clock, set by every step
+rx_at = [0]  # when the bytes of this step ended on the line (earlier than the step when the node was busy)
 
 
 def write_at(deadline, data, watch=None, latest=None):
@@ -68,7 +69,7 @@ def write_at(deadline, data, watch=None, latest=None):
     if watch is not None:
         watch = (watch[0] - now, watch[1] - now)
     later.append((deadline - now, bytes(data), watch))
-    return None  # the driver decides whether the master slot stayed quiet
+    return True  # as far as the node knows (the driver holds it back if the master talked in the watched slot)
 
 
 def start(now):
@@ -77,6 +78,7 @@ def start(now):
     io.link.write_at = write_at
     io.link.after = lambda then, us: then + us  # the step's clock does not wrap
     io.link.us = lambda: clock_us[0]
+    io.link.read_at = lambda: rx_at[0]
     io.link.since = lambda then: clock_us[0] - then
     io.link.slot_timed = True  # the driver answers at each slot's exact moment (CAP_SLOT_TIMED)...
     io.link.slot_exact = True  # ...to the microsecond of the simulated clock, as 0.7 does on the chip (SLOT_EXACT)
@@ -119,6 +121,7 @@ while True:
         now = int(parts[1])
         world.now_ms = now
         clock_us[0] = int(parts[3]) if len(parts) > 3 else now * 1000
+        rx_at[0] = int(parts[4]) if len(parts) > 4 else clock_us[0]
         if hung and world.wdt is not None and world.wdt.bitten(now):
             hung = False  # the watchdog resets the board: it boots again and says why
             world.reset_cause = machine.WDT_RESET
