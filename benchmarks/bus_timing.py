@@ -200,6 +200,13 @@ def describe_link(link: tuple[float, float]) -> str:
     return "on the wire (no host delay)"
 
 
+#: On their own chip nodes take a while over a LISTEN: an emulated Pico (firmware 0.8, 2 Mbaud) confirmed a quiet
+#: command first in its slot 2.65 ms after the LISTEN's end, never in the one at 1.39 ms (firmware/PROTOCOL.md, "The
+#: nodes' own time"): with --node-replies a simulated node is not ready for a window's slots before this, a little
+#: later than seen (a loop pass with a card scan or a drawing chunk in it is longer).
+PICO_LISTEN_READY_S = 0.0029
+
+
 def node_replies_file(path: str) -> tuple[float, ...]:
     """The emulated Picos' reply latencies (benchmarks/node_reply.py --save-replies), in seconds: both stretches,
     the deal's screens and a quiet table, as many of each as were measured."""
@@ -212,7 +219,7 @@ def node_replies_file(path: str) -> tuple[float, ...]:
 
 def press_to_director_simulated(seats: int, seconds: float, seeds: list[int], baud: int,
                                 link: tuple[float, float] = (0.0, 0.0),
-                                node_replies: tuple[float, ...] = ()) -> list[float]:
+                                node_replies: tuple[float, ...] = (), quiet: bool = False) -> list[float]:
     """Games at the simulated table (``tianhei bus-sim``: the firmware under MicroPython, the wire's time, the
     bots' presses), ``seconds`` of table time each: each press from the finger to the host, in simulated time, so
     the same on every run and every machine."""
@@ -225,16 +232,19 @@ def press_to_director_simulated(seats: int, seconds: float, seeds: list[int], ba
     for seed in seeds:
         tick, delay = link
         with BusSession(config, seed, "heuristic", baud=baud, adapter_tick=tick, host_delay=delay,
-                        node_replies=node_replies) as session:
+                        node_replies=node_replies, listen_ready=PICO_LISTEN_READY_S if node_replies else 0.0,
+                        quiet=quiet) as session:
             session.start()
             session.run(max_time=seconds)
             lat += [x * 1000 for x in session.latencies]
     listed = seats + 1  # and the judge's remote
     round_ms = listen_round_ms(listed, baud, sb.POLL_ALL_SHORT_GUARD_US)  # the simulated seats say SLOT_EXACT
     over = sum(x > 5.0 for x in lat)
-    nodes = (f"nodes answering as emulated Picos do (p50 {statistics.median(node_replies) * 1000:.2f} ms)"
+    nodes = (f"nodes answering as emulated Picos do (p50 {statistics.median(node_replies) * 1000:.2f} ms; "
+             f"ready for a LISTEN's slots {PICO_LISTEN_READY_S * 1000:.1f} ms after it)"
              if node_replies else "nodes answering in 0.2 ms")
-    print(f"press to director, simulated ({seats} seats and the remote, {baud} baud, {describe_link(link)}, {nodes}, seeds "
+    how = "quiet commands" if quiet else "commands by name"
+    print(f"press to director, simulated ({seats} seats and the remote, {baud} baud, {describe_link(link)}, {nodes}, {how}, seeds "
           f"{' '.join(map(str, seeds))}, {seconds:.0f} s of a game each): {len(lat)} presses and releases, p50 "
           f"{statistics.median(lat):.2f} ms, p95 {percentile(lat, 95):.2f} ms, p99 {percentile(lat, 99):.2f} ms, "
           f"max {max(lat):.2f} ms; over 5 ms: {over} ({100 * over / len(lat):.1f} %); over one LISTEN round "
@@ -293,6 +303,9 @@ def main() -> int:
     parser.add_argument("--node-replies", type=node_replies_file, nargs="*", default=[()], metavar="FILE",
                         help="draw each node's answer time from FILE (benchmarks/node_reply.py --save-replies, e.g. "
                              "benchmarks/data/pico-replies.json); without: the simulated firmware's 0.2 ms")
+    parser.add_argument("--quiet", action="store_true",
+                        help="the master sends its commands quietly (firmware/PROTOCOL.md, \"Quiet commands\"; off on the "
+                             "table)")
     args = parser.parse_args()
     node_turn = args.turnaround_us / 1e6
     master_turn = args.master_us / 1e6
@@ -321,7 +334,8 @@ def main() -> int:
         for baud in args.sim_baud:
             for replies in args.node_replies or [()]:
                 for link in args.links:
-                    press_to_director_simulated(args.seats, args.sim_seconds, args.seeds, baud, link, replies)
+                    press_to_director_simulated(args.seats, args.sim_seconds, args.seeds, baud, link, replies,
+                                                args.quiet)
     if args.press_seconds > 0:
         press_to_director(args.seats, args.press_seconds, args.press_every, args.runs)
     return 0

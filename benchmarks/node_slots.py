@@ -46,6 +46,7 @@ from controller.bus.nodes import NodeSpec  # noqa: E402
 from controller.bus.table import BusTable  # noqa: E402
 from controller.nodes import firmware_build  # noqa: E402
 from controller.nodes.emulated_bus import EmulatedBus  # noqa: E402
+from controller.ports import ButtonEvent  # noqa: E402
 from controller.screens.render import render  # noqa: E402
 from controller.screens.views import RoleReveal, TapCard  # noqa: E402
 
@@ -54,6 +55,7 @@ EARLY_NS = 50_000  # an answer this much before its window's start still counts 
 # already ended (the node had not yet read the host's frame), matched here to the wrong window. Counted apart, so
 # that the start error of the answers in their slots shows.
 FAR_OFF_US = 100
+DEBOUNCE_S = 0.020  # the firmware's debounce_ms: an edge within it of the one before is read when it ends
 
 
 def slot_starts(said: list[tuple[int, bytes]], byte_ns: int) -> list[tuple[int, int, dict[int, int], int, int, int]]:
@@ -167,6 +169,27 @@ def together_moments(bus: EmulatedBus, table: BusTable, master: BusMaster, heard
             "presses_missing": missing}
 
 
+def press_latencies(touches: list[tuple[int, bool, float]], arrived: list[tuple[float, object]]) -> list[float]:
+    """Milliseconds from each finger's touch to its press or release in the master's hands, matched in order per
+    seat. A touch within the node's debounce time (20 ms) of the one before is read when that time ends
+    (firmware/PROTOCOL.md, "Buttons"), so it counts from then."""
+    heard: dict[int, list[tuple[float, bool]]] = {}
+    for at, event in arrived:
+        if isinstance(event, ButtonEvent):
+            heard.setdefault(event.seat, []).append((at, event.pressed))
+    out = []
+    before: dict[int, float] = {}
+    for address, pressed, when in touches:
+        start = max(when, before.get(address, -1.0) + DEBOUNCE_S)
+        before[address] = when
+        queue = heard.get(address, [])
+        while queue and queue[0][1] != pressed:
+            queue.pop(0)  # (not matched: counted as missing by the caller's comparison)
+        if queue:
+            out.append((queue.pop(0)[0] - start) * 1000)
+    return out
+
+
 def spread(values: list[float]) -> dict[str, float | None]:
     every = sorted(values)
     if not every:
@@ -187,6 +210,9 @@ def main() -> int:
     parser.add_argument("--together", type=int, default=0, metavar="MOMENTS",
                         help="instead of the deal: every seat presses (then lifts) at the same moment, MOMENTS times, on a "
                              "quiet table (LISTEN windows); counts the moments that garbled an answer")
+    parser.add_argument("--quiet", action="store_true",
+                        help="quiet commands confirmed in the slots (firmware/PROTOCOL.md, \"Quiet commands\"; off on the "
+                             "table), instead of an exchange per command")
     args = parser.parse_args()
     firmware = firmware_build.build().firmware.read_bytes()
     rng = random.Random(args.seed)
@@ -196,9 +222,11 @@ def main() -> int:
         master = BusMaster(bus, [NodeSpec(address=a, seat=a) for a in addresses], baud=args.baud)
         master.short_guard_us = args.guard  # the nodes say CAP_SLOT_EXACT (firmware 0.7): the host's short guard
         master.slot_us = sb.poll_all_slot_us(master.baud, args.guard)
+        master.quiet = args.quiet
         heard: list[object] = []
+        arrived: list[tuple[float, object]] = []
         table = BusTable(master, threaded=False)
-        table.start(heard.append)
+        table.start(lambda event: (heard.append(event), arrived.append((bus.now(), event))))
         table.run_for(0.2)
         de = {pico.config["address"]: pico.config["uart"]["de"] for pico in bus.picos}
         for pico in bus.picos:
@@ -207,22 +235,44 @@ def main() -> int:
         together = together_moments(bus, table, master, heard, args.together, rng) if args.together else None
         views = [TapCard(seat=1), RoleReveal(seat=1, role="killer", partners=(2,)), RoleReveal(seat=1, role="police")]
         step, t, held = 0.01, 0.0, set()
+        touches: list[tuple[int, bool, float]] = []  # (address, pressed, when)
+        last: dict[int, float] = {}
+        quiet_before = (master.stats.quiet_sent, master.stats.quiet_confirmed, master.stats.quiet_by_name)
+        drawn_at: float | None = None
+        settle: list[float] = []  # ms from every seat's screen changing to the last one taken by its node
         while t < (0 if args.together else args.seconds):
+            if drawn_at is not None and all(master.settled(a) for a in table.seats):
+                settle.append((bus.now() - drawn_at) * 1000)  # (to the end of the step it happened in)
+                drawn_at = None
             if int(t / 0.15) != int((t - step) / 0.15):  # the deal: every seat's screen changes every 150 ms
                 for address in table.seats:
                     table.seats[address].display(render(views[(int(t / 0.15) + address) % len(views)]))
-            for pico in bus.picos:  # a finger presses or lifts now and then, at no particular moment
-                if rng.random() < 0.08:
+                drawn_at = bus.now()
+            for pico in bus.picos:  # a finger presses or lifts now and then, at any moment of the master's cycle
+                address = pico.config["address"]
+                if last.get(address, 0.0) < bus.now() + step:  # (a click is held 40-200 ms, as a person's)
                     pressed = pico.index not in held
-                    pico.button("ok", pressed)
+                    when = max(bus.now(), last.get(address, 0.0)) + rng.uniform(0.0, step)
+                    last[address] = when + rng.uniform(0.04, 0.2)
+                    bus.at(when, lambda p=pico, down=pressed: p.button("ok", down))
+                    touches.append((address, pressed, when))
                     (held.add if pressed else held.discard)(pico.index)
-            table.run_for(step * rng.uniform(0.5, 1.5))
-            t += step
+            table.run_for(step * rng.uniform(0.5, 1.5) if drawn_at is None else 0.001)
+            t += step if drawn_at is None else 0.001
+        table.run_for(0.05)
         edges = {pico.config["address"]: bus.call({"op": "edges", "pico": pico.index, "take": True})
                  for pico in bus.picos}
         result = measure(bus, edges)
         if together is not None:
             result.update(together)
+        else:
+            result["press_ms"] = spread(press_latencies(touches, arrived))
+            result["screens_ms"] = spread(settle)
+            sent, confirmed, by_name = (a - b for a, b in zip(
+                (master.stats.quiet_sent, master.stats.quiet_confirmed, master.stats.quiet_by_name), quiet_before,
+                strict=True))
+            result.update(quiet_sent=sent, quiet_confirmed=confirmed, quiet_by_name=by_name,
+                          poll_alls=master.stats.poll_alls, listens=master.stats.listens)
         result.update(seats=args.seats, emulated_s=args.seconds, host_s=round(time.monotonic() - wall, 1),
                       slot_us=master.slot_us, guard_us=args.guard)
     if args.json:

@@ -131,10 +131,11 @@ class SimNode:
                 return out
             out.append(reply)
 
-    def step(self, now_ms: int, rx: bytes = b"", now_us: int | None = None) -> bytes:
+    def step(self, now_ms: int, rx: bytes = b"", now_us: int | None = None, rx_us: int | None = None) -> bytes:
+        """``rx_us``: when ``rx`` ended on the line, if the node steps later than that (it was busy)."""
         tx = b""
         self.later = []
-        clock = "" if now_us is None else f" {now_us}"
+        clock = "" if now_us is None else f" {now_us}" + ("" if rx_us is None else f" {rx_us}")
         for line in self._ask(f"s {now_ms} {rx.hex() if rx else '-'}{clock}"):
             kind, _, rest = line.partition(" ")
             if kind == "t":
@@ -257,6 +258,11 @@ class SimBus:
         #: Pi's PL011 raises its receive interrupt 32 bit times after the line goes quiet, and Linux's tty layer
         #: hands the bytes on from a worker thread: about 0.1-0.2 ms on a Pi (a model, not a measurement).
         self.host_delay = 0.0
+        #: How long a node takes to be ready to answer in a LISTEN window after the LISTEN ended (seconds). The
+        #: simulated firmware is ready at once; on its own chip a node takes the frame in interpreted MicroPython,
+        #: and emulated Picos answered a quiet command's confirmation first in a slot 4.5-4.9 ms after the
+        #: LISTEN (benchmarks/node_slots.py): its earlier slots go by.
+        self.listen_ready = 0.0
         self._adapter_phase = random.Random(f"adapter:{self.faults.seed}").random()
         self._rx = bytearray()
         self._off_until: dict[int, float] = {}
@@ -413,9 +419,10 @@ class SimBus:
         """Step the node at ``when``, the time its frame arrived or its tick came due, even when the simulation
         handles it later (the master sent two frames back to back meanwhile): the node keeps its own time."""
         self.counters.node_steps += 1
-        at = max(when, self._node_time.get(address, 0.0))
+        busy = self.listen_ready if self.listen_ready and len(rx) > 4 and rx[4] == sb.LISTEN else 0.0
+        at = max(when + busy, self._node_time.get(address, 0.0))
         self._node_time[address] = at
-        tx = node.step(round(at * 1000), rx, round(at * 1e6))
+        tx = node.step(round(at * 1000), rx, round(at * 1e6), round(when * 1e6) if at > when else None)
         if tx:  # an answer to a frame for this node: the line is the node's once that frame ended
             turn = self.turnaround_draw() if self.turnaround_draw is not None else self.turnaround
             start = max(at + turn, self._line_free)

@@ -12,6 +12,8 @@ goes to them. Buttons are GPIO inputs (pulled up: a press is a low level).
 
 from __future__ import annotations
 
+import heapq
+import itertools
 import json
 import os
 import subprocess
@@ -128,6 +130,9 @@ class EmulatedBus:
         self.on_reset: Callable[[EmulatedPico, int], None] | None = None
         #: Bytes garbled on the line because two senders (Picos, or a Pico and noise) were on it at once.
         self.collisions = 0
+        #: What ``at`` planned: (ns, order, action), run when the line's time reaches it, inside a read or a run.
+        self._actions: list[tuple[int, int, Callable[[], None]]] = []
+        self._order = itertools.count()
         self.call({"op": "hello", "baud": baud, "bootrom": words})
 
     # --- the process ------------------------------------------------------------------------------------------
@@ -211,7 +216,22 @@ class EmulatedBus:
         """Let every Pico run ``seconds`` of its time; the bytes that reached the master meanwhile."""
         return self._run(self._t_ns + round(seconds * NS), stop_on_rx=False)
 
+    def at(self, when: float, action: Callable[[], None]) -> None:
+        """Run ``action`` (a finger on a button) when the line's time reaches ``when`` (seconds), wherever the
+        master is then: in the middle of its read, not only between its calls, as a person presses at any moment."""
+        heapq.heappush(self._actions, (round(when * NS), next(self._order), action))
+
     def _run(self, until_ns: int, stop_on_rx: bool) -> bytes:
+        got = b""
+        while self._actions and self._actions[0][0] <= until_ns:
+            if self._actions[0][0] > self._t_ns:
+                got += self._run_to(self._actions[0][0], stop_on_rx)
+                if got and stop_on_rx:
+                    return got
+            heapq.heappop(self._actions)[2]()
+        return got + self._run_to(until_ns, stop_on_rx)
+
+    def _run_to(self, until_ns: int, stop_on_rx: bool) -> bytes:
         answer = self.call({"op": "run", "until": until_ns, "stop_on_rx": stop_on_rx})
         self._t_ns = int(answer["t"])
         self.collisions = int(answer.get("collisions", self.collisions))

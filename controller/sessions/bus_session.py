@@ -341,6 +341,10 @@ class BusSession:
     #: How long nodes take to answer a frame addressed to them, in seconds, as measured on a node's own chip (each
     #: answer draws one; empty: the simulated firmware's fixed turnaround). benchmarks/bus_timing.py --node-replies.
     node_replies: tuple[float, ...] = ()
+    #: How long nodes take to be ready to answer in a LISTEN window (SimBus.listen_ready), in seconds.
+    listen_ready: float = 0.0
+    #: Quiet commands while every node says it takes them (BusMaster.quiet; off on the table).
+    quiet: bool = False
     cards: bool = True
     lang: str = "zh"
     pack: str = "zh-CN"
@@ -367,6 +371,8 @@ class BusSession:
                          remote_address=REMOTE_ADDRESS, interpreter=self.interpreter)
         self.sim.bus.adapter_tick = self.adapter_tick
         self.sim.bus.host_delay = self.host_delay
+        self.sim.bus.listen_ready = self.listen_ready
+        self.sim.master.quiet = self.quiet
         if self.node_replies:
             draw = random.Random(f"node-replies:{self.seed}")
             replies = self.node_replies

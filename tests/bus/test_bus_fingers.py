@@ -131,3 +131,31 @@ def test_a_node_on_its_own_chip_answers_when_its_loop_comes_round_not_at_once() 
             sim.close()
 
     assert answered_after(0.0031) - answered_after(0.0002) == pytest.approx(0.0029)
+
+
+def test_a_node_on_its_own_chip_takes_a_listen_before_it_can_answer_in_its_slots(table4: SimTable) -> None:
+    """benchmarks/bus_timing.py --node-replies: a node takes a LISTEN in interpreted MicroPython, so the slots of
+    the window that go by meanwhile are not its. Seat 2's colour, sent quietly ahead of a window, is confirmed in
+    the first of its slots after ``listen_ready``, at that slot's moment (the window still counts from the
+    LISTEN's end), not in the first round."""
+    sim = table4
+    master = sim.master
+    sim.bus.listen_ready = 0.0045
+    master.quiet = True
+    master._topology += 1
+    confirmed: list[float] = []
+    master.on_command = lambda address, mtype, when: confirmed.append(when)
+    master.poll_round(hold_until=sim.bus.now() + 0.001)  # asleep in a window
+    sim.table.seats[2].set_led((0, 9, 0))
+    master.cycle()  # the window closes at the master slot...
+    master.poll_round(hold_until=sim.bus.now())  # ...the colour goes out quietly, then a new LISTEN
+    span = master._span
+    assert span is not None and not confirmed
+    master.poll_round(hold_until=span.opened + 0.02)
+    [at] = confirmed
+    answer = sb.OVERHEAD * 10 / master.baud
+    slot = span.group.index(master.nodes[2]) * span.slot
+    rounds = (at - answer - sim.bus.turnaround - span.opened - slot) / span.round  # (the driver's turnaround)
+    assert at - answer >= span.opened + 0.0045
+    assert rounds == pytest.approx(round(rounds), abs=0.05), "at its slot's moment in a later round"
+    assert sim.bus.nodes[2].led == (0, 9, 0)
