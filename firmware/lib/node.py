@@ -10,6 +10,8 @@ frames addressed to this node. Events stay queued, oldest first, until a POLL ac
 only means they are sent again; the host drops repeats by their sequence number.
 """
 
+from array import array
+
 import framing
 import seatbus as sb
 from mpcompat import micropython
@@ -79,6 +81,16 @@ class Node:
         self.ack = framing.Reply(self.address, sb.ACK)
         self.nak = framing.Reply(self.address, sb.NAK, b"\x00")
         self.no_events = framing.Reply(self.address, sb.EVENTS, b"\x00")
+        # The answer in a slot (EVENTS with as many queued events as fit), kept ready as the queue changes
+        # (_prepare): made when the slot is near, in interpreted code, it took the emulated Pico a millisecond, often
+        # twice (its slot had gone by meanwhile), and the press missed slot after slot. At the slot only the ages,
+        # the SEQ and the CRC are written (_stamp).
+        self.prep = bytearray(sb.OVERHEAD + sb.MAX_PAYLOAD)
+        self.prep_fits = -1  # the events' room it was made for (-1: to be made again)
+        self.prep_len = 0
+        self.prep_n = 0
+        self.prep_off = array("H", bytes(2 * QUEUE_MAX))  # where each event's age is in it
+        self.prep_at = array("i", bytes(4 * QUEUE_MAX))  # ...and when the event happened (ms)
         self.identified = False
         self.last_cmd_seq = None
         # A quiet command's answer, kept for this node's slot in the next LISTEN window (None: nothing to confirm).
@@ -142,6 +154,7 @@ class Node:
 
     # --- inputs -----------------------------------------------------------------------------------------
     def _queue(self, kind, now, data):
+        self.prep_fits = -1
         if len(self.queue) >= QUEUE_MAX:
             self.queue.pop(0)
             self.dropped_events += 1
@@ -212,40 +225,105 @@ class Node:
     def _ack_events(self, ack):
         while self.queue and not sb.seq_after(self.queue[0][0], ack):
             self.queue.pop(0)
+            self.prep_fits = -1
 
-    def _poll_all(self, frame, now):
-        """POLL_ALL: take this node's ack, and answer in its slot if it has news or is called by name (roll)."""
+    @micropython.native
+    def _prepare(self, fits):
+        """The slot answer's frame for ``fits`` bytes of events (the queue's first, as many as fit), their ages
+        left to ``_stamp``; ``prep_n`` 0 when the first event does not fit (a card's UID)."""
+        buf = self.prep
+        at = sb.HEADER_LEN + 1
+        n = 0
+        for ev in self.queue:
+            data = ev[3]
+            size = 6 + len(data)
+            if at - sb.HEADER_LEN - 1 + size > fits:
+                break
+            seq = ev[0]
+            buf[at] = (seq >> 8) & 0xFF
+            buf[at + 1] = seq & 0xFF
+            buf[at + 2] = ev[1]
+            self.prep_off[n] = at + 3
+            self.prep_at[n] = ev[2]
+            buf[at + 5] = len(data)
+            for i in range(len(data)):
+                buf[at + 6 + i] = data[i]
+            at += size
+            n += 1
+        buf[0] = sb.SYNC
+        buf[1] = at - sb.HEADER_LEN
+        buf[2] = self.address | sb.FROM_NODE
+        buf[4] = sb.EVENTS
+        buf[sb.HEADER_LEN] = n
+        self.prep_n = n
+        self.prep_len = at + sb.CRC_LEN
+        self.prep_fits = fits
+
+    @micropython.native
+    def _stamp(self, seq, now, later_ms):
+        """The prepared answer with its events' ages as they will be ``later_ms`` from ``now``, its SEQ and CRC."""
+        buf = self.prep
+        for i in range(self.prep_n):
+            age = now - self.prep_at[i] + later_ms
+            if age > 0xFFFF:
+                age = 0xFFFF
+            off = self.prep_off[i]
+            buf[off] = (age >> 8) & 0xFF
+            buf[off + 1] = age & 0xFF
+        buf[3] = seq
+        framing.crc_put(buf, 1, self.prep_len - sb.CRC_LEN)
+        return memoryview(buf)[: self.prep_len]
+
+    @micropython.native
+    def _poll_all_fast(self, buf, at, now):
+        """POLL_ALL, read in place from the receive buffer: take this node's ack, and answer in its slot (its prepared
+        answer, _prepare) if it has news or is called by name (roll). Decoded the long way (a Frame, then
+        ``seatbus.decode_poll_all``) it took the emulated Pico longer than the slots last at 4 seats, so only the
+        seat called by roll was ever heard (firmware/PROTOCOL.md, "The nodes' own time")."""
         if self.role != sb.ROLE_SEAT:
             return
         link = self.io.link
         read_at = link.read_at()  # the slots count from the frame's end on the line, not from this moment
-        try:
-            slot_us, roll, addresses, acks = sb.decode_poll_all(frame.payload)
-        except sb.FrameError:
-            return
-        index = addresses.find(bytes((self.address,)))
+        length = buf[at + 1]
+        p = at + sb.HEADER_LEN
+        n = buf[p + 3]
+        rest = length - 4 - n
+        if rest < 0 or rest % 3:
+            return  # (decode_poll_all refuses it too)
+        me = self.address
+        index = -1
+        for i in range(n):
+            if buf[p + 4 + i] == me:
+                index = i
+                break
         if index < 0:
             return
-        if not self.identified:
-            if roll == self.address:  # rebooted: say so in the slot (briefly), and the master starts a session
-                reply = sb.encode_frame(self.address, frame.seq, sb.NAK, bytes((sb.NAK_NOT_IDENTIFIED,)), True)
-                start = link.after(read_at, index * slot_us)
-                link.write_at(start, reply, None, link.after(start, LATE_START_US))
-            return
-        if self.address in acks:
-            self._ack_events(acks[self.address])
-        if not self.queue and roll != self.address:
-            return
-        late = link.since(read_at) - index * slot_us
-        if late > self.guard_us:
-            return  # its slot has passed (the loop was busy): answering now would talk over the next one
-        fits = (slot_us - self.guard_us) * self.baud // 10000000 - sb.OVERHEAD - 1
-        payload = self._events_payload(now, fits)
-        if payload[0] == 0 and self.queue:  # a card's UID is longer than a slot: ask to be polled by name
-            reply = sb.encode_frame(self.address, frame.seq, sb.NAK, bytes((sb.NAK_POLL_ME,)), True)
-        else:
-            reply = sb.encode_frame(self.address, frame.seq, sb.EVENTS, payload, True)
+        seq = buf[at + 3]
+        roll = buf[p + 2]
+        slot_us = buf[p] << 8 | buf[p + 1]
         start = link.after(read_at, index * slot_us)
+        if not self.identified:
+            if roll == me:  # rebooted: say so in the slot (briefly), and the master starts a session
+                link.write_at(start, self.nak.ready(seq, sb.NAK_NOT_IDENTIFIED), None, link.after(start, LATE_START_US))
+            return
+        q = p + 4 + n
+        end = p + length
+        while q < end:
+            if buf[q] == me:
+                self._ack_events(buf[q + 1] << 8 | buf[q + 2])
+                break
+            q += 3
+        if not self.queue and roll != me:
+            return
+        if link.since(read_at) - index * slot_us > self.guard_us:
+            return  # its slot has passed (the loop was busy): answering now would talk over the next one
+        fits = (slot_us - self.guard_us) * self.baud_10k // 1000 - sb.OVERHEAD - 1
+        if fits != self.prep_fits:
+            self._prepare(fits)
+        if not self.prep_n and self.queue:  # a card's UID is longer than a slot: ask to be polled by name
+            reply = self.nak.ready(seq, sb.NAK_POLL_ME)
+        else:
+            reply = self._stamp(seq, now, 0)
         link.write_at(start, reply, None, link.after(start, LATE_START_US))
         self.stats["replies"] += 1
 
@@ -342,10 +420,11 @@ class Node:
                 return self.nak.ready(self.confirm_seq, self.confirm_code)
             return self.ack.ready(self.confirm_seq)
         if self.key is None:
-            fits = (span.slot_us - self.guard_us) * self.baud // 10000000 - sb.OVERHEAD - 1
-            payload = self._events_payload(now, fits, later_us // 1000)
-            if payload[0] or not self.queue:
-                return sb.encode_frame(self.address, span.seq, sb.EVENTS, payload, True)
+            fits = (span.slot_us - self.guard_us) * self.baud_10k // 1000 - sb.OVERHEAD - 1
+            if fits != self.prep_fits:
+                self._prepare(fits)
+            if self.prep_n or not self.queue:
+                return self._stamp(span.seq, now, later_us // 1000)
         # A card's UID longer than a slot, or the remote (its answers are sealed, longer than a slot): the host
         # polls it by name in the next master slot.
         return sb.encode_frame(self.address, span.seq, sb.NAK, bytes((sb.NAK_POLL_ME,)), True)
@@ -415,9 +494,6 @@ class Node:
         if frame.from_node:
             return
         self.span = None  # any frame from the host ends a LISTEN window (a LISTEN is taken in _listen_fast)
-        if frame.addr == sb.BROADCAST and frame.mtype == sb.POLL_ALL:
-            self._poll_all(frame, now)
-            return
         if frame.addr == sb.BROADCAST and frame.mtype == sb.STAGE:
             self._stage(frame.payload, 0, len(frame.payload))
             return
@@ -619,7 +695,7 @@ class Node:
                 if at < 0:
                     break
                 self.stats["frames"] += 1
-                if not self._handle_fast(buf, at):
+                if not self._handle_fast(buf, at, now):
                     self._handle(wire.frame(at), now)
             span = self.span
             garbage = self.wire.crc_errors != self.stats["crc_errors"]
@@ -632,7 +708,7 @@ class Node:
             self._flush()
 
     @micropython.native
-    def _handle_fast(self, buf, at):
+    def _handle_fast(self, buf, at, now):
         """The frames of every poll and every screen, answered from the receive buffer with the replies made at
         boot, allocating nothing: a host frame to another node, and to this one (identified, not in a LISTEN
         window) a POLL with no news, SET_LED, DISPLAY_RLE, DISPLAY_STAGED and a retransmitted command, and a
@@ -648,6 +724,10 @@ class Node:
                 return True
             if mtype == sb.LISTEN:
                 self._listen_fast(buf, at)
+                return True
+            if mtype == sb.POLL_ALL:
+                self.span = None  # any frame from the host ends a LISTEN window
+                self._poll_all_fast(buf, at, now)
                 return True
             if mtype != sb.STAGE or self.span is not None:
                 return False

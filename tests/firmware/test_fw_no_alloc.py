@@ -1,5 +1,5 @@
 """A seat that is polled, hears the host talk to other seats and hears their answers, and is listed in LISTEN
-windows (taken in place, firmware 0.8), allocates nothing: on the
+windows and POLL_ALLs (taken in place, firmware 0.8), allocates nothing: on the
 Pico every allocation is the allocator's search and, sooner or later, a garbage collection the next request waits
 for (docs/hardware-truth.md, "Replies in time"). Run under the real MicroPython binary with the firmware's own
 modules; the link is a stand-in that allocates nothing itself."""
@@ -67,7 +67,9 @@ others = [sb.encode_frame(5, i, sb.SET_LED, b"\x01\x02\x03") for i in range(256)
 answers = [sb.encode_frame(5, i, sb.EVENTS, b"\x00", True) for i in range(256)]  # seat 5 answering
 listens = [sb.encode_frame(sb.BROADCAST, i, sb.LISTEN, sb.encode_listen(210, 1000, 20, 1, b"\x01\x03\x05", [(3, 0)]))
            for i in range(256)]  # a window opened, seat 3 listed, with nothing to say in it
-kinds = (polls, listens, others, answers)  # (the host talking to seat 5 ends the window)
+poll_alls = [sb.encode_frame(sb.BROADCAST, i, sb.POLL_ALL, sb.encode_poll_all(210, 5, b"\x01\x03\x05", [(3, 0)]))
+             for i in range(256)]  # the seats polled together, seat 5 called by roll
+kinds = (polls, listens, others, answers, poll_alls)  # (the host talking to seat 5 ends the window)
 for warm in range(4):
     io.link.data = polls[warm]
     node.step(1 + warm)
