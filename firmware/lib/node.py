@@ -275,6 +275,26 @@ class Node:
         return memoryview(buf)[: self.prep_len]
 
     @micropython.native
+    def _slot_of(self, buf, start, n):
+        """This node's place among the ``n`` addresses of a slotted poll (POLL_ALL, LISTEN) at buf[start:]; -1: not
+        listed."""
+        me = self.address
+        for i in range(n):
+            if buf[start + i] == me:
+                return i
+        return -1
+
+    @micropython.native
+    def _take_ack(self, buf, q, end):
+        """The (address, ack u16) pairs of a slotted poll at buf[q:end]: this node's ack, if it is there."""
+        me = self.address
+        while q < end:
+            if buf[q] == me:
+                self._ack_events(buf[q + 1] << 8 | buf[q + 2])
+                return
+            q += 3
+
+    @micropython.native
     def _poll_all_fast(self, buf, at, now):
         """POLL_ALL, read in place from the receive buffer: take this node's ack, and answer in its slot (its prepared
         answer, _prepare) if it has news or is called by name (roll). Decoded the long way (a Frame, then
@@ -290,14 +310,10 @@ class Node:
         rest = length - 4 - n
         if rest < 0 or rest % 3:
             return  # (decode_poll_all refuses it too)
-        me = self.address
-        index = -1
-        for i in range(n):
-            if buf[p + 4 + i] == me:
-                index = i
-                break
+        index = self._slot_of(buf, p + 4, n)
         if index < 0:
             return
+        me = self.address
         seq = buf[at + 3]
         roll = buf[p + 2]
         slot_us = buf[p] << 8 | buf[p + 1]
@@ -306,13 +322,7 @@ class Node:
             if roll == me:  # rebooted: say so in the slot (briefly), and the master starts a session
                 link.write_at(start, self.nak.ready(seq, sb.NAK_NOT_IDENTIFIED), None, link.after(start, LATE_START_US))
             return
-        q = p + 4 + n
-        end = p + length
-        while q < end:
-            if buf[q] == me:
-                self._ack_events(buf[q + 1] << 8 | buf[q + 2])
-                break
-            q += 3
+        self._take_ack(buf, p + 4 + n, p + length)
         if not self.queue and roll != me:
             return
         if link.since(read_at) - index * slot_us > self.guard_us:
@@ -352,23 +362,13 @@ class Node:
         rest = length - 9 - n
         if buf[p + 4] < 1 or rest < 0 or rest % 3:
             return  # (decode_listen refuses it too)
-        me = self.address
-        index = -1
-        for i in range(n):
-            if buf[p + 9 + i] == me:
-                index = i
-                break
+        index = self._slot_of(buf, p + 9, n)
         if index < 0:
             return
+        me = self.address
         read_at = link.read_at()  # the window is counted from the frame's end on the line
         if self.identified:
-            q = p + 9 + n
-            end = p + length
-            while q < end:
-                if buf[q] == me:
-                    self._ack_events(buf[q + 1] << 8 | buf[q + 2])
-                    break
-                q += 3
+            self._take_ack(buf, p + 9 + n, p + length)
         slot_us = buf[p] << 8 | buf[p + 1]
         s = self.spare_span
         s.t0 = read_at
