@@ -16,12 +16,15 @@ and every file of firmware/. Once the packages are downloaded the build runs off
 from __future__ import annotations
 
 import argparse
+import contextlib
+import fcntl
 import hashlib
 import json
 import os
 import shutil
 import subprocess
 import sys
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -234,6 +237,17 @@ def _manifest(stage: Path) -> str:
             f'freeze("{stage}", "main.py")\n')
 
 
+@contextlib.contextmanager
+def _one_build_at_a_time() -> Iterator[None]:
+    """Two builds at once (two benchmarks, two test workers) share the build folder and its stage: one removed
+    the files the other was freezing, and its build failed. The second waits for the first, and then finds its
+    image in the cache."""
+    cache_root().mkdir(parents=True, exist_ok=True)
+    with open(cache_root() / "build.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        yield
+
+
 def build(offline: bool = False, verbose: bool = False) -> Image:
     files = firmware_files()
     versions = fetch_sources(offline)
@@ -241,6 +255,13 @@ def build(offline: bool = False, verbose: bool = False) -> Image:
     out = cache_root() / "images" / key
     if (out / "firmware.bin").exists() and (out / "firmware.elf").exists():
         return Image(out / "firmware.bin", out / "firmware.elf", key)
+    with _one_build_at_a_time():
+        if (out / "firmware.bin").exists() and (out / "firmware.elf").exists():
+            return Image(out / "firmware.bin", out / "firmware.elf", key)  # built meanwhile by another
+        return _build(files, versions, key, out)
+
+
+def _build(files: dict[str, bytes], versions: dict[str, str], key: str, out: Path) -> Image:
     ensure_toolchain()
     mp = unpack(versions)
     tag = mp.parent.name.removeprefix("src-")
@@ -265,8 +286,9 @@ def build(offline: bool = False, verbose: bool = False) -> Image:
     _run(["ninja", "-C", str(cmake), "-j", str(os.cpu_count() or 2)], "building the rp2 firmware",
          log=work / "ninja.log")
     out.mkdir(parents=True, exist_ok=True)
-    for name in ("firmware.bin", "firmware.elf"):
-        shutil.copy2(cmake / name, out / name)
+    for name in ("firmware.elf", "firmware.bin"):  # whole files only: a reader takes the image once both are there
+        shutil.copy2(cmake / name, out / f"{name}.part")
+        (out / f"{name}.part").replace(out / name)
     (out / "versions.json").write_text(json.dumps({"packages": versions, "recipe": RECIPE,
                                                     "firmware": firmware_hash(files)}, indent=1))
     return Image(out / "firmware.bin", out / "firmware.elf", key)
