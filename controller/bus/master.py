@@ -300,8 +300,10 @@ class BusMaster:
         """Is anything waiting to be sent? (A quiet command whose confirmation may still come is not.)"""
         if self.stager.pending or self._broadcasts:
             return True
-        now = self.transport.now()
-        return any(self.quiets.sendable(n, now) for n in self._ordered)
+        for n in self._ordered:  # (the poll thread asks this at every turn: the clock only for a quiet command)
+            if n.outbox and (not n.in_flight or self.quiets.sendable(n, self.transport.now())):
+                return True
+        return False
 
     def quiet_due(self) -> float | None:
         return self.quiets.due(self._ordered)

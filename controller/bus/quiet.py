@@ -56,8 +56,8 @@ class QuietCommands:
         return bool(node.outbox) and (not node.in_flight or now >= node.quiet_due)
 
     def due(self, nodes: list[NodeState]) -> float | None:
-        dues = [n.quiet_due for n in nodes if n.in_flight]
-        return min(dues) if dues else None
+        """When the first confirmation still awaited is given up (None: none is awaited)."""
+        return min((n.quiet_due for n in nodes if n.in_flight), default=None)
 
     def burst_out(self, nodes: list[NodeState]) -> None:
         """Send each node that is up its next command quietly (LED colours first: they answer a press), within
