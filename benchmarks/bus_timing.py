@@ -205,6 +205,9 @@ def describe_link(link: tuple[float, float]) -> str:
 #: nodes' own time"): with --node-replies a simulated node is not ready for a window's slots before this, a little
 #: later than seen (a loop pass with a card scan or a drawing chunk in it is longer).
 PICO_LISTEN_READY_S = 0.0029
+#: ...and over a POLL_ALL: an idle emulated Pico (firmware 0.9, 2 Mbaud) answered in slots from 1.0-1.25 ms after
+#: its end, never earlier (firmware/PROTOCOL.md, "POLL_ALL's lead"); a little later than seen, as above.
+PICO_POLL_ALL_READY_S = 0.0014
 
 
 def node_replies_file(path: str) -> tuple[float, ...]:
@@ -219,7 +222,8 @@ def node_replies_file(path: str) -> tuple[float, ...]:
 
 def press_to_director_simulated(seats: int, seconds: float, seeds: list[int], baud: int,
                                 link: tuple[float, float] = (0.0, 0.0),
-                                node_replies: tuple[float, ...] = (), quiet: bool = False) -> list[float]:
+                                node_replies: tuple[float, ...] = (), quiet: bool = False,
+                                lead_us: int | None = None) -> list[float]:
     """Games at the simulated table (``tianhei bus-sim``: the firmware under MicroPython, the wire's time, the
     bots' presses), ``seconds`` of table time each: each press from the finger to the host, in simulated time, so
     the same on every run and every machine."""
@@ -233,7 +237,8 @@ def press_to_director_simulated(seats: int, seconds: float, seeds: list[int], ba
         tick, delay = link
         with BusSession(config, seed, "heuristic", baud=baud, adapter_tick=tick, host_delay=delay,
                         node_replies=node_replies, listen_ready=PICO_LISTEN_READY_S if node_replies else 0.0,
-                        quiet=quiet) as session:
+                        poll_all_ready=PICO_POLL_ALL_READY_S if node_replies else 0.0,
+                        quiet=quiet, poll_lead_us=lead_us) as session:
             session.start()
             session.run(max_time=seconds)
             lat += [x * 1000 for x in session.latencies]
@@ -241,9 +246,11 @@ def press_to_director_simulated(seats: int, seconds: float, seeds: list[int], ba
     round_ms = listen_round_ms(listed, baud, sb.POLL_ALL_SHORT_GUARD_US)  # the simulated seats say SLOT_EXACT
     over = sum(x > 5.0 for x in lat)
     nodes = (f"nodes answering as emulated Picos do (p50 {statistics.median(node_replies) * 1000:.2f} ms; "
-             f"ready for a LISTEN's slots {PICO_LISTEN_READY_S * 1000:.1f} ms after it)"
+             f"ready for a LISTEN's slots {PICO_LISTEN_READY_S * 1000:.1f} ms after it, for a POLL_ALL's "
+             f"{PICO_POLL_ALL_READY_S * 1000:.1f} ms)"
              if node_replies else "nodes answering in 0.2 ms")
-    how = "quiet commands" if quiet else "commands by name"
+    how = ("quiet commands" if quiet else "commands by name") + (
+        f", POLL_ALL lead {sb.POLL_ALL_LEAD_US if lead_us is None else lead_us} µs")
     print(f"press to director, simulated ({seats} seats and the remote, {baud} baud, {describe_link(link)}, {nodes}, {how}, seeds "
           f"{' '.join(map(str, seeds))}, {seconds:.0f} s of a game each): {len(lat)} presses and releases, p50 "
           f"{statistics.median(lat):.2f} ms, p95 {percentile(lat, 95):.2f} ms, p99 {percentile(lat, 99):.2f} ms, "
@@ -306,6 +313,9 @@ def main() -> int:
     parser.add_argument("--quiet", action="store_true",
                         help="the master sends its commands quietly (firmware/PROTOCOL.md, \"Quiet commands\"; off on the "
                              "table)")
+    parser.add_argument("--lead", type=int, default=None, metavar="US",
+                        help="the POLL_ALL's lead in µs (firmware/PROTOCOL.md, \"POLL_ALL's lead\"; default "
+                             f"{sb.POLL_ALL_LEAD_US}; 0: slots from the frame's end, as before firmware 0.9)")
     args = parser.parse_args()
     node_turn = args.turnaround_us / 1e6
     master_turn = args.master_us / 1e6
@@ -335,7 +345,7 @@ def main() -> int:
             for replies in args.node_replies or [()]:
                 for link in args.links:
                     press_to_director_simulated(args.seats, args.sim_seconds, args.seeds, baud, link, replies,
-                                                args.quiet)
+                                                args.quiet, args.lead)
     if args.press_seconds > 0:
         press_to_director(args.seats, args.press_seconds, args.press_every, args.runs)
     return 0

@@ -60,14 +60,14 @@ DEBOUNCE_S = 0.020  # the firmware's debounce_ms: an edge within it of the one b
 
 def slot_starts(said: list[tuple[int, bytes]], byte_ns: int) -> list[tuple[int, int, dict[int, int], int, int, int]]:
     """Every slotted poll the master sent, as (ns its window begins, slot ns, {address: offset ns}, round ns,
-    rounds, message type): a POLL_ALL's window begins at its last byte; a LISTEN's at its second copy's end
-    (``after_us``)."""
+    rounds, message type): a POLL_ALL's window begins its lead after its last byte; a LISTEN's at its second
+    copy's end (``after_us``)."""
     out = []
     for done, data in said:
         for frame in sb.Decoder().feed(data):
             if frame.mtype == sb.POLL_ALL:
-                slot_us, _, addresses, _ = sb.decode_poll_all(frame.payload)
-                gap_us, rounds, after_us = 0, 1, 0
+                slot_us, _, addresses, _, after_us = sb.decode_poll_all(frame.payload)  # (its lead)
+                gap_us, rounds = 0, 1
             elif frame.mtype == sb.LISTEN:
                 slot_us, gap_us, rounds, _, after_us, addresses, _ = sb.decode_listen(frame.payload)
                 if after_us == 0:
@@ -213,6 +213,9 @@ def main() -> int:
     parser.add_argument("--quiet", action="store_true",
                         help="quiet commands confirmed in the slots (firmware/PROTOCOL.md, \"Quiet commands\"; off on the "
                              "table), instead of an exchange per command")
+    parser.add_argument("--lead", type=int, default=sb.POLL_ALL_LEAD_US, metavar="US",
+                        help="the POLL_ALL's lead: its first slot begins this long after its end (0: at once, as before "
+                             "firmware 0.9)")
     args = parser.parse_args()
     firmware = firmware_build.build().firmware.read_bytes()
     rng = random.Random(args.seed)
@@ -223,6 +226,7 @@ def main() -> int:
         master.short_guard_us = args.guard  # the nodes say CAP_SLOT_EXACT (firmware 0.7): the host's short guard
         master.slot_us = sb.poll_all_slot_us(master.baud, args.guard)
         master.quiet = args.quiet
+        master.poll_lead_us = args.lead
         heard: list[object] = []
         arrived: list[tuple[float, object]] = []
         table = BusTable(master, threaded=False)

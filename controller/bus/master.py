@@ -78,6 +78,11 @@ class BusMaster:
         self.short_guard_us = sb.POLL_ALL_SHORT_GUARD_US
         #: Waited past the last slot: the nodes' turnaround and the line's.
         self.slot_margin = slot_margin
+        #: How long after a POLL_ALL its first slot begins, while every node in it says CAP_POLL_LEAD (0: none):
+        #: a Pico takes a POLL_ALL in about a millisecond, and slots before that go by (seatbus.POLL_ALL_LEAD).
+        self.poll_lead_us = sb.POLL_ALL_LEAD_US
+        #: ...the lead of the POLL_ALLs sent now (0 while a node in the group does not take one).
+        self.lead_us = 0
         self._ordered = [self.nodes[a] for a in sorted(self.nodes)]
         #: Counts changes of any node's state or identity (what decides who is polled together).
         self._topology = 0
@@ -279,6 +284,8 @@ class BusMaster:
                 and self.supports(n.spec.address, sb.CAP_POLL_ALL)
             ]
             self._split_cache = (group, [n for n in self._ordered if n not in group])
+            self.lead_us = self.poll_lead_us if group and all(
+                self.supports(n.spec.address, sb.CAP_POLL_LEAD) for n in group) else 0
             up = [n for n in self._ordered if n.status == "up"]
             # Slots with the short guard only while every node that is up starts its answers at the slot's
             # microsecond (firmware 0.7); one that waits in interpreted code may start 100-200 µs late

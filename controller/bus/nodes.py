@@ -159,6 +159,7 @@ class Link(Protocol):
     stats: BusStats
     baud: int
     slot_us: int
+    lead_us: int
     gap_us: int
     reply_timeout: float
     slot_margin: float

@@ -38,9 +38,9 @@ class PollAll:
         link = self.link
         self._quiet_frame = None
         self._by_address = {n.spec.address: n for n in group}
-        # the POLL_ALL's own wire time (its longest: every address and an ack each), then every slot
-        longest = sb.OVERHEAD + 4 + 4 * len(group)
-        self._window = longest * 10 / link.baud + len(group) * link.slot_us / 1e6 + link.slot_margin
+        # the POLL_ALL's own wire time (its longest: every address and an ack each), its lead, then every slot
+        longest = sb.OVERHEAD + 6 + 4 * len(group)
+        self._window = longest * 10 / link.baud + (link.lead_us + len(group) * link.slot_us) / 1e6 + link.slot_margin
 
     def run(self, group: list[NodeState], hold_until: float | None = None) -> None:
         """One POLL_ALL, then the slots: apply what the nodes with news sent, and note whether the node called by
@@ -62,7 +62,7 @@ class PollAll:
             addresses = [n.spec.address for n in group if n is not roll] + ([roll.spec.address] if roll else [])
             seq = link.next_seq()
             frame = sb.encode_frame(sb.BROADCAST, seq, sb.POLL_ALL, sb.encode_poll_all(
-                link.slot_us, roll.spec.address if roll else 0, addresses, acks))
+                link.slot_us, roll.spec.address if roll else 0, addresses, acks, link.lead_us))
             if roll is None and not acks:
                 self._quiet_frame = (seq, frame)
             for n in group:

@@ -42,7 +42,7 @@ MAX_ADDRESS = 126
 # --- message types: host -> node -------------------------------------------------------------------------
 IDENTIFY = 0x01  # empty; the node answers IDENTITY and (re)starts its session
 POLL = 0x02  # u16 ack: every event with seq <= ack has been applied by the host
-POLL_ALL = 0x03  # to BROADCAST: slot_us u16 | roll u8 | n u8 | n addresses | (addr, ack u16)... (encode_poll_all)
+POLL_ALL = 0x03  # to BROADCAST: slot_us u16 | roll u8 | n u8 [| lead_us u16] | n addresses | (addr, ack u16)...
 LISTEN = 0x04  # to BROADCAST: a long window of rounds of slots (encode_listen)
 SET_LED = 0x10  # r g b
 DISPLAY = 0x11  # page col data... : write data at (page, col) in SSD1306 horizontal order
@@ -119,6 +119,7 @@ CAP_STAGE = 0x0400  # keeps a STAGE picture and shows it with DISPLAY_STAGED (fi
 CAP_SLOT_TIMED = 0x0800  # times its slots from the frame's end on the line, not from its loop's read (firmware 0.6)
 CAP_SLOT_EXACT = 0x1000  # starts its slotted answer within a few µs of the slot: POLL_ALL_SHORT_GUARD_US (fw 0.7)
 CAP_QUIET = 0x2000  # takes quiet commands (QUIET) and confirms them in its LISTEN slot (firmware 0.8)
+CAP_POLL_LEAD = 0x4000  # takes a POLL_ALL whose slots begin lead_us after its end (POLL_ALL_LEAD, firmware 0.9)
 
 ROLE_SEAT = 1
 ROLE_REMOTE = 2
@@ -376,6 +377,13 @@ POLL_ALL_GUARD_US = 80  # of each slot left silent: the nodes' slot timing sprea
 # ...while every node in the window says CAP_SLOT_EXACT (its wait and first byte in machine code, firmware 0.7):
 POLL_ALL_SHORT_GUARD_US = 40
 POLL_ALL_SLOT_BYTES = 17  # a slot holds an EVENTS frame with one press (the next one goes in the next cycle)
+# A node on its own chip needs time to take a POLL_ALL before it can answer in a slot: an idle emulated Pico about
+# 1.0-1.3 ms after the frame's end (its loop coming round, the frame's search and CRC, the slot's answer stamped),
+# so the first slots of a POLL_ALL timed from its end went by unanswered (at 4 seats, every one; firmware/
+# PROTOCOL.md, "POLL_ALL's lead"). The n byte's top bit says a lead_us u16 follows it: slot i then begins
+# lead_us + i * slot_us after the frame. Sent only while every node in the POLL_ALL says CAP_POLL_LEAD.
+POLL_ALL_LEAD = 0x80
+POLL_ALL_LEAD_US = 1500
 
 
 def poll_all_slot_us(baud, guard_us=POLL_ALL_GUARD_US):
@@ -405,19 +413,30 @@ def _slots_of(name, payload, start, n, ok=True):
     return bytes(payload[start : start + n]), acks
 
 
-def encode_poll_all(slot_us, roll, addresses, acks):
+def encode_poll_all(slot_us, roll, addresses, acks, lead_us=0):
     """``addresses`` in slot order; ``roll``: the address that must answer (0: none); ``acks``: (address, ack)
-    pairs."""
-    return _with_slots("POLL_ALL", struct.pack(">HBB", slot_us, roll, len(addresses)), addresses, acks)
+    pairs; ``lead_us``: the first slot begins this long after the frame's end (0: at once, as before 0.9)."""
+    if lead_us:
+        head = struct.pack(">HBBH", slot_us, roll, len(addresses) | POLL_ALL_LEAD, lead_us)
+    else:
+        head = struct.pack(">HBB", slot_us, roll, len(addresses))
+    return _with_slots("POLL_ALL", head, addresses, acks)
 
 
 def decode_poll_all(payload):
-    """(slot_us, roll, addresses, {address: ack})."""
+    """(slot_us, roll, addresses, {address: ack}, lead_us)."""
     if len(payload) < 4:
         raise FrameError(f"POLL_ALL payload of {len(payload)} bytes is too short")
     slot_us, roll, n = struct.unpack(">HBB", payload[:4])
-    addresses, acks = _slots_of("POLL_ALL", payload, 4, n)
-    return slot_us, roll, addresses, acks
+    start, lead_us = 4, 0
+    if n & POLL_ALL_LEAD:
+        if len(payload) < 6:
+            raise FrameError("POLL_ALL with a lead has no room for it")
+        n ^= POLL_ALL_LEAD
+        lead_us = struct.unpack(">H", payload[4:6])[0]
+        start = 6
+    addresses, acks = _slots_of("POLL_ALL", payload, start, n)
+    return slot_us, roll, addresses, acks, lead_us
 
 
 # --- LISTEN: the whole table listened to for a long window ---------------------------------------------------

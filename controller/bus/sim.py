@@ -263,6 +263,9 @@ class SimBus:
         #: and emulated Picos answered a quiet command's confirmation first in a slot 4.5-4.9 ms after the
         #: LISTEN (benchmarks/node_slots.py): its earlier slots go by.
         self.listen_ready = 0.0
+        #: The same for a POLL_ALL's slots: an idle emulated Pico answered in slots from 1.0-1.25 ms after the
+        #: frame's end, none earlier (so the master gives the slots a lead: seatbus.POLL_ALL_LEAD).
+        self.poll_all_ready = 0.0
         self._adapter_phase = random.Random(f"adapter:{self.faults.seed}").random()
         self._rx = bytearray()
         self._off_until: dict[int, float] = {}
@@ -419,7 +422,11 @@ class SimBus:
         """Step the node at ``when``, the time its frame arrived or its tick came due, even when the simulation
         handles it later (the master sent two frames back to back meanwhile): the node keeps its own time."""
         self.counters.node_steps += 1
-        busy = self.listen_ready if self.listen_ready and len(rx) > 4 and rx[4] == sb.LISTEN else 0.0
+        busy = 0.0
+        if len(rx) > 4 and rx[4] == sb.LISTEN:
+            busy = self.listen_ready
+        elif len(rx) > 4 and rx[4] == sb.POLL_ALL:
+            busy = self.poll_all_ready
         at = max(when + busy, self._node_time.get(address, 0.0))
         self._node_time[address] = at
         tx = node.step(round(at * 1000), rx, round(at * 1e6), round(when * 1e6) if at > when else None)

@@ -343,8 +343,12 @@ class BusSession:
     node_replies: tuple[float, ...] = ()
     #: How long nodes take to be ready to answer in a LISTEN window (SimBus.listen_ready), in seconds.
     listen_ready: float = 0.0
+    #: ...and in a POLL_ALL's slots (SimBus.poll_all_ready).
+    poll_all_ready: float = 0.0
     #: Quiet commands while every node says it takes them (BusMaster.quiet; off on the table).
     quiet: bool = False
+    #: The POLL_ALL's lead in µs while every node in it takes one (BusMaster.poll_lead_us; None: the master's).
+    poll_lead_us: int | None = None
     cards: bool = True
     lang: str = "zh"
     pack: str = "zh-CN"
@@ -372,7 +376,10 @@ class BusSession:
         self.sim.bus.adapter_tick = self.adapter_tick
         self.sim.bus.host_delay = self.host_delay
         self.sim.bus.listen_ready = self.listen_ready
+        self.sim.bus.poll_all_ready = self.poll_all_ready
         self.sim.master.quiet = self.quiet
+        if self.poll_lead_us is not None:
+            self.sim.master.poll_lead_us = self.poll_lead_us
         if self.node_replies:
             draw = random.Random(f"node-replies:{self.seed}")
             replies = self.node_replies

@@ -16,10 +16,11 @@ import framing
 import seatbus as sb
 from mpcompat import micropython
 
-FIRMWARE_VERSION = (0, 8, 0)  # 0.2: seat bus protocol 2 (CRC-32); 0.3: DISPLAY_RLE, POLL_ALL, eager debouncing, AUTH
+FIRMWARE_VERSION = (0, 9, 0)  # 0.2: seat bus protocol 2 (CRC-32); 0.3: DISPLAY_RLE, POLL_ALL, eager debouncing, AUTH
 # counters reserved in blocks (remote); 0.4: LISTEN; 0.5: STAGE and DISPLAY_STAGED; 0.6: slots timed from the frame's
 # end on the line (CAP_SLOT_TIMED); 0.7: answers begun at the slot's microsecond in machine code (CAP_SLOT_EXACT);
-# 0.8: quiet commands, confirmed in a LISTEN slot (CAP_QUIET)
+# 0.8: quiet commands, confirmed in a LISTEN slot (CAP_QUIET); 0.9: POLL_ALL's lead (CAP_POLL_LEAD), no drawing while
+# news waits to be heard
 QUEUE_MAX = 32
 # A native answer (rs485.py) not begun by this long after its slot's start is not begun at all: it waits for the
 # next round's slot (or cycle's) instead of eating into the guard, which must hold the nodes' stamps' spread.
@@ -27,6 +28,11 @@ LATE_START_US = 8
 # The panel is drawn in chunks (about 0.74 ms each over I2C on the Pico) only while this node's next LISTEN slot is
 # further off than this: a quiet command's whole new screen (up to 23 ms of drawing) must not run over its slot.
 FLUSH_MARGIN_US = 1500
+# Nor is it drawn while an event younger than this waits to be heard: a chunk on the I2C holds the loop 0.74 ms, and
+# a POLL_ALL read that much later has had its slot go by; the press then waited for the screens to be over (20-28
+# ms at 4 seats, about 100 at 16: firmware/PROTOCOL.md, "The nodes' own time"). Older news (a host that does not
+# ask) no longer holds the panel.
+HOLD_DRAWING_MS = 30
 ECHO_RGB = (40, 40, 40)
 
 
@@ -116,7 +122,7 @@ class Node:
         self.baud_10k = max(1, self.baud // 10000)  # for a frame's wire time in µs without a long integer
         self.pending_reset = False
         self.caps = self._caps()
-        self.stats = {"frames": 0, "crc_errors": 0, "replies": 0}
+        self.stats = {"frames": 0, "crc_errors": 0, "replies": 0, "missed_slots": 0}
         # What the panel shows, byte for byte: DISPLAY_RLE skips over what it leaves as it is, so the node must
         # know it. The panel is cleared at boot, and so is this.
         self.fb = bytearray(sb.SCREEN_BYTES) if io.screen is not None else None
@@ -141,7 +147,7 @@ class Node:
             caps |= sb.CAP_SLOT_TIMED
         if self.guard_us == sb.POLL_ALL_SHORT_GUARD_US:  # ...and its answers start at the slot's microsecond
             caps |= sb.CAP_SLOT_EXACT
-        caps |= sb.CAP_BUTTONS | sb.CAP_POLL_ALL if self.role == sb.ROLE_SEAT else (sb.CAP_KEYS5 | sb.CAP_AUTH)
+        caps |= sb.CAP_BUTTONS | sb.CAP_POLL_ALL | sb.CAP_POLL_LEAD if self.role == sb.ROLE_SEAT else (sb.CAP_KEYS5 | sb.CAP_AUTH)
         if io.led is not None:
             caps |= sb.CAP_LED
         if io.screen is not None:
@@ -307,25 +313,33 @@ class Node:
         length = buf[at + 1]
         p = at + sb.HEADER_LEN
         n = buf[p + 3]
-        rest = length - 4 - n
+        head = 4
+        lead_us = 0
+        if n & sb.POLL_ALL_LEAD:  # the slots begin lead_us after the frame (0.9): time to take it
+            n ^= sb.POLL_ALL_LEAD
+            head = 6
+            lead_us = buf[p + 4] << 8 | buf[p + 5]
+        rest = length - head - n
         if rest < 0 or rest % 3:
             return  # (decode_poll_all refuses it too)
-        index = self._slot_of(buf, p + 4, n)
+        index = self._slot_of(buf, p + head, n)
         if index < 0:
             return
         me = self.address
         seq = buf[at + 3]
         roll = buf[p + 2]
         slot_us = buf[p] << 8 | buf[p + 1]
-        start = link.after(read_at, index * slot_us)
+        offset = lead_us + index * slot_us
+        start = link.after(read_at, offset)
         if not self.identified:
             if roll == me:  # rebooted: say so in the slot (briefly), and the master starts a session
                 link.write_at(start, self.nak.ready(seq, sb.NAK_NOT_IDENTIFIED), None, link.after(start, LATE_START_US))
             return
-        self._take_ack(buf, p + 4 + n, p + length)
+        self._take_ack(buf, p + head + n, p + length)
         if not self.queue and roll != me:
             return
-        if link.since(read_at) - index * slot_us > self.guard_us:
+        if link.since(read_at) - offset > self.guard_us:
+            self.stats["missed_slots"] += 1
             return  # its slot has passed (the loop was busy): answering now would talk over the next one
         fits = (slot_us - self.guard_us) * self.baud_10k // 1000 - sb.OVERHEAD - 1
         if fits != self.prep_fits:
@@ -663,9 +677,12 @@ class Node:
         target = self._span_target(span, elapsed)
         return target is not None and target[1] - elapsed < FLUSH_MARGIN_US
 
-    def _flush(self):
+    def _flush(self, now):
         """Draw what the panel does not show yet, ``panel_chunk`` bytes at a time, stopping as soon as bus bytes
         are waiting: the host's next frame is answered first, and the drawing goes on at the next step."""
+        queue = self.queue
+        if queue and _elapsed(now, queue[0][2]) < HOLD_DRAWING_MS:
+            return  # news first (HOLD_DRAWING_MS)
         link = self.io.link
         screen = self.io.screen
         while self.dirty_lo < self.dirty_hi:
@@ -705,7 +722,7 @@ class Node:
                 self.span = None
             self.stats["crc_errors"] = self.wire.crc_errors
         if self.dirty_lo < self.dirty_hi:
-            self._flush()
+            self._flush(now)
 
     @micropython.native
     def _handle_fast(self, buf, at, now):

@@ -51,7 +51,12 @@ LATEST = 8  # ticks_us after which the answer is not begun (it would run into th
 NVIC = 9  # address of the NVIC's ISER (ICER is 32 words on)
 QUIET = 10  # ticks_us from which interrupts are off until DE drops
 WORDS = 11
-QUIET_US = 60  # longer than the longest interrupt seen on the emulated chip before an answer (46 µs)
+# Interrupts go off this long before the slot. An interrupt begun just before that moment must be over before the
+# slot's LATE_START_US is: the previous slot's answer ends a guard before this one, and its receive timeout and
+# handler land right there. At 60 µs (longer than the longest interrupt seen alone, 46 µs) a seat behind a
+# neighbour with news was late round after round and lost every answer of a window (traced on emulated Picos,
+# firmware/PROTOCOL.md "The nodes' own time"). The UART's 32-byte receive FIFO holds what arrives meanwhile.
+QUIET_US = 150
 
 UART_BASES = (0x40034000, 0x40038000)
 TIMERAWL = 0x40054028

@@ -67,8 +67,9 @@ others = [sb.encode_frame(5, i, sb.SET_LED, b"\x01\x02\x03") for i in range(256)
 answers = [sb.encode_frame(5, i, sb.EVENTS, b"\x00", True) for i in range(256)]  # seat 5 answering
 listens = [sb.encode_frame(sb.BROADCAST, i, sb.LISTEN, sb.encode_listen(210, 1000, 20, 1, b"\x01\x03\x05", [(3, 0)]))
            for i in range(256)]  # a window opened, seat 3 listed, with nothing to say in it
-poll_alls = [sb.encode_frame(sb.BROADCAST, i, sb.POLL_ALL, sb.encode_poll_all(210, 5, b"\x01\x03\x05", [(3, 0)]))
-             for i in range(256)]  # the seats polled together, seat 5 called by roll
+poll_alls = [sb.encode_frame(sb.BROADCAST, i, sb.POLL_ALL, sb.encode_poll_all(210, 5, b"\x01\x03\x05", [(3, 0)],
+                                                                            1500 if i % 2 else 0))
+             for i in range(256)]  # the seats polled together (every other POLL_ALL with a lead), seat 5 by roll
 kinds = (polls, listens, others, answers, poll_alls)  # (the host talking to seat 5 ends the window)
 for warm in range(4):
     io.link.data = polls[warm]

@@ -190,6 +190,31 @@ def test_run_length_coded_screen_changes_land_in_the_panel_ram(seat3: SimNode) -
     assert seat3.screen() == bytes(after)
 
 
+def test_seat_3_draws_its_new_screen_only_once_its_press_was_heard(seat3: SimNode) -> None:
+    """node.HOLD_DRAWING_MS: on the chip a chunk of drawing holds the loop 0.74 ms, long enough for a POLL_ALL's
+    slot to go by; a seat with a fresh press does not draw until the host has it."""
+    identify(seat3)
+    seat3.button("ok", True)
+    seat3.step(10, b"", 10_000)
+    assert ask(seat3, 11, 2, sb.DISPLAY, sb.encode_display(2, 10, b"\xff")).mtype == sb.ACK
+    assert seat3.screen() == bytes(1024), "news first: the panel waits"
+    [(event_seq, kind, _, _)] = poll(seat3, 12, 3)
+    assert kind == sb.EV_PRESS
+    poll(seat3, 13, 4, ack=event_seq)
+    assert seat3.screen()[2 * 128 + 10] == 0xFF, "heard: drawn at once"
+
+
+def test_a_press_nobody_asks_for_holds_seat_3s_panel_no_longer_than_30_ms(seat3: SimNode) -> None:
+    identify(seat3)
+    seat3.button("ok", True)
+    seat3.step(10, b"", 10_000)
+    assert ask(seat3, 11, 2, sb.DISPLAY, sb.encode_display(2, 10, b"\xff")).mtype == sb.ACK
+    seat3.step(30, b"", 30_000)
+    assert seat3.screen() == bytes(1024)
+    seat3.step(41, b"", 41_000)
+    assert seat3.screen()[2 * 128 + 10] == 0xFF
+
+
 def test_a_run_length_stream_off_the_screen_is_refused_and_changes_nothing(seat3: SimNode) -> None:
     identify(seat3)
     reply = ask(seat3, 5, 2, sb.DISPLAY_RLE, sb.encode_display_rle(1020, bytes([0x85, 0xFF])))
@@ -403,6 +428,30 @@ def test_a_seat_on_firmware_0_6_says_it_times_its_slots_from_the_line_and_its_pr
     [answer] = frames(frame)
     assert answer.mtype == sb.EVENTS
     assert [(kind, data) for _, kind, _, data in sb.decode_events(answer.payload)] == [(sb.EV_PRESS, bytes([sb.BTN_OK]))]
+
+
+def test_seat_3_answers_a_poll_all_with_a_lead_in_its_slot_after_the_lead(seat3: SimNode) -> None:
+    """PROTOCOL.md, "POLL_ALL's lead": a 0.9 seat says POLL_LEAD, and slot i begins lead_us + i * slot_us after
+    the frame, time a Pico needs to take the frame before its slot."""
+    slot_us = sb.poll_all_slot_us(1_000_000)
+    ident = identify(seat3)
+    assert ident["fw"] >= (0, 9, 0)
+    assert int(ident["caps"]) & sb.CAP_POLL_LEAD  # type: ignore[call-overload]
+    seat3.button("ok", True)
+    payload = sb.encode_poll_all(slot_us, 0, b"\x01\x02\x03\x04", [], lead_us=1500)
+    seat3.step(20, sb.encode_frame(sb.BROADCAST, 9, sb.POLL_ALL, payload), 20_000)
+    [(delay, frame, _)] = seat3.later
+    assert delay == pytest.approx((1500 + 2 * slot_us) / 1e6), "the lead, then seat 3's third slot"
+    [answer] = frames(frame)
+    assert (answer.mtype, answer.seq) == (sb.EVENTS, 9)
+
+
+def test_a_poll_all_with_a_lead_round_trips_and_a_cut_lead_is_refused() -> None:
+    payload = sb.encode_poll_all(125, 4, b"\x01\x02\x04", [(2, 7)], lead_us=1500)
+    assert sb.decode_poll_all(payload) == (125, 4, b"\x01\x02\x04", {2: 7}, 1500)
+    assert sb.decode_poll_all(sb.encode_poll_all(125, 0, b"\x01", [])) == (125, 0, b"\x01", {}, 0)
+    with pytest.raises(sb.FrameError):
+        sb.decode_poll_all(payload[:5])
 
 
 # --- Quiet commands: applied now, confirmed in the node's slot of the next LISTEN window ---------------------
