@@ -138,13 +138,14 @@ class Club:
     def last_game_lines(self) -> tuple[Any, ...]:
         """The judge's remote between games: the last game's result, then each seat's member and points."""
         from controller.screens import views as v
-        from controller.screens.strings import Lang, ui, winner_name
+        from controller.screens.strings import Lang, own_word, ui, winner_name
 
         record, points = self.last_points()
         if record is None:
             return ()
-        said = {lang: ui("draw", lang) if record.winner == "draw" else winner_name(record.winner, lang, record.variant)
-                for lang in Lang}
+        # The words kept with the record first: a club's own board names its sides, and its file may be gone.
+        said = {lang: ui("draw", lang) if record.winner == "draw" else (
+            own_word(record.winner_words, lang) or winner_name(record.winner, lang, record.variant)) for lang in Lang}
         head = v.L10n(f"上局：{said[Lang.ZH]}", f"Last game: {said[Lang.EN]}")
         return (head, *(f"{p.seat} {p.member or '-'} {p.total:+g}" for p in points))
 

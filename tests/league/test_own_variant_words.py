@@ -143,3 +143,13 @@ def test_a_record_whose_words_are_not_a_short_pair_is_refused_at_the_leagues_doo
     (line,) = [r.getMessage() for r in caplog.records if "refused a message" in r.getMessage()]
     assert field in line and "Traceback" not in caplog.text
     assert lg.receipt("red") == {"uids": ["bad"]}  # refused is an answer: the hall stops offering it
+
+
+def test_the_judges_remote_names_the_winners_of_a_game_on_the_clubs_own_board_in_its_words(tmp_path):
+    """Between games the remote shows the last game's result: on a club's own board, the side as the board names
+    it (月狼 / Moon wolves), from the record, even after the board's file is gone."""
+    club, journal, _published, winner = moon_evening(tmp_path)
+    club.catch_up(journal)
+    (tmp_path / "club-moon-12.toml").unlink()
+    head = club.last_game_lines()[0]
+    assert head.zh == f"上局：{SIDES[winner][0]}" and head.en == f"Last game: {SIDES[winner][1]}"
