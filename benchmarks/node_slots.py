@@ -20,7 +20,7 @@ to the short guard). Besides overlaps of two nodes' DE it counts answers begun w
 (``over_host``) and answers too far from any slot this benchmark can find for them (``far_off``, kept out of
 ``near_late_us``).
 
-    .venv/bin/python benchmarks/node_slots.py [--seats 4] [--seconds 3] [--guard 40] [--together 12] [--json]
+    .venv/bin/python benchmarks/node_slots.py [--seats 4] [--seconds 3] [--guard 40] [--together 12] [--trace 4] [--json]
 """
 
 from __future__ import annotations
@@ -38,7 +38,7 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 sys.path.insert(0, str(REPO / "benchmarks"))
 
-from node_reply import boot_seats  # noqa: E402
+from node_reply import boot_seats, symbol  # noqa: E402
 
 from controller.bus import seatbus as sb  # noqa: E402
 from controller.bus.master import BusMaster  # noqa: E402
@@ -169,10 +169,11 @@ def together_moments(bus: EmulatedBus, table: BusTable, master: BusMaster, heard
             "presses_missing": missing}
 
 
-def press_latencies(touches: list[tuple[int, bool, float]], arrived: list[tuple[float, object]]) -> list[float]:
+def press_records(touches: list[tuple[int, bool, float]],
+                  arrived: list[tuple[float, object]]) -> list[tuple[float, int, bool, float]]:
     """Milliseconds from each finger's touch to its press or release in the master's hands, matched in order per
-    seat. A touch within the node's debounce time (20 ms) of the one before is read when that time ends
-    (firmware/PROTOCOL.md, "Buttons"), so it counts from then."""
+    seat, as (ms, seat, pressed, when the touch counts from). A touch within the node's debounce time (20 ms) of
+    the one before is read when that time ends (firmware/PROTOCOL.md, "Buttons"), so it counts from then."""
     heard: dict[int, list[tuple[float, bool]]] = {}
     for at, event in arrived:
         if isinstance(event, ButtonEvent):
@@ -186,8 +187,32 @@ def press_latencies(touches: list[tuple[int, bool, float]], arrived: list[tuple[
         while queue and queue[0][1] != pressed:
             queue.pop(0)  # (not matched: counted as missing by the caller's comparison)
         if queue:
-            out.append((queue.pop(0)[0] - start) * 1000)
+            out.append(((queue.pop(0)[0] - start) * 1000, address, pressed, start))
     return out
+
+
+def trace(bus: EmulatedBus, records: list[tuple[float, int, bool, float]], heard_from: int,
+          collections: dict[int, list[list[int]]], slowest: int) -> None:
+    """The ``slowest`` presses, each with the line around it: the master's frames (type@address, SEQ, bytes), the
+    nodes' answers, and each seat's heap collections, in ms from the finger (what firmware/PROTOCOL.md's "The
+    nodes' own time" was traced with)."""
+    line: list[tuple[float, str]] = []
+    for done, data in bus.said:
+        for frame in sb.Decoder().feed(data):
+            line.append(((done - len(data) * bus.byte_ns) / 1e9, f"host  {frame.mtype:02x}@{frame.addr} s{frame.seq} "
+                                                                  f"{len(data)} B"))
+    decoder = sb.Decoder()
+    for at, byte in bus.heard[heard_from:]:
+        for frame in decoder.feed(bytes([byte])):
+            line.append((at / 1e9, f"seat  {frame.mtype:02x}@{frame.addr} s{frame.seq} {frame.payload.hex()}"))
+    for address, spans in collections.items():
+        line += [(begin / 1e9, f"gc    seat {address} for {(end - begin) / 1e6:.2f} ms") for begin, end in spans]
+    line.sort()
+    for ms, address, pressed, start in sorted(records, reverse=True)[:slowest]:
+        print(f"--- {ms:.1f} ms: seat {address} {'press' if pressed else 'release'} at {start * 1000:.3f} ms")
+        for at, what in line:
+            if start - 0.012 <= at <= start + ms / 1000 + 0.0005:
+                print(f"  {(at - start) * 1000:8.3f}  {what}")
 
 
 def spread(values: list[float]) -> dict[str, float | None]:
@@ -216,8 +241,11 @@ def main() -> int:
     parser.add_argument("--lead", type=int, default=sb.POLL_ALL_LEAD_US, metavar="US",
                         help="the POLL_ALL's lead: its first slot begins this long after its end (0: at once, as before "
                              "firmware 0.9)")
+    parser.add_argument("--trace", type=int, default=0, metavar="N",
+                        help="print the N slowest presses with the line around each and the seats' heap collections")
     args = parser.parse_args()
-    firmware = firmware_build.build().firmware.read_bytes()
+    image = firmware_build.build()
+    firmware = image.firmware.read_bytes()
     rng = random.Random(args.seed)
     wall = time.monotonic()
     with EmulatedBus(baud=args.baud) as bus:
@@ -237,6 +265,11 @@ def main() -> int:
             bus.call({"op": "edges", "pico": pico.index, "gpio": de[pico.config["address"]]})
         bus.said.clear()
         together = together_moments(bus, table, master, heard, args.together, rng) if args.together else None
+        heard_from = len(bus.heard)
+        if args.trace:
+            gc_entry = symbol(image.elf, "gc_collect")
+            for pico in bus.picos:
+                bus.call({"op": "watch", "pico": pico.index, "gc_entry": gc_entry})
         views = [TapCard(seat=1), RoleReveal(seat=1, role="killer", partners=(2,)), RoleReveal(seat=1, role="police")]
         step, t, held = 0.01, 0.0, set()
         touches: list[tuple[int, bool, float]] = []  # (address, pressed, when)
@@ -270,7 +303,12 @@ def main() -> int:
         if together is not None:
             result.update(together)
         else:
-            result["press_ms"] = spread(press_latencies(touches, arrived))
+            records = press_records(touches, arrived)
+            result["press_ms"] = spread([ms for ms, _, _, _ in records])
+            if args.trace:
+                collections = {pico.config["address"]: bus.call({"op": "watch", "pico": pico.index, "take": True})["gc"]
+                               for pico in bus.picos}
+                trace(bus, records, heard_from, collections, args.trace)
             result["screens_ms"] = spread(settle)
             sent, confirmed, by_name = (a - b for a, b in zip(
                 (master.stats.quiet_sent, master.stats.quiet_confirmed, master.stats.quiet_by_name), quiet_before,
