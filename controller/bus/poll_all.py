@@ -38,7 +38,8 @@ class PollAll:
         link = self.link
         self._quiet_frame = None
         self._by_address = {n.spec.address: n for n in group}
-        # the POLL_ALL's own wire time (its longest: every address and an ack each), its lead, then every slot
+        # the POLL_ALL's own wire time (its longest: the lead's field, every address and an ack each), its lead, then
+        # every slot
         longest = sb.OVERHEAD + 6 + 4 * len(group)
         self._window = longest * 10 / link.baud + (link.lead_us + len(group) * link.slot_us) / 1e6 + link.slot_margin
 

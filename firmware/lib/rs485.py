@@ -48,7 +48,7 @@ class RS485:
         # A stamp is the end of the bytes that had come when it was taken, not of any that came after: a node that
         # read the next frame with the stamp of the answer before it (the frame had ended, but its own timeout
         # had not come yet) counted a LISTEN window from that answer's end, hundreds of µs early, and answered
-        # over its neighbour (emulated Picos, firmware/PROTOCOL.md "Slot timing"). So the interrupt notes how
+        # over its neighbour (emulated Picos, firmware/PROTOCOL.md "The nodes' own time"). So the interrupt notes how
         # many bytes were waiting, and a read with that stamp takes no more; the rest waits for its own.
         self.idle_at = 0
         self.idle_bytes = 0  # bytes waiting when the stamp was taken
