@@ -10,7 +10,6 @@ import time
 from mpcompat import micropython
 
 IDLE_VALVE_US = 5000  # read anyway after this long without a receive timeout (one the FIFO's reads defeated)
-RX_ALL = 1 << 29  # (a read not limited by a stamp)
 DE_LEAD_US = 2  # DE rises this long before the first byte goes into the FIFO (the transceiver's enable time)
 
 if sys.platform == "rp2":
@@ -45,14 +44,7 @@ class RS485:
         # collection). A slot is timed from there, not from when the loop got round to the frame (up to a loop
         # pass later: milliseconds on the chip, benchmarks/node_slots.py). So the node reads the UART only once
         # the line went quiet: reading its FIFO empty earlier would leave the timeout nothing to time.
-        # A stamp is the end of the bytes that had come when it was taken, not of any that came after: a node that
-        # read the next frame with the stamp of the answer before it (the frame had ended, but its own timeout
-        # had not come yet) counted a LISTEN window from that answer's end, hundreds of µs early, and answered
-        # over its neighbour (emulated Picos, firmware/PROTOCOL.md "The nodes' own time"). So the interrupt notes how
-        # many bytes were waiting, and a read with that stamp takes no more; the rest waits for its own.
         self.idle_at = 0
-        self.idle_bytes = 0  # bytes waiting when the stamp was taken
-        self.burst_left = 0  # of those, not read yet
         self.idles = 0  # counted by the interrupt
         self.seen = 0  # ...and by the reads
         self.more = False  # the last read left bytes behind
@@ -69,7 +61,6 @@ class RS485:
     def _idle(self, uart):
         """The receive timeout's interrupt (hard: it must not allocate)."""
         self.idle_at = time.ticks_us()
-        self.idle_bytes = uart.any()
         self.idles = (self.idles + 1) & 0xFFFF
 
     @micropython.native
@@ -88,20 +79,15 @@ class RS485:
             if self.idles != self.seen:
                 self.seen = self.idles
                 self.burst_end = time.ticks_add(self.idle_at, -self.idle_us)
-                self.burst_left = self.idle_bytes
             elif time.ticks_diff(now, self.got_at) < IDLE_VALVE_US:
                 return 0  # the line has not gone quiet since the last read
             else:
                 self.got_at = now  # a burst the timeout missed (its FIFO read empty at its very end): now, then
                 self.burst_end = now
-                self.burst_left = RX_ALL
         n = self.uart.any()
-        if self.stamped and n > self.burst_left:
-            n = self.burst_left  # the bytes after the stamped ones: read when their own burst is stamped
         if not n or not most:
             return 0
         k = self.uart.readinto(buf, min(n, most)) or 0
-        self.burst_left -= k
         self.more = n > k
         self.got_at = now
         if not self.stamped:
