@@ -16,12 +16,13 @@ import framing
 import seatbus as sb
 from mpcompat import micropython
 
-FIRMWARE_VERSION = (0, 9, 2)  # 0.2: seat bus protocol 2 (CRC-32); 0.3: DISPLAY_RLE, POLL_ALL, eager debouncing, AUTH
+FIRMWARE_VERSION = (0, 9, 3)  # 0.2: seat bus protocol 2 (CRC-32); 0.3: DISPLAY_RLE, POLL_ALL, eager debouncing, AUTH
 # counters reserved in blocks (remote); 0.4: LISTEN; 0.5: STAGE and DISPLAY_STAGED; 0.6: slots timed from the frame's
 # end on the line (CAP_SLOT_TIMED); 0.7: answers begun at the slot's microsecond in machine code (CAP_SLOT_EXACT);
 # 0.8: quiet commands, confirmed in a LISTEN slot (CAP_QUIET); 0.9: POLL_ALL's lead (CAP_POLL_LEAD), no drawing while
 # news waits to be heard; 0.9.1: a frame timed by its own stamp (rs485.py);
-# 0.9.2: 0.9.1's stamp rule taken out (replies by name waited up to 5 ms)
+# 0.9.2: 0.9.1's stamp rule taken out (replies by name waited up to 5 ms); 0.9.3: the stamp rule again, without
+# emptying the FIFO, and no answer in a window the host ended before the node came round to its wait (rs485.py)
 QUEUE_MAX = 32
 # A native answer (rs485.py) not begun by this long after its slot's start is not begun at all: it waits for the
 # next round's slot (or cycle's) instead of eating into the guard, which must hold the nodes' stamps' spread.
@@ -480,8 +481,7 @@ class Node:
         gap_start = r * span.round_us - span.gap_us  # the master slot just before round r
         watch_to = gap_start + span.gap_us - sb.LISTEN_WATCH_TO_US
         if r > 0 and watch_to > elapsed:
-            watch = (link.after(t0, max(elapsed, gap_start + sb.LISTEN_WATCH_FROM_US) - skew),
-                     link.after(t0, watch_to - skew))
+            watch = (link.after(t0, gap_start + sb.LISTEN_WATCH_FROM_US - skew), link.after(t0, watch_to - skew))
         span.next_round = r + 1
         self.stats["replies"] += 1
         confirms = self.identified and not self.queue and self.confirm_seq is not None  # as _span_reply chose

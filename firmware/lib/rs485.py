@@ -10,6 +10,7 @@ import time
 from mpcompat import micropython
 
 IDLE_VALVE_US = 5000  # read anyway after this long without a receive timeout (one the FIFO's reads defeated)
+NO_MARK = 0x10000  # a stamp taken during a read: its count is made when it is taken
 DE_LEAD_US = 2  # DE rises this long before the first byte goes into the FIFO (the transceiver's enable time)
 
 if sys.platform == "rp2":
@@ -44,10 +45,22 @@ class RS485:
         # collection). A slot is timed from there, not from when the loop got round to the frame (up to a loop
         # pass later: milliseconds on the chip, benchmarks/node_slots.py). So the node reads the UART only once
         # the line went quiet: reading its FIFO empty earlier would leave the timeout nothing to time.
+        # A stamp is the end of the bytes that had come when it was taken, not of any that came after: a node whose
+        # loop reached the UART after the host's next frame had come, but before that frame's own timeout, read
+        # both under the stamp of the answer before it, counted a LISTEN window hundreds of µs early and answered
+        # over its neighbour (firmware/PROTOCOL.md, "The nodes' own time"). So the interrupt notes how many bytes
+        # had come in all (``idle_mark``, against ``taken``, the bytes read), and a read under that stamp takes no
+        # more. Nor does it ask the UART how many are waiting (``any()``): that empties the receive FIFO, and
+        # bytes emptied within 32 bit times of their burst's end never get a timeout (0.9.1 did, and replies by
+        # name waited for the valve below).
         self.idle_at = 0
+        self.idle_mark = 0  # bytes come in all (mod 2**16), when the stamp was taken
+        self.taken = 0  # bytes read (mod 2**16)
+        self.reading = False
         self.idles = 0  # counted by the interrupt
         self.seen = 0  # ...and by the reads
         self.more = False  # the last read left bytes behind
+        self.mark = 0  # the stamp being read: read up to here
         self.got_at = time.ticks_us()
         self.burst_end = self.got_at
         self.idle_us = 32 * 1000000 // baud
@@ -61,6 +74,10 @@ class RS485:
     def _idle(self, uart):
         """The receive timeout's interrupt (hard: it must not allocate)."""
         self.idle_at = time.ticks_us()
+        # (The driver has put the FIFO's bytes in its ring.) While the loop reads or counts, the ring may have
+        # given up bytes that ``taken`` does not count yet, or the FIFO may hold some on their way to it: the read
+        # that takes this stamp counts them itself (NO_MARK).
+        self.idle_mark = NO_MARK if self.reading else (self.taken + uart.any()) & 0xFFFF
         self.idles = (self.idles + 1) & 0xFFFF
 
     @micropython.native
@@ -75,24 +92,59 @@ class RS485:
             self.held = held[k:]
             return k
         now = time.ticks_us()
-        if self.stamped and not self.more:
-            if self.idles != self.seen:
-                self.seen = self.idles
-                self.burst_end = time.ticks_add(self.idle_at, -self.idle_us)
+        if not self.stamped:
+            n = self.uart.any()
+            if not n or not most:
+                return 0
+            k = self.uart.readinto(buf, min(n, most)) or 0
+            self.more = n > k
+            self.got_at = self.burst_end = now
+            return k
+        if not self.more:
+            idles = self.idles
+            if idles != self.seen:
+                at = self.idle_at
+                mark = self.idle_mark
+                if self.idles != idles:
+                    return 0  # a stamp came meanwhile: take that one, whole, at the next read
+                self.seen = idles
+                self.burst_end = time.ticks_add(at, -self.idle_us)
+                if mark == NO_MARK:
+                    mark = self._count()
             elif time.ticks_diff(now, self.got_at) < IDLE_VALVE_US:
                 return 0  # the line has not gone quiet since the last read
             else:
-                self.got_at = now  # a burst the timeout missed (its FIFO read empty at its very end): now, then
-                self.burst_end = now
-        n = self.uart.any()
+                # A burst the timeout missed (its FIFO emptied at its very end, or read meanwhile): now, then.
+                mark = self._count()
+                self.got_at = self.burst_end = now
+            self.mark = mark
+        n = (self.mark - self.taken) & 0xFFFF  # the stamped bytes not read yet: all in the driver's ring
+        if n & 0x8000:  # a count behind what was read (it went wrong): count anew
+            self.mark = self._count()
+            n = (self.mark - self.taken) & 0xFFFF
         if not n or not most:
+            self.more = False
             return 0
-        k = self.uart.readinto(buf, min(n, most)) or 0
+        want = n if n < most else most
+        self.reading = True  # (a stamp taken now cannot count what this read takes: _idle)
+        k = self.uart.readinto(buf, want) or 0
+        self.taken = (self.taken + k) & 0xFFFF
+        self.reading = False
+        if k < want:
+            self.mark = self.taken  # fewer than counted: never wait on a count gone wrong; the next stamp counts anew
+            n = k
         self.more = n > k
         self.got_at = now
-        if not self.stamped:
-            self.burst_end = now
         return k
+
+    def _count(self):
+        """All the bytes come so far (mod 2**16), counted now. Asking the UART empties its FIFO into the driver's
+        ring, and a stamp taken meanwhile would miss the bytes on their way (``reading``: it leaves the count to
+        the read that takes it)."""
+        self.reading = True
+        mark = (self.taken + self.uart.any()) & 0xFFFF
+        self.reading = False
+        return mark
 
     def read_at(self):
         """When the frame just read ended on the line, as near as this node can tell (see ``__init__``)."""
@@ -133,6 +185,14 @@ class RS485:
         which ends the LISTEN window: then nothing is sent and the answer is False (the bytes are kept for
         ``read``). Past ``latest`` (a moment) the native answer is not begun either, and the answer is None: it
         would run into the next node's slot (the Python wait cannot tell, and sends late as before)."""
+        # The host may have spoken in the master slot before this node came round to its wait, and the receive
+        # interrupt already taken its bytes out of the FIFO, where the wait looks for them. Answering in the old
+        # window then lands in a master slot of the host's new one, and every other node takes it for the host and
+        # ends that window too (firmware/PROTOCOL.md, "A stale answer that ended every seat's window"). The stamp
+        # says when the bytes not read yet ended: after the master slot began, they were the host.
+        if (watch is not None and self.idles != self.seen
+                and time.ticks_diff(time.ticks_add(self.idle_at, -self.idle_us), watch[0]) >= 0):
+            return False
         p = self.native
         if p is not None:
             # The chip watches its receive FIFO itself from the watch's start: other nodes' answers, which end a
