@@ -41,6 +41,12 @@ class Debounced:
         self._quiet_until = now_ms + self.debounce_ms
         return level
 
+    def changed(self, now_ms):
+        """Has the pin moved from the level last reported, outside the quiet time (an edge the next ``update``
+        reports)? The node looks between chunks of drawing its panel, which may hold its loop 20 ms."""
+        quiet = self._quiet_until
+        return (quiet is None or now_ms - quiet >= 0) and self._level() != self.pressed
+
     def waiting(self):
         """True while the bounce after an edge is being ignored (the node should be stepped again soon, to
         look at the pin once it is over)."""

@@ -16,13 +16,14 @@ import framing
 import seatbus as sb
 from mpcompat import micropython
 
-FIRMWARE_VERSION = (0, 9, 3)  # 0.2: seat bus protocol 2 (CRC-32); 0.3: DISPLAY_RLE, POLL_ALL, eager debouncing, AUTH
+FIRMWARE_VERSION = (0, 9, 4)  # 0.2: seat bus protocol 2 (CRC-32); 0.3: DISPLAY_RLE, POLL_ALL, eager debouncing, AUTH
 # counters reserved in blocks (remote); 0.4: LISTEN; 0.5: STAGE and DISPLAY_STAGED; 0.6: slots timed from the frame's
 # end on the line (CAP_SLOT_TIMED); 0.7: answers begun at the slot's microsecond in machine code (CAP_SLOT_EXACT);
 # 0.8: quiet commands, confirmed in a LISTEN slot (CAP_QUIET); 0.9: POLL_ALL's lead (CAP_POLL_LEAD), no drawing while
 # news waits to be heard; 0.9.1: a frame timed by its own stamp (rs485.py);
 # 0.9.2: 0.9.1's stamp rule taken out (replies by name waited up to 5 ms); 0.9.3: the stamp rule again, without
-# emptying the FIFO, and no answer in a window the host ended before the node came round to its wait (rs485.py)
+# emptying the FIFO, and no answer in a window the host ended before the node came round to its wait (rs485.py);
+# 0.9.4: a press stops the drawing of the panel (buttons.py's changed)
 QUEUE_MAX = 32
 # A native answer (rs485.py) not begun by this long after its slot's start is not begun at all: it waits for the
 # next round's slot (or cycle's) instead of eating into the guard, which must hold the nodes' stamps' spread.
@@ -678,6 +679,7 @@ class Node:
         target = self._span_target(span, elapsed)
         return target is not None and target[1] - elapsed < FLUSH_MARGIN_US
 
+    @micropython.native
     def _flush(self, now):
         """Draw what the panel does not show yet, ``panel_chunk`` bytes at a time, stopping as soon as bus bytes
         are waiting: the host's next frame is answered first, and the drawing goes on at the next step."""
@@ -686,9 +688,13 @@ class Node:
             return  # news first (HOLD_DRAWING_MS)
         link = self.io.link
         screen = self.io.screen
+        buttons = self.io.buttons
         while self.dirty_lo < self.dirty_hi:
             if link.waiting() or (self.span is not None and self._slot_near()):
                 return
+            for b in buttons:  # a press first: the next step takes it, and then the drawing waits (news first)
+                if b.changed(now):
+                    return
             lo = self.dirty_lo
             page = lo >> 7
             end = min(self.dirty_hi, (page + 1) << 7, lo + self.panel_chunk)

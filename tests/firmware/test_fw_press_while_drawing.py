@@ -1,0 +1,107 @@
+"""A seat that is drawing its new screen stops for a press (firmware 0.9.4), run under the real MicroPython binary
+with the firmware's own modules and a panel that presses the button partway through.
+
+Found on emulated Picos (firmware/PROTOCOL.md, "The nodes' own time"): the deal's screens arrive every 150 ms and a
+whole new picture is 32 chunks of I2C, 0.74 ms each on the chip. The node stopped drawing only for bus bytes, and
+a LISTEN window in which nobody talks brings none, so a press made while the panel was being drawn was not even
+read until the picture was done: the seat sat out most of the window with its news, and the press reached the
+host 20-30 ms late."""
+
+from __future__ import annotations
+
+import subprocess
+from pathlib import Path
+
+LIB = Path(__file__).resolve().parents[2] / "firmware" / "lib"
+
+SCRIPT = r"""import sys
+sys.path.insert(0, LIB)
+import seatbus as sb
+from buttons import Debounced
+from node import Node
+
+
+class Link:
+    def __init__(self):
+        self.data = None
+        self.sent = []
+
+    def readinto(self, buf, most):
+        data = self.data
+        if data is None:
+            return 0
+        self.data = None
+        buf[:len(data)] = data
+        return len(data)
+
+    def waiting(self):
+        return False
+
+    def write(self, data):
+        self.sent.append(bytes(data))
+
+    def read_at(self):
+        return 0
+
+    def since(self, then):
+        return 0
+
+    def after(self, then, us):
+        return then + us
+
+
+class Pin:
+    def __init__(self):
+        self.level = 1  # pulled up: not pressed
+
+    def value(self):
+        return self.level
+
+
+class Panel:
+    # An SSD1306 as the node drives it; the finger lands while the third chunk is being written.
+    def __init__(self, pin):
+        self.pin = pin
+        self.chunks = 0
+
+    def write(self, page, col, data):
+        self.chunks += 1
+        if self.chunks == 3:
+            self.pin.level = 0
+
+
+class IO:
+    def __init__(self):
+        self.link = Link()
+        self.pin = Pin()
+        self.buttons = [Debounced(self.pin, sb.BTN_OK)]
+        self.led = None
+        self.screen = Panel(self.pin)
+        self.reader = None
+        self.wdt = None
+
+
+io = IO()
+node = Node({"role": "seat", "address": 3, "uart": {"baud": 1000000}}, io, 0)
+io.link.data = sb.encode_frame(3, 1, sb.IDENTIFY)
+node.step(0)
+for i in range(1024):
+    node.fb[i] = 0xFF  # a whole new picture: 32 chunks
+node._dirty(0, 1024)
+node.step(10)
+print("drawn", io.screen.chunks)
+node.step(11)
+print("queued", len(node.queue))
+node.step(12)
+print("drawn", io.screen.chunks)
+"""
+
+
+def test_seat_3_stops_drawing_its_new_screen_to_take_a_press(micropython: str) -> None:
+    out = subprocess.run([micropython, "-c", SCRIPT.replace("LIB", repr(str(LIB)))], capture_output=True, text=True,
+                         timeout=60, check=False)
+    assert out.returncode == 0, out.stdout + out.stderr
+    words = out.stdout.split()
+    assert words[:2] == ["drawn", "3"], "the drawing stopped after the chunk the finger landed in"
+    assert words[2:4] == ["queued", "1"], "the next step took the press"
+    assert words[4:] == ["drawn", "3"], "and the picture waits while the press is news (HOLD_DRAWING_MS)"
