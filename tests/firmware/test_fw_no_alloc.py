@@ -9,6 +9,8 @@ from __future__ import annotations
 import subprocess
 from pathlib import Path
 
+from tests.firmware.mp_standins import LINK
+
 LIB = Path(__file__).resolve().parents[2] / "firmware" / "lib"
 
 SCRIPT = r"""import sys
@@ -19,33 +21,7 @@ import seatbus as sb
 from node import Node
 
 
-class Link:
-    # The bus as the node sees it, allocating nothing itself: the next frame's bytes, and a count of writes.
-
-    def __init__(self):
-        self.data = None
-        self.writes = 0
-
-    def readinto(self, buf, most):
-        data = self.data
-        if data is None:
-            return 0
-        self.data = None
-        framing.copy(buf, 0, data, len(data))
-        return len(data)
-
-    def write(self, data):
-        self.writes += 1
-
-    def read_at(self):
-        return 0
-
-    def since(self, then):
-        return 0
-
-    def after(self, then, us):
-        return then + us
-
+LINK_STANDIN
 
 class IO:
     def __init__(self):
@@ -90,7 +66,7 @@ print("allocated", after - before, "replies", io.link.writes - writes)
 
 
 def test_seat_3_answers_900_polls_amid_other_seats_traffic_without_allocating(micropython: str) -> None:
-    script = SCRIPT.replace("LIB", repr(str(LIB))).replace("ROUNDS", "900")
+    script = SCRIPT.replace("LINK_STANDIN", LINK).replace("LIB", repr(str(LIB))).replace("ROUNDS", "900")
     out = subprocess.run([micropython, "-c", script], capture_output=True, text=True, timeout=120)
     assert out.returncode == 0, out.stdout + out.stderr
     words = out.stdout.split()

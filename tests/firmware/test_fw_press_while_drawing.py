@@ -12,43 +12,19 @@ from __future__ import annotations
 import subprocess
 from pathlib import Path
 
+from tests.firmware.mp_standins import LINK
+
 LIB = Path(__file__).resolve().parents[2] / "firmware" / "lib"
 
 SCRIPT = r"""import sys
 sys.path.insert(0, LIB)
+import framing
 import seatbus as sb
 from buttons import Debounced
 from node import Node
 
 
-class Link:
-    def __init__(self):
-        self.data = None
-        self.sent = []
-
-    def readinto(self, buf, most):
-        data = self.data
-        if data is None:
-            return 0
-        self.data = None
-        buf[:len(data)] = data
-        return len(data)
-
-    def waiting(self):
-        return False
-
-    def write(self, data):
-        self.sent.append(bytes(data))
-
-    def read_at(self):
-        return 0
-
-    def since(self, then):
-        return 0
-
-    def after(self, then, us):
-        return then + us
-
+LINK_STANDIN
 
 class Pin:
     def __init__(self):
@@ -98,8 +74,8 @@ print("drawn", io.screen.chunks)
 
 
 def test_seat_3_stops_drawing_its_new_screen_to_take_a_press(micropython: str) -> None:
-    out = subprocess.run([micropython, "-c", SCRIPT.replace("LIB", repr(str(LIB)))], capture_output=True, text=True,
-                         timeout=60, check=False)
+    script = SCRIPT.replace("LINK_STANDIN", LINK).replace("LIB", repr(str(LIB)))
+    out = subprocess.run([micropython, "-c", script], capture_output=True, text=True, timeout=60, check=False)
     assert out.returncode == 0, out.stdout + out.stderr
     words = out.stdout.split()
     assert words[:2] == ["drawn", "3"], "the drawing stopped after the chunk the finger landed in"

@@ -1,0 +1,34 @@
+"""Stand-ins that the MicroPython scripts of the firmware tests share (pasted into each script: the scripts run
+under the real MicroPython binary, which cannot import from tests/)."""
+
+#: The bus as the node sees it, allocating nothing itself: the next frame's bytes, and a count of writes. Needs
+#: the firmware's ``framing`` imported.
+LINK = r'''
+class Link:
+    def __init__(self):
+        self.data = None
+        self.writes = 0
+
+    def readinto(self, buf, most):
+        data = self.data
+        if data is None:
+            return 0
+        self.data = None
+        framing.copy(buf, 0, data, len(data))
+        return len(data)
+
+    def waiting(self):
+        return self.data is not None
+
+    def write(self, data):
+        self.writes += 1
+
+    def read_at(self):
+        return 0
+
+    def since(self, then):
+        return 0
+
+    def after(self, then, us):
+        return then + us
+'''
