@@ -1,5 +1,9 @@
-"""Stand-ins that the MicroPython scripts of the firmware tests share (pasted into each script: the scripts run
-under the real MicroPython binary, which cannot import from tests/)."""
+"""What the MicroPython scripts of the firmware tests share, pasted into each script: the scripts run under the
+real MicroPython binary, which cannot import from tests/."""
+
+from pathlib import Path
+
+LIB = Path(__file__).resolve().parents[2] / "firmware" / "lib"
 
 #: The bus as the node sees it, allocating nothing itself: the next frame's bytes, and a count of writes. Needs
 #: the firmware's ``framing`` imported.
@@ -32,3 +36,9 @@ class Link:
     def after(self, then, us):
         return then + us
 '''
+
+
+def node_script(body: str) -> str:
+    """A script that runs ``body`` with the firmware's modules importable, ``framing``, ``seatbus`` (as ``sb``) and
+    ``Node`` imported, and ``Link`` defined."""
+    return f"import sys\nsys.path.insert(0, {str(LIB)!r})\nimport framing\nimport seatbus as sb\nfrom node import Node\n" + LINK + body

@@ -7,21 +7,12 @@ modules; the link is a stand-in that allocates nothing itself."""
 from __future__ import annotations
 
 import subprocess
-from pathlib import Path
 
-from tests.firmware.mp_standins import LINK
+from tests.firmware.mp_standins import node_script
 
-LIB = Path(__file__).resolve().parents[2] / "firmware" / "lib"
-
-SCRIPT = r"""import sys
-sys.path.insert(0, LIB)
-import gc
-import framing
-import seatbus as sb
-from node import Node
+SCRIPT = r"""import gc
 
 
-LINK_STANDIN
 
 class IO:
     def __init__(self):
@@ -66,7 +57,7 @@ print("allocated", after - before, "replies", io.link.writes - writes)
 
 
 def test_seat_3_answers_900_polls_amid_other_seats_traffic_without_allocating(micropython: str) -> None:
-    script = SCRIPT.replace("LINK_STANDIN", LINK).replace("LIB", repr(str(LIB))).replace("ROUNDS", "900")
+    script = node_script(SCRIPT).replace("ROUNDS", "900")
     out = subprocess.run([micropython, "-c", script], capture_output=True, text=True, timeout=120)
     assert out.returncode == 0, out.stdout + out.stderr
     words = out.stdout.split()

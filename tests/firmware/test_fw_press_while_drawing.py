@@ -10,21 +10,12 @@ host 20-30 ms late."""
 from __future__ import annotations
 
 import subprocess
-from pathlib import Path
 
-from tests.firmware.mp_standins import LINK
+from tests.firmware.mp_standins import node_script
 
-LIB = Path(__file__).resolve().parents[2] / "firmware" / "lib"
-
-SCRIPT = r"""import sys
-sys.path.insert(0, LIB)
-import framing
-import seatbus as sb
-from buttons import Debounced
-from node import Node
+SCRIPT = r"""from buttons import Debounced
 
 
-LINK_STANDIN
 
 class Pin:
     def __init__(self):
@@ -74,7 +65,7 @@ print("drawn", io.screen.chunks)
 
 
 def test_seat_3_stops_drawing_its_new_screen_to_take_a_press(micropython: str) -> None:
-    script = SCRIPT.replace("LINK_STANDIN", LINK).replace("LIB", repr(str(LIB)))
+    script = node_script(SCRIPT)
     out = subprocess.run([micropython, "-c", script], capture_output=True, text=True, timeout=60, check=False)
     assert out.returncode == 0, out.stdout + out.stderr
     words = out.stdout.split()

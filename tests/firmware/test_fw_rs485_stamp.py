@@ -11,9 +11,8 @@ window for every other seat."""
 from __future__ import annotations
 
 import subprocess
-from pathlib import Path
 
-LIB = Path(__file__).resolve().parents[2] / "firmware" / "lib"
+from tests.firmware.mp_standins import LIB
 
 SCRIPT = r"""import sys
 sys.path.insert(0, LIB)
