@@ -33,8 +33,19 @@ from pathlib import Path
 WANTED = {"micropython": "1.25.", "pico-sdk-source": "2.1.", "tinyusb-source": "0.18.", "mbedtls": "3."}
 TRIXIE = "deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] http://deb.debian.org/debian trixie main"
 TOOLCHAIN = ("gcc-arm-none-eabi", "libnewlib-arm-none-eabi")
-#: Bump when the recipe below changes what it builds.
-RECIPE = "rp2-RPI_PICO-1"
+#: Bump when the recipe below changes what it builds. 2: frozen native code aligned to 4 bytes (ALIGN_NATIVE).
+RECIPE = "rp2-RPI_PICO-2"
+#: MicroPython 1.25's mpy-tool.py freezes a native (``@micropython.native``/``viper``) function for the Cortex-M0+
+#: with only 2-byte alignment, but the native code it froze loads its 32-bit constants PC-relative on the
+#: assumption that the function starts on a 4-byte boundary (py/asmthumb.c checks this only in an assert). About
+#: half of the node's native functions landed on a 2-byte boundary in any build, which ones changing with every
+#: edit of firmware/, and such a function read a wrong word for a constant like ``0xFFFF``: one harmless edit made
+#: every node deaf (rs485.py's ``readinto`` never read a byte). The one fix to Debian's source: ARMv6-M frozen
+#: native code is aligned as ARMv6's is. ``_check_native_alignment`` refuses an image in which it is not.
+ALIGN_NATIVE = (
+    "            MP_NATIVE_ARCH_ARMV6,\n            MP_NATIVE_ARCH_XTENSA,\n",
+    "            MP_NATIVE_ARCH_ARMV6,\n            MP_NATIVE_ARCH_ARMV6M,\n            MP_NATIVE_ARCH_XTENSA,\n",
+)
 REPO = Path(__file__).resolve().parents[2]
 
 
@@ -177,7 +188,7 @@ def _downloaded(dl: Path, name: str, version: str) -> bool:
 
 def unpack(versions: dict[str, str]) -> Path:
     """The MicroPython tree with lib/pico-sdk, lib/tinyusb and lib/mbedtls linked to the packaged sources."""
-    tag = hashlib.sha256(json.dumps(versions, sort_keys=True).encode()).hexdigest()[:12]
+    tag = hashlib.sha256(json.dumps([versions, ALIGN_NATIVE], sort_keys=True).encode()).hexdigest()[:12]
     src = cache_root() / f"src-{tag}"
     done = src / ".unpacked"
     if done.exists():
@@ -193,6 +204,7 @@ def unpack(versions: dict[str, str]) -> Path:
         deb = next(dl.glob(f"{name}_{_plain(versions[name]).replace('+', '*')}_all.deb"))
         _run(["dpkg-deb", "-x", str(deb), str(src / "debs")], f"unpacking {name}")
     mp = src / "micropython"
+    _align_native(mp / "tools" / "mpy-tool.py")
     links = {"pico-sdk": src / "debs/usr/src/pico-sdk", "tinyusb": src / "debs/usr/src/tinyusb",
              "mbedtls": src / "mbedtls"}
     for name, target in links.items():
@@ -206,6 +218,32 @@ def unpack(versions: dict[str, str]) -> Path:
         lib.symlink_to(target)
     done.write_text(json.dumps(versions))
     return mp
+
+
+def _align_native(mpy_tool: Path) -> None:
+    """ALIGN_NATIVE, applied to the unpacked source's mpy-tool.py (refused with a message when the text is not
+    there: another MicroPython, whose alignment must be looked at again)."""
+    text = mpy_tool.read_text(encoding="utf-8")
+    before, after = ALIGN_NATIVE
+    if after in text:
+        return
+    if text.count(before) != 1:
+        raise BuildError(f"{mpy_tool} does not align frozen native code as MicroPython 1.25's does: check how it "
+                         "aligns ARMv6-M native code (controller/nodes/firmware_build.py ALIGN_NATIVE)")
+    mpy_tool.write_text(text.replace(before, after), encoding="utf-8")
+
+
+def _check_native_alignment(elf: Path) -> None:
+    """Every frozen native function (its code in .text, a ``t`` symbol named ``fun_data_…``) starts on a 4-byte
+    boundary: ALIGN_NATIVE took effect."""
+    done = subprocess.run(["arm-none-eabi-nm", str(elf)], capture_output=True, text=True, check=False)
+    if done.returncode != 0:
+        raise BuildError(f"arm-none-eabi-nm could not read {elf}: {done.stderr.strip()}")
+    odd = [words[2] for words in (line.split() for line in done.stdout.splitlines())
+           if len(words) == 3 and words[1] == "t" and words[2].startswith("fun_data_") and int(words[0], 16) % 4]
+    if odd:
+        raise BuildError(f"{len(odd)} frozen native functions are not on a 4-byte boundary (the first: {odd[0]}); "
+                         "their 32-bit constants would be read wrong on the chip (firmware_build.py ALIGN_NATIVE)")
 
 
 def ensure_toolchain() -> None:
@@ -285,6 +323,7 @@ def _build(files: dict[str, bytes], versions: dict[str, str], key: str, out: Pat
     print("building the rp2 firmware (about 2 minutes the first time)", file=sys.stderr)
     _run(["ninja", "-C", str(cmake), "-j", str(os.cpu_count() or 2)], "building the rp2 firmware",
          log=work / "ninja.log")
+    _check_native_alignment(cmake / "firmware.elf")
     out.mkdir(parents=True, exist_ok=True)
     for name in ("firmware.elf", "firmware.bin"):  # whole files only: a reader takes the image once both are there
         shutil.copy2(cmake / name, out / f"{name}.part")
