@@ -16,14 +16,15 @@ import framing
 import seatbus as sb
 from mpcompat import micropython
 
-FIRMWARE_VERSION = (0, 9, 4)  # 0.2: seat bus protocol 2 (CRC-32); 0.3: DISPLAY_RLE, POLL_ALL, eager debouncing, AUTH
+FIRMWARE_VERSION = (0, 9, 5)  # 0.2: seat bus protocol 2 (CRC-32); 0.3: DISPLAY_RLE, POLL_ALL, eager debouncing, AUTH
 # counters reserved in blocks (remote); 0.4: LISTEN; 0.5: STAGE and DISPLAY_STAGED; 0.6: slots timed from the frame's
 # end on the line (CAP_SLOT_TIMED); 0.7: answers begun at the slot's microsecond in machine code (CAP_SLOT_EXACT);
 # 0.8: quiet commands, confirmed in a LISTEN slot (CAP_QUIET); 0.9: POLL_ALL's lead (CAP_POLL_LEAD), no drawing while
 # news waits to be heard; 0.9.1: a frame timed by its own stamp (rs485.py);
 # 0.9.2: 0.9.1's stamp rule taken out (replies by name waited up to 5 ms); 0.9.3: the stamp rule again, without
 # emptying the FIFO, and no answer in a window the host ended before the node came round to its wait (rs485.py);
-# 0.9.4: a press stops the drawing of the panel (buttons.py's changed)
+# 0.9.4: a press stops the drawing of the panel (buttons.py's changed); 0.9.5: a node that skipped rounds of a LISTEN
+# window reads what waits before it answers again, and its native code is built 4-byte aligned
 QUEUE_MAX = 32
 # A native answer (rs485.py) not begun by this long after its slot's start is not begun at all: it waits for the
 # next round's slot (or cycle's) instead of eating into the guard, which must hold the nodes' stamps' spread.
@@ -59,6 +60,7 @@ class Span:
         self.roll = roll
         self.seq = seq
         self.next_round = 0
+        self.clear_to = 0  # the host was silent up to this round's start: the master slots this node has watched
 
 
 class Node:
@@ -399,6 +401,7 @@ class Node:
         s.roll = buf[p + 5] == me
         s.seq = seq
         s.next_round = 0
+        s.clear_to = 0
         self.span = s
 
     @micropython.native
@@ -483,10 +486,21 @@ class Node:
         watch_to = gap_start + span.gap_us - sb.LISTEN_WATCH_TO_US
         if r > 0 and watch_to > elapsed:
             watch = (link.after(t0, gap_start + sb.LISTEN_WATCH_FROM_US - skew), link.after(t0, watch_to - skew))
+            unwatched = r > span.clear_to + 1
+        else:
+            unwatched = r > span.clear_to
+        if unwatched and link.waiting():
+            # Master slots went by that this node did not watch (it was busy, or its last answer missed its slot),
+            # and the look before the wait and the machine-code watch see only the one before round r, if any.
+            # Bytes waiting may be the host's new window: read them first, and answer a round later if they were
+            # other seats' answers (firmware/PROTOCOL.md, "A stale answer two rounds on").
+            return
         span.next_round = r + 1
         self.stats["replies"] += 1
         confirms = self.identified and not self.queue and self.confirm_seq is not None  # as _span_reply chose
         sent = link.write_at(link.after(t0, at - skew), reply, watch, link.after(t0, at - skew + LATE_START_US))
+        if sent:
+            span.clear_to = r
         if sent is False:
             self.span = None  # the host spoke in its slot: the window is over
         elif sent and confirms:
