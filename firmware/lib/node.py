@@ -122,6 +122,7 @@ class Node:
         self.baud = cfg.get("uart", {}).get("baud", 1000000)
         self.last_rx = now_ms
         self.span = None  # the LISTEN window this node is answering in (Span), if any
+        self.rereading = False  # _span_step is reading what waited before it answers (it does so once)
         # The one Span every LISTEN fills in (_listen_fast): made now, so that taking a LISTEN allocates nothing.
         self.spare_span = Span(0, 0, 0, 0, 0, 0, 0, False, 0, 0)
         self.baud_10k = max(1, self.baud // 10000)  # for a frame's wire time in µs without a long integer
@@ -492,8 +493,14 @@ class Node:
         if unwatched and link.waiting():
             # Master slots went by that this node did not watch (it was busy, or its last answer missed its slot),
             # and the look before the wait and the machine-code watch see only the one before round r, if any.
-            # Bytes waiting may be the host's new window: read them first, and answer a round later if they were
-            # other seats' answers (firmware/PROTOCOL.md, "A stale answer two rounds on").
+            # Bytes waiting may be the host's new window: read them first, here (the rest of a loop pass first
+            # cost the answer a round), and answer if they were only other seats' answers (firmware/PROTOCOL.md,
+            # "A stale answer two rounds on").
+            if not self.rereading:
+                self.rereading = True
+                self._take_frames(now)
+                self._span_step(now)  # in this window, or in the host's new one
+                self.rereading = False
             return
         span.next_round = r + 1
         self.stats["replies"] += 1
@@ -719,6 +726,13 @@ class Node:
 
     @micropython.native
     def _bus(self, now):
+        self._take_frames(now)
+        if self.dirty_lo < self.dirty_hi:
+            self._flush(now)
+
+    @micropython.native
+    def _take_frames(self, now):
+        """Read what the line brought and act on each whole frame in it."""
         wire = self.wire
         if wire.fill(self.io.link):
             self.last_rx = now
@@ -742,8 +756,6 @@ class Node:
             if span is not None and garbage and self._in_span(span) - span.skew_us > span.copy_us:
                 self.span = None
             self.stats["crc_errors"] = self.wire.crc_errors
-        if self.dirty_lo < self.dirty_hi:
-            self._flush(now)
 
     @micropython.native
     def _handle_fast(self, buf, at, now):

@@ -83,6 +83,12 @@ if case == "skipped":
                                 sb.encode_listen(SLOT, GAP, 10, 0, b"\x01\x02\x03\x04", [(3, 1)]))
     node.step(21)
     print("new_window", node.span is not None and node.span.seq == 8)
+elif case == "peer":
+    # what waited was seat 1's answer of round 1: read, and seat 3 answers in round 2 in the same step
+    link.now = 2 * ROUND + 100
+    link.data = sb.encode_frame(1, 7, sb.EVENTS, b"\x00", True)
+    node.step(20)
+    print("answered", link.answers == [2 * SLOT, 2 * ROUND + 2 * SLOT] and link.data is None)
 elif case == "missed":
     # its answer in round 1 missed its slot (the loop came to the wait too late), so the master slot before
     # round 2 is the first it watches: the one before round 1 went by unwatched
@@ -117,6 +123,10 @@ def run(micropython: str, case: str) -> list[str]:
 
 def test_seat_3_busy_through_a_round_reads_what_waits_before_answering_in_the_old_window(micropython: str) -> None:
     assert run(micropython, "skipped") == ["round0", "True", "held", "True", "new_window", "True"]
+
+
+def test_seat_3_reads_another_seats_answer_first_and_still_answers_in_the_same_round(micropython: str) -> None:
+    assert run(micropython, "peer") == ["round0", "True", "answered", "True"]
 
 
 def test_seat_3_whose_last_answer_missed_its_slot_reads_what_waits_first(micropython: str) -> None:
