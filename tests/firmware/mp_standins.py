@@ -37,8 +37,33 @@ class Link:
         return then + us
 '''
 
+#: A seat's hardware as the node holds it: one OK button on a pin (pulled up: ``level`` 1 is not pressed), a
+#: panel if given, no LED, card reader or watchdog. Needs ``Link`` (or a subclass) for the link.
+SEAT = r'''
+from buttons import Debounced
+
+
+class Pin:
+    def __init__(self):
+        self.level = 1
+
+    def value(self):
+        return self.level
+
+
+class IO:
+    def __init__(self, link, pin, screen=None):
+        self.link = link
+        self.pin = pin
+        self.buttons = [Debounced(pin, sb.BTN_OK)]
+        self.led = None
+        self.screen = screen
+        self.reader = None
+        self.wdt = None
+'''
+
 
 def node_script(body: str) -> str:
     """A script that runs ``body`` with the firmware's modules importable, ``framing``, ``seatbus`` (as ``sb``) and
-    ``Node`` imported, and ``Link`` defined."""
-    return f"import sys\nsys.path.insert(0, {str(LIB)!r})\nimport framing\nimport seatbus as sb\nfrom node import Node\n" + LINK + body
+    ``Node`` imported, and ``Link``, ``Pin`` and ``IO`` (``SEAT``) defined."""
+    return f"import sys\nsys.path.insert(0, {str(LIB)!r})\nimport framing\nimport seatbus as sb\nfrom node import Node\n" + LINK + SEAT + body

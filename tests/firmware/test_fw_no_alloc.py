@@ -12,20 +12,9 @@ from tests.firmware.mp_standins import node_script
 
 SCRIPT = r"""import gc
 
-
-
-class IO:
-    def __init__(self):
-        self.link = Link()
-        self.buttons = []
-        self.led = None
-        self.screen = None
-        self.reader = None
-        self.wdt = None
-
-
 cfg = {"role": "seat", "address": 3, "uart": {"baud": 1000000}}
-io = IO()
+io = IO(Link(), Pin())
+io.buttons = []  # no finger: only the bus
 node = Node(cfg, io, 0)
 io.link.data = sb.encode_frame(3, 1, sb.IDENTIFY)  # the host starts seat 3's session
 node.step(0)

@@ -13,19 +13,7 @@ import subprocess
 
 from tests.firmware.mp_standins import node_script
 
-SCRIPT = r"""from buttons import Debounced
-
-
-
-class Pin:
-    def __init__(self):
-        self.level = 1  # pulled up: not pressed
-
-    def value(self):
-        return self.level
-
-
-class Panel:
+SCRIPT = r"""class Panel:
     # An SSD1306 as the node drives it; the finger lands while the third chunk is being written.
     def __init__(self, pin):
         self.pin = pin
@@ -37,18 +25,8 @@ class Panel:
             self.pin.level = 0
 
 
-class IO:
-    def __init__(self):
-        self.link = Link()
-        self.pin = Pin()
-        self.buttons = [Debounced(self.pin, sb.BTN_OK)]
-        self.led = None
-        self.screen = Panel(self.pin)
-        self.reader = None
-        self.wdt = None
-
-
-io = IO()
+pin = Pin()
+io = IO(Link(), pin, Panel(pin))
 node = Node({"role": "seat", "address": 3, "uart": {"baud": 1000000}}, io, 0)
 io.link.data = sb.encode_frame(3, 1, sb.IDENTIFY)
 node.step(0)

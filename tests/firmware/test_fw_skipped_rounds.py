@@ -13,18 +13,8 @@ import subprocess
 
 from tests.firmware.mp_standins import node_script
 
-SCRIPT = r"""from buttons import Debounced
-
-SLOT, GAP = 250, 1000
+SCRIPT = r"""SLOT, GAP = 250, 1000
 ROUND = 4 * SLOT + GAP  # seats 1, 2, 3 and 4: seat 3 has the third slot
-
-
-class Pin:
-    def __init__(self):
-        self.level = 1  # pulled up: not pressed
-
-    def value(self):
-        return self.level
 
 
 class Bus(Link):
@@ -49,18 +39,7 @@ class Bus(Link):
         return self.outcomes.pop(0) if self.outcomes else True
 
 
-class IO:
-    def __init__(self):
-        self.link = Bus()
-        self.pin = Pin()
-        self.buttons = [Debounced(self.pin, sb.BTN_OK)]
-        self.led = None
-        self.screen = None
-        self.reader = None
-        self.wdt = None
-
-
-io = IO()
+io = IO(Bus(), Pin())
 link = io.link
 node = Node({"role": "seat", "address": 3, "uart": {"baud": 1000000}}, io, 0)
 link.data = sb.encode_frame(3, 1, sb.IDENTIFY)
