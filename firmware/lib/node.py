@@ -24,7 +24,8 @@ FIRMWARE_VERSION = (0, 9, 5)  # 0.2: seat bus protocol 2 (CRC-32); 0.3: DISPLAY_
 # 0.9.2: 0.9.1's stamp rule taken out (replies by name waited up to 5 ms); 0.9.3: the stamp rule again, without
 # emptying the FIFO, and no answer in a window the host ended before the node came round to its wait (rs485.py);
 # 0.9.4: a press stops the drawing of the panel (buttons.py's changed); 0.9.5: a node that skipped rounds of a LISTEN
-# window reads what waits before it answers again, and its native code is built 4-byte aligned
+# window reads what waits before it answers again, the machine-code wait takes a receive-timeout stamp in the
+# master slot it watches for the host (rp2send.py), and its native code is built 4-byte aligned
 QUEUE_MAX = 32
 # A native answer (rs485.py) not begun by this long after its slot's start is not begun at all: it waits for the
 # next round's slot (or cycle's) instead of eating into the guard, which must hold the nodes' stamps' spread.

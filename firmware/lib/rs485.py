@@ -79,6 +79,9 @@ class RS485:
         # that takes this stamp counts them itself (NO_MARK).
         self.idle_mark = NO_MARK if self.reading else (self.taken + uart.any()) & 0xFFFF
         self.idles = (self.idles + 1) & 0xFFFF
+        p = self.native
+        if p is not None:
+            p[rp2send.STAMP_AT] = self.idle_at  # for the machine-code wait's watch (rp2send.send_at)
 
     @micropython.native
     def readinto(self, buf, most):
