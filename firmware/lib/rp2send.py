@@ -52,10 +52,6 @@ NVIC = 9  # address of the NVIC's ISER (ICER is 32 words on)
 QUIET = 10  # ticks_us from which interrupts are off until DE drops
 STAMP_AT = 11  # ticks_us of the last receive timeout, written by rs485.py's interrupt handler
 WORDS = 12
-# A receive-timeout stamp this long after the watch's end still falls in the master slot (the watch ends
-# LISTEN_WATCH_TO_US before the slot does): the host's frame, ended in the master slot, whose bytes the driver's
-# interrupt took out of the FIFO before the watch could see them.
-STAMP_SLACK_US = 100
 # Interrupts go off this long before the slot. An interrupt begun just before that moment must be over before the
 # slot's LATE_START_US is: the previous slot's answer ends a guard before this one, and its receive timeout and
 # handler land right there. At 60 µs (longer than the longest interrupt seen alone, 46 µs) a seat behind a
@@ -73,7 +69,8 @@ NVIC_ISER = 0xE000E100
 def send_at(p: ptr32, data: ptr8, n: int) -> int:
     """Send ``n`` bytes of ``data`` with the first put in the transmit FIFO at ``p[GO]`` and DE raised at
     ``p[RISE]``; the answer is how many µs after ``p[GO]`` the first byte went in (0 or 1 when on time), -1
-    when a byte arrived in the watch (or the receive timeout stamped a burst that ended there), or -2 when it is past ``p[LATEST]`` (in both cases nothing was sent).
+    when a byte arrived in the watch (or the receive timeout stamped a burst that ended there), or -2 when it is
+    past ``p[LATEST]`` (in both cases nothing was sent).
 
     From ``p[QUIET]`` until DE drops the interrupts are off (NVIC), so that no handler (the UART's receive
     interrupt and its Python receive-timeout handler, a timer) lands between DE and the first byte or between
@@ -88,7 +85,10 @@ def send_at(p: ptr32, data: ptr8, n: int) -> int:
     wfrom = p[6]
     wto = p[7]
     quiet = p[10]
-    stamps = ((wto - wfrom) & 0x3FFFFFFF) + 100  # STAMP_SLACK_US (viper reads no module constant)
+    # A receive-timeout stamp up to 100 µs after the watch's end (LISTEN_WATCH_TO_US: the master slot's end) is
+    # still the master slot's: the host's frame, whose bytes the driver's interrupt took out of the FIFO before
+    # this wait could see them. A seat's answer in the next round's first slot is stamped about 100 µs later.
+    stamps = ((wto - wfrom) & 0x3FFFFFFF) + 100
     if wto == wfrom:
         stamps = 0
     while True:  # to the quiet moment, watching the line in the master slot
