@@ -1,6 +1,7 @@
 """What the MicroPython scripts of the firmware tests share, pasted into each script: the scripts run under the
 real MicroPython binary, which cannot import from tests/."""
 
+import subprocess
 from pathlib import Path
 
 LIB = Path(__file__).resolve().parents[2] / "firmware" / "lib"
@@ -67,3 +68,12 @@ def node_script(body: str) -> str:
     """A script that runs ``body`` with the firmware's modules importable, ``framing``, ``seatbus`` (as ``sb``) and
     ``Node`` imported, and ``Link``, ``Pin`` and ``IO`` (``SEAT``) defined."""
     return f"import sys\nsys.path.insert(0, {str(LIB)!r})\nimport framing\nimport seatbus as sb\nfrom node import Node\n" + LINK + SEAT + body
+
+
+def run_node_script(micropython: str, body: str, *args: str, timeout: float = 60) -> list[str]:
+    """The words ``body`` (made into a :func:`node_script`) printed under the MicroPython binary, given ``args``;
+    a script that fails fails the test with what it printed."""
+    out = subprocess.run([micropython, "-c", node_script(body), *args], capture_output=True, text=True,
+                         timeout=timeout, check=False)
+    assert out.returncode == 0, out.stdout + out.stderr
+    return out.stdout.split()

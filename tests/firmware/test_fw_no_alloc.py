@@ -6,9 +6,7 @@ modules; the link is a stand-in that allocates nothing itself."""
 
 from __future__ import annotations
 
-import subprocess
-
-from tests.firmware.mp_standins import node_script
+from tests.firmware.mp_standins import run_node_script
 
 SCRIPT = r"""import gc
 
@@ -46,11 +44,8 @@ print("allocated", after - before, "replies", io.link.writes - writes)
 
 
 def test_seat_3_answers_900_polls_amid_other_seats_traffic_without_allocating(micropython: str) -> None:
-    script = node_script(SCRIPT).replace("ROUNDS", "900")
-    out = subprocess.run([micropython, "-c", script], capture_output=True, text=True, timeout=120)
-    assert out.returncode == 0, out.stdout + out.stderr
-    words = out.stdout.split()
-    assert words[2:] == ["replies", "900"], out.stdout  # every poll answered, nothing else (the others' frames)
+    words = run_node_script(micropython, SCRIPT.replace("ROUNDS", "900"), timeout=120)
+    assert words[2:] == ["replies", "900"], words  # every poll answered, nothing else (the others' frames)
     # 2700 frames handled: what was allocated is a one-off of the first calls (96 bytes on the unix port), not a
     # cost per frame.
-    assert int(words[1]) < 256, out.stdout
+    assert int(words[1]) < 256, words

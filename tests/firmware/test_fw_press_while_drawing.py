@@ -9,9 +9,7 @@ host 20-30 ms late."""
 
 from __future__ import annotations
 
-import subprocess
-
-from tests.firmware.mp_standins import node_script
+from tests.firmware.mp_standins import run_node_script
 
 SCRIPT = r"""class Panel:
     # An SSD1306 as the node drives it; the finger lands while the third chunk is being written.
@@ -43,10 +41,7 @@ print("drawn", io.screen.chunks)
 
 
 def test_seat_3_stops_drawing_its_new_screen_to_take_a_press(micropython: str) -> None:
-    script = node_script(SCRIPT)
-    out = subprocess.run([micropython, "-c", script], capture_output=True, text=True, timeout=60, check=False)
-    assert out.returncode == 0, out.stdout + out.stderr
-    words = out.stdout.split()
+    words = run_node_script(micropython, SCRIPT)
     assert words[:2] == ["drawn", "3"], "the drawing stopped after the chunk the finger landed in"
     assert words[2:4] == ["queued", "1"], "the next step took the press"
     assert words[4:] == ["drawn", "3"], "and the picture waits while the press is news (HOLD_DRAWING_MS)"

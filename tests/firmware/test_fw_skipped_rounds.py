@@ -9,9 +9,7 @@ before that. Those answers ended the new window for every seat, and its roll cal
 
 from __future__ import annotations
 
-import subprocess
-
-from tests.firmware.mp_standins import node_script
+from tests.firmware.mp_standins import run_node_script
 
 SCRIPT = r"""SLOT, GAP = 250, 1000
 ROUND = 4 * SLOT + GAP  # seats 1, 2, 3 and 4: seat 3 has the third slot
@@ -102,10 +100,7 @@ else:
 
 
 def run(micropython: str, case: str) -> list[str]:
-    script = node_script("import sys\n" + SCRIPT)
-    out = subprocess.run([micropython, "-c", script, case], capture_output=True, text=True, timeout=60, check=False)
-    assert out.returncode == 0, out.stdout + out.stderr
-    return out.stdout.split()
+    return run_node_script(micropython, SCRIPT, case)
 
 
 def test_seat_3_busy_through_a_round_reads_what_waits_before_answering_in_the_old_window(micropython: str) -> None:
