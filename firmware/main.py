@@ -50,7 +50,7 @@ def run(path="config.json"):
         node.step(now)
         if stats["replies"] != replies:
             replies = stats["replies"]
-            heap.replied()
+            heap.replied(now)
 
 
 if __name__ == "__main__":

@@ -11,6 +11,8 @@ before the last the card answers the cascade tag 0x88 and three UID bytes. SELEC
 here (a few dozen operations: cheaper than a round trip to the chip's coprocessor), and the SAK's CRC is checked.
 """
 
+from mpcompat import micropython
+
 COMMAND = 0x01
 COM_IRQ = 0x04
 ERROR = 0x06
@@ -47,6 +49,10 @@ def crc_a(data):
     return bytes((crc & 0xFF, crc >> 8))
 
 
+_WUPA_FRAME = bytes((WUPA,))  # every scan's first frame, made once
+_HLTA_FRAME = bytes((HLTA, 0)) + crc_a((HLTA, 0))
+
+
 class MFRC522:
     def __init__(self, spi, cs, rst=None, irq_reads=40):
         self.spi = spi
@@ -54,17 +60,31 @@ class MFRC522:
         self.rst = rst
         self.irq_reads = irq_reads
         self.errors = 0
+        # A register access's two bytes out and two in, made once: a scan with no card is some fifty accesses
+        # every nfc_period_ms, and a new bytes object each would feed the garbage collector, whose pauses hold up
+        # the node's answers on the bus.
+        self._out = bytearray(2)
         self._buf = bytearray(2)
         cs.value(1)
 
+    # Native: a bytecode function whose frame does not fit the C stack (_transceive's, scan's) takes a heap block
+    # at every call, twenty times a second with no card.
+    @micropython.native
     def _write(self, reg, value):
+        out = self._out
+        out[0] = (reg << 1) & 0x7E
+        out[1] = value
         self.cs.value(0)
-        self.spi.write(bytes(((reg << 1) & 0x7E, value)))
+        self.spi.write(out)
         self.cs.value(1)
 
+    @micropython.native
     def _read(self, reg):
+        out = self._out
+        out[0] = ((reg << 1) & 0x7E) | 0x80
+        out[1] = 0
         self.cs.value(0)
-        self.spi.write_readinto(bytes((((reg << 1) & 0x7E) | 0x80, 0)), self._buf)
+        self.spi.write_readinto(out, self._buf)
         self.cs.value(1)
         return self._buf[1]
 
@@ -81,6 +101,7 @@ class MFRC522:
         self._write(TX_CONTROL, self._read(TX_CONTROL) | 0x03)  # antenna on
         return self._read(VERSION)
 
+    @micropython.native
     def _transceive(self, data, last_bits=0):
         self._write(COMMAND, IDLE)
         self._write(COM_IRQ, 0x7F)
@@ -102,18 +123,22 @@ class MFRC522:
             self.errors += 1
             return None
         n = self._read(FIFO_LEVEL)
-        return bytes(self._read(FIFO_DATA) for _ in range(n))
+        got = bytearray(n)  # a loop, not a generator: one that named self made self a cell at every call
+        for i in range(n):
+            got[i] = self._read(FIFO_DATA)
+        return bytes(got)
 
+    @micropython.native
     def scan(self, tries=2):
         """The UID (4, 7 or 10 bytes) of the card on the reader, or None. ``tries`` bounds the RF retries: at
         most ``tries`` * 8 exchanges, each bounded, however the card answers."""
         for _ in range(tries):
-            atqa = self._transceive(bytes((WUPA,)), 7)
+            atqa = self._transceive(_WUPA_FRAME, 7)
             if atqa is None or len(atqa) != 2:
                 continue
             uid = self._select()
             if uid is not None:
-                self._transceive(bytes((HLTA, 0)) + crc_a((HLTA, 0)))  # no answer is the expected answer
+                self._transceive(_HLTA_FRAME)  # no answer is the expected answer
                 return uid
         return None
 

@@ -16,7 +16,7 @@ import framing
 import seatbus as sb
 from mpcompat import micropython
 
-FIRMWARE_VERSION = (0, 9, 5)  # 0.2: seat bus protocol 2 (CRC-32); 0.3: DISPLAY_RLE, POLL_ALL, eager debouncing, AUTH
+FIRMWARE_VERSION = (0, 9, 6)  # 0.2: seat bus protocol 2 (CRC-32); 0.3: DISPLAY_RLE, POLL_ALL, eager debouncing, AUTH
 # counters reserved in blocks (remote); 0.4: LISTEN; 0.5: STAGE and DISPLAY_STAGED; 0.6: slots timed from the frame's
 # end on the line (CAP_SLOT_TIMED); 0.7: answers begun at the slot's microsecond in machine code (CAP_SLOT_EXACT);
 # 0.8: quiet commands, confirmed in a LISTEN slot (CAP_QUIET); 0.9: POLL_ALL's lead (CAP_POLL_LEAD), no drawing while
@@ -25,7 +25,8 @@ FIRMWARE_VERSION = (0, 9, 5)  # 0.2: seat bus protocol 2 (CRC-32); 0.3: DISPLAY_
 # emptying the FIFO, and no answer in a window the host ended before the node came round to its wait (rs485.py);
 # 0.9.4: a press stops the drawing of the panel (buttons.py's changed); 0.9.5: a node that skipped rounds of a LISTEN
 # window reads what waits before it answers again, the machine-code wait takes a receive-timeout stamp in the
-# master slot it watches for the host (rp2send.py), and its native code is built 4-byte aligned
+# master slot it watches for the host (rp2send.py), and its native code is built 4-byte aligned; 0.9.6: the panel's
+# and the reader's drivers allocate nothing, and the heap is collected every 2 s, not every 32 replies (heap.py)
 QUEUE_MAX = 32
 # A native answer (rs485.py) not begun by this long after its slot's start is not begun at all: it waits for the
 # next round's slot (or cycle's) instead of eating into the guard, which must hold the nodes' stamps' spread.
@@ -720,7 +721,7 @@ class Node:
             lo = self.dirty_lo
             page = lo >> 7
             end = min(self.dirty_hi, (page + 1) << 7, lo + self.panel_chunk)
-            screen.write(page, lo & 127, memoryview(self.fb)[lo:end])
+            screen.write(page, lo & 127, self.fb, lo, end)
             self.dirty_lo = end
         self.dirty_lo = sb.SCREEN_BYTES
         self.dirty_hi = 0

@@ -4,6 +4,11 @@ The node never draws; the controller renders with luma and sends only the bytes 
 and column, which is exactly how the SSD1306's own memory is laid out (horizontal addressing mode).
 """
 
+# ruff: noqa: F821  (ptr8 is viper's own type, known to MicroPython's compiler only)
+import sys
+
+from mpcompat import micropython
+
 # Commands the host may pass through DISPLAY_CMD, with their argument counts. Addressing and hardware
 # configuration commands are the node's business, so they are not in this list.
 PASSTHROUGH = {0x81: 1, 0xAE: 0, 0xAF: 0, 0xA4: 0, 0xA5: 0, 0xA6: 0, 0xA7: 0}
@@ -47,18 +52,36 @@ def passthrough_ok(cmds):
     return i == len(cmds)
 
 
-DATA = b"\x40"  # control byte: the rest of the transfer is display data
+DATA = 0x40  # control byte: the rest of the transfer is display data
+MAX_WRITE = 128  # a page's width: the most one write sends
+
+if sys.implementation.name == "micropython" and (getattr(sys.implementation, "_mpy", 0) >> 10) != 0:
+    @micropython.viper
+    def _copy(dst: ptr8, src: ptr8, lo: int, n: int):
+        i = 0
+        while i < n:
+            dst[1 + i] = src[lo + i]
+            i += 1
+else:
+
+    def _copy(dst, src, lo, n):
+        """dst[1:1 + n] = src[lo:lo + n]: after the control byte."""
+        for i in range(n):
+            dst[1 + i] = src[lo + i]
 
 
 class SSD1306:
     def __init__(self, i2c, addr=0x3C):
         self.i2c = i2c
         self.addr = addr
-        # The column and page window before each write, reused: the node writes the panel between bus frames,
-        # and a new bytes object a write would feed the garbage collector on the reply path.
+        # The column and page window, and the control byte with the data, in buffers made at boot: the node
+        # writes the panel between bus frames, and a new object per write would feed the garbage collector on
+        # the reply path. (The rp2 port's machine.I2C joins the parts of writevto in a new buffer: one buffer it
+        # is.) Each length's view of the data buffer is made once, when first written.
         self._window = bytearray(b"\x00\x21\x00\x7f\x22\x00\x07")
-        self._vector = [DATA, b""]
-        self._writev = getattr(i2c, "writevto", None)  # machine.I2C has it; a bus without it gets one buffer
+        self._data = bytearray(1 + MAX_WRITE)
+        self._data[0] = DATA
+        self._views = [None] * (MAX_WRITE + 1)
 
     def command(self, cmds):
         self.i2c.writeto(self.addr, b"\x00" + bytes(cmds))
@@ -68,20 +91,23 @@ class SSD1306:
         self.clear()
         self.command((0xAF,))
 
-    def write(self, page, col, data):
+    @micropython.native  # as bytecode its frame was too big for the C stack: a heap block every chunk
+    def write(self, page, col, src, lo=0, end=-1):
+        """src[lo:end] (all of src by default; at most a page's width) at (page, col)."""
+        if end < 0:
+            end = len(src)
+        n = end - lo
         window = self._window
         window[2] = col
         window[5] = page
         self.i2c.writeto(self.addr, window)
-        if self._writev is None:
-            self.i2c.writeto(self.addr, DATA + bytes(data))
-            return
-        vector = self._vector
-        vector[1] = data
-        self._writev(self.addr, vector)  # one transfer, control byte then data, without joining them
-        vector[1] = b""
+        _copy(self._data, src, lo, n)
+        view = self._views[n]
+        if view is None:
+            view = self._views[n] = memoryview(self._data)[: n + 1]
+        self.i2c.writeto(self.addr, view)
 
     def clear(self):
-        blank = bytes(128)
+        blank = bytes(MAX_WRITE)
         for page in range(8):
             self.write(page, 0, blank)

@@ -17,7 +17,7 @@ SCRIPT = r"""class Panel:
         self.pin = pin
         self.chunks = 0
 
-    def write(self, page, col, data):
+    def write(self, page, col, src, lo, end):
         self.chunks += 1
         if self.chunks == 3:
             self.pin.level = 0

@@ -4,6 +4,7 @@ published drivers can talk to the same fake chips the seat nodes' firmware talks
 from __future__ import annotations
 
 import importlib.util
+import sys
 from functools import cache
 from pathlib import Path
 from types import ModuleType
@@ -24,12 +25,18 @@ def fake_machine() -> ModuleType:
 
 @cache
 def firmware_module(name: str) -> ModuleType:
-    """A module of firmware/lib that needs no ``machine`` (mfrc522, ssd1306), imported under CPython."""
-    path = REPO / "firmware" / "lib" / f"{name}.py"
-    spec = importlib.util.spec_from_file_location(f"tianhei_fw_{name}", path)
+    """A module of firmware/lib that needs no ``machine`` (mfrc522, ssd1306), imported under CPython, with
+    firmware/lib on sys.path only while it imports (for ``mpcompat``): left there, the firmware's driver would
+    shadow the PyPI package of the same name that other tests check."""
+    lib = REPO / "firmware" / "lib"
+    spec = importlib.util.spec_from_file_location(f"tianhei_fw_{name}", lib / f"{name}.py")
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
+    sys.path.insert(0, str(lib))
+    try:
+        spec.loader.exec_module(module)
+    finally:
+        sys.path.remove(str(lib))
     return module
 
 
