@@ -82,8 +82,15 @@ class SSD1306:
         self._data = bytearray(1 + MAX_WRITE)
         self._data[0] = DATA
         self._views = [None] * (MAX_WRITE + 1)
+        # Where the panel's own pointer is after the last write (page * 128 + column; -1: not known), and the
+        # window's first column. In horizontal addressing the pointer moves on by itself, to the window's first
+        # column of the next page after its last column (datasheet 10.1.3), so a write that starts there sends
+        # no window: the drawing's chunks follow each other, and the window was 8 of each chunk's 42 bytes.
+        self._next = -1
+        self._col0 = 0
 
     def command(self, cmds):
+        self._next = -1  # INIT sets the addressing mode
         self.i2c.writeto(self.addr, b"\x00" + bytes(cmds))
 
     def init(self):
@@ -97,15 +104,24 @@ class SSD1306:
         if end < 0:
             end = len(src)
         n = end - lo
-        window = self._window
-        window[2] = col
-        window[5] = page
-        self.i2c.writeto(self.addr, window)
+        at = page * 128 + col
+        if at != self._next:
+            self._next = -1  # until this write is done: a transfer that fails leaves the pointer unknown
+            window = self._window
+            window[2] = col
+            window[5] = page
+            self.i2c.writeto(self.addr, window)
+            self._col0 = col
+        else:
+            self._next = -1
         _copy(self._data, src, lo, n)
         view = self._views[n]
         if view is None:
             view = self._views[n] = memoryview(self._data)[: n + 1]
         self.i2c.writeto(self.addr, view)
+        at += n
+        if at & 127 or self._col0 == 0:  # the last column written wraps to the window's first: known if that is 0
+            self._next = at
 
     def clear(self):
         blank = bytes(MAX_WRITE)

@@ -122,6 +122,40 @@ def test_the_firmwares_driver_writes_where_it_says(kind: str) -> None:
     assert sum(map(bool, fake.ram)) == 3
 
 
+@pytest.mark.parametrize("kind", FAKES)
+def test_the_firmwares_driver_sends_the_window_only_where_the_panel_is_not_already(kind: str) -> None:
+    """The node draws in chunks that follow each other (node.py's _flush): the panel's pointer moves on by itself,
+    and to the window's first column at a page's end, so the driver sends a window only where a chunk does not
+    start where the last one ended, or where the wrap went to a column other than 0."""
+    fw = firmware_module("ssd1306")
+    fake = make_fake(kind)
+    bus = on_bus(fake)
+    windows = []
+
+    class I2c:
+        def writeto(self, addr: int, buf: bytes) -> None:
+            if buf[0] == 0x00:
+                windows.append(bytes(buf))
+            bus.write(addr, buf)
+
+    oled = fw.SSD1306(I2c())
+    oled.init()
+    windows.clear()
+    picture = bytes((i * 7 + 3) & 0xFF for i in range(1024))
+    for lo in range(0, 1024, 32):  # a whole new picture, chunk after chunk
+        oled.write(lo >> 7, lo & 127, picture, lo, lo + 32)
+    assert bytes(fake.ram) == picture
+    assert len(windows) == 1, "one window for the whole picture"
+    oled.write(2, 40, bytes(88), 0, 88)  # page 2 from column 40 to its end: the pointer wraps to column 40
+    oled.write(3, 0, bytes(10), 0, 10)  # so page 3's first chunk needs its window
+    oled.write(3, 10, bytes(5), 0, 5)  # and the one after it does not
+    assert len(windows) == 3
+    expected = bytearray(picture)
+    expected[2 * 128 + 40 : 3 * 128] = bytes(88)
+    expected[3 * 128 : 3 * 128 + 15] = bytes(15)
+    assert bytes(fake.ram) == bytes(expected)
+
+
 def test_both_fakes_know_the_same_command_table() -> None:
     from .fw import fake_machine
 
