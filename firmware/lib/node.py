@@ -130,7 +130,7 @@ class Node:
         self.baud_10k = max(1, self.baud // 10000)  # for a frame's wire time in µs without a long integer
         self.pending_reset = False
         self.caps = self._caps()
-        self.stats = {"frames": 0, "crc_errors": 0, "replies": 0, "missed_slots": 0}
+        self.stats = {"frames": 0, "crc_errors": 0, "replies": 0, "missed_slots": 0, "untimed": 0}
         # What the panel shows, byte for byte: DISPLAY_RLE skips over what it leaves as it is, so the node must
         # know it. The panel is cleared at boot, and so is this.
         self.fb = bytearray(sb.SCREEN_BYTES) if io.screen is not None else None
@@ -338,6 +338,11 @@ class Node:
         roll = buf[p + 2]
         slot_us = buf[p] << 8 | buf[p + 1]
         offset = lead_us + index * slot_us
+        if not link.timed:  # its end is not known (rs485.py): no slot can be timed from it
+            if self.identified:
+                self._take_ack(buf, p + head + n, p + length)
+            self.stats["untimed"] += 1
+            return
         start = link.after(read_at, offset)
         if not self.identified:
             if roll == me:  # rebooted: say so in the slot (briefly), and the master starts a session
@@ -375,7 +380,7 @@ class Node:
         if span is not None and span.seq == seq:
             # The second copy of the LISTEN this node is answering in: the window begins at its end, which the
             # node may know better than the first's (both read as one burst, whose end is the second's).
-            if span.next_round == 0 and buf[p + 6] == 0 and buf[p + 7] == 0:
+            if span.next_round == 0 and buf[p + 6] == 0 and buf[p + 7] == 0 and link.timed:
                 span.t0 = link.read_at()
                 span.skew_us = 0
             return
@@ -391,6 +396,9 @@ class Node:
         read_at = link.read_at()  # the window is counted from the frame's end on the line
         if self.identified:
             self._take_ack(buf, p + 9 + n, p + length)
+        if not link.timed:  # its end is not known (rs485.py): its second copy, or the next window, is
+            self.stats["untimed"] += 1
+            return
         slot_us = buf[p] << 8 | buf[p + 1]
         s = self.spare_span
         s.t0 = read_at

@@ -12,6 +12,7 @@ from mpcompat import micropython
 IDLE_VALVE_US = 5000  # read anyway after this long without a receive timeout (one the FIFO's reads defeated)
 NO_MARK = 0x10000  # a stamp taken during a read: its count is made when it is taken
 DE_LEAD_US = 2  # DE rises this long before the first byte goes into the FIFO (the transceiver's enable time)
+MIN_FRAME_BYTES = 9  # the shortest frame: header and CRC (seatbus.py)
 
 if sys.platform == "rp2":
     from array import array
@@ -65,6 +66,15 @@ class RS485:
         self.burst_end = self.got_at
         self.idle_us = 32 * 1000000 // baud
         self.stamped = False
+        # Whether the last read's end on the line is known (``read_at``). A stamp taken during a read (NO_MARK) is
+        # counted when the next read takes it, and by then a later burst may have come whose own timeout has
+        # not: a LISTEN read with a seat's answer before it under the answer's stamp put the window 684 µs early
+        # and the node answered in the host's master slot (benchmarks/node_slots.py, seed 1). A later burst
+        # cannot hold a whole frame until ``fresh_us`` after the stamp's burst ended; a count made after that, or
+        # a read the valve let through (a timeout missed: its end is not known at all), is not timed, and the
+        # node answers no slot from its frames (a window's second copy, or the next poll, times it again).
+        self.timed = True
+        self.fresh_us = MIN_FRAME_BYTES * 10 * 1000000 // baud - self.idle_us
         trigger = getattr(uart, "IRQ_RXIDLE", 0)
         if trigger and hasattr(uart, "irq"):
             uart.irq(handler=self._idle, trigger=trigger, hard=True)
@@ -112,18 +122,23 @@ class RS485:
                     return 0  # a stamp came meanwhile: take that one, whole, at the next read
                 self.seen = idles
                 self.burst_end = time.ticks_add(at, -self.idle_us)
+                self.timed = True
                 if mark == NO_MARK:
                     mark = self._count()
+                    if time.ticks_diff(time.ticks_us(), self.burst_end) > self.fresh_us:
+                        self.timed = False  # a later burst's frame may be in the count (``timed``)
             elif time.ticks_diff(now, self.got_at) < IDLE_VALVE_US:
                 return 0  # the line has not gone quiet since the last read
             else:
                 # A burst the timeout missed (its FIFO emptied at its very end, or read meanwhile): now, then.
                 mark = self._count()
                 self.got_at = self.burst_end = now
+                self.timed = False
             self.mark = mark
         n = (self.mark - self.taken) & 0xFFFF  # the stamped bytes not read yet: all in the driver's ring
         if n & 0x8000:  # a count behind what was read (it went wrong): count anew
             self.mark = self._count()
+            self.timed = False
             n = (self.mark - self.taken) & 0xFFFF
         if not n or not most:
             self.more = False
@@ -150,7 +165,8 @@ class RS485:
         return mark
 
     def read_at(self):
-        """When the frame just read ended on the line, as near as this node can tell (see ``__init__``)."""
+        """When the frame just read ended on the line, as near as this node can tell (see ``__init__``; not known
+        at all when ``timed`` is False)."""
         return self.burst_end if self.stamped else self.us()
 
     @micropython.native

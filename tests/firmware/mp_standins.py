@@ -10,6 +10,8 @@ LIB = Path(__file__).resolve().parents[2] / "firmware" / "lib"
 #: the firmware's ``framing`` imported.
 LINK = r'''
 class Link:
+    timed = True  # every frame's end on the line known (rs485.py)
+
     def __init__(self):
         self.data = None
         self.writes = 0

@@ -107,5 +107,6 @@ def test_seat_3_draws_its_panel_and_scans_for_cards_without_allocating(micropyth
     accesses (a scan with no card is some fifty) were most of a seat's allocations while the deal's screens went
     out: a garbage collection every 125 ms, up to 2.3 ms long, inside the replies it held up."""
     words = run_node_script(micropython, DRIVERS.replace("ROUNDS", "50"), timeout=120)
-    assert words[2:] == ["sent", str(50 * 32 * (7 + 33))], words  # every chunk drawn: its window and its data
+    # every chunk drawn: one window a picture (the chunks follow each other), then each chunk's control byte and data
+    assert words[2:] == ["sent", str(50 * (7 + 32 * 33))], words
     assert int(words[1]) < 256, words
