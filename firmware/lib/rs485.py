@@ -66,15 +66,17 @@ class RS485:
         self.burst_end = self.got_at
         self.idle_us = 32 * 1000000 // baud
         self.stamped = False
-        # Whether the last read's end on the line is known (``read_at``). A stamp taken during a read (NO_MARK) is
-        # counted when the next read takes it, and by then a later burst may have come whose own timeout has
-        # not: a LISTEN read with a seat's answer before it under the answer's stamp put the window 684 µs early
-        # and the node answered in the host's master slot (benchmarks/node_slots.py, seed 1). A later burst
-        # cannot hold a whole frame until ``fresh_us`` after the stamp's burst ended; a count made after that, or
-        # a read the valve let through (a timeout missed: its end is not known at all), is not timed, and the
-        # node answers no slot from its frames (a window's second copy, or the next poll, times it again).
+        # A stamp taken during a read or a count (NO_MARK) was counted when the next read took it, and by then a
+        # later burst may have come whose own timeout had not: a LISTEN read with a seat's answer before it, under
+        # the answer's stamp, put the window 684 µs early and the node answered in the host's master slot
+        # (benchmarks/node_slots.py, seed 1). So it is counted as soon as the read or count it landed in is over,
+        # if that is before a later burst can hold a whole frame (``fresh_us`` after the stamped burst's end; a
+        # longer read leaves it to the next, as before: answering in no slot of such a window cost presses 100 ms).
+        # Whether the last read's end on the line is known (``read_at``): not for a read the valve let through (a
+        # timeout missed), nor after a count gone wrong; the node answers no slot from their frames (a window's
+        # second copy, or the next poll, times it again).
         self.timed = True
-        self.fresh_us = MIN_FRAME_BYTES * 10 * 1000000 // baud - self.idle_us
+        self.fresh_us = MIN_FRAME_BYTES * 10 * 1000000 // baud
         trigger = getattr(uart, "IRQ_RXIDLE", 0)
         if trigger and hasattr(uart, "irq"):
             uart.irq(handler=self._idle, trigger=trigger, hard=True)
@@ -125,8 +127,6 @@ class RS485:
                 self.timed = True
                 if mark == NO_MARK:
                     mark = self._count()
-                    if time.ticks_diff(time.ticks_us(), self.burst_end) > self.fresh_us:
-                        self.timed = False  # a later burst's frame may be in the count (``timed``)
             elif time.ticks_diff(now, self.got_at) < IDLE_VALVE_US:
                 return 0  # the line has not gone quiet since the last read
             else:
@@ -148,6 +148,11 @@ class RS485:
         k = self.uart.readinto(buf, want) or 0
         self.taken = (self.taken + k) & 0xFFFF
         self.reading = False
+        if (self.idle_mark == NO_MARK
+                and time.ticks_diff(time.ticks_us(), time.ticks_add(self.idle_at, -self.idle_us)) <= self.fresh_us):
+            # A stamp landed during this read: count for it now (_count), before a later burst can have come
+            # whole (``timed``), not when the next read takes it.
+            self._count()
         if k < want:
             self.mark = self.taken  # fewer than counted: never wait on a count gone wrong; the next stamp counts anew
             n = k
@@ -162,6 +167,10 @@ class RS485:
         self.reading = True
         mark = (self.taken + self.uart.any()) & 0xFFFF
         self.reading = False
+        if self.idle_mark == NO_MARK:
+            # A stamp taken during the count (or left for it): its burst was whole when it was taken, so this
+            # count, microseconds later, holds it and nothing of a later burst's whole frame.
+            self.idle_mark = mark
         return mark
 
     def read_at(self):
