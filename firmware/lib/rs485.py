@@ -10,7 +10,7 @@ import time
 from mpcompat import micropython
 
 IDLE_VALVE_US = 5000  # read anyway after this long without a receive timeout (one the FIFO's reads defeated)
-NO_MARK = 0x10000  # a stamp taken during a read: its count is made when it is taken
+NO_MARK = 0x10000  # a stamp taken in a read or a count: counted when that is over (or by the next read)
 DE_LEAD_US = 2  # DE rises this long before the first byte goes into the FIFO (the transceiver's enable time)
 MIN_FRAME_BYTES = 9  # the shortest frame: header and CRC (seatbus.py)
 
