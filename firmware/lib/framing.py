@@ -75,10 +75,10 @@ def rle_apply_py(fb, buf, i, end, offset):
     return lo * 2048 + hi
 
 
-def copy_py(dst, at, src, n):
-    """dst[at:at + n] = src[:n]."""
+def copy_py(dst, at, src, frm, n):
+    """dst[at:at + n] = src[frm:frm + n] (forward, byte by byte: a move to a lower place in one buffer is safe)."""
     for i in range(n):
-        dst[at + i] = src[i]
+        dst[at + i] = src[frm + i]
 
 
 def clear_py(buf, n):
@@ -200,10 +200,10 @@ if _viper:
         return True
 
     @micropython.viper
-    def copy(dst: ptr8, at: int, src: ptr8, n: int):
+    def copy(dst: ptr8, at: int, src: ptr8, frm: int, n: int):
         i = 0
         while i < n:
-            dst[at + i] = src[i]
+            dst[at + i] = src[frm + i]
             i += 1
 
     @micropython.viper
@@ -250,12 +250,12 @@ class FrameReader:
         if self.pos:
             rest = self.n - self.pos
             if rest:
-                copy(self.buf, 0, memoryview(self.buf)[self.pos : self.n], rest)  # rare: a frame and a part
+                copy(self.buf, 0, self.buf, self.pos, rest)  # rare: a frame and a part
             self.n = rest
             self.pos = 0
         got = link.readinto(self.scratch, RX_BYTES - self.n)
         if got:
-            copy(self.buf, self.n, self.scratch, got)
+            copy(self.buf, self.n, self.scratch, 0, got)
             self.n += got
         return got
 

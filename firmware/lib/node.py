@@ -338,17 +338,16 @@ class Node:
         roll = buf[p + 2]
         slot_us = buf[p] << 8 | buf[p + 1]
         offset = lead_us + index * slot_us
-        if not link.timed:  # its end is not known (rs485.py): no slot can be timed from it
-            if self.identified:
-                self._take_ack(buf, p + head + n, p + length)
-            self.stats["untimed"] += 1
-            return
+        timed = link.timed  # its end on the line known (rs485.py): else no slot can be timed from it
         start = link.after(read_at, offset)
         if not self.identified:
-            if roll == me:  # rebooted: say so in the slot (briefly), and the master starts a session
+            if roll == me and timed:  # rebooted: say so in the slot (briefly), and the master starts a session
                 link.write_at(start, self.nak.ready(seq, sb.NAK_NOT_IDENTIFIED), None, link.after(start, LATE_START_US))
             return
         self._take_ack(buf, p + head + n, p + length)
+        if not timed:
+            self.stats["untimed"] += 1
+            return
         if not self.queue and roll != me:
             return
         if link.since(read_at) - offset > self.guard_us:

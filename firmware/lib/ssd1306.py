@@ -4,9 +4,7 @@ The node never draws; the controller renders with luma and sends only the bytes 
 and column, which is exactly how the SSD1306's own memory is laid out (horizontal addressing mode).
 """
 
-# ruff: noqa: F821  (ptr8 is viper's own type, known to MicroPython's compiler only)
-import sys
-
+from framing import copy
 from mpcompat import micropython
 
 # Commands the host may pass through DISPLAY_CMD, with their argument counts. Addressing and hardware
@@ -55,20 +53,6 @@ def passthrough_ok(cmds):
 DATA = 0x40  # control byte: the rest of the transfer is display data
 MAX_WRITE = 128  # a page's width: the most one write sends
 
-if sys.implementation.name == "micropython" and (getattr(sys.implementation, "_mpy", 0) >> 10) != 0:
-    @micropython.viper
-    def _copy(dst: ptr8, src: ptr8, lo: int, n: int):
-        i = 0
-        while i < n:
-            dst[1 + i] = src[lo + i]
-            i += 1
-else:
-
-    def _copy(dst, src, lo, n):
-        """dst[1:1 + n] = src[lo:lo + n]: after the control byte."""
-        for i in range(n):
-            dst[1 + i] = src[lo + i]
-
 
 class SSD1306:
     def __init__(self, i2c, addr=0x3C):
@@ -77,7 +61,7 @@ class SSD1306:
         # The column and page window, and the control byte with the data, in buffers made at boot: the node
         # writes the panel between bus frames, and a new object per write would feed the garbage collector on
         # the reply path. (The rp2 port's machine.I2C joins the parts of writevto in a new buffer: one buffer it
-        # is.) Each length's view of the data buffer is made once, when first written.
+        # is, the data copied in by framing's viper.) Each length's view of the data buffer is made once.
         self._window = bytearray(b"\x00\x21\x00\x7f\x22\x00\x07")
         self._data = bytearray(1 + MAX_WRITE)
         self._data[0] = DATA
@@ -114,7 +98,7 @@ class SSD1306:
             self._col0 = col
         else:
             self._next = -1
-        _copy(self._data, src, lo, n)
+        copy(self._data, 1, src, lo, n)  # after the control byte
         view = self._views[n]
         if view is None:
             view = self._views[n] = memoryview(self._data)[: n + 1]

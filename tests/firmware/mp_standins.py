@@ -21,7 +21,7 @@ class Link:
         if data is None:
             return 0
         self.data = None
-        framing.copy(buf, 0, data, len(data))
+        framing.copy(buf, 0, data, 0, len(data))
         return len(data)
 
     def waiting(self):

@@ -26,7 +26,7 @@ def fake_machine() -> ModuleType:
 @cache
 def firmware_module(name: str) -> ModuleType:
     """A module of firmware/lib that needs no ``machine`` (mfrc522, ssd1306), imported under CPython, with
-    firmware/lib on sys.path only while it imports (for ``mpcompat``): left there, the firmware's driver would
+    firmware/lib on sys.path only while it imports (``mpcompat``, ``framing``): left there, the firmware's driver would
     shadow the PyPI package of the same name that other tests check."""
     lib = REPO / "firmware" / "lib"
     spec = importlib.util.spec_from_file_location(f"tianhei_fw_{name}", lib / f"{name}.py")
