@@ -20,7 +20,11 @@ to the short guard). Besides overlaps of two nodes' DE it counts answers begun w
 (``over_host``) and answers too far from any slot this benchmark can find for them (``far_off``, kept out of
 ``near_late_us``).
 
-    .venv/bin/python benchmarks/node_slots.py [--seats 4] [--seconds 3] [--guard 40] [--together 12] [--trace 4] [--json]
+``--min-cycle`` and ``--command-slot`` set the master's POLL_ALL cycle while commands go by name (PROTOCOL.md,
+"Where a frame waits inside a Pico": a POLL_ALL after every command was tried that way).
+
+    .venv/bin/python benchmarks/node_slots.py [--seats 4] [--seconds 3] [--guard 40] [--together 12] [--trace 4]
+                                              [--min-cycle MS] [--command-slot MS] [--json]
 """
 
 from __future__ import annotations
@@ -241,6 +245,10 @@ def main() -> int:
     parser.add_argument("--lead", type=int, default=sb.POLL_ALL_LEAD_US, metavar="US",
                         help="the POLL_ALL's lead: its first slot begins this long after its end (0: at once, as before "
                              "firmware 0.9)")
+    parser.add_argument("--min-cycle", type=float, default=None, metavar="MS",
+                        help="the master's POLL_ALL cycle while commands go by name (BusMaster.min_cycle)")
+    parser.add_argument("--command-slot", type=float, default=None, metavar="MS",
+                        help="the commands' part of such a cycle (BusMaster.command_slot)")
     parser.add_argument("--trace", type=int, default=0, metavar="N",
                         help="print the N slowest presses with the line around each and the seats' heap collections")
     args = parser.parse_args()
@@ -255,6 +263,10 @@ def main() -> int:
         master.slot_us = sb.poll_all_slot_us(master.baud, args.guard)
         master.quiet = args.quiet
         master.poll_lead_us = args.lead
+        if args.min_cycle is not None:
+            master.min_cycle = args.min_cycle / 1000
+        if args.command_slot is not None:
+            master.command_slot = args.command_slot / 1000
         heard: list[object] = []
         arrived: list[tuple[float, object]] = []
         table = BusTable(master, threaded=False)
