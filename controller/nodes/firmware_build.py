@@ -33,19 +33,35 @@ from pathlib import Path
 WANTED = {"micropython": "1.25.", "pico-sdk-source": "2.1.", "tinyusb-source": "0.18.", "mbedtls": "3."}
 TRIXIE = "deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] http://deb.debian.org/debian trixie main"
 TOOLCHAIN = ("gcc-arm-none-eabi", "libnewlib-arm-none-eabi")
-#: Bump when the recipe below changes what it builds. 2: frozen native code aligned to 4 bytes (ALIGN_NATIVE).
-RECIPE = "rp2-RPI_PICO-2"
+#: Bump when the recipe below changes what it builds. 2: frozen native code aligned to 4 bytes (ALIGN_NATIVE);
+#: 3: the Cortex-M0+ code generator adds the base register back (ADD_BASE).
+RECIPE = "rp2-RPI_PICO-3"
 #: MicroPython 1.25's mpy-tool.py freezes a native (``@micropython.native``/``viper``) function for the Cortex-M0+
 #: with only 2-byte alignment, but the native code it froze loads its 32-bit constants PC-relative on the
 #: assumption that the function starts on a 4-byte boundary (py/asmthumb.c checks this only in an assert). About
 #: half of the node's native functions landed on a 2-byte boundary in any build, which ones changing with every
 #: edit of firmware/, and such a function read a wrong word for a constant like ``0xFFFF``: one harmless edit made
-#: every node deaf (rs485.py's ``readinto`` never read a byte). The one fix to Debian's source: ARMv6-M frozen
-#: native code is aligned as ARMv6's is. ``_check_native_alignment`` refuses an image in which it is not.
+#: every node deaf (rs485.py's ``readinto`` never read a byte). The first of two fixes to Debian's source
+#: (ADD_BASE below): ARMv6-M frozen native code is aligned as ARMv6's is. ``_check_native_alignment`` refuses an
+#: image in which it is not.
 ALIGN_NATIVE = (
     "            MP_NATIVE_ARCH_ARMV6,\n            MP_NATIVE_ARCH_XTENSA,\n",
     "            MP_NATIVE_ARCH_ARMV6,\n            MP_NATIVE_ARCH_ARMV6M,\n            MP_NATIVE_ARCH_XTENSA,\n",
 )
+#: MicroPython 1.25's Thumb code generator (py/asmthumb.c, ``asm_thumb_add_reg_reg_offset``) computes a base
+#: register plus a large offset on ARMv6-M by adding the offset to itself instead of to the base. Native code reaches
+#: that branch when it loads entry 287 or later of its module's qstr or object table (a module with many names:
+#: node.py has nearly that many), and the load then reads a small absolute address: a ``NameError`` on a name of
+#: garbage bytes, or a fault. Which loads reach it changed with edits of firmware/ that changed nothing (an unused
+#: method on ``Node`` was enough). Later MicroPythons add the base; so does the build, in the unpacked Debian source
+#: before mpy-cross and the firmware are built. ``_check_native_offsets`` refuses an image with the bad sequence.
+ADD_BASE = (
+    "            asm_thumb_mov_rlo_i16(as, reg_dest, offset << offset_shift);\n"
+    "            asm_thumb_add_rlo_rlo_rlo(as, reg_dest, reg_dest, reg_dest);\n",
+    "            asm_thumb_mov_rlo_i16(as, reg_dest, offset << offset_shift);\n"
+    "            asm_thumb_add_rlo_rlo_rlo(as, reg_dest, reg_dest, reg_base);\n",
+)
+FLASH_BASE = 0x10000000  # where firmware.bin's first byte sits in the RP2040's address space (XIP flash)
 REPO = Path(__file__).resolve().parents[2]
 
 
@@ -188,7 +204,7 @@ def _downloaded(dl: Path, name: str, version: str) -> bool:
 
 def unpack(versions: dict[str, str]) -> Path:
     """The MicroPython tree with lib/pico-sdk, lib/tinyusb and lib/mbedtls linked to the packaged sources."""
-    tag = hashlib.sha256(json.dumps([versions, ALIGN_NATIVE], sort_keys=True).encode()).hexdigest()[:12]
+    tag = hashlib.sha256(json.dumps([versions, ALIGN_NATIVE, ADD_BASE], sort_keys=True).encode()).hexdigest()[:12]
     src = cache_root() / f"src-{tag}"
     done = src / ".unpacked"
     if done.exists():
@@ -205,6 +221,7 @@ def unpack(versions: dict[str, str]) -> Path:
         _run(["dpkg-deb", "-x", str(deb), str(src / "debs")], f"unpacking {name}")
     mp = src / "micropython"
     _align_native(mp / "tools" / "mpy-tool.py")
+    _add_base(mp / "py" / "asmthumb.c")
     links = {"pico-sdk": src / "debs/usr/src/pico-sdk", "tinyusb": src / "debs/usr/src/tinyusb",
              "mbedtls": src / "mbedtls"}
     for name, target in links.items():
@@ -231,6 +248,55 @@ def _align_native(mpy_tool: Path) -> None:
         raise BuildError(f"{mpy_tool} does not align frozen native code as MicroPython 1.25's does: check how it "
                          "aligns ARMv6-M native code (controller/nodes/firmware_build.py ALIGN_NATIVE)")
     mpy_tool.write_text(text.replace(before, after), encoding="utf-8")
+
+
+def _add_base(asmthumb: Path) -> None:
+    """ADD_BASE, applied to the unpacked source's py/asmthumb.c (refused with a message when the text is not there:
+    another MicroPython, whose code generator must be looked at again)."""
+    text = asmthumb.read_text(encoding="utf-8")
+    before, after = ADD_BASE
+    if after in text:
+        return
+    if text.count(before) != 1:
+        raise BuildError(f"{asmthumb} does not compute a base plus a large offset as MicroPython 1.25's does: check "
+                         "asm_thumb_add_reg_reg_offset (controller/nodes/firmware_build.py ADD_BASE)")
+    asmthumb.write_text(text.replace(before, after), encoding="utf-8")
+
+
+def _is_offset_self_add(h: list[int], i: int) -> bool:
+    """Do the halfwords at h[i - 3:i + 2] hold ADD_BASE's bad sequence: ``movs rD, #hi; lsls rD, rD, #8; adds rD,
+    #lo`` (a 16-bit offset), ``adds rD, rD, rD`` (the base forgotten), then ``ldrh rD, [rD, #62]`` (a qstr) or ``ldr
+    rD, [rD, #124]`` (an object)? The Thumb encodings of ARMv6-M's 16-bit instructions."""
+    add, load = h[i], h[i + 1]
+    d = add & 7
+    if add >> 9 != 0b0001100 or (add >> 3) & 7 != d or (add >> 6) & 7 != d:
+        return False
+    if load >> 11 not in (0b10001, 0b01101) or (load >> 6) & 31 != 31 or (load >> 3) & 7 != d or load & 7 != d:
+        return False
+    movs, lsls, adds = h[i - 3], h[i - 2], h[i - 1]
+    return (movs >> 11 == 0b00100 and (movs >> 8) & 7 == d and lsls >> 11 == 0 and (lsls >> 6) & 31 == 8
+            and lsls & 7 == d and adds >> 11 == 0b00110 and (adds >> 8) & 7 == d)
+
+
+def _check_native_offsets(elf: Path, binary: Path) -> None:
+    """No frozen native function holds ADD_BASE's bad sequence: the fix took effect."""
+    done = subprocess.run(["arm-none-eabi-nm", "-S", str(elf)], capture_output=True, text=True, check=False)
+    if done.returncode != 0:
+        raise BuildError(f"arm-none-eabi-nm could not read {elf}: {done.stderr.strip()}")
+    image = binary.read_bytes()
+    bad = []
+    for words in (line.split() for line in done.stdout.splitlines()):
+        if len(words) != 4 or words[2] != "t" or not words[3].startswith("fun_data_"):
+            continue
+        start = int(words[0], 16) - FLASH_BASE
+        code = image[start : start + int(words[1], 16)]
+        h = [int.from_bytes(code[k : k + 2], "little") for k in range(0, len(code) - 1, 2)]
+        if any(_is_offset_self_add(h, i) for i in range(3, len(h) - 1)):
+            bad.append(words[3])
+    if bad:
+        raise BuildError(f"{len(bad)} frozen native functions add an offset to itself instead of to its base (the "
+                         f"first: {bad[0]}); they would read a wrong name or fault on the chip (firmware_build.py "
+                         "ADD_BASE)")
 
 
 def _check_native_alignment(elf: Path) -> None:
@@ -324,6 +390,7 @@ def _build(files: dict[str, bytes], versions: dict[str, str], key: str, out: Pat
     _run(["ninja", "-C", str(cmake), "-j", str(os.cpu_count() or 2)], "building the rp2 firmware",
          log=work / "ninja.log")
     _check_native_alignment(cmake / "firmware.elf")
+    _check_native_offsets(cmake / "firmware.elf", cmake / "firmware.bin")
     out.mkdir(parents=True, exist_ok=True)
     for name in ("firmware.elf", "firmware.bin"):  # whole files only: a reader takes the image once both are there
         shutil.copy2(cmake / name, out / f"{name}.part")
