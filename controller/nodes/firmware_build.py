@@ -240,27 +240,27 @@ def unpack(versions: dict[str, str]) -> Path:
 def _align_native(mpy_tool: Path) -> None:
     """ALIGN_NATIVE, applied to the unpacked source's mpy-tool.py (refused with a message when the text is not
     there: another MicroPython, whose alignment must be looked at again)."""
-    text = mpy_tool.read_text(encoding="utf-8")
-    before, after = ALIGN_NATIVE
-    if after in text:
-        return
-    if text.count(before) != 1:
-        raise BuildError(f"{mpy_tool} does not align frozen native code as MicroPython 1.25's does: check how it "
-                         "aligns ARMv6-M native code (controller/nodes/firmware_build.py ALIGN_NATIVE)")
-    mpy_tool.write_text(text.replace(before, after), encoding="utf-8")
+    _patch(mpy_tool, ALIGN_NATIVE, f"{mpy_tool} does not align frozen native code as MicroPython 1.25's does: check "
+           "how it aligns ARMv6-M native code (controller/nodes/firmware_build.py ALIGN_NATIVE)")
 
 
 def _add_base(asmthumb: Path) -> None:
     """ADD_BASE, applied to the unpacked source's py/asmthumb.c (refused with a message when the text is not there:
     another MicroPython, whose code generator must be looked at again)."""
-    text = asmthumb.read_text(encoding="utf-8")
-    before, after = ADD_BASE
+    _patch(asmthumb, ADD_BASE, f"{asmthumb} does not compute a base plus a large offset as MicroPython 1.25's does: "
+           "check asm_thumb_add_reg_reg_offset (controller/nodes/firmware_build.py ADD_BASE)")
+
+
+def _patch(source: Path, change: tuple[str, str], refusal: str) -> None:
+    """Replace ``change``'s first text by its second in ``source`` once (a tree unpacked before already has it);
+    ``refusal`` when the first text is not there exactly once: another MicroPython, to be looked at again."""
+    text = source.read_text(encoding="utf-8")
+    before, after = change
     if after in text:
         return
     if text.count(before) != 1:
-        raise BuildError(f"{asmthumb} does not compute a base plus a large offset as MicroPython 1.25's does: check "
-                         "asm_thumb_add_reg_reg_offset (controller/nodes/firmware_build.py ADD_BASE)")
-    asmthumb.write_text(text.replace(before, after), encoding="utf-8")
+        raise BuildError(refusal)
+    source.write_text(text.replace(before, after), encoding="utf-8")
 
 
 def _is_offset_self_add(h: list[int], i: int) -> bool:

@@ -10,6 +10,7 @@ for ``0xFFFF``, and every node stayed deaf to the host."""
 from __future__ import annotations
 
 import subprocess
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -40,20 +41,35 @@ TOOL_1_25 = """        if config.native_arch in (
 """
 
 
-def test_micropython_1_25s_mpy_tool_is_taught_to_align_cortex_m0_code_as_armv6s(tmp_path: Path) -> None:
-    tool = tmp_path / "mpy-tool.py"
-    tool.write_text(TOOL_1_25)
-    firmware_build._align_native(tool)
-    assert "MP_NATIVE_ARCH_ARMV6,\n            MP_NATIVE_ARCH_ARMV6M,\n" in tool.read_text()
-    firmware_build._align_native(tool)  # a second unpack of the same tree: nothing more to do
-    assert tool.read_text().count("MP_NATIVE_ARCH_ARMV6M") == 1
+FIXES = [
+    pytest.param(firmware_build._align_native, "mpy-tool.py", TOOL_1_25,
+                 "MP_NATIVE_ARCH_ARMV6,\n            MP_NATIVE_ARCH_ARMV6M,\n", "ALIGN_NATIVE",
+                 id="mpy-tool aligns Cortex-M0 code as ARMv6's"),
+    pytest.param(firmware_build._add_base, "asmthumb.c", ASMTHUMB_1_25,
+                 "asm_thumb_add_rlo_rlo_rlo(as, reg_dest, reg_dest, reg_base);", "ADD_BASE",
+                 id="the code generator adds the base"),
+]
 
 
-def test_another_micropythons_mpy_tool_is_refused_with_a_message(tmp_path: Path) -> None:
-    tool = tmp_path / "mpy-tool.py"
-    tool.write_text("# a later MicroPython that aligns its native code some other way\n")
-    with pytest.raises(firmware_build.BuildError, match="ALIGN_NATIVE"):
-        firmware_build._align_native(tool)
+@pytest.mark.parametrize(("fix", "name", "text", "corrected", "constant"), FIXES)
+def test_micropython_1_25s_source_is_corrected_once(fix: Callable[[Path], None], name: str, text: str,
+                                                    corrected: str, constant: str, tmp_path: Path) -> None:
+    source = tmp_path / name
+    source.write_text(text)
+    fix(source)
+    assert corrected in source.read_text()
+    fix(source)  # a second unpack of the same tree: nothing more to do
+    assert source.read_text().count(corrected) == 1
+
+
+@pytest.mark.parametrize(("fix", "name", "text", "corrected", "constant"), FIXES)
+def test_another_micropythons_source_is_refused_with_a_message(fix: Callable[[Path], None], name: str, text: str,
+                                                                corrected: str, constant: str,
+                                                                tmp_path: Path) -> None:
+    source = tmp_path / name
+    source.write_text("# a later MicroPython that does this some other way\n")
+    with pytest.raises(firmware_build.BuildError, match=constant):
+        fix(source)
 
 
 def test_every_native_function_of_the_seat_image_starts_on_a_four_byte_boundary() -> None:
@@ -80,22 +96,6 @@ def test_an_image_with_native_code_on_a_two_byte_boundary_is_refused(monkeypatch
     monkeypatch.setattr(firmware_build.subprocess, "run", nm)
     with pytest.raises(firmware_build.BuildError, match=r"1 frozen native functions .* fun_data_rs485_RS485_readinto"):
         firmware_build._check_native_alignment(Path("firmware.elf"))
-
-
-def test_micropython_1_25s_code_generator_is_taught_to_add_the_base(tmp_path: Path) -> None:
-    asmthumb = tmp_path / "asmthumb.c"
-    asmthumb.write_text(ASMTHUMB_1_25)
-    firmware_build._add_base(asmthumb)
-    assert "asm_thumb_add_rlo_rlo_rlo(as, reg_dest, reg_dest, reg_base);" in asmthumb.read_text()
-    firmware_build._add_base(asmthumb)  # a second unpack of the same tree: nothing more to do
-    assert asmthumb.read_text().count("reg_dest, reg_dest, reg_base") == 1
-
-
-def test_another_code_generator_is_refused_with_a_message(tmp_path: Path) -> None:
-    asmthumb = tmp_path / "asmthumb.c"
-    asmthumb.write_text("// a later MicroPython that computes a base plus an offset some other way\n")
-    with pytest.raises(firmware_build.BuildError, match="ADD_BASE"):
-        firmware_build._add_base(asmthumb)
 
 
 @pytest.mark.parametrize("load", [LOAD_QSTR, LOAD_OBJECT], ids=["a qstr", "an object"])
