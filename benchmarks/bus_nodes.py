@@ -38,6 +38,7 @@ class Line:
         self.rx = b""
         self.given: dict[int, int] = {}  # how much of ``rx`` each node's buffer has had
         self.slot_timed = True  # each node answers at its slot's moment on this clock (CAP_SLOT_TIMED)
+        self.timed = True  # every frame's end on the line is known (rs485.py's ``timed``): a pty hands it over at once
         #: Print ``sent ADDRESS MONOTONIC`` when a node's EVENTS frame with news has gone into the pty (set once
         #: presses begin): the benchmark splits a press's time into the wait for the slot and the host's part.
         self.trace = False
@@ -98,7 +99,7 @@ class Part:
 
     def set(self, rgb: object) -> None: ...
 
-    def write(self, page: int, col: int, data: bytes) -> None: ...
+    def write(self, page: int, col: int, src: bytes, lo: int = 0, end: int = -1) -> None: ...
 
     def command(self, cmds: bytes) -> None: ...
 

@@ -28,6 +28,10 @@ class SeatBank:
         """The finger starts pressing (SIGUSR1)."""
         self._proc.send_signal(signal.SIGUSR1)
 
+    def running(self) -> bool:
+        """Is the bank's process still there (a node that raised ends it, its traceback on stderr)?"""
+        return self._proc.poll() is None
+
     def close(self) -> list[list[str]]:
         """Stop the bank (after the master let go of the port); its printed lines, split into words."""
         os.close(self._slave_fd)
