@@ -280,19 +280,13 @@ def _is_offset_self_add(h: list[int], i: int) -> bool:
 
 def _check_native_offsets(elf: Path, binary: Path) -> None:
     """No frozen native function holds ADD_BASE's bad sequence: the fix took effect."""
-    done = subprocess.run(["arm-none-eabi-nm", "-S", str(elf)], capture_output=True, text=True, check=False)
-    if done.returncode != 0:
-        raise BuildError(f"arm-none-eabi-nm could not read {elf}: {done.stderr.strip()}")
     image = binary.read_bytes()
     bad = []
-    for words in (line.split() for line in done.stdout.splitlines()):
-        if len(words) != 4 or words[2] != "t" or not words[3].startswith("fun_data_"):
-            continue
-        start = int(words[0], 16) - FLASH_BASE
-        code = image[start : start + int(words[1], 16)]
+    for name, address, size in _native_functions(elf):
+        code = image[address - FLASH_BASE : address - FLASH_BASE + size]
         h = [int.from_bytes(code[k : k + 2], "little") for k in range(0, len(code) - 1, 2)]
         if any(_is_offset_self_add(h, i) for i in range(3, len(h) - 1)):
-            bad.append(words[3])
+            bad.append(name)
     if bad:
         raise BuildError(f"{len(bad)} frozen native functions add an offset to itself instead of to its base (the "
                          f"first: {bad[0]}); they would read a wrong name or fault on the chip (firmware_build.py "
@@ -300,16 +294,21 @@ def _check_native_offsets(elf: Path, binary: Path) -> None:
 
 
 def _check_native_alignment(elf: Path) -> None:
-    """Every frozen native function (its code in .text, a ``t`` symbol named ``fun_data_…``) starts on a 4-byte
-    boundary: ALIGN_NATIVE took effect."""
-    done = subprocess.run(["arm-none-eabi-nm", str(elf)], capture_output=True, text=True, check=False)
-    if done.returncode != 0:
-        raise BuildError(f"arm-none-eabi-nm could not read {elf}: {done.stderr.strip()}")
-    odd = [words[2] for words in (line.split() for line in done.stdout.splitlines())
-           if len(words) == 3 and words[1] == "t" and words[2].startswith("fun_data_") and int(words[0], 16) % 4]
+    """Every frozen native function starts on a 4-byte boundary: ALIGN_NATIVE took effect."""
+    odd = [name for name, address, _ in _native_functions(elf) if address % 4]
     if odd:
         raise BuildError(f"{len(odd)} frozen native functions are not on a 4-byte boundary (the first: {odd[0]}); "
                          "their 32-bit constants would be read wrong on the chip (firmware_build.py ALIGN_NATIVE)")
+
+
+def _native_functions(elf: Path) -> list[tuple[str, int, int]]:
+    """(name, address, size) of every frozen native function: its code in .text, a ``t`` symbol named
+    ``fun_data_…`` (bytecode's are read-only data, ``r``)."""
+    done = subprocess.run(["arm-none-eabi-nm", "-S", str(elf)], capture_output=True, text=True, check=False)
+    if done.returncode != 0:
+        raise BuildError(f"arm-none-eabi-nm could not read {elf}: {done.stderr.strip()}")
+    return [(words[3], int(words[0], 16), int(words[1], 16)) for words in (line.split() for line in
+            done.stdout.splitlines()) if len(words) == 4 and words[2] == "t" and words[3].startswith("fun_data_")]
 
 
 def ensure_toolchain() -> None:

@@ -86,9 +86,9 @@ def test_every_native_function_of_the_seat_image_starts_on_a_four_byte_boundary(
 
 
 def test_an_image_with_native_code_on_a_two_byte_boundary_is_refused(monkeypatch: pytest.MonkeyPatch) -> None:
-    listing = ("1003478e t fun_data_rs485_RS485_readinto\n"  # native, on a 2-byte boundary
-               "1003462c t fun_data_rs485_RS485_waiting\n"
-               "10056965 r fun_data_rs485_RS485__idle\n")  # bytecode: any alignment will do
+    listing = ("1003478e 00000200 t fun_data_rs485_RS485_readinto\n"  # native, on a 2-byte boundary
+               "1003462c 00000040 t fun_data_rs485_RS485_waiting\n"
+               "10056965 00000030 r fun_data_rs485_RS485__idle\n")  # bytecode: any alignment will do
 
     def nm(args: list[str], **kwargs: object) -> subprocess.CompletedProcess[str]:
         return subprocess.CompletedProcess(args, 0, listing, "")
