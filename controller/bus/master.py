@@ -239,29 +239,26 @@ class BusMaster:
         the cycle) instead of closing at its last slot: a quiet table then wakes the host once a cycle, not twice
         (each wake-up has a cost of its own; on this project's test machine about 55 µs of CPU)."""
         self._cycle_start = self.transport.now()
-        while True:
-            if self._span is None and self._may_listen():
-                for node in self._ordered:  # the nodes that are not up: asked by name once a window
-                    if node.status != "up":
-                        self.poll(node)
-                if self._may_listen():
-                    if self._quiet_ok:
-                        self._send_quietly()
-                    self.windows.open(self._listen_group)
-            span = self._span
-            if span is None:
-                break
-            self.windows.listen(span, hold_until)
-            if self._span is not None:
-                return  # held open (``hold_until``)
-            if not any(n.ack_due for n in span.group) or self.queued():
-                # Closed to send commands, or for news while commands wait: they go first, and the acks ride on
-                # the next poll. (A POLL_ALL first, for whoever pressed in the same round after its slot, cost
-                # every other seat a whole POLL_ALL window and a command slot before its next chance: 8 of the
-                # 14 presses made in such windows waited past 5 ms, benchmarks/bus_timing.py at 2 Mbaud.)
-                return
-            # Closed for news (a press) with nothing to send: a new window at once, with the acks, where whoever
-            # pressed in the same round after its slot answers.
+        if self._span is None and self._may_listen():
+            for node in self._ordered:  # the nodes that are not up: asked by name once a window
+                if node.status != "up":
+                    self.poll(node)
+            if self._may_listen():
+                if self._quiet_ok:
+                    self._send_quietly()
+                self.windows.open(self._listen_group)
+        if self._span is not None:
+            # Held open (``hold_until``), or closed at a master slot: to send commands, or for news. With news
+            # and commands queued, the commands go first and the acks ride on the next poll. (A POLL_ALL first,
+            # for whoever pressed in the same round after its slot, cost every other seat a whole POLL_ALL window
+            # and a command slot before its next chance: 8 of the 14 presses made in such windows waited past
+            # 5 ms, benchmarks/bus_timing.py at 2 Mbaud.) With news and nothing to send, the next cycle opens a
+            # new window at once, with the acks, where whoever pressed in the same round after its slot answers.
+            # The cycle ends with each window so that whoever runs the cycles sees them end: the table's poll
+            # thread looks for stop() between cycles, and when one cycle went from window to window while a
+            # finger never rested, it polled on two seconds past stop().
+            self.windows.listen(self._span, hold_until)
+            return
         group, others = self._split()
         if group:
             if hold_until is not None and self.queued():

@@ -257,3 +257,21 @@ def test_a_collision_that_leaves_no_frame_header_still_has_every_seat_asked_by_n
     assert master.stats.collisions == collisions + 1
     assert master.stats.frames_sent - polled >= 4, "every seat asked by name"
     assert at - start <= 2 * round_s(sim) + 0.005
+
+
+def test_a_cycle_ends_with_its_window_while_a_finger_never_rests(table4: tuple[SimTable, list[InputEvent]]) -> None:
+    """Seats 1 to 4 press and let go in turn, one change in every window, and nothing is queued to send: each
+    cycle still ends with its window (the next one opens the new window with the acks). The table's poll thread
+    looks for stop() between cycles; when one cycle went from window to window while a finger never rested, the
+    benchmark's table polled on two seconds past stop()."""
+    sim, _ = table4
+    master = sim.master
+    arrived = asleep_in_a_window(sim)
+    for i in range(12):
+        listens = master.stats.listens
+        before = len(arrived)
+        sim.press(1 + i % 4, Button.OK, pressed=i % 8 < 4)
+        master.cycle()
+        assert len(arrived) == before + 1, "the change reached the master in this cycle"
+        assert master.stats.listens - listens <= 1, "and the cycle ended with the window it came in"
+    assert sim.bus.counters.collisions == 0
