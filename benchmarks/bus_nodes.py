@@ -2,11 +2,19 @@
 firmware/lib) for each address, under CPython, on a pseudo-terminal that the table's bus master opens as its
 serial port. Every node sees every byte on the line (RS-485 is a party line) and answers only its own frames, as
 on the table. Nothing here is timed for wire speed: a pty moves bytes at once, so the master's pace is its own;
-but an answer in a LISTEN slot goes out at its slot's time (the bank sleeps for it, and steps a node that wants to
-answer when it asks), so the master sleeps through its window as it would on the table.
+but an answer in a slot (LISTEN, POLL_ALL) goes out at its slot's time, and the bank steps a node that wants to
+answer when it asks, so the master sleeps through its window as it would on the table.
 
-    python benchmarks/bus_nodes.py FD SEATS [PRESS_EVERY]   (started by benchmarks/bus_idle_cpu.py with the pty's
-                                                          master fd)
+On the table each node is its own chip. One process stands in for all of them here, so a node's wait for its slot
+must not hold up the others: an answer for a later slot is kept (``Line.due``) and written when its moment comes,
+while the bank goes on stepping every node. (Until this was so, a seat whose slot came after a neighbour's in the
+same round, both with news from one pass, missed its slot while the bank slept for the neighbour's, and waited a
+round more: the figure measured the bank, not the table.) A frame from the master in the master slot an answer's
+wait watches ends the window: the answer is dropped, as the chip's machine-code wait (firmware/lib/rp2send.py)
+keeps quiet then.
+
+    python benchmarks/bus_nodes.py FD SEATS [PRESS_EVERY [BAUD]]   (started by benchmarks/seat_bank.py with the
+                                                                  pty's master fd)
 
 With PRESS_EVERY (seconds), once the bank gets SIGUSR1 a finger presses PREV on one seat after another, at random
 moments about PRESS_EVERY apart (and lets go 60 ms later), and each press is printed as ``press SEAT MONOTONIC``
@@ -42,6 +50,9 @@ class Line:
         #: Print ``sent ADDRESS MONOTONIC`` when a node's EVENTS frame with news has gone into the pty (set once
         #: presses begin): the benchmark splits a press's time into the wait for the slot and the host's part.
         self.trace = False
+        #: Answers for slots still to come: (moment on ``us``'s clock, frame, the start of the master slot its
+        #: wait watches or None).
+        self.due: list[tuple[int, bytes, int | None]] = []
 
     def _out(self, data: bytes) -> None:
         at = time.monotonic()  # before the write: the master may read the bytes before this process goes on
@@ -71,14 +82,38 @@ class Line:
 
     def write_at(self, deadline: int, data: bytes, watch: tuple[int, int] | None = None,
                  latest: int | None = None) -> bool:
-        """At its slot (``deadline`` on ``us``'s clock), as on the table (one process answers for every node, each
-        deciding after the one before it has sent, so answers cannot collide). The master slot is not watched:
-        the bank is stepped again before any later round, and reads the master's frame then."""
-        delay_us = deadline - self.us()
-        if delay_us > 0:
-            time.sleep(delay_us / 1e6)
-        self._out(data)
+        """At its slot (``deadline`` on ``us``'s clock): kept until then (:meth:`send_due`), the other nodes
+        stepped meanwhile, as each chip waits for its own slot while its neighbours wait for theirs."""
+        if deadline <= self.us():
+            self._out(data)
+        else:
+            self.due.append((deadline, data, watch[0] if watch else None))
+            self.due.sort(key=lambda d: d[0])
         return True
+
+    def due_in(self) -> float | None:
+        """Seconds until the next kept answer's slot (None: none kept)."""
+        return max(0.0, (self.due[0][0] - self.us()) / 1e6) if self.due else None
+
+    def send_due(self) -> None:
+        """Write the kept answers whose slot has come (the last few hundred microseconds spun, not slept: a
+        wake-up from ``select`` lands up to a tenth of a millisecond late)."""
+        while self.due:
+            deadline, data, _ = self.due[0]
+            ahead = deadline - self.us()
+            if ahead > SPIN_US:
+                return
+            while self.us() < deadline:
+                pass
+            self.due.pop(0)
+            self._out(data)
+
+    def master_spoke(self) -> None:
+        """The master's frame arrived: an answer whose wait watches the master slot it came in keeps quiet (the
+        window it belonged to is over). One that watches none (the first round of a LISTEN window, whose second
+        copy may arrive here now; a POLL_ALL's slot) waits on."""
+        now = self.us()
+        self.due = [d for d in self.due if d[2] is None or now < d[2]]
 
     def after(self, then: int, offset_us: int) -> int:
         return then + offset_us
@@ -92,6 +127,10 @@ class Line:
 
     def since(self, then: int) -> int:
         return self.us() - then
+
+
+#: How close to a kept answer's slot the bank stops sleeping and spins.
+SPIN_US = 300
 
 
 class Part:
@@ -160,17 +199,26 @@ def main() -> int:
     fd, seats = int(sys.argv[1]), int(sys.argv[2])
     line = Line(fd)
     now = lambda: int(time.monotonic() * 1000)  # noqa: E731
-    nodes = [Node({"role": "seat", "address": a}, IO(line), now()) for a in range(1, seats + 1)]
+    baud = int(sys.argv[4]) if len(sys.argv) > 4 else 1_000_000
+    nodes = [Node({"role": "seat", "address": a, "uart": {"baud": baud}}, IO(line), now())
+             for a in range(1, seats + 1)]
     finger = Finger(nodes, float(sys.argv[3]) if len(sys.argv) > 3 else 0.0)
     signal.signal(signal.SIGUSR1, finger.start)
+    print("ready", flush=True)  # SeatBank waits for this before the master opens the line
     while True:
         wakes = [w / 1e6 for w in (node.wake_us() for node in nodes) if w is not None]
+        due = line.due_in()
+        if due is not None:
+            wakes.append(max(0.0, due - SPIN_US / 1e6))
         ready, _, _ = select.select([fd], [], [], min([0.05, finger.due_in(), *wakes]))
         try:
             line.rx = os.read(fd, 4096) if ready else b""
             line.given.clear()
         except OSError:
             return 0  # the master closed its end
+        if line.rx:
+            line.master_spoke()
+        line.send_due()
         t = now()
         finger.act(t)
         for node in nodes:

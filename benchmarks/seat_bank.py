@@ -17,12 +17,19 @@ NODES = Path(__file__).with_name("bus_nodes.py")
 class SeatBank:
     """``seats`` nodes behind the pty :attr:`port`; with ``press_every`` > 0, :meth:`press` starts a finger."""
 
-    def __init__(self, seats: int, press_every: float = 0.0) -> None:
+    def __init__(self, seats: int, press_every: float = 0.0, baud: int = 1_000_000) -> None:
+        """``baud``: the line speed the nodes count their slots' room in (their config.json's ``uart.baud``)."""
         master_fd, self._slave_fd = os.openpty()
-        self._proc = subprocess.Popen([sys.executable, str(NODES), str(master_fd), str(seats), str(press_every)],
+        self._proc = subprocess.Popen([sys.executable, str(NODES), str(master_fd), str(seats), str(press_every),
+                                       str(baud)],
                                       pass_fds=(master_fd,), stdout=subprocess.PIPE, text=True)
         os.close(master_fd)
         self.port = os.ttyname(self._slave_fd)
+        # Its nodes are made before the master starts: a master that polls a bank still importing counts the
+        # seats it asked first as down (they come up later), which is not what a run measures.
+        assert self._proc.stdout is not None
+        if self._proc.stdout.readline().strip() != "ready":
+            raise RuntimeError("the seat bank did not start (its traceback is above)")
 
     def press(self) -> None:
         """The finger starts pressing (SIGUSR1)."""
