@@ -20,11 +20,14 @@ to the short guard). Besides overlaps of two nodes' DE it counts answers begun w
 (``over_host``) and answers too far from any slot this benchmark can find for them (``far_off``, kept out of
 ``near_late_us``).
 
+``--screens-every MS`` changes every seat's screen that often instead of the deal's 150 ms; 0 changes none (a quiet
+table, as in a vote where the host answers a press with nothing but the seat's own LED): the Picos' floor.
+
 ``--min-cycle`` and ``--command-slot`` set the master's POLL_ALL cycle while commands go by name (PROTOCOL.md,
 "Where a frame waits inside a Pico": a POLL_ALL after every command was tried that way).
 
     .venv/bin/python benchmarks/node_slots.py [--seats 4] [--seconds 3] [--guard 40] [--together 12] [--trace 4]
-                                              [--min-cycle MS] [--command-slot MS] [--json]
+                                              [--screens-every MS] [--min-cycle MS] [--command-slot MS] [--json]
 """
 
 from __future__ import annotations
@@ -249,6 +252,8 @@ def main() -> int:
                         help="the master's POLL_ALL cycle while commands go by name (BusMaster.min_cycle)")
     parser.add_argument("--command-slot", type=float, default=None, metavar="MS",
                         help="the commands' part of such a cycle (BusMaster.command_slot)")
+    parser.add_argument("--screens-every", type=float, default=150.0, metavar="MS",
+                        help="every seat's screen changes this often (default 150: the deal; 0: never, a quiet table)")
     parser.add_argument("--trace", type=int, default=0, metavar="N",
                         help="print the N slowest presses with the line around each and the seats' heap collections")
     args = parser.parse_args()
@@ -284,6 +289,7 @@ def main() -> int:
                 bus.call({"op": "watch", "pico": pico.index, "gc_entry": gc_entry})
         views = [TapCard(seat=1), RoleReveal(seat=1, role="killer", partners=(2,)), RoleReveal(seat=1, role="police")]
         step, t, held = 0.01, 0.0, set()
+        every = args.screens_every / 1000
         touches: list[tuple[int, bool, float]] = []  # (address, pressed, when)
         last: dict[int, float] = {}
         quiet_before = (master.stats.quiet_sent, master.stats.quiet_confirmed, master.stats.quiet_by_name)
@@ -293,9 +299,9 @@ def main() -> int:
             if drawn_at is not None and all(master.settled(a) for a in table.seats):
                 settle.append((bus.now() - drawn_at) * 1000)  # (to the end of the step it happened in)
                 drawn_at = None
-            if int(t / 0.15) != int((t - step) / 0.15):  # the deal: every seat's screen changes every 150 ms
+            if every and int(t / every) != int((t - step) / every):  # the deal: every seat's screen, every 150 ms
                 for address in table.seats:
-                    table.seats[address].display(render(views[(int(t / 0.15) + address) % len(views)]))
+                    table.seats[address].display(render(views[(int(t / every) + address) % len(views)]))
                 drawn_at = bus.now()
             for pico in bus.picos:  # a finger presses or lifts now and then, at any moment of the master's cycle
                 address = pico.config["address"]
@@ -327,7 +333,7 @@ def main() -> int:
                 strict=True))
             result.update(quiet_sent=sent, quiet_confirmed=confirmed, quiet_by_name=by_name,
                           poll_alls=master.stats.poll_alls, listens=master.stats.listens)
-        result.update(seats=args.seats, emulated_s=args.seconds, host_s=round(time.monotonic() - wall, 1),
+        result.update(seats=args.seats, emulated_s=args.seconds, screens_every_ms=args.screens_every, host_s=round(time.monotonic() - wall, 1),
                       slot_us=master.slot_us, guard_us=args.guard)
     if args.json:
         print(json.dumps(result))
