@@ -22,6 +22,11 @@ from .nodes import Link, NodeState
 from .poll_all import garbled_since
 from .quiet import CONFIRM_S
 
+#: The master starts no frame sooner than this after the last bytes it heard: a node's UART stamps a burst's end
+#: only when the line has been quiet for 32 bit times (16 µs at 2 Mbaud), and a LISTEN sent 10-14 µs after the
+#: roll call's answer ran into the same burst.
+QUIET_BEFORE_TALKING_S = 0.00006
+
 
 def listen_rounds(nodes: int, slot_us: int, gap_us: int, span_us: int = sb.LISTEN_SPAN_US) -> int:
     """How many rounds of ``nodes`` slots and a master slot make a window of about ``span_us``."""
@@ -52,6 +57,8 @@ class Span:
     #: The nodes whose quiet command's confirmation may come in this window (quiet.py): while one is missing,
     #: more commands wait for the master slot after the second round, as a node's loop may miss its first slot.
     expect: set[int] = field(default_factory=set)
+    #: Host clock when bytes were last heard in the window (0: none yet).
+    heard_at: float = 0.0
 
     def __post_init__(self) -> None:
         self.by_address = {n.spec.address: n for n in self.group}
@@ -187,6 +194,7 @@ class ListenWindows:
                 deadline = now  # the roll call, in the last slot, was heard: nothing more can come
             else:
                 deadline = span.roll_due
+            deadline = max(deadline, span.heard_at + QUIET_BEFORE_TALKING_S)
             if deadline <= now:
                 self._close(span)
                 return
@@ -205,6 +213,7 @@ class ListenWindows:
                 wait_until = hold_until
             data = transport.read(wait_until - now)
             if data:
+                span.heard_at = transport.now()
                 self._heard(span, data)
 
     def _heard(self, span: Span, data: bytes) -> None:

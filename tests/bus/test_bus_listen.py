@@ -275,3 +275,36 @@ def test_a_cycle_ends_with_its_window_while_a_finger_never_rests(table4: tuple[S
         assert len(arrived) == before + 1, "the change reached the master in this cycle"
         assert master.stats.listens - listens <= 1, "and the cycle ended with the window it came in"
     assert sim.bus.counters.collisions == 0
+
+
+def test_the_master_leaves_the_line_quiet_before_it_talks_after_the_roll_call(
+    table4: tuple[SimTable, list[InputEvent]]
+) -> None:
+    """The roll call answers in the window's last slot, and the master's next LISTEN followed it 10-14 µs later on
+    emulated Picos: inside the 32 bit times (16 µs at 2 Mbaud) a node's UART waits before it stamps a burst's end,
+    so the answer and the LISTEN were one burst, and now and then every seat sat the new window out (presses
+    14-30 ms late, benchmarks/node_slots.py --screens-every 0). The master now waits QUIET_BEFORE_TALKING_S."""
+    from controller.bus.listen import QUIET_BEFORE_TALKING_S
+
+    sim, _ = table4
+    bus = sim.bus
+    gaps: list[float] = []
+    heard_at = [0.0]
+    read, write = bus.read, bus.write
+
+    def reading(timeout: float) -> bytes:
+        data = read(timeout)
+        if data:
+            heard_at[0] = bus.now()
+        return data
+
+    def writing(data: bytes) -> None:
+        gaps.append(bus.now() - heard_at[0])
+        write(data)
+
+    bus.read, bus.write = reading, writing  # type: ignore[method-assign]
+    for i in range(40):
+        sim.press(1 + i % 4, Button.OK, pressed=i % 8 < 4)
+        sim.table.run_for(0.013)
+    assert sim.master.stats.listens > 40 and sim.bus.counters.collisions == 0
+    assert min(gaps) >= QUIET_BEFORE_TALKING_S - 1e-9
