@@ -299,7 +299,7 @@ def main() -> int:
             if drawn_at is not None and all(master.settled(a) for a in table.seats):
                 settle.append((bus.now() - drawn_at) * 1000)  # (to the end of the step it happened in)
                 drawn_at = None
-            if every and int(t / every) != int((t - step) / every):  # the deal: every seat's screen, every 150 ms
+            if every and int(t / every) != int((t - step) / every):  # every seat's screen changes (the deal: 150 ms)
                 for address in table.seats:
                     table.seats[address].display(render(views[(int(t / every) + address) % len(views)]))
                 drawn_at = bus.now()
@@ -333,8 +333,8 @@ def main() -> int:
                 strict=True))
             result.update(quiet_sent=sent, quiet_confirmed=confirmed, quiet_by_name=by_name,
                           poll_alls=master.stats.poll_alls, listens=master.stats.listens)
-        result.update(seats=args.seats, emulated_s=args.seconds, screens_every_ms=args.screens_every, host_s=round(time.monotonic() - wall, 1),
-                      slot_us=master.slot_us, guard_us=args.guard)
+        result.update(seats=args.seats, emulated_s=args.seconds, screens_every_ms=args.screens_every,
+                      host_s=round(time.monotonic() - wall, 1), slot_us=master.slot_us, guard_us=args.guard)
     if args.json:
         print(json.dumps(result))
     else:
