@@ -62,21 +62,25 @@ EARLY_NS = 50_000  # an answer this much before its window's start still counts 
 # already ended (the node had not yet read the host's frame), matched here to the wrong window. Counted apart, so
 # that the start error of the answers in their slots shows.
 FAR_OFF_US = 100
+# A roll call's answer begun later than this after its last slot's start came late on purpose (firmware 0.9.7):
+# counted apart (an answer in its slot begins 20-40 µs after the slot's ideal start, the stamp's latency).
+ROLL_LATE_NS = sb.POLL_ALL_SHORT_GUARD_US * 1000
 DEBOUNCE_S = 0.020  # the firmware's debounce_ms: an edge within it of the one before is read when it ends
 
 
-def slot_starts(said: list[tuple[int, bytes]], byte_ns: int) -> list[tuple[int, int, dict[int, int], int, int, int]]:
+def slot_starts(said: list[tuple[int, bytes]], byte_ns: int
+                ) -> list[tuple[int, int, dict[int, int], int, int, int, int | None]]:
     """Every slotted poll the master sent, as (ns its window begins, slot ns, {address: offset ns}, round ns,
-    rounds, message type): a POLL_ALL's window begins its lead after its last byte; a LISTEN's at its second
-    copy's end (``after_us``)."""
+    rounds, message type, the roll call's address): a POLL_ALL's window begins its lead after its last byte; a
+    LISTEN's at its second copy's end (``after_us``)."""
     out = []
     for done, data in said:
         for frame in sb.Decoder().feed(data):
             if frame.mtype == sb.POLL_ALL:
                 slot_us, _, addresses, _, after_us = sb.decode_poll_all(frame.payload)  # (its lead)
-                gap_us, rounds = 0, 1
+                gap_us, rounds, roll = 0, 1, None
             elif frame.mtype == sb.LISTEN:
-                slot_us, gap_us, rounds, _, after_us, addresses, _ = sb.decode_listen(frame.payload)
+                slot_us, gap_us, rounds, roll, after_us, addresses, _ = sb.decode_listen(frame.payload)
                 if after_us == 0:
                     continue  # the second copy: the first already said where the window begins
             else:
@@ -84,7 +88,7 @@ def slot_starts(said: list[tuple[int, bytes]], byte_ns: int) -> list[tuple[int, 
             slot = slot_us * 1000
             offsets = {a: i * slot for i, a in enumerate(addresses)}
             out.append((done + after_us * 1000, slot, offsets, len(addresses) * slot + gap_us * 1000, rounds,
-                        frame.mtype))
+                        frame.mtype, roll))
     return out
 
 
@@ -100,12 +104,15 @@ def frames_of(tx: list[int], byte_ns: int) -> list[tuple[int, int]]:
 
 
 def measure(bus: EmulatedBus, edges: dict[int, dict[str, list]]) -> dict[str, object]:
-    """Each slotted answer against its slot: start error, DE lead and release, overruns."""
+    """Each slotted answer against its slot: start error, DE lead and release, overruns. A roll call's answer
+    begun after its last slot, and over before the window's end (firmware 0.9.7's late roll call), is counted
+    apart (``roll_late_us``)."""
     windows = slot_starts(bus.said, bus.byte_ns)
     by_name = [(done, data[2]) for done, data in bus.said if len(data) > 2 and data[2] != sb.BROADCAST]
     late: list[float] = []
     late_poll_all: list[float] = []
     late_listen: list[float] = []
+    roll_late: list[float] = []
     lead: list[float] = []
     release: list[float] = []
     overruns = 0
@@ -117,8 +124,12 @@ def measure(bus: EmulatedBus, edges: dict[int, dict[str, list]]) -> dict[str, ob
             asked = [done for done, addr in by_name if done <= start]
             if not before or (asked and asked[-1] > before[-1][0]):
                 continue  # an answer to a frame by name, not a slot
-            begin, slot, offsets, round_ns, rounds, mtype = before[-1]
+            begin, slot, offsets, round_ns, rounds, mtype, roll = before[-1]
             if address not in offsets:
+                continue
+            last = begin + (rounds - 1) * round_ns + offsets[address]
+            if address == roll and start > last + ROLL_LATE_NS and end <= begin + rounds * round_ns:
+                roll_late.append((start - last) / 1000)
                 continue
             r = max(0, min(rounds - 1, round((start - begin - offsets[address]) / round_ns)))
             ideal = begin + r * round_ns + offsets[address]
@@ -147,7 +158,8 @@ def measure(bus: EmulatedBus, edges: dict[int, dict[str, list]]) -> dict[str, ob
             "listen_late_us": spread(late_listen), "latest_us": sorted(late)[-8:], "de_lead_us": spread(lead),
             "de_release_us": spread(release), "overruns": overruns,
             "near_late_us": spread([x for x in late if abs(x) <= FAR_OFF_US]),
-            "far_off": sum(1 for x in late if abs(x) > FAR_OFF_US)}
+            "far_off": sum(1 for x in late if abs(x) > FAR_OFF_US), "roll_late": len(roll_late),
+            "roll_late_us": spread(roll_late)}
 
 
 def together_moments(bus: EmulatedBus, table: BusTable, master: BusMaster, heard: list[object], moments: int,

@@ -16,7 +16,7 @@ import framing
 import seatbus as sb
 from mpcompat import micropython
 
-FIRMWARE_VERSION = (0, 9, 6)  # 0.2: seat bus protocol 2 (CRC-32); 0.3: DISPLAY_RLE, POLL_ALL, eager debouncing, AUTH
+FIRMWARE_VERSION = (0, 9, 7)  # 0.2: seat bus protocol 2 (CRC-32); 0.3: DISPLAY_RLE, POLL_ALL, eager debouncing, AUTH
 # counters reserved in blocks (remote); 0.4: LISTEN; 0.5: STAGE and DISPLAY_STAGED; 0.6: slots timed from the frame's
 # end on the line (CAP_SLOT_TIMED); 0.7: answers begun at the slot's microsecond in machine code (CAP_SLOT_EXACT);
 # 0.8: quiet commands, confirmed in a LISTEN slot (CAP_QUIET); 0.9: POLL_ALL's lead (CAP_POLL_LEAD), no drawing while
@@ -26,7 +26,8 @@ FIRMWARE_VERSION = (0, 9, 6)  # 0.2: seat bus protocol 2 (CRC-32); 0.3: DISPLAY_
 # 0.9.4: a press stops the drawing of the panel (buttons.py's changed); 0.9.5: a node that skipped rounds of a LISTEN
 # window reads what waits before it answers again, the machine-code wait takes a receive-timeout stamp in the
 # master slot it watches for the host (rp2send.py), and its native code is built 4-byte aligned; 0.9.6: the panel's
-# and the reader's drivers allocate nothing, and the heap is collected every 2 s, not every 32 replies (heap.py)
+# and the reader's drivers allocate nothing, and the heap is collected every 2 s, not every 32 replies (heap.py);
+# 0.9.7: the roll call that came late to its last slot still answers, before the window's end (_span_target)
 QUEUE_MAX = 32
 # A native answer (rs485.py) not begun by this long after its slot's start is not begun at all: it waits for the
 # next round's slot (or cycle's) instead of eating into the guard, which must hold the nodes' stamps' spread.
@@ -438,8 +439,22 @@ class Node:
             r = max(r, span.rounds - 1)
         r = max(r, span.next_round)
         if r >= span.rounds:
-            return None
+            # The roll call's slot in the last round is the window's last: nobody else talks after it, and the
+            # host does not talk until the window is over and the roll call's wait with it (controller/bus/
+            # listen.py, ``roll_due``). A roll call whose loop came round late (a pass of the loop, then the
+            # answer's 0.85 ms of interpreted code) lost it, and the host waited its reply timeout (10 ms) for it
+            # with every press of the table behind it (firmware/PROTOCOL.md, "A roll call late for its last
+            # slot"). It answers late instead, while its answer still ends before the window does.
+            if not span.roll or span.next_round >= span.rounds or elapsed > self._roll_latest(span):
+                return None
+            r = span.rounds - 1
         return r, r * span.round_us + span.offset_us
+
+    @micropython.native
+    def _roll_latest(self, span):
+        """The last moment (µs from the window's start) the roll call may begin its answer in the last round: one
+        slot before the window's end, so that the answer (at most a slot less its guard) is over when it ends."""
+        return span.rounds * span.round_us - span.slot_us
 
     def _span_reply(self, span, now, later_us):
         """This node's answer in its slot: news first, then a quiet command's confirmation (the next round's)."""
@@ -478,15 +493,16 @@ class Node:
         r, at = target
         if at - elapsed > span.round_us:
             return  # not yet (wake_us says when)
-        reply = self._span_reply(span, now, at - elapsed)
+        reply = self._span_reply(span, now, max(0, at - elapsed))
         elapsed = self._in_span(span)  # building the answer took time: the slot may have begun meanwhile
         target = self._span_target(span, elapsed)
         if target is None:
             return
         if target[0] != r:
             r, at = target
-            reply = self._span_reply(span, now, at - elapsed)
-        if at - elapsed < -self.guard_us:
+            reply = self._span_reply(span, now, max(0, at - elapsed))
+        last_roll = span.roll and r == span.rounds - 1  # late, it still answers (_span_target)
+        if at - elapsed < -self.guard_us and not last_roll:
             return  # the slot went by while the answer was made: the next round's, at the next step
         # The slot's start and the watched master slot as moments on the link's clock, counted from the window's
         # start: the wait ends at the slot's microsecond, however long this took (rs485.py's write_at).
@@ -514,7 +530,8 @@ class Node:
         span.next_round = r + 1
         self.stats["replies"] += 1
         confirms = self.identified and not self.queue and self.confirm_seq is not None  # as _span_reply chose
-        sent = link.write_at(link.after(t0, at - skew), reply, watch, link.after(t0, at - skew + LATE_START_US))
+        latest = (self._roll_latest(span) if last_roll else at + LATE_START_US) - skew
+        sent = link.write_at(link.after(t0, at - skew), reply, watch, link.after(t0, latest))
         if sent:
             span.clear_to = r
         if sent is False:

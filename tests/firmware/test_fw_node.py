@@ -361,6 +361,38 @@ def test_the_seat_called_by_roll_answers_in_the_last_round_and_not_before(seat3:
     assert (answer.mtype, answer.seq, answer.payload) == (sb.EVENTS, 9, b"\x00")
 
 
+def test_the_roll_call_whose_loop_came_late_to_its_last_slot_answers_at_once_while_the_window_lasts(
+    tmp_path: Path,
+) -> None:
+    """PROTOCOL.md, "A roll call late for its last slot": nobody talks after the roll call's slot, and the host
+    waits for it, so seat 3 answers 300 µs late rather than not at all (the host would poll it by name 10 ms
+    later, every press of the table waiting). Past the last moment its answer still ends within the window, it
+    keeps silent."""
+    seats = []
+    for name in ("late", "later"):
+        (tmp_path / name).mkdir()
+        cfg = tmp_path / name / "config.json"
+        cfg.write_text(json.dumps(node_config(3)))
+        seats.append(SimNode(find_micropython(), cfg, tmp_path / name))
+    try:
+        late, too_late = seats
+        t0 = 50_000
+        last_slot = t0 + 4 * ROUND + 2 * SLOT  # round 4 of 5, seat 3's slot
+        for seat in seats:
+            identify(seat)
+            listen(seat, t0, 9, rounds=5, roll=3)
+        late.step(last_slot // 1000, b"", last_slot + 300)
+        [(delay, frame, watch)] = late.later
+        assert delay == 0 and watch is None
+        [answer] = frames(frame)
+        assert (answer.mtype, answer.seq, answer.payload) == (sb.EVENTS, 9, b"\x00")
+        too_late.step((t0 + 5 * ROUND) // 1000, b"", t0 + 5 * ROUND - SLOT + 1)
+        assert too_late.later == []
+    finally:
+        for seat in seats:
+            seat.kill()
+
+
 def test_a_rebooted_seat_says_in_its_first_slot_that_it_has_no_session(seat3: SimNode) -> None:
     listen(seat3, 20_000, 4)
     [(delay, frame, watch)] = seat3.later

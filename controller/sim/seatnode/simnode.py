@@ -64,11 +64,14 @@ rx_at = [0]  # when the bytes of this step ended on the line (earlier than the s
 
 def write_at(deadline, data, watch=None, latest=None):
     """The node's slot (and the master slot it watches) as moments on the link's clock, handed to the driver as
-    delays from this step's moment (the driver answers at each slot's exact moment: ``latest`` is never near)."""
+    delays from this step's moment. As the chip's machine-code wait (rp2send.py): a slot that has begun is answered
+    at once, and one past ``latest`` not at all (None)."""
     now = clock_us[0]
+    if latest is not None and now - latest > 0:
+        return None
     if watch is not None:
         watch = (watch[0] - now, watch[1] - now)
-    later.append((deadline - now, bytes(data), watch))
+    later.append((max(0, deadline - now), bytes(data), watch))
     return True  # as far as the node knows (the driver holds it back if the master talked in the watched slot)
 
 
