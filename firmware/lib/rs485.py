@@ -173,6 +173,7 @@ class RS485:
             self.idle_mark = mark
         return mark
 
+    @micropython.native
     def read_at(self):
         """When the frame just read ended on the line, as near as this node can tell (see ``__init__``; not known
         at all when ``timed`` is False)."""
@@ -193,17 +194,25 @@ class RS485:
         if self.de is not None:
             self.de.value(0)
 
+    # The slot path's helpers (us, since, after, read_at, write_at) are native: interpreted, each call set up a
+    # bytecode frame, and the path from choosing a LISTEN slot to the machine-code wait took 0.82 ms on the
+    # emulated chip; native, with the answer's view made once (node.py's _prepare), 0.64 ms (firmware/PROTOCOL.md,
+    # "The slot path").
+    @micropython.native
     def us(self):
         """A microsecond timestamp (it wraps: compare with ``since``)."""
         return time.ticks_us()
 
+    @micropython.native
     def since(self, then):
         return time.ticks_diff(time.ticks_us(), then)
 
+    @micropython.native
     def after(self, then, offset_us):
         """The moment ``offset_us`` after ``then`` on this link's clock (it wraps)."""
         return time.ticks_add(then, offset_us)
 
+    @micropython.native
     def write_at(self, deadline, data, watch=None, latest=None):
         """Write ``data`` with its first start bit at ``deadline`` (``time.ticks_us``): an answer in a POLL_ALL or
         LISTEN slot, whose start the caller takes from the frame's end on the line. The node only answers when it
