@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import importlib.util
 import json
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -25,6 +27,22 @@ def seat3(tmp_path: Path):
     node = SimNode(find_micropython(), cfg, tmp_path)
     yield node
     node.kill()
+
+
+@contextmanager
+def two_seat_3s(tmp_path: Path) -> Iterator[tuple[SimNode, SimNode]]:
+    """Two nodes that both think they are seat 3: the same moment seen two ways."""
+    seats = []
+    try:
+        for name in ("one", "two"):
+            (tmp_path / name).mkdir()
+            cfg = tmp_path / name / "config.json"
+            cfg.write_text(json.dumps(node_config(3)))
+            seats.append(SimNode(find_micropython(), cfg, tmp_path / name))
+        yield seats[0], seats[1]
+    finally:
+        for seat in seats:
+            seat.kill()
 
 
 def frames(tx: bytes) -> list[sb.Frame]:
@@ -368,17 +386,10 @@ def test_the_roll_call_whose_loop_came_late_to_its_last_slot_answers_at_once_whi
     waits for it, so seat 3 answers 300 µs late rather than not at all (the host would poll it by name 10 ms
     later, every press of the table waiting). Past the last moment its answer still ends within the window, it
     keeps silent."""
-    seats = []
-    for name in ("late", "later"):
-        (tmp_path / name).mkdir()
-        cfg = tmp_path / name / "config.json"
-        cfg.write_text(json.dumps(node_config(3)))
-        seats.append(SimNode(find_micropython(), cfg, tmp_path / name))
-    try:
-        late, too_late = seats
+    with two_seat_3s(tmp_path) as (late, too_late):
         t0 = 50_000
         last_slot = t0 + 4 * ROUND + 2 * SLOT  # round 4 of 5, seat 3's slot
-        for seat in seats:
+        for seat in (late, too_late):
             identify(seat)
             listen(seat, t0, 9, rounds=5, roll=3)
         late.step(last_slot // 1000, b"", last_slot + 300)
@@ -388,9 +399,6 @@ def test_the_roll_call_whose_loop_came_late_to_its_last_slot_answers_at_once_whi
         assert (answer.mtype, answer.seq, answer.payload) == (sb.EVENTS, 9, b"\x00")
         too_late.step((t0 + 5 * ROUND) // 1000, b"", t0 + 5 * ROUND - SLOT + 1)
         assert too_late.later == []
-    finally:
-        for seat in seats:
-            seat.kill()
 
 
 def test_a_rebooted_seat_says_in_its_first_slot_that_it_has_no_session(seat3: SimNode) -> None:
@@ -416,15 +424,8 @@ def test_the_listens_second_copy_is_ignored_in_its_window_and_opens_it_for_a_sea
 ) -> None:
     """The window begins when the second copy ends: the first says so (300 µs later); a seat that heard it takes no
     notice of the second, a seat that lost it starts from the second. Both aim at the same moment."""
-    seats = []
-    for name in ("a", "b"):
-        (tmp_path / name).mkdir()
-        cfg = tmp_path / name / "config.json"
-        cfg.write_text(json.dumps(node_config(3)))
-        seats.append(SimNode(find_micropython(), cfg, tmp_path / name))
-    try:
-        heard_both, lost_first = seats
-        for seat in seats:
+    with two_seat_3s(tmp_path) as (heard_both, lost_first):
+        for seat in (heard_both, lost_first):
             identify(seat)
             seat.button("ok", True)
         t0 = 40_000
@@ -435,9 +436,6 @@ def test_the_listens_second_copy_is_ignored_in_its_window_and_opens_it_for_a_sea
         listen(lost_first, t0 + 300, 11)
         [(second, _, _)] = lost_first.later
         assert first == pytest.approx((300 + 2 * SLOT) / 1e6) and second == pytest.approx(2 * SLOT / 1e6)
-    finally:
-        for seat in seats:
-            seat.kill()
 
 
 def test_a_seat_on_firmware_0_6_says_it_times_its_slots_from_the_line_and_its_press_fits_the_slot(
