@@ -445,7 +445,7 @@ class Node:
             # The roll call's slot in the last round is the window's last: nobody else talks after it, and the
             # host does not talk until the window is over and the roll call's wait with it (controller/bus/
             # listen.py, ``roll_due``). A roll call whose loop came round late (a pass of the loop, then the
-            # answer's 0.85 ms of interpreted code) lost it, and the host waited its reply timeout (10 ms) for it
+            # answer's 0.6-0.8 ms of interpreted code) lost it, and the host waited its reply timeout (10 ms) for it
             # with every press of the table behind it (firmware/PROTOCOL.md, "A roll call late for its last
             # slot"). It answers late instead, while its answer still ends before the window does.
             if not span.roll or span.next_round >= span.rounds or elapsed > self._roll_latest(span):
