@@ -18,7 +18,8 @@ times, on a quiet table listened to in LISTEN windows, and counts the moments in
 frame. ``--guard`` is the host's guard (the nodes take ``slot_us`` from the frame; firmware 0.7 fits its answers
 to the short guard). Besides overlaps of two nodes' DE it counts answers begun while a host frame was on the line
 (``over_host``) and answers too far from any slot this benchmark can find for them (``far_off``, kept out of
-``near_late_us``).
+``near_late_us``). A roll call that begins its answer after its last slot, on purpose (firmware 0.9.7: its loop
+came round late, and nobody talks after that slot), is counted apart (``roll_late``, how late in ``roll_late_us``).
 
 ``--screens-every MS`` changes every seat's screen that often instead of the deal's 150 ms; 0 changes none (a quiet
 table, as in a vote where the host answers a press with nothing but the seat's own LED): the Picos' floor.
