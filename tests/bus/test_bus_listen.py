@@ -11,7 +11,7 @@ import tty
 import pytest
 
 from controller.bus import seatbus as sb
-from controller.bus.listen import Span
+from controller.bus.listen import QUIET_BEFORE_TALKING_S, Span
 from controller.bus.nodes import NodeSpec, NodeState
 from controller.bus.sim import SimTable, start_sim_table
 from controller.bus.transport import SerialTransport
@@ -286,8 +286,6 @@ def test_the_master_leaves_the_line_quiet_before_it_talks_after_the_roll_call(
     emulated Picos: inside the 32 bit times (16 µs at 2 Mbaud) a node's UART waits before it stamps a burst's end,
     so the answer and the LISTEN came as one burst. The master now waits QUIET_BEFORE_TALKING_S. (The windows every
     seat seemed to sit out then were roll calls late for their last slot: firmware 0.9.7, and the next test.)"""
-    from controller.bus.listen import QUIET_BEFORE_TALKING_S
-
     sim, _ = table4
     bus = sim.bus
     gaps: list[float] = []
