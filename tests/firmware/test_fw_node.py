@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -98,6 +99,20 @@ def test_bouncing_ok_button_is_one_press_and_the_led_echoes_at_once(seat3: SimNo
     assert [(kind, data) for _, kind, _, data in events] == [(sb.EV_PRESS, bytes([sb.BTN_OK]))]
     seat3.step(300)
     assert seat3.led == (0, 0, 0), "the echo ends and the host's colour (off) comes back"
+
+
+def test_the_hosts_colour_that_comes_in_the_same_step_as_a_press_is_the_one_shown(seat3: SimNode) -> None:
+    """Firmware 0.9.8 lights the local echo at the end of the step, after the bus's work (three PWM writes stood
+    between a press and its answer): a SET_LED read in that step is newer than the echo, and stays."""
+    identify(seat3)
+    seat3.button("ok", True)
+    assert seat3.step(10, sb.encode_frame(3, 7, sb.SET_LED, bytes([0, 0, 255]))) != b""
+    assert seat3.led == (0, 0, 255)
+    seat3.button("ok", False)
+    seat3.step(40)
+    seat3.button("ok", True)
+    seat3.step(70)
+    assert seat3.led != (0, 0, 255), "a press alone is echoed in its own step"
 
 
 def test_events_repeat_until_acked_then_stop(seat3: SimNode) -> None:
@@ -287,11 +302,16 @@ def test_a_hung_node_is_reset_by_its_watchdog_and_says_so(seat3: SimNode) -> Non
 
 
 def _firmware_mfrc522() -> Any:
-    """The firmware's driver module under CPython (it imports nothing of ``machine`` at the top)."""
+    """The firmware's driver module under CPython (it imports nothing of ``machine`` at the top; its ``mpcompat``
+    is found in firmware/lib, on sys.path for the import only: run alone, this file failed to import it)."""
     spec = importlib.util.spec_from_file_location("fw_mfrc522", FIRMWARE_MFRC522)
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
+    sys.path.insert(0, str(FIRMWARE_MFRC522.parent))
+    try:
+        spec.loader.exec_module(module)
+    finally:
+        sys.path.remove(str(FIRMWARE_MFRC522.parent))
     return module
 
 
