@@ -238,8 +238,9 @@ def trace(bus: EmulatedBus, records: list[tuple[float, int, bool, float]], heard
 def spread(values: list[float]) -> dict[str, float | None]:
     every = sorted(values)
     if not every:
-        return {"min": None, "p50": None, "p99": None, "max": None}
+        return {"min": None, "p50": None, "p90": None, "p99": None, "max": None}
     return {"min": round(every[0], 1), "p50": round(statistics.median(every), 1),
+            "p90": round(every[min(len(every) - 1, int(len(every) * 0.9))], 1),
             "p99": round(every[min(len(every) - 1, int(len(every) * 0.99))], 1), "max": round(every[-1], 1)}
 
 
