@@ -81,7 +81,7 @@ class Line:
         self._out(data)
 
     def write_at(self, deadline: int, data: bytes, watch: tuple[int, int] | None = None,
-                 latest: int | None = None) -> bool:
+                 latest: int | None = None, again: tuple[int, int, int] | None = None) -> bool:
         """At its slot (``deadline`` on ``us``'s clock): kept until then (:meth:`send_due`), the other nodes
         stepped meanwhile, as each chip waits for its own slot while its neighbours wait for theirs."""
         if deadline <= self.us():

@@ -4,7 +4,11 @@ writes ``from mpcompat import micropython`` and decorates as usual."""
 
 try:
     import micropython
+    from micropython import const
 except ImportError:
+
+    def const(value):
+        return value
 
     class micropython:
         @staticmethod

@@ -14,9 +14,35 @@ from array import array
 
 import framing
 import seatbus as sb
-from mpcompat import micropython
+from mpcompat import const, micropython
 
-FIRMWARE_VERSION = (0, 9, 7)  # 0.2: seat bus protocol 2 (CRC-32); 0.3: DISPLAY_RLE, POLL_ALL, eager debouncing, AUTH
+# The protocol's numbers the loop reads at every frame and answer, compiled in (seatbus's names with a _ before):
+# in native code each ``sb.NAME`` is two dictionary lookups at run time, some 10 µs on the emulated chip, and the
+# path from a press to its slot made some twenty (firmware/PROTOCOL.md, "The slot path"). The numbers are
+# seatbus's: tests/firmware/test_fw_compiled_numbers.py holds them to it.
+_SYNC = const(0x7e)
+_HEADER_LEN = const(5)
+_CRC_LEN = const(4)
+_OVERHEAD = const(9)
+_MAX_PAYLOAD = const(240)
+_FROM_NODE = const(0x80)
+_BROADCAST = const(0x7f)
+_POLL = const(0x2)
+_POLL_ALL = const(0x3)
+_LISTEN = const(0x4)
+_SET_LED = const(0x10)
+_DISPLAY_RLE = const(0x14)
+_STAGE = const(0x15)
+_DISPLAY_STAGED = const(0x16)
+_EVENTS = const(0x82)
+_QUIET = const(0x40)
+_NAK_POLL_ME = const(4)
+_ROLE_SEAT = const(1)
+_POLL_ALL_LEAD = const(0x80)
+_LISTEN_WATCH_FROM_US = const(50)
+_LISTEN_WATCH_TO_US = const(100)
+
+FIRMWARE_VERSION = (0, 9, 8)  # 0.2: seat bus protocol 2 (CRC-32); 0.3: DISPLAY_RLE, POLL_ALL, eager debouncing, AUTH
 # counters reserved in blocks (remote); 0.4: LISTEN; 0.5: STAGE and DISPLAY_STAGED; 0.6: slots timed from the frame's
 # end on the line (CAP_SLOT_TIMED); 0.7: answers begun at the slot's microsecond in machine code (CAP_SLOT_EXACT);
 # 0.8: quiet commands, confirmed in a LISTEN slot (CAP_QUIET); 0.9: POLL_ALL's lead (CAP_POLL_LEAD), no drawing while
@@ -29,6 +55,8 @@ FIRMWARE_VERSION = (0, 9, 7)  # 0.2: seat bus protocol 2 (CRC-32); 0.3: DISPLAY_
 # and the reader's drivers allocate nothing, and the heap is collected every 2 s, not every 32 replies (heap.py);
 # 0.9.7: the roll call that came late to its last slot still answers, before the window's end (_span_target), and
 # the slot path is quicker (0.82 ms to 0.64 from choosing a slot to the machine-code wait: rs485.py's helpers native)
+# 0.9.8: a wait that finds its LISTEN slot gone by takes the same slot a round on (rp2send.py's AGAIN), the local
+# echo is lit after the bus's work of the step, and the hot path's protocol numbers are compiled in
 QUEUE_MAX = 32
 # A native answer (rs485.py) not begun by this long after its slot's start is not begun at all: it waits for the
 # next round's slot (or cycle's) instead of eating into the guard, which must hold the nodes' stamps' spread.
@@ -76,7 +104,7 @@ class Node:
         self.cfg = cfg
         self.io = io
         self.address = cfg["address"]
-        self.role = sb.ROLE_REMOTE if cfg["role"] == "remote" else sb.ROLE_SEAT
+        self.role = sb.ROLE_REMOTE if cfg["role"] == "remote" else _ROLE_SEAT
         self.key = None
         if self.role == sb.ROLE_REMOTE:
             from binascii import unhexlify
@@ -95,12 +123,12 @@ class Node:
         # The answers of every poll and every command, made once: a reply writes only its SEQ and CRC.
         self.ack = framing.Reply(self.address, sb.ACK)
         self.nak = framing.Reply(self.address, sb.NAK, b"\x00")
-        self.no_events = framing.Reply(self.address, sb.EVENTS, b"\x00")
+        self.no_events = framing.Reply(self.address, _EVENTS, b"\x00")
         # The answer in a slot (EVENTS with as many queued events as fit), kept ready as the queue changes
         # (_prepare): made when the slot is near, in interpreted code, it took the emulated Pico a millisecond, often
         # twice (its slot had gone by meanwhile), and the press missed slot after slot. At the slot only the ages,
         # the SEQ and the CRC are written (_stamp).
-        self.prep = bytearray(sb.OVERHEAD + sb.MAX_PAYLOAD)
+        self.prep = bytearray(_OVERHEAD + _MAX_PAYLOAD)
         self.prep_fits = -1  # the events' room it was made for (-1: to be made again)
         self.prep_len = 0
         self.prep_view = None
@@ -117,6 +145,10 @@ class Node:
         self.dropped_events = 0
         self.host_rgb = (0, 0, 0)
         self.echo_until = None
+        # The echo is lit at the end of the step that read the press, after the bus: three PWM writes from Python
+        # (0.15-0.25 ms on the emulated chip) stood between the press and its answer in a slot, where a
+        # millisecond later is nothing to the player's eye.
+        self.echo_due = False
         self.card = None
         self.card_misses = 0
         self.nfc_period_ms = cfg.get("nfc_period_ms", 100)
@@ -158,7 +190,7 @@ class Node:
             caps |= sb.CAP_SLOT_TIMED
         if self.guard_us == sb.POLL_ALL_SHORT_GUARD_US:  # ...and its answers start at the slot's microsecond
             caps |= sb.CAP_SLOT_EXACT
-        caps |= sb.CAP_BUTTONS | sb.CAP_POLL_ALL | sb.CAP_POLL_LEAD if self.role == sb.ROLE_SEAT else (sb.CAP_KEYS5 | sb.CAP_AUTH)
+        caps |= sb.CAP_BUTTONS | sb.CAP_POLL_ALL | sb.CAP_POLL_LEAD if self.role == _ROLE_SEAT else (sb.CAP_KEYS5 | sb.CAP_AUTH)
         if io.led is not None:
             caps |= sb.CAP_LED
         if io.screen is not None:
@@ -186,7 +218,7 @@ class Node:
                 continue
             self._queue(sb.EV_PRESS if edge else sb.EV_RELEASE, now, bytes((b.button_id,)))
             if edge and self.io.led is not None:
-                self.io.led.set(ECHO_RGB)  # local echo: the player sees the press before the Pi answers
+                self.echo_due = True  # local echo: the player sees the press before the Pi answers (step)
                 self.echo_until = now + self.echo_ms
 
     @micropython.native
@@ -228,7 +260,7 @@ class Node:
     def _events_payload(self, now, budget=None, later_ms=0):
         """As many queued events as fit in ``budget`` bytes, their ages as they will be ``later_ms`` from now."""
         if budget is None:
-            budget = sb.MAX_PAYLOAD - 1 - (5 + sb.MAC_LEN if self.key else 0)
+            budget = _MAX_PAYLOAD - 1 - (5 + sb.MAC_LEN if self.key else 0)
         out = []
         for seq, kind, at, data in self.queue:
             ev = sb.encode_event(seq, kind, _elapsed(now, at) + later_ms, data)
@@ -249,12 +281,12 @@ class Node:
         """The slot answer's frame for ``fits`` bytes of events (the queue's first, as many as fit), their ages
         left to ``_stamp``; ``prep_n`` 0 when the first event does not fit (a card's UID)."""
         buf = self.prep
-        at = sb.HEADER_LEN + 1
+        at = _HEADER_LEN + 1
         n = 0
         for ev in self.queue:
             data = ev[3]
             size = 6 + len(data)
-            if at - sb.HEADER_LEN - 1 + size > fits:
+            if at - _HEADER_LEN - 1 + size > fits:
                 break
             seq = ev[0]
             buf[at] = (seq >> 8) & 0xFF
@@ -267,13 +299,13 @@ class Node:
                 buf[at + 6 + i] = data[i]
             at += size
             n += 1
-        buf[0] = sb.SYNC
-        buf[1] = at - sb.HEADER_LEN
-        buf[2] = self.address | sb.FROM_NODE
-        buf[4] = sb.EVENTS
-        buf[sb.HEADER_LEN] = n
+        buf[0] = _SYNC
+        buf[1] = at - _HEADER_LEN
+        buf[2] = self.address | _FROM_NODE
+        buf[4] = _EVENTS
+        buf[_HEADER_LEN] = n
         self.prep_n = n
-        self.prep_len = at + sb.CRC_LEN
+        self.prep_len = at + _CRC_LEN
         self.prep_view = memoryview(buf)[: self.prep_len]  # what _stamp answers (a view made at every answer cost it)
         self.prep_fits = fits
 
@@ -289,7 +321,7 @@ class Node:
             buf[off] = (age >> 8) & 0xFF
             buf[off + 1] = age & 0xFF
         buf[3] = seq
-        framing.crc_put(buf, 1, self.prep_len - sb.CRC_LEN)
+        framing.crc_put(buf, 1, self.prep_len - _CRC_LEN)
         return self.prep_view
 
     @micropython.native
@@ -318,17 +350,17 @@ class Node:
         answer, _prepare) if it has news or is called by name (roll). Decoded the long way (a Frame, then
         ``seatbus.decode_poll_all``) it took the emulated Pico longer than the slots last at 4 seats, so only the
         seat called by roll was ever heard (firmware/PROTOCOL.md, "The nodes' own time")."""
-        if self.role != sb.ROLE_SEAT:
+        if self.role != _ROLE_SEAT:
             return
         link = self.io.link
         read_at = link.read_at()  # the slots count from the frame's end on the line, not from this moment
         length = buf[at + 1]
-        p = at + sb.HEADER_LEN
+        p = at + _HEADER_LEN
         n = buf[p + 3]
         head = 4
         lead_us = 0
-        if n & sb.POLL_ALL_LEAD:  # the slots begin lead_us after the frame (0.9): time to take it
-            n ^= sb.POLL_ALL_LEAD
+        if n & _POLL_ALL_LEAD:  # the slots begin lead_us after the frame (0.9): time to take it
+            n ^= _POLL_ALL_LEAD
             head = 6
             lead_us = buf[p + 4] << 8 | buf[p + 5]
         rest = length - head - n
@@ -357,11 +389,11 @@ class Node:
         if link.since(read_at) - offset > self.guard_us:
             self.stats["missed_slots"] += 1
             return  # its slot has passed (the loop was busy): answering now would talk over the next one
-        fits = (slot_us - self.guard_us) * self.baud_10k // 1000 - sb.OVERHEAD - 1
+        fits = (slot_us - self.guard_us) * self.baud_10k // 1000 - _OVERHEAD - 1
         if fits != self.prep_fits:
             self._prepare(fits)
         if not self.prep_n and self.queue:  # a card's UID is longer than a slot: ask to be polled by name
-            reply = self.nak.ready(seq, sb.NAK_POLL_ME)
+            reply = self.nak.ready(seq, _NAK_POLL_ME)
         else:
             reply = self._stamp(seq, now, 0)
         link.write_at(start, reply, None, link.after(start, LATE_START_US))
@@ -378,7 +410,7 @@ class Node:
         link = self.io.link
         seq = buf[at + 3]
         length = buf[at + 1]
-        p = at + sb.HEADER_LEN
+        p = at + _HEADER_LEN
         span = self.span
         if span is not None and span.seq == seq:
             # The second copy of the LISTEN this node is answering in: the window begins at its end, which the
@@ -406,7 +438,7 @@ class Node:
         s = self.spare_span
         s.t0 = read_at
         s.skew_us = -(buf[p + 6] << 8 | buf[p + 7])
-        s.copy_us = (sb.OVERHEAD + length) * 1000 // self.baud_10k + sb.LISTEN_WATCH_FROM_US
+        s.copy_us = (_OVERHEAD + length) * 1000 // self.baud_10k + _LISTEN_WATCH_FROM_US
         s.offset_us = index * slot_us
         s.slot_us = slot_us
         s.gap_us = buf[p + 2] << 8 | buf[p + 3]
@@ -469,14 +501,14 @@ class Node:
                 return self.nak.ready(self.confirm_seq, self.confirm_code)
             return self.ack.ready(self.confirm_seq)
         if self.key is None:
-            fits = (span.slot_us - self.guard_us) * self.baud_10k // 1000 - sb.OVERHEAD - 1
+            fits = (span.slot_us - self.guard_us) * self.baud_10k // 1000 - _OVERHEAD - 1
             if fits != self.prep_fits:
                 self._prepare(fits)
             if self.prep_n or not self.queue:
                 return self._stamp(span.seq, now, later_us // 1000)
         # A card's UID longer than a slot, or the remote (its answers are sealed, longer than a slot): the host
         # polls it by name in the next master slot.
-        return sb.encode_frame(self.address, span.seq, sb.NAK, bytes((sb.NAK_POLL_ME,)), True)
+        return sb.encode_frame(self.address, span.seq, sb.NAK, bytes((_NAK_POLL_ME,)), True)
 
     @micropython.native
     def _span_step(self, now):
@@ -486,7 +518,6 @@ class Node:
         span = self.span
         if span is None or self.wire.pending():
             return  # a partial frame is arriving: most likely the host, and the window is over
-        link = self.io.link
         elapsed = self._in_span(span)
         if elapsed >= span.rounds * span.round_us:
             self.span = None
@@ -506,16 +537,26 @@ class Node:
             r, at = target
             reply = self._span_reply(span, now, max(0, at - elapsed))
         last_roll = span.roll and r == span.rounds - 1  # late, it still answers (_span_target)
-        if at - elapsed < -self.guard_us and not last_roll:
-            return  # the slot went by while the answer was made: the next round's, at the next step
+        if at - elapsed < -self.guard_us and not last_roll and r + 1 >= span.rounds:
+            return  # the slot went by while the answer was made, and it was the window's last
+        self._span_send(span, r, at, elapsed, reply, last_roll, now)
+
+    @micropython.native
+    def _span_send(self, span, r, at, elapsed, reply, last_roll, now):
+        """The answer into the machine-code wait for round ``r``'s slot (at ``at`` µs into the window), or the
+        next round's if that one has gone by when the wait begins (rs485.py's ``write_at``, ``again``): the path
+        here is interpreted, and a slot missed by its last hundred microseconds cost the press a loop pass and
+        often the next round too (firmware/PROTOCOL.md, "The slot path")."""
+        link = self.io.link
         # The slot's start and the watched master slot as moments on the link's clock, counted from the window's
         # start: the wait ends at the slot's microsecond, however long this took (rs485.py's write_at).
         t0, skew = span.t0, span.skew_us
         watch = None
-        gap_start = r * span.round_us - span.gap_us  # the master slot just before round r
-        watch_to = gap_start + span.gap_us - sb.LISTEN_WATCH_TO_US
+        round_us = span.round_us
+        gap_start = r * round_us - span.gap_us  # the master slot just before round r
+        watch_to = gap_start + span.gap_us - _LISTEN_WATCH_TO_US
         if r > 0 and watch_to > elapsed:
-            watch = (link.after(t0, gap_start + sb.LISTEN_WATCH_FROM_US - skew), link.after(t0, watch_to - skew))
+            watch = (link.after(t0, gap_start + _LISTEN_WATCH_FROM_US - skew), link.after(t0, watch_to - skew))
             unwatched = r > span.clear_to + 1
         else:
             unwatched = r > span.clear_to
@@ -531,11 +572,19 @@ class Node:
                 self._span_step(now)  # in this window, or in the host's new one
                 self.rereading = False
             return
+        again = None
+        if not last_roll and r + 1 < span.rounds:  # the same slot a round on, and the master slot before it
+            gap_start += round_us
+            again = (round_us, link.after(t0, gap_start + _LISTEN_WATCH_FROM_US - skew),
+                     link.after(t0, watch_to + round_us - skew))
         span.next_round = r + 1
         self.stats["replies"] += 1
         confirms = self.identified and not self.queue and self.confirm_seq is not None  # as _span_reply chose
         latest = (self._roll_latest(span) if last_roll else at + LATE_START_US) - skew
-        sent = link.write_at(link.after(t0, at - skew), reply, watch, link.after(t0, latest))
+        sent = link.write_at(link.after(t0, at - skew), reply, watch, link.after(t0, latest), again)
+        if sent == 2:  # in the next round's slot
+            r += 1
+            span.next_round = r + 1
         if sent:
             span.clear_to = r
         if sent is False:
@@ -561,7 +610,7 @@ class Node:
         if frame.from_node:
             return
         self.span = None  # any frame from the host ends a LISTEN window (a LISTEN is taken in _listen_fast)
-        if frame.addr == sb.BROADCAST and frame.mtype == sb.STAGE:
+        if frame.addr == _BROADCAST and frame.mtype == _STAGE:
             self._stage(frame.payload, 0, len(frame.payload))
             return
         if frame.addr != self.address:
@@ -573,7 +622,7 @@ class Node:
             self.confirm_seq = None
             self._send(frame.seq, sb.IDENTITY, self._identity())
             return
-        quiet = t & sb.QUIET
+        quiet = t & _QUIET
         if not self.identified:
             # After a reboot the host must learn it before anything else: answer every frame with IDENTITY (but
             # a quiet one: the node says it has no session in its LISTEN slot).
@@ -584,19 +633,19 @@ class Node:
             code = 0 if frame.seq == self.last_cmd_seq else self._apply(t ^ quiet, frame.payload)
             self._confirm(frame.seq, code)
             return
-        if t == sb.POLL:
+        if t == _POLL:
             self._ack_events(sb.decode_poll(frame.payload))
             payload = self._events_payload(now)
             if self.key is not None:
                 try:
                     self.counter = self.reservation.next(self.counter) if self.reservation else self.counter + 1
                 except Exception:  # authcounter.Exhausted: this key's counters are used up; the host refuses
-                    self._send(frame.seq, sb.EVENTS, payload)  # unsealed replies and says to pair again
+                    self._send(frame.seq, _EVENTS, payload)  # unsealed replies and says to pair again
                     return
-                sealed = sb.seal(self.key, self.address, frame.seq, self.counter, sb.EVENTS, payload)
+                sealed = sb.seal(self.key, self.address, frame.seq, self.counter, _EVENTS, payload)
                 self._send(frame.seq, sb.AUTH, sealed)
             else:
-                self._send(frame.seq, sb.EVENTS, payload)
+                self._send(frame.seq, _EVENTS, payload)
             return
         if frame.seq == self.last_cmd_seq:
             self._send(frame.seq, sb.ACK)  # a retransmit: our ACK was lost; never apply twice
@@ -617,7 +666,7 @@ class Node:
 
     def _apply(self, t, payload):
         io = self.io
-        if t == sb.SET_LED:
+        if t == _SET_LED:
             return self._set_led(payload[0], payload[1], payload[2])
         elif t == sb.DISPLAY:
             if io.screen is None:
@@ -629,9 +678,9 @@ class Node:
             at = page * 128 + col
             self.fb[at : at + len(data)] = data
             self._dirty(at, at + len(data))
-        elif t == sb.DISPLAY_RLE:
+        elif t == _DISPLAY_RLE:
             return self._display_rle(payload, 0, len(payload))
-        elif t == sb.DISPLAY_STAGED:
+        elif t == _DISPLAY_STAGED:
             return self._display_staged(payload, 0, len(payload))
         elif t == sb.DISPLAY_CMD:
             if io.screen is None:
@@ -683,6 +732,7 @@ class Node:
             return sb.NAK_UNSUPPORTED
         self.host_rgb = (r, g, b)
         self.echo_until = None
+        self.echo_due = False  # the host's colour, come in the same step as a press, is the one shown
         self.io.led.set(self.host_rgb)
         return 0
 
@@ -795,25 +845,25 @@ class Node:
         STAGE broadcast. False:
         the frame takes the long way (``_handle``), which does the same for every frame."""
         addr = buf[at + 2]
-        if addr & sb.FROM_NODE:
+        if addr & _FROM_NODE:
             return True  # another node's answer
         mtype = buf[at + 4]
         if addr != self.address:
-            if addr != sb.BROADCAST:
+            if addr != _BROADCAST:
                 self.span = None  # any frame from the host ends a LISTEN window
                 return True
-            if mtype == sb.LISTEN:
+            if mtype == _LISTEN:
                 self._listen_fast(buf, at)
                 return True
-            if mtype == sb.POLL_ALL:
+            if mtype == _POLL_ALL:
                 self.span = None  # any frame from the host ends a LISTEN window
                 self._poll_all_fast(buf, at, now)
                 return True
-            if mtype != sb.STAGE or self.span is not None:
+            if mtype != _STAGE or self.span is not None:
                 return False
-            self._stage(buf, at + sb.HEADER_LEN, at + sb.HEADER_LEN + buf[at + 1])  # the deal's shared screens
+            self._stage(buf, at + _HEADER_LEN, at + _HEADER_LEN + buf[at + 1])  # the deal's shared screens
             return True
-        quiet = mtype & sb.QUIET
+        quiet = mtype & _QUIET
         if quiet:  # sent between LISTEN windows: any frame from the host ends one
             if not self.identified:
                 return True  # no session: it says so in its LISTEN slot, and the host restores it whole
@@ -822,9 +872,9 @@ class Node:
         elif not self.identified or self.span is not None:
             return False
         seq = buf[at + 3]
-        p = at + sb.HEADER_LEN
+        p = at + _HEADER_LEN
         link = self.io.link
-        if mtype == sb.POLL:
+        if mtype == _POLL:
             if self.key is not None:
                 return False
             self._ack_events(buf[p] << 8 | buf[p + 1])
@@ -833,11 +883,11 @@ class Node:
             link.write(self.no_events.ready(seq))
             self.stats["replies"] += 1
             return True
-        if mtype == sb.SET_LED:
+        if mtype == _SET_LED:
             code = self._set_led(buf[p], buf[p + 1], buf[p + 2]) if seq != self.last_cmd_seq else 0
-        elif mtype == sb.DISPLAY_RLE:
+        elif mtype == _DISPLAY_RLE:
             code = self._display_rle(buf, p, p + buf[at + 1]) if seq != self.last_cmd_seq else 0
-        elif mtype == sb.DISPLAY_STAGED:
+        elif mtype == _DISPLAY_STAGED:
             code = self._display_staged(buf, p, p + buf[at + 1]) if seq != self.last_cmd_seq else 0
         else:
             return False
@@ -862,6 +912,9 @@ class Node:
         self._reader(now_ms)
         self._bus(now_ms)
         self._span_step(now_ms)
+        if self.echo_due:
+            self.echo_due = False
+            self.io.led.set(ECHO_RGB)
         if self.pending_reset:
             self.pending_reset = False
             self.io.reset()

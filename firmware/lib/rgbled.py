@@ -1,5 +1,7 @@
 """The RGB LED on three PWM pins, 0..255 per channel (gamma is the host's business)."""
 
+from mpcompat import micropython
+
 
 class RGBLed:
     def __init__(self, pwm_r, pwm_g, pwm_b, common_anode=False):
@@ -10,8 +12,17 @@ class RGBLed:
             p.freq(1000)
         self.set((0, 0, 0))
 
+    @micropython.native
     def set(self, rgb):
-        self.rgb = (rgb[0], rgb[1], rgb[2])
-        for i in range(3):
-            duty = self.rgb[i] * 257
-            self._pwms[i].duty_u16(65535 - duty if self.common_anode else duty)
+        """Native, the channels written in line: it runs at every press (the local echo) and its end."""
+        r, g, b = rgb[0], rgb[1], rgb[2]
+        self.rgb = rgb
+        p = self._pwms
+        if self.common_anode:
+            p[0].duty_u16(65535 - r * 257)
+            p[1].duty_u16(65535 - g * 257)
+            p[2].duty_u16(65535 - b * 257)
+        else:
+            p[0].duty_u16(r * 257)
+            p[1].duty_u16(g * 257)
+            p[2].duty_u16(b * 257)

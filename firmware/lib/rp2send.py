@@ -38,26 +38,33 @@ import micropython
 MASK = 0x3FFFFFFF  # time.ticks_us() wraps at 2**30
 HALF = 0x20000000  # a difference with this bit set is negative (ticks_diff's rule)
 
-# The argument block's words (an array("I") made once, so an answer allocates nothing).
+# The argument block's words (an array("I") made once, so an answer allocates nothing). rs485.py writes the ones
+# that change per answer by number (its _GO ... _NEXT_TO consts: a module attribute's lookup costs the emulated
+# chip some 5 µs, and write_at made a dozen; tests/firmware/test_fw_compiled_numbers.py holds the two to the same
+# numbers).
 TIMER = 0  # address of TIMERAWL
 UART = 1  # the UART's base (DR; FR is word 6)
 SIO = 2  # address of GPIO_OUT_SET (GPIO_OUT_CLR is the next word)
 DE = 3  # the DE pin's bit (0: no DE pin)
-RISE = 4  # ticks_us when DE goes up
+DE_LEAD = 4  # DE goes up this many µs before the first byte goes into the FIFO (set once)
 GO = 5  # ticks_us when the first byte goes into the FIFO
 WATCH_FROM = 6  # ticks_us from which a received byte ends the wait (the host talking)...
 WATCH_TO = 7  # ...until this; equal to WATCH_FROM: nothing watched
 LATEST = 8  # ticks_us after which the answer is not begun (it would run into the next slot)
 NVIC = 9  # address of the NVIC's ISER (ICER is 32 words on)
-QUIET = 10  # ticks_us from which interrupts are off until DE drops
+QUIET_LEAD = 10  # interrupts go off this many µs before GO, until DE drops (set once: QUIET_US)
 STAMP_AT = 11  # ticks_us of the last receive timeout, written by rs485.py's interrupt handler
-WORDS = 12
+AGAIN = 12  # 0, or the µs to the same slot in the next round: a wait that finds LATEST gone by takes that one
+NEXT_FROM = 13  # ...watching the master slot before it from here
+NEXT_TO = 14  # ...to here
+WORDS = 15
 # Interrupts go off this long before the slot. An interrupt begun just before that moment must be over before the
 # slot's LATE_START_US is: the previous slot's answer ends a guard before this one, and its receive timeout and
 # handler land right there. At 60 µs (longer than the longest interrupt seen alone, 46 µs) a seat behind a
 # neighbour with news was late round after round and lost every answer of a window (traced on emulated Picos,
 # firmware/PROTOCOL.md "The nodes' own time"). The UART's 32-byte receive FIFO holds what arrives meanwhile.
 QUIET_US = 150
+ADVANCED = 0x100000  # added to send_at's answer when it took the next round's slot (AGAIN)
 
 UART_BASES = (0x40034000, 0x40038000)
 TIMERAWL = 0x40054028
@@ -67,46 +74,67 @@ NVIC_ISER = 0xE000E100
 
 @micropython.viper
 def send_at(p: ptr32, data: ptr8, n: int) -> int:
-    """Send ``n`` bytes of ``data`` with the first put in the transmit FIFO at ``p[GO]`` and DE raised at
-    ``p[RISE]``; the answer is how many µs after ``p[GO]`` the first byte went in (0 or 1 when on time), -1
-    when a byte arrived in the watch (or the receive timeout stamped a burst that ended there), or -2 when it is
-    past ``p[LATEST]`` (in both cases nothing was sent).
+    """Send ``n`` bytes of ``data`` with the first put in the transmit FIFO at ``p[GO]`` and DE raised
+    ``p[DE_LEAD]`` µs before; the answer is how many µs after its slot's start the first byte went in (0 or 1 when
+    on time), plus ADVANCED when that slot was the next round's (``p[AGAIN]``), -1 when a byte arrived in the
+    watch (or the receive timeout stamped a burst that ended there), or -2 when it is past ``p[LATEST]`` (and
+    there is no next round to take; in both cases nothing was sent).
 
-    From ``p[QUIET]`` until DE drops the interrupts are off (NVIC), so that no handler (the UART's receive
-    interrupt and its Python receive-timeout handler, a timer) lands between DE and the first byte or between
-    the last stop bit and DE's fall: on the emulated chip one such handler held DE up 155 µs past an answer."""
+    From ``p[QUIET_LEAD]`` µs before the slot until DE drops the interrupts are off (NVIC), so that no handler (the
+    UART's receive interrupt and its Python receive-timeout handler, a timer) lands between DE and the first byte
+    or between the last stop bit and DE's fall: on the emulated chip one such handler held DE up 155 µs past an
+    answer.
+
+    Why the next round here and not in the caller: the interpreted path from choosing a slot to this wait takes
+    the emulated chip 0.3-1 ms, and one that found its slot gone by went back round the loop and chose again, which
+    took as long and often lost the next round too (a press 7 ms late at 4 seats, firmware/PROTOCOL.md "The slot
+    path"). The answer's events' ages are then a round short (1.5 ms at 4 seats): the host's times of presses are
+    milliseconds anyway."""
     timer = ptr32(p[0])
     uart = ptr32(p[1])
     sio = ptr32(p[2])
     nvic = ptr32(p[9])
     de = p[3]
-    rise = p[4]
     go = p[5]
     wfrom = p[6]
     wto = p[7]
-    quiet = p[10]
-    # A receive-timeout stamp up to 100 µs after the watch's end (LISTEN_WATCH_TO_US: the master slot's end) is
-    # still the master slot's: the host's frame, whose bytes the driver's interrupt took out of the FIFO before
-    # this wait could see them. A seat's answer in the next round's first slot is stamped about 100 µs later.
-    stamps = ((wto - wfrom) & 0x3FFFFFFF) + 100
-    if wto == wfrom:
-        stamps = 0
-    while True:  # to the quiet moment, watching the line in the master slot
-        now = timer[0]
-        if ((now - wto) & 0x3FFFFFFF) & 0x20000000 and not (((now - wfrom) & 0x3FFFFFFF) & 0x20000000):  # noqa: SIM102
-            if not (uart[6] & 0x10):  # (viper has no "not" of a value, only in a condition)
-                return -1  # a byte in the receive FIFO while no node talks: the host
-        if ((p[11] - wfrom) & 0x3FFFFFFF) < stamps:
-            # A burst that ended in the master slot, its bytes already taken from the FIFO by the driver's
-            # interrupt (they came before this wait began, after the caller's look at the stamp): the host.
-            return -1
-        if not (((now - quiet) & 0x3FFFFFFF) & 0x20000000):
-            break
-    enabled = nvic[0]
-    nvic[32] = enabled  # ICER: every enabled interrupt off
-    if not (((timer[0] - p[8]) & 0x3FFFFFFF) & 0x20000000):
+    latest = p[8]
+    again = p[12]
+    advanced = 0
+    enabled = 0
+    while True:
+        quiet = (go - p[10]) & 0x3FFFFFFF
+        # A receive-timeout stamp up to 100 µs after the watch's end (LISTEN_WATCH_TO_US: the master slot's end)
+        # is still the master slot's: the host's frame, whose bytes the driver's interrupt took out of the FIFO
+        # before this wait could see them. A seat's answer in the next round's first slot is stamped about 100 µs
+        # later.
+        stamps = ((wto - wfrom) & 0x3FFFFFFF) + 100
+        if wto == wfrom:
+            stamps = 0
+        while True:  # to the quiet moment, watching the line in the master slot
+            now = timer[0]
+            if ((now - wto) & 0x3FFFFFFF) & 0x20000000 and not (((now - wfrom) & 0x3FFFFFFF) & 0x20000000):  # noqa: SIM102
+                if not (uart[6] & 0x10):  # (viper has no "not" of a value, only in a condition)
+                    return -1  # a byte in the receive FIFO while no node talks: the host
+            if ((p[11] - wfrom) & 0x3FFFFFFF) < stamps:
+                # A burst that ended in the master slot, its bytes already taken from the FIFO by the driver's
+                # interrupt (they came before this wait began, after the caller's look at the stamp): the host.
+                return -1
+            if not (((now - quiet) & 0x3FFFFFFF) & 0x20000000):
+                break
+        enabled = nvic[0]
+        nvic[32] = enabled  # ICER: every enabled interrupt off
+        if ((timer[0] - latest) & 0x3FFFFFFF) & 0x20000000:
+            break  # on time
         nvic[0] = enabled
-        return -2  # the slot went by while the node was busy: talking now would run into the next one
+        if again == 0 or advanced != 0:
+            return -2  # the slot went by while the node was busy: talking now would run into the next one
+        advanced = 0x100000  # ADVANCED: the same slot in the next round, watching the master slot before it
+        go = (go + again) & 0x3FFFFFFF
+        latest = (latest + again) & 0x3FFFFFFF
+        wfrom = p[13]
+        wto = p[14]
+    rise = (go - p[4]) & 0x3FFFFFFF
     while ((timer[0] - rise) & 0x3FFFFFFF) & 0x20000000:
         pass
     if de:
@@ -125,4 +153,4 @@ def send_at(p: ptr32, data: ptr8, n: int) -> int:
     if de:
         sio[1] = de
     nvic[0] = enabled  # ISER: back on; what came meanwhile is handled now
-    return late
+    return late + advanced

@@ -7,12 +7,21 @@ or a transparent radio there is no DE pin (``de=None``).
 import sys
 import time
 
-from mpcompat import micropython
+from mpcompat import const, micropython
 
 IDLE_VALVE_US = 5000  # read anyway after this long without a receive timeout (one the FIFO's reads defeated)
 NO_MARK = 0x10000  # a stamp taken in a read or a count: counted when that is over (or by the next read)
 DE_LEAD_US = 2  # DE rises this long before the first byte goes into the FIFO (the transceiver's enable time)
 MIN_FRAME_BYTES = 9  # the shortest frame: header and CRC (seatbus.py)
+# rp2send.py's argument block, its words written per answer by number (rp2send.GO ...): compiled in, where a
+# lookup of rp2send's names cost write_at a dozen attribute lookups (tests/firmware/test_fw_compiled_numbers.py).
+_GO = const(5)
+_WATCH_FROM = const(6)
+_WATCH_TO = const(7)
+_LATEST = const(8)
+_AGAIN = const(12)
+_NEXT_FROM = const(13)
+_NEXT_TO = const(14)
 
 if sys.platform == "rp2":
     from array import array
@@ -35,7 +44,9 @@ class RS485:
             p[rp2send.UART] = rp2send.UART_BASES[uart_id]
             p[rp2send.SIO] = rp2send.GPIO_OUT_SET
             p[rp2send.DE] = 0 if de is None else 1 << de_gpio
+            p[rp2send.DE_LEAD] = DE_LEAD_US
             p[rp2send.NVIC] = rp2send.NVIC_ISER
+            p[rp2send.QUIET_LEAD] = rp2send.QUIET_US
             self.native = p
         self.slot_exact = self.native is not None  # IDENTITY's CAP_SLOT_EXACT: answers begun at the slot's µs
         self.held = b""  # bytes read while waiting for a slot, handed out by the next readinto()
@@ -213,7 +224,7 @@ class RS485:
         return time.ticks_add(then, offset_us)
 
     @micropython.native
-    def write_at(self, deadline, data, watch=None, latest=None):
+    def write_at(self, deadline, data, watch=None, latest=None, again=None):
         """Write ``data`` with its first start bit at ``deadline`` (``time.ticks_us``): an answer in a POLL_ALL or
         LISTEN slot, whose start the caller takes from the frame's end on the line. The node only answers when it
         has news and a slot is near (at most one round away, a few ms), so blocking for it is rare and short.
@@ -221,7 +232,9 @@ class RS485:
         ``watch`` (from, to): a master slot the wait crosses. Bytes that arrive in it are the host talking,
         which ends the LISTEN window: then nothing is sent and the answer is False (the bytes are kept for
         ``read``). Past ``latest`` (a moment) the native answer is not begun either, and the answer is None: it
-        would run into the next node's slot (the Python wait cannot tell, and sends late as before)."""
+        would run into the next node's slot (the Python wait cannot tell, and sends late as before); unless
+        ``again`` (round_us, from, to) offers the same slot a round later, watching the master slot (from, to)
+        before it: then the native answer goes there, and the answer is 2 (rp2send.py, ``send_at``)."""
         # The host may have spoken in the master slot before this node came round to its wait, and the receive
         # interrupt already taken its bytes out of the FIFO, where the wait looks for them. Answering in the old
         # window then lands in a master slot of the host's new one, and every other node takes it for the host and
@@ -234,20 +247,25 @@ class RS485:
         if p is not None:
             # The chip watches its receive FIFO itself from the watch's start: other nodes' answers, which end a
             # guard before the master slot, were taken out of it by their receive timeout 32 bit times later.
-            if latest is None:
-                latest = time.ticks_add(deadline, 1000000)
             self.uart.flush()  # the driver's ring empty: the FIFO is ours (rp2send.py)
-            p[rp2send.RISE] = time.ticks_add(deadline, -DE_LEAD_US)
-            p[rp2send.GO] = deadline
-            p[rp2send.LATEST] = latest
-            p[rp2send.QUIET] = time.ticks_add(deadline, -rp2send.QUIET_US)
-            p[rp2send.WATCH_FROM] = p[rp2send.WATCH_TO] = deadline
-            if watch is not None:
-                p[rp2send.WATCH_FROM] = watch[0]
-                p[rp2send.WATCH_TO] = watch[1]
+            p[_GO] = deadline
+            p[_LATEST] = time.ticks_add(deadline, 1000000) if latest is None else latest
+            if watch is None:
+                p[_WATCH_FROM] = p[_WATCH_TO] = deadline
+            else:
+                p[_WATCH_FROM] = watch[0]
+                p[_WATCH_TO] = watch[1]
+            if again is None:
+                p[_AGAIN] = 0
+            else:
+                p[_AGAIN] = again[0]
+                p[_NEXT_FROM] = again[1]
+                p[_NEXT_TO] = again[2]
             late = rp2send.send_at(p, data, len(data))
             if late == -2:
                 return None
+            if late >= 0x100000:  # rp2send.ADVANCED: in the next round's slot
+                return 2
             return late >= 0  # False: the host's first byte; its frame is read once it ended (its receive timeout)
         if watch is not None:
             self._sleep_until(watch[0])

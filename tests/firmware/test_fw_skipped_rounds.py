@@ -23,6 +23,7 @@ class Bus(Link):
         self.now = 0
         self.unread = False
         self.answers = []
+        self.agains = []  # what each wait was offered if its slot had gone by: the next round's (round_us, watch)
         self.outcomes = []
         self.arriving = None
 
@@ -38,9 +39,11 @@ class Bus(Link):
     def since(self, then):
         return self.now - then
 
-    def write_at(self, deadline, data, watch=None, latest=None):
-        # True: sent in its slot; None: the loop came to the wait after the slot had begun (not sent)
+    def write_at(self, deadline, data, watch=None, latest=None, again=None):
+        # True: sent in its slot; None: the loop came to the wait after the slot had begun (not sent); 2: the wait
+        # found the slot gone by and took the next round's (again)
         self.answers.append(deadline)
+        self.agains.append(again)
         return self.outcomes.pop(0) if self.outcomes else True
 
 
@@ -84,6 +87,17 @@ elif case == "missed":
     link.unread = True
     node.step(21)
     print("held", link.answers == [2 * SLOT, ROUND + 2 * SLOT])
+elif case == "advanced":
+    # its wait found round 1's slot gone by and took round 2's (rs485.py's write_at, firmware 0.9.8): round 2 is
+    # answered, and its master slot was watched by the wait, so the next answer is round 3's with no read first
+    link.outcomes = [2]
+    link.now = 4 * SLOT + 100
+    node.step(20)
+    link.now = 2 * ROUND + 4 * SLOT + 100
+    link.unread = True
+    node.step(21)
+    print("next_round", link.answers == [2 * SLOT, ROUND + 2 * SLOT, 3 * ROUND + 2 * SLOT]
+          and link.agains[1] == (ROUND, 2 * ROUND - GAP + 50, 2 * ROUND - 100))
 elif case == "master_slot_over":
     # round 1's master slot is over when the seat comes round: its wait would watch none
     link.now = ROUND + 100
@@ -113,6 +127,12 @@ def test_seat_3_reads_another_seats_answer_first_and_still_answers_in_the_same_r
 
 def test_seat_3_whose_last_answer_missed_its_slot_reads_what_waits_first(micropython: str) -> None:
     assert run(micropython, "missed") == ["round0", "True", "held", "True"]
+
+
+def test_seat_3_whose_wait_took_the_next_rounds_slot_answers_next_in_the_round_after(micropython: str) -> None:
+    """The wait is offered the same slot a round on, with the master slot before it to watch: when it took that
+    one, the node counts that round as answered and watched."""
+    assert run(micropython, "advanced") == ["round0", "True", "next_round", "True"]
 
 
 def test_seat_3_coming_round_after_the_master_slot_reads_what_waits_first(micropython: str) -> None:

@@ -20,7 +20,7 @@ class Bus(Link):
         self.now = 0
         self.answers = []
 
-    def write_at(self, deadline, data, watch=None, latest=None):
+    def write_at(self, deadline, data, watch=None, latest=None, again=None):
         self.answers.append(deadline)
         return True
 

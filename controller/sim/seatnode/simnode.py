@@ -62,17 +62,22 @@ clock_us = [0]  # the link's microsecond clock, set by every step
 rx_at = [0]  # when the bytes of this step ended on the line (earlier than the step when the node was busy)
 
 
-def write_at(deadline, data, watch=None, latest=None):
+def write_at(deadline, data, watch=None, latest=None, again=None):
     """The node's slot (and the master slot it watches) as moments on the link's clock, handed to the driver as
     delays from this step's moment. As the chip's machine-code wait (rp2send.py): a slot that has begun is answered
-    at once, and one past ``latest`` not at all (None)."""
+    at once, one past ``latest`` not at all (None), or the same slot a round later when ``again`` offers it (2)."""
     now = clock_us[0]
+    sent = True
     if latest is not None and now - latest > 0:
-        return None
+        if again is None or now - latest - again[0] > 0:
+            return None
+        deadline += again[0]
+        watch = (again[1], again[2])
+        sent = 2
     if watch is not None:
         watch = (watch[0] - now, watch[1] - now)
     later.append((max(0, deadline - now), bytes(data), watch))
-    return True  # as far as the node knows (the driver holds it back if the master talked in the watched slot)
+    return sent  # as far as the node knows (the driver holds it back if the master talked in the watched slot)
 
 
 def start(now):
