@@ -24,7 +24,6 @@ _SYNC = const(0x7e)
 _HEADER_LEN = const(5)
 _CRC_LEN = const(4)
 _OVERHEAD = const(9)
-_MAX_PAYLOAD = const(240)
 _FROM_NODE = const(0x80)
 _BROADCAST = const(0x7f)
 _POLL = const(0x2)
@@ -104,7 +103,7 @@ class Node:
         self.cfg = cfg
         self.io = io
         self.address = cfg["address"]
-        self.role = sb.ROLE_REMOTE if cfg["role"] == "remote" else _ROLE_SEAT
+        self.role = sb.ROLE_REMOTE if cfg["role"] == "remote" else sb.ROLE_SEAT
         self.key = None
         if self.role == sb.ROLE_REMOTE:
             from binascii import unhexlify
@@ -123,12 +122,12 @@ class Node:
         # The answers of every poll and every command, made once: a reply writes only its SEQ and CRC.
         self.ack = framing.Reply(self.address, sb.ACK)
         self.nak = framing.Reply(self.address, sb.NAK, b"\x00")
-        self.no_events = framing.Reply(self.address, _EVENTS, b"\x00")
+        self.no_events = framing.Reply(self.address, sb.EVENTS, b"\x00")
         # The answer in a slot (EVENTS with as many queued events as fit), kept ready as the queue changes
         # (_prepare): made when the slot is near, in interpreted code, it took the emulated Pico a millisecond, often
         # twice (its slot had gone by meanwhile), and the press missed slot after slot. At the slot only the ages,
         # the SEQ and the CRC are written (_stamp).
-        self.prep = bytearray(_OVERHEAD + _MAX_PAYLOAD)
+        self.prep = bytearray(sb.OVERHEAD + sb.MAX_PAYLOAD)
         self.prep_fits = -1  # the events' room it was made for (-1: to be made again)
         self.prep_len = 0
         self.prep_view = None
@@ -190,7 +189,7 @@ class Node:
             caps |= sb.CAP_SLOT_TIMED
         if self.guard_us == sb.POLL_ALL_SHORT_GUARD_US:  # ...and its answers start at the slot's microsecond
             caps |= sb.CAP_SLOT_EXACT
-        caps |= sb.CAP_BUTTONS | sb.CAP_POLL_ALL | sb.CAP_POLL_LEAD if self.role == _ROLE_SEAT else (sb.CAP_KEYS5 | sb.CAP_AUTH)
+        caps |= sb.CAP_BUTTONS | sb.CAP_POLL_ALL | sb.CAP_POLL_LEAD if self.role == sb.ROLE_SEAT else (sb.CAP_KEYS5 | sb.CAP_AUTH)
         if io.led is not None:
             caps |= sb.CAP_LED
         if io.screen is not None:
@@ -260,7 +259,7 @@ class Node:
     def _events_payload(self, now, budget=None, later_ms=0):
         """As many queued events as fit in ``budget`` bytes, their ages as they will be ``later_ms`` from now."""
         if budget is None:
-            budget = _MAX_PAYLOAD - 1 - (5 + sb.MAC_LEN if self.key else 0)
+            budget = sb.MAX_PAYLOAD - 1 - (5 + sb.MAC_LEN if self.key else 0)
         out = []
         for seq, kind, at, data in self.queue:
             ev = sb.encode_event(seq, kind, _elapsed(now, at) + later_ms, data)
@@ -508,7 +507,7 @@ class Node:
                 return self._stamp(span.seq, now, later_us // 1000)
         # A card's UID longer than a slot, or the remote (its answers are sealed, longer than a slot): the host
         # polls it by name in the next master slot.
-        return sb.encode_frame(self.address, span.seq, sb.NAK, bytes((_NAK_POLL_ME,)), True)
+        return sb.encode_frame(self.address, span.seq, sb.NAK, bytes((sb.NAK_POLL_ME,)), True)
 
     @micropython.native
     def _span_step(self, now):
@@ -574,8 +573,7 @@ class Node:
             return
         again = None
         if not last_roll and r + 1 < span.rounds:  # the same slot a round on, and the master slot before it
-            gap_start += round_us
-            again = (round_us, link.after(t0, gap_start + _LISTEN_WATCH_FROM_US - skew),
+            again = (round_us, link.after(t0, gap_start + round_us + _LISTEN_WATCH_FROM_US - skew),
                      link.after(t0, watch_to + round_us - skew))
         span.next_round = r + 1
         self.stats["replies"] += 1
@@ -610,7 +608,7 @@ class Node:
         if frame.from_node:
             return
         self.span = None  # any frame from the host ends a LISTEN window (a LISTEN is taken in _listen_fast)
-        if frame.addr == _BROADCAST and frame.mtype == _STAGE:
+        if frame.addr == sb.BROADCAST and frame.mtype == sb.STAGE:
             self._stage(frame.payload, 0, len(frame.payload))
             return
         if frame.addr != self.address:
@@ -622,7 +620,7 @@ class Node:
             self.confirm_seq = None
             self._send(frame.seq, sb.IDENTITY, self._identity())
             return
-        quiet = t & _QUIET
+        quiet = t & sb.QUIET
         if not self.identified:
             # After a reboot the host must learn it before anything else: answer every frame with IDENTITY (but
             # a quiet one: the node says it has no session in its LISTEN slot).
@@ -633,19 +631,19 @@ class Node:
             code = 0 if frame.seq == self.last_cmd_seq else self._apply(t ^ quiet, frame.payload)
             self._confirm(frame.seq, code)
             return
-        if t == _POLL:
+        if t == sb.POLL:
             self._ack_events(sb.decode_poll(frame.payload))
             payload = self._events_payload(now)
             if self.key is not None:
                 try:
                     self.counter = self.reservation.next(self.counter) if self.reservation else self.counter + 1
                 except Exception:  # authcounter.Exhausted: this key's counters are used up; the host refuses
-                    self._send(frame.seq, _EVENTS, payload)  # unsealed replies and says to pair again
+                    self._send(frame.seq, sb.EVENTS, payload)  # unsealed replies and says to pair again
                     return
-                sealed = sb.seal(self.key, self.address, frame.seq, self.counter, _EVENTS, payload)
+                sealed = sb.seal(self.key, self.address, frame.seq, self.counter, sb.EVENTS, payload)
                 self._send(frame.seq, sb.AUTH, sealed)
             else:
-                self._send(frame.seq, _EVENTS, payload)
+                self._send(frame.seq, sb.EVENTS, payload)
             return
         if frame.seq == self.last_cmd_seq:
             self._send(frame.seq, sb.ACK)  # a retransmit: our ACK was lost; never apply twice
@@ -666,7 +664,7 @@ class Node:
 
     def _apply(self, t, payload):
         io = self.io
-        if t == _SET_LED:
+        if t == sb.SET_LED:
             return self._set_led(payload[0], payload[1], payload[2])
         elif t == sb.DISPLAY:
             if io.screen is None:
@@ -678,9 +676,9 @@ class Node:
             at = page * 128 + col
             self.fb[at : at + len(data)] = data
             self._dirty(at, at + len(data))
-        elif t == _DISPLAY_RLE:
+        elif t == sb.DISPLAY_RLE:
             return self._display_rle(payload, 0, len(payload))
-        elif t == _DISPLAY_STAGED:
+        elif t == sb.DISPLAY_STAGED:
             return self._display_staged(payload, 0, len(payload))
         elif t == sb.DISPLAY_CMD:
             if io.screen is None:

@@ -22,6 +22,7 @@ _LATEST = const(8)
 _AGAIN = const(12)
 _NEXT_FROM = const(13)
 _NEXT_TO = const(14)
+_ADVANCED = const(0x100000)  # send_at's answer for the next round's slot
 
 if sys.platform == "rp2":
     from array import array
@@ -264,7 +265,7 @@ class RS485:
             late = rp2send.send_at(p, data, len(data))
             if late == -2:
                 return None
-            if late >= 0x100000:  # rp2send.ADVANCED: in the next round's slot
+            if late >= _ADVANCED:  # in the next round's slot
                 return 2
             return late >= 0  # False: the host's first byte; its frame is read once it ended (its receive timeout)
         if watch is not None:
