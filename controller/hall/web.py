@@ -201,7 +201,8 @@ def create_app(service: HallService, *, organiser_code: str | None = None, names
             pass
         finally:
             service.listeners.remove(changed.set)
-            with contextlib.suppress(RuntimeError):
+            # the page may be gone already, or the server stopping under it: nothing is left to tell it
+            with contextlib.suppress(RuntimeError, WebSocketDisconnect):
                 await ws.close()
 
     app = Starlette(routes=[

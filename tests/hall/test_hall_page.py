@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import functools
+import re
 import threading
 import time
 from pathlib import Path
@@ -38,6 +39,7 @@ class ClubInAThread:
                  rooms: tuple[tuple[str, str, float], ...] = (("1", "standard-2.0", 25.0), ("2", "classic-1.0", 60.0)),
                  seed: int = 1) -> None:
         self.broker = broker
+        self.go = asyncio.Event()  # the rooms' games begin when the test says so: after the page is there to see them
         self.root = root
         self.rooms = rooms  # (room, variant id or a club's variant file, the game's speed)
         self.seed = seed  # the simulated rooms' (which deal, which bots' choices)
@@ -58,6 +60,8 @@ class ClubInAThread:
                                          self.stop, host="127.0.0.1", port=self.port))
         # The real hall on a real broker (what the page test is about): wait, bounded, for its connection.
         await until(lambda: self.service is not None and self.service.connected)
+        self.ready.set()
+        await self.go.wait()
         tasks = []
         for room, variant, speed in self.rooms:
             outbox = Outbox(self.root / f"{room}.sqlite")
@@ -66,7 +70,6 @@ class ClubInAThread:
             sim = SimulatedRoom(room, pub, functools.partial(outbox.next_game, room), list(NAMES[room]), variant,
                                 speed=speed, between_s=600.0, seed=self.seed)
             tasks += [asyncio.create_task(pub.run(self.stop)), asyncio.create_task(sim.evening(1, self.stop))]
-        self.ready.set()
         await self.stop.wait()
         for t in tasks:
             t.cancel()
@@ -77,7 +80,12 @@ class ClubInAThread:
         assert self.ready.wait(30), "the hall did not start"
         return self
 
+    def play(self) -> None:
+        """The rooms start their games."""
+        self.loop.call_soon_threadsafe(self.go.set)
+
     def __exit__(self, *exc: object) -> None:
+        self.loop.call_soon_threadsafe(self.go.set)
         self.loop.call_soon_threadsafe(self.stop.set)
         self.thread.join(30)
 
@@ -98,6 +106,31 @@ def room_text(driver, room: str) -> str:
     return text(driver, f'.room[data-room="{room}"]')
 
 
+# Every picture of every room card the page draws, kept by the page itself: a room's day at 60x speed lasts a
+# second or two, a speaker's turn a fraction of one, and a test that only looks now and then can miss them all.
+REMEMBER_ROOMS = """
+window.seen = {};
+const rooms = document.getElementById('rooms');
+const note = () => rooms.querySelectorAll('.room').forEach(c => {
+  const kept = (window.seen[c.dataset.room] ||= []);
+  if (kept[kept.length - 1] !== c.innerText) kept.push(c.innerText);
+});
+new MutationObserver(note).observe(rooms, {childList: true, subtree: true, characterData: true});
+note();
+"""
+
+
+def watch_rooms(driver) -> None:
+    """From now on the page keeps every picture of every room card it draws (``seen``)."""
+    driver.execute_script(REMEMBER_ROOMS)
+
+
+def seen(driver, room: str, *words: str) -> str:
+    """The first picture of ``room``'s card since ``watch_rooms`` that showed all ``words`` ('' if none did)."""
+    cards = driver.execute_script("return (window.seen || {})[arguments[0]] || [];", room)
+    return next((c for c in cards if all(w in c for w in words)), "")
+
+
 def count(driver, css: str) -> int:
     return int(driver.execute_script("return document.querySelectorAll(arguments[0]).length;", css))
 
@@ -112,19 +145,22 @@ def test_the_hall_page_shows_the_rooms_live_the_waiting_list_the_announcement_an
         mosquitto, tmp_path, browser):
     from selenium.webdriver.common.by import By
 
-    with ClubInAThread(mosquitto, tmp_path) as club:
+    with ClubInAThread(mosquitto, tmp_path, rooms=(("1", "standard-2.0", 10.0), ("2", "classic-1.0", 60.0))) as club:
         url = f"http://127.0.0.1:{club.port}/"
         browser.get(url)
         assert text(browser, "#title") == "大堂"
+        wait_for(browser, lambda d: room_text(d, "1") and room_text(d, "2"), 10)
+        watch_rooms(browser)
+        club.play()
         # both rooms playing: the variant, the day or night, who speaks with the seconds left
-        wait_for(browser, lambda d: "游戏中" in room_text(d, "1") and "游戏中" in room_text(d, "2"))
-        wait_for(browser, lambda d: "发言" in room_text(d, "1") and "白天" in room_text(d, "2"))
-        assert "=>" not in text(browser, "#rooms")  # every word is a word, not a piece of the page's script
-        # The page redraws its rooms on every message (several a second at 25x), so a read can land between two
-        # draws: wait for a whole card rather than read the first one.
-        card = wait_for(browser, lambda d: (c := room_text(d, "1")) and "发言" in c and c)
+        wait_for(browser, lambda d: seen(d, "1", "游戏中") and seen(d, "2", "游戏中"))
+        wait_for(browser, lambda d: seen(d, "2", "白天"))
+        card = wait_for(browser, lambda d: seen(d, "1", "发言"))
         assert "1号包房" in card and "标准版" in card and "12人" in card and "Zhao 3" in card
-        wait_for(browser, lambda d: ":" in text(d, '.room[data-room="1"] .countdown'))  # 1:47
+        assert "=>" not in card  # every word is a word, not a piece of the page's script
+        assert re.search(r"\d+号发言\s+\d:\d\d", card), card  # who speaks, with the seconds left (1:47)
+        # the picture: room 1 while someone speaks (a turn lasts half a second at 10x, and there are dozens)
+        wait_for(browser, lambda d: ":" in text(d, '.room[data-room="1"] .countdown'))
         assert "空闲" in room_text(browser, "3")
         shot(browser, tmp_path, "hall-playing.png")
         # the organiser puts two members on the waiting list; the hall proposes room 2's free seats
@@ -135,7 +171,7 @@ def test_the_hall_page_shows_the_rooms_live_the_waiting_list_the_announcement_an
         wait_for(browser, lambda d: "2号包房" in text(d, "#proposals"), 10)
         assert "Ada、Bo" in text(browser, "#proposals")
         # room 2's entry game ends: the banner, the result, the standings
-        wait_for(browser, lambda d: "本局结束" in room_text(d, "2"))
+        wait_for(browser, lambda d: seen(d, "2", "本局结束"))
         assert text(browser, "#banner") == "2号包房游戏结束，请等候的玩家回到包房"  # shown: innerText is empty if not
         assert "好人胜" in room_text(browser, "2") or "杀手胜" in room_text(browser, "2")
         assert count(browser, "#standings tr") == 1 + 9  # the header and room 2's nine players
@@ -165,13 +201,18 @@ def test_a_room_playing_the_clubs_own_board_is_shown_in_the_boards_own_words(mos
     with ClubInAThread(mosquitto, tmp_path, rooms=(("3", str(club_variant(tmp_path)), 200.0),), seed=2) as club:
         url = f"http://127.0.0.1:{club.port}/"
         browser.get(url)
-        card = wait_for(browser, lambda d: (c := room_text(d, "3")) and "游戏中" in c and c)
+        wait_for(browser, lambda d: room_text(d, "3"), 10)
+        watch_rooms(browser)
+        club.play()
+        card = wait_for(browser, lambda d: seen(d, "3", "游戏中"))
         assert "月夜狼人 12人" in card and "club-moon-12" not in card
         # the board's sheriff (W10), once the badge is given on the first day
-        badge = wait_for(browser, lambda d: (c := room_text(d, "3")) and "警长：" in c and c, 120)
-        assert "警长：" in badge and "号" in badge.split("警长：")[1]
-        shot(browser, tmp_path, "hall-club-variant-sheriff.png")
-        wait_for(browser, lambda d: "本局结束" in room_text(d, "3"), 180)
+        badge = wait_for(browser, lambda d: seen(d, "3", "警长："), 120)
+        assert "号" in badge.split("警长：")[1]
+        if "警长：" in room_text(browser, "3"):  # the picture, while the game (and so the badge) lasts
+            shot(browser, tmp_path, "hall-club-variant-sheriff.png")
+        wait_for(browser, lambda d: seen(d, "3", "本局结束"), 180)
+        wait_for(browser, lambda d: "本局结束" in room_text(d, "3"), 10)
         ended = room_text(browser, "3")
         assert "月狼胜" in ended or "村民胜" in ended, ended
         assert "月夜狼人 12人" in text(browser, "#results")
