@@ -189,6 +189,10 @@ def together_moments(bus: EmulatedBus, table: BusTable, master: BusMaster, heard
             "presses_missing": missing}
 
 
+#: How far ahead of the emulator's clock the fingers' touches are laid: more than a master's cycle can run.
+AHEAD_S = 0.5
+
+
 def press_records(touches: list[tuple[int, bool, float]],
                   arrived: list[tuple[float, object]]) -> list[tuple[float, int, bool, float]]:
     """Milliseconds from each finger's touch to its press or release in the master's hands, matched in order per
@@ -268,6 +272,12 @@ def main() -> int:
                         help="the commands' part of such a cycle (BusMaster.command_slot)")
     parser.add_argument("--screens-every", type=float, default=150.0, metavar="MS",
                         help="every seat's screen changes this often (default 150: the deal; 0: never, a quiet table)")
+    parser.add_argument("--clean-line", action="store_true",
+                        help="long LISTEN windows from the start, as on a line that has been clean for 10 s (the "
+                             "master's first 10 s, and 10 s after any garbled frame, use 10 ms windows)")
+    parser.add_argument("--no-window-acks", action="store_true",
+                        help="the host acks news in its next LISTEN, as before firmware 0.9.9 (PROTOCOL.md, \"Acks "
+                             "inside the window\")")
     parser.add_argument("--trace", type=int, default=0, metavar="N",
                         help="print the N slowest presses with the line around each and the seats' heap collections")
     args = parser.parse_args()
@@ -282,6 +292,9 @@ def main() -> int:
         master.slot_us = sb.poll_all_slot_us(master.baud, args.guard)
         master.quiet = args.quiet
         master.poll_lead_us = args.lead
+        master.acks_in_windows = not args.no_window_acks
+        if args.clean_line:
+            master.noisy_for = 0.0
         if args.min_cycle is not None:
             master.min_cycle = args.min_cycle / 1000
         if args.command_slot is not None:
@@ -302,33 +315,42 @@ def main() -> int:
             for pico in bus.picos:
                 bus.call({"op": "watch", "pico": pico.index, "gc_entry": gc_entry})
         views = [TapCard(seat=1), RoleReveal(seat=1, role="killer", partners=(2,)), RoleReveal(seat=1, role="police")]
-        step, t, held = 0.01, 0.0, set()
+        step, held = 0.01, set()
         every = args.screens_every / 1000
         touches: list[tuple[int, bool, float]] = []  # (address, pressed, when)
         last: dict[int, float] = {}
         quiet_before = (master.stats.quiet_sent, master.stats.quiet_confirmed, master.stats.quiet_by_name)
         drawn_at: float | None = None
         settle: list[float] = []  # ms from every seat's screen changing to the last one taken by its node
-        while t < (0 if args.together else args.seconds):
+        began = bus.now()
+        end = began + (0 if args.together else args.seconds)
+        drawn = -1
+        while bus.now() < end:
+            t = bus.now() - began
             if drawn_at is not None and all(master.settled(a) for a in table.seats):
                 settle.append((bus.now() - drawn_at) * 1000)  # (to the end of the step it happened in)
                 drawn_at = None
-            if every and int(t / every) != int((t - step) / every):  # every seat's screen changes (the deal: 150 ms)
+            if every and int(t / every) != drawn:  # every seat's screen changes (the deal: 150 ms)
+                drawn = int(t / every)
                 for address in table.seats:
-                    table.seats[address].display(render(views[(int(t / every) + address) % len(views)]))
+                    table.seats[address].display(render(views[(drawn + address) % len(views)]))
                 drawn_at = bus.now()
-            for pico in bus.picos:  # a finger presses or lifts now and then, at any moment of the master's cycle
+            # A finger presses or lifts now and then, at any moment of the master's cycle: the touches are laid on
+            # the emulator's clock further ahead than a cycle can run (a clean line's LISTEN window is 100 ms, and
+            # the master's cycle is the whole window), so they land anywhere in it.
+            for pico in bus.picos:
                 address = pico.config["address"]
-                if last.get(address, 0.0) < bus.now() + step:  # (a click is held 40-200 ms, as a person's)
+                while last.get(address, began) < min(end, bus.now() + AHEAD_S):  # (a click is held 40-200 ms)
                     pressed = pico.index not in held
-                    when = max(bus.now(), last.get(address, 0.0)) + rng.uniform(0.0, step)
+                    when = last.get(address, began) + rng.uniform(0.0, step)
                     last[address] = when + rng.uniform(0.04, 0.2)
+                    if when >= end:
+                        break
                     bus.at(when, lambda p=pico, down=pressed: p.button("ok", down))
                     touches.append((address, pressed, when))
                     (held.add if pressed else held.discard)(pico.index)
             table.run_for(step * rng.uniform(0.5, 1.5) if drawn_at is None else 0.001)
-            t += step if drawn_at is None else 0.001
-        table.run_for(0.05)
+        table.run_for(0.25)
         edges = {pico.config["address"]: bus.call({"op": "edges", "pico": pico.index, "take": True})
                  for pico in bus.picos}
         result = measure(bus, edges)
@@ -346,8 +368,9 @@ def main() -> int:
                 (master.stats.quiet_sent, master.stats.quiet_confirmed, master.stats.quiet_by_name), quiet_before,
                 strict=True))
             result.update(quiet_sent=sent, quiet_confirmed=confirmed, quiet_by_name=by_name,
-                          poll_alls=master.stats.poll_alls, listens=master.stats.listens)
-        result.update(seats=args.seats, emulated_s=args.seconds, screens_every_ms=args.screens_every,
+                          poll_alls=master.stats.poll_alls, listens=master.stats.listens,
+                          window_acks=master.stats.window_acks)
+        result.update(seats=args.seats, emulated_s=round(bus.now() - began, 2), screens_every_ms=args.screens_every,
                       host_s=round(time.monotonic() - wall, 1), slot_us=master.slot_us, guard_us=args.guard)
     if args.json:
         print(json.dumps(result))

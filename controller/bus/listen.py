@@ -4,7 +4,8 @@
 The master's side of the protocol's LISTEN (firmware/PROTOCOL.md): one broadcast frame opens a window of
 ``rounds`` rounds, each the listed nodes' slots and then a master slot. The master sleeps in one read until a node
 answers or the window ends, so an idle table wakes the host about ten times a second instead of a hundred; it
-talks only in a master slot, and the first frame it sends there ends the window for every node.
+talks only in a master slot, and the first frame it sends there ends the window for every node, but for the acks
+of news (WINDOW_ACKS) while every node in it is on firmware 0.9.9.
 
 The times here are the host's clock. The nodes count from when they read the LISTEN; the host counts from when
 its last byte left (``opened``), so a USB adapter's latency shifts the two apart by a fraction of a millisecond:
@@ -59,6 +60,13 @@ class Span:
     expect: set[int] = field(default_factory=set)
     #: Host clock when bytes were last heard in the window (0: none yet).
     heard_at: float = 0.0
+    #: Every node in the window keeps it through WINDOW_ACKS: news is acked in the next master slot, the window
+    #: going on, instead of ending it to ack in the next LISTEN (firmware/PROTOCOL.md, "Acks inside the window").
+    window_acks: bool = False
+    #: News heard that such acks should answer, in the next master slot.
+    acks_due: bool = False
+    #: The node called by roll gave its last round's answer (``roll_heard``).
+    roll_answered: bool = False
 
     def __post_init__(self) -> None:
         self.by_address = {n.spec.address: n for n in self.group}
@@ -82,7 +90,18 @@ class Span:
         return self.opened + self.rounds * self.round
 
     def roll_heard(self) -> bool:
-        return self.roll is None or self.roll.spec.address in self.heard
+        """Was the roll call's answer of the last round heard? An answer with news in an earlier round is not it:
+        the window goes on past such news while acks are inside it, the roll call still answers in its last slot
+        (late, as late as one slot before the end), and a master that took the earlier answer for it sent its
+        next LISTEN over that one (emulated Picos, firmware 0.9.9)."""
+        return self.roll is None or self.roll_answered
+
+    def roll_call(self, reply: sb.Frame, now: float) -> bool:
+        """Is this answer of the roll call's its last round's: its empty answer (only the roll call says nothing
+        in a slot), or any that came after the last round was half over (an earlier round's arrives a round
+        sooner, a USB adapter's latency aside)?"""
+        empty = reply.mtype == sb.EVENTS and reply.payload[:1] == b"\x00"
+        return empty or now >= self.end - self.gap - self.slot - self.round / 2
 
     @property
     def roll_due(self) -> float:
@@ -109,6 +128,16 @@ class Span:
             if now <= start + self.gap - last:
                 return max(now, start + aim)
         return max(now, self.roll_due)
+
+    def mid_window_slot(self, now: float, frame_s: float) -> bool:
+        """May a frame of ``frame_s`` seconds begin now and leave the window open: in a master slot before the
+        last round's end, ``LISTEN_AIM_US`` into it, and over while the nodes still listen for the host there?"""
+        k = int((now - self.opened) // self.round) + 1  # master slot k ends round k - 1
+        if k >= self.rounds:
+            return False
+        start = self.opened + k * self.round - self.gap
+        aim = sb.LISTEN_AIM_US / 1e6
+        return start + aim <= now + 1e-9 and now + frame_s <= start + self.gap - sb.LISTEN_WATCH_TO_US / 1e6
 
 
 class ListenWindows:
@@ -172,7 +201,7 @@ class ListenWindows:
         # nobody else talks after the last round, so waiting for it costs nothing while it is on time.
         late = max(link.slot_margin, link.reply_timeout)
         self.span = Span(seq, opened, link.slot_us / 1e6, link.gap_us / 1e6, rounds, group, roll, late,
-                         expect={n.spec.address for n in group if n.in_flight})
+                         expect={n.spec.address for n in group if n.in_flight}, window_acks=link.window_acks)
         with self.lock:
             self.waiting = True
 
@@ -187,7 +216,8 @@ class ListenWindows:
             now = transport.now()
             queued = link.queued()
             waiting = now < span.patient_until and span.awaits(now)  # for confirmations, with more to send
-            speak = span.must_speak or (queued and not waiting)
+            ends = span.must_speak or (queued and not waiting)
+            speak = ends or span.acks_due
             if speak:
                 deadline = span.speak_at(now)
             elif span.roll_heard() and now >= span.end - span.gap - span.slot:
@@ -196,6 +226,8 @@ class ListenWindows:
                 deadline = span.roll_due
             deadline = max(deadline, span.heard_at + QUIET_BEFORE_TALKING_S)
             if deadline <= now:
+                if span.acks_due and not ends and self._ack_in_window(span, now):
+                    continue
                 self._close(span)
                 return
             wait_until = deadline
@@ -233,6 +265,8 @@ class ListenWindows:
                 continue
             link.stats.frames_received += 1
             span.heard.add(node.spec.address)
+            if node is span.roll and span.roll_call(reply, span.heard_at):
+                span.roll_answered = True
             link.heard(node)
             if reply.mtype == sb.EVENTS:
                 if reply.payload[:1] != b"\x00":  # news, not the roll call's empty answer: ack it soon
@@ -240,7 +274,10 @@ class ListenWindows:
                     link.take_events(node, reply)
                     link.stats.events_in_windows += link.stats.events - before_events
                     node.ack_due = True
-                    span.must_speak = True
+                    if span.window_acks:
+                        span.acks_due = True  # in the next master slot, the window going on
+                    else:
+                        span.must_speak = True
             elif reply.mtype == sb.NAK and reply.payload[:1] == bytes((sb.NAK_NOT_IDENTIFIED,)):
                 span.rebooted.append(node)
                 span.must_speak = True
@@ -252,6 +289,24 @@ class ListenWindows:
             span.garbled += garbled
             link.stats.corrupt_detected += garbled
             span.must_speak = True
+
+    def _ack_in_window(self, span: Span, now: float) -> bool:
+        """Ack the news heard with WINDOW_ACKS in this master slot, keeping the window open (False: this is not a
+        master slot it may keep the window through; the window is closed and the next LISTEN acks)."""
+        link = self.link
+        acks = [(n.spec.address, n.last_event) for n in span.group if n.ack_due]
+        span.acks_due = False
+        if not acks:
+            return True
+        frame = sb.encode_frame(sb.BROADCAST, span.seq, sb.WINDOW_ACKS, sb.encode_window_acks(acks))
+        if not span.mid_window_slot(now, len(frame) * 10 / link.baud):
+            return False
+        for n in span.group:
+            n.ack_due = False
+        link.put(frame)
+        link.stats.frames_sent += 1
+        link.stats.window_acks += 1
+        return True
 
     def _close(self, span: Span) -> None:
         """At a master slot (or the window's end): the nodes fall silent when the master talks, so now it handles

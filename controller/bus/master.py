@@ -95,6 +95,11 @@ class BusMaster:
         #: and screens took longer (firmware/PROTOCOL.md, "Quiet commands"); the simulated firmware gains.
         self.quiet = quiet
         self._quiet_ok = False
+        #: Ack news inside a LISTEN window (WINDOW_ACKS) while every node in it says CAP_WINDOW_ACKS, instead of
+        #: ending the window to ack it in the next LISTEN (False: as before firmware 0.9.9; benchmarks compare).
+        self.acks_in_windows = True
+        #: ...whether the windows opened now do (every node that is up says it).
+        self.window_acks = False
         self.gap_us = sb.listen_gap_us(baud)
         self._cycle_start = 0.0
         self._listen_group: list[NodeState] = []
@@ -292,6 +297,8 @@ class BusMaster:
             self._listen_group = (
                 up if self.listen and up and all(self.supports(n.spec.address, sb.CAP_LISTEN) for n in up) else []
             )
+            self.window_acks = self.acks_in_windows and bool(self._listen_group) and all(
+                self.supports(n.spec.address, sb.CAP_WINDOW_ACKS) for n in up)
             self._quiet_ok = self.quiet and bool(self._listen_group) and all(
                 self.supports(n.spec.address, sb.CAP_QUIET) for n in up)
             if self._quiet_ok:  # a confirmation may come a couple of rounds late (a node's loop was busy)

@@ -93,6 +93,7 @@ class BusStats:
     events: int = 0
     poll_alls: int = 0
     listens: int = 0
+    window_acks: int = 0  # WINDOW_ACKS sent: news acked inside a LISTEN window
     #: Events that came in a LISTEN window (the rest came in POLL_ALL cycles or by name).
     events_in_windows: int = 0
     collisions: int = 0
@@ -161,6 +162,8 @@ class Link(Protocol):
     slot_us: int
     lead_us: int
     gap_us: int
+    #: Every node in the LISTEN windows opened now keeps its window through WINDOW_ACKS (firmware 0.9.9).
+    window_acks: bool
     reply_timeout: float
     slot_margin: float
 

@@ -44,6 +44,7 @@ IDENTIFY = 0x01  # empty; the node answers IDENTITY and (re)starts its session
 POLL = 0x02  # u16 ack: every event with seq <= ack has been applied by the host
 POLL_ALL = 0x03  # to BROADCAST: slot_us u16 | roll u8 | n u8 [| lead_us u16] | n addresses | (addr, ack u16)...
 LISTEN = 0x04  # to BROADCAST: a long window of rounds of slots (encode_listen)
+WINDOW_ACKS = 0x05  # to BROADCAST, in a LISTEN window's master slot, with its SEQ: (addr, ack u16)... (0.9.9)
 SET_LED = 0x10  # r g b
 DISPLAY = 0x11  # page col data... : write data at (page, col) in SSD1306 horizontal order
 DISPLAY_CMD = 0x12  # raw SSD1306 command bytes (contrast, on/off), never addressing commands
@@ -59,9 +60,10 @@ ACK = 0x83  # a command frame with this SEQ was applied (or had been already)
 NAK = 0x84  # code u8: the command was refused
 AUTH = 0x85  # authenticated reply of a remote: counter u32 | inner type u8 | inner payload | mac 8
 
-HOST_TYPES = (IDENTIFY, POLL, POLL_ALL, LISTEN, SET_LED, DISPLAY, DISPLAY_CMD, RESET, DISPLAY_RLE, STAGE,
+HOST_TYPES = (IDENTIFY, POLL, POLL_ALL, LISTEN, WINDOW_ACKS, SET_LED, DISPLAY, DISPLAY_CMD, RESET, DISPLAY_RLE, STAGE,
               DISPLAY_STAGED)
 NODE_TYPES = (IDENTITY, EVENTS, ACK, NAK, AUTH)
+BROADCAST_ONLY = (POLL_ALL, LISTEN, WINDOW_ACKS, STAGE)  # to every node or not a frame
 COMMAND_TYPES = (SET_LED, DISPLAY, DISPLAY_CMD, RESET, DISPLAY_RLE, DISPLAY_STAGED)
 # A command's type with this bit set is a *quiet* command (firmware 0.8, CAP_QUIET): the node applies it as the
 # plain one and does not answer it now; it confirms it (an ACK or NAK with the command's SEQ) in its slot of the
@@ -76,6 +78,7 @@ PAYLOAD_LIMITS = {
     POLL: (2, 2),
     POLL_ALL: (4, MAX_PAYLOAD),
     LISTEN: (9, MAX_PAYLOAD),
+    WINDOW_ACKS: (3, MAX_PAYLOAD),
     SET_LED: (3, 3),
     DISPLAY: (3, 130),
     DISPLAY_CMD: (1, 32),
@@ -120,6 +123,7 @@ CAP_SLOT_TIMED = 0x0800  # times its slots from the frame's end on the line, not
 CAP_SLOT_EXACT = 0x1000  # starts its slotted answer within a few µs of the slot: POLL_ALL_SHORT_GUARD_US (fw 0.7)
 CAP_QUIET = 0x2000  # takes quiet commands (QUIET) and confirms them in its LISTEN slot (firmware 0.8)
 CAP_POLL_LEAD = 0x4000  # takes a POLL_ALL whose slots begin lead_us after its end (POLL_ALL_LEAD, firmware 0.9)
+CAP_WINDOW_ACKS = 0x8000  # keeps its LISTEN window through the host's WINDOW_ACKS in a master slot (firmware 0.9.9)
 
 ROLE_SEAT = 1
 ROLE_REMOTE = 2
@@ -235,7 +239,7 @@ def _header_ok(length, addr_byte, mtype):
     addr = addr_byte & 0x7F
     if addr == 0:
         return False
-    if mtype in (POLL_ALL, LISTEN, STAGE):
+    if mtype in BROADCAST_ONLY:
         return addr == BROADCAST  # it is for every node or it is not a frame
     return not (addr == BROADCAST and (from_node or mtype != IDENTIFY))
 
@@ -482,6 +486,27 @@ def decode_listen(payload):
     slot_us, gap_us, rounds, roll, after_us, n = struct.unpack(">HHBBHB", payload[:9])
     addresses, acks = _slots_of("LISTEN", payload, 9, n, ok=rounds >= 1)
     return slot_us, gap_us, rounds, roll, after_us, addresses, acks
+
+
+# --- WINDOW_ACKS: news acknowledged without ending the window (firmware 0.9.9) --------------------------------
+# A LISTEN window used to end at the first master slot after any news, because the host acks in its next LISTEN:
+# with fingers on the table a new window began every 5-6 ms, and a press that came near the end of one waited for
+# the new LISTEN, a Pico's 1.2 ms to take it and its 1 ms path to the wait: round 2 of the new window, the quiet
+# table's whole tail over 5 ms (firmware/PROTOCOL.md, "Where the quiet table's tail is"). While every node in the
+# window says CAP_WINDOW_ACKS, the host acks in the master slot instead, with the window's SEQ, and the window goes
+# on. A node whose wait heard it lost that round's slot (it cannot tell the acks from a new LISTEN until it has
+# read them) and answers in a later round of the same window.
+
+def encode_window_acks(acks):
+    """``acks``: (address, ack) pairs, at least one."""
+    if not acks:
+        raise FrameError("WINDOW_ACKS with no ack")
+    return _with_slots("WINDOW_ACKS", b"", [], acks)
+
+
+def decode_window_acks(payload):
+    """{address: ack}."""
+    return _slots_of("WINDOW_ACKS", payload, 0, 0, ok=len(payload) >= 3)[1]
 
 
 def encode_identity(fw_version, caps, reset_cause, role, boot, proto=PROTOCOL_VERSION):

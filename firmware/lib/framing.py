@@ -31,7 +31,7 @@ _BROADCAST_ONLY = bytearray(256)
 for _t, (_lo, _hi) in sb.PAYLOAD_LIMITS.items():
     _LO[_t] = _lo
     _HI[_t] = _hi
-for _t in (sb.POLL_ALL, sb.LISTEN, sb.STAGE):
+for _t in sb.BROADCAST_ONLY:
     _BROADCAST_ONLY[_t] = 1
 
 

@@ -29,6 +29,7 @@ _BROADCAST = const(0x7f)
 _POLL = const(0x2)
 _POLL_ALL = const(0x3)
 _LISTEN = const(0x4)
+_WINDOW_ACKS = const(0x5)
 _SET_LED = const(0x10)
 _DISPLAY_RLE = const(0x14)
 _STAGE = const(0x15)
@@ -41,7 +42,7 @@ _POLL_ALL_LEAD = const(0x80)
 _LISTEN_WATCH_FROM_US = const(50)
 _LISTEN_WATCH_TO_US = const(100)
 
-FIRMWARE_VERSION = (0, 9, 8)  # 0.2: seat bus protocol 2 (CRC-32); 0.3: DISPLAY_RLE, POLL_ALL, eager debouncing, AUTH
+FIRMWARE_VERSION = (0, 9, 9)  # 0.2: seat bus protocol 2 (CRC-32); 0.3: DISPLAY_RLE, POLL_ALL, eager debouncing, AUTH
 # counters reserved in blocks (remote); 0.4: LISTEN; 0.5: STAGE and DISPLAY_STAGED; 0.6: slots timed from the frame's
 # end on the line (CAP_SLOT_TIMED); 0.7: answers begun at the slot's microsecond in machine code (CAP_SLOT_EXACT);
 # 0.8: quiet commands, confirmed in a LISTEN slot (CAP_QUIET); 0.9: POLL_ALL's lead (CAP_POLL_LEAD), no drawing while
@@ -55,7 +56,8 @@ FIRMWARE_VERSION = (0, 9, 8)  # 0.2: seat bus protocol 2 (CRC-32); 0.3: DISPLAY_
 # 0.9.7: the roll call that came late to its last slot still answers, before the window's end (_span_target), and
 # the slot path is quicker (0.82 ms to 0.64 from choosing a slot to the machine-code wait: rs485.py's helpers native)
 # 0.9.8: a wait that finds its LISTEN slot gone by takes the same slot a round on (rp2send.py's AGAIN), the local
-# echo is lit after the bus's work of the step, and the hot path's protocol numbers are compiled in
+# echo is lit after the bus's work of the step, and the hot path's protocol numbers are compiled in; 0.9.9: the
+# window goes on through the host's WINDOW_ACKS (CAP_WINDOW_ACKS)
 QUEUE_MAX = 32
 # A native answer (rs485.py) not begun by this long after its slot's start is not begun at all: it waits for the
 # next round's slot (or cycle's) instead of eating into the guard, which must hold the nodes' stamps' spread.
@@ -92,6 +94,9 @@ class Span:
         self.seq = seq
         self.next_round = 0
         self.clear_to = 0  # the host was silent up to this round's start: the master slots this node has watched
+        # The host spoke in a master slot this node's wait watched: acks (WINDOW_ACKS), and the window goes on, or
+        # a new window or a command, which end it. Nothing is said until the frame is read and tells which.
+        self.held = False
 
 
 class Node:
@@ -184,7 +189,7 @@ class Node:
 
     def _caps(self):
         io = self.io
-        caps = sb.CAP_LISTEN | sb.CAP_QUIET
+        caps = sb.CAP_LISTEN | sb.CAP_QUIET | sb.CAP_WINDOW_ACKS
         if getattr(io.link, "slot_timed", False):  # its slots are timed from the frame's end (rs485.py)
             caps |= sb.CAP_SLOT_TIMED
         if self.guard_us == sb.POLL_ALL_SHORT_GUARD_US:  # ...and its answers start at the slot's microsecond
@@ -447,7 +452,23 @@ class Node:
         s.seq = seq
         s.next_round = 0
         s.clear_to = 0
+        s.held = False
         self.span = s
+
+    @micropython.native
+    def _window_acks(self, buf, at):
+        """WINDOW_ACKS: the host acked news in a master slot and the window goes on (firmware/PROTOCOL.md,
+        "Acks inside the window"). Acks for a window this node is not in say the host is in another one."""
+        span = self.span
+        if span is None:
+            return
+        if span.seq != buf[at + 3]:
+            self.span = None
+            return
+        if self.identified:
+            p = at + _HEADER_LEN
+            self._take_ack(buf, p, p + buf[at + 1])
+        span.held = False
 
     @micropython.native
     def _in_span(self, span):
@@ -515,8 +536,8 @@ class Node:
         round), once the slot is less than a round away; the wait for it crosses at most one master slot, and
         bytes heard in that master slot (the host talking) end the window instead."""
         span = self.span
-        if span is None or self.wire.pending():
-            return  # a partial frame is arriving: most likely the host, and the window is over
+        if span is None or span.held or self.wire.pending():
+            return  # a partial frame is arriving, or one heard is not read yet: most likely the host
         elapsed = self._in_span(span)
         if elapsed >= span.rounds * span.round_us:
             self.span = None
@@ -585,8 +606,9 @@ class Node:
             span.next_round = r + 1
         if sent:
             span.clear_to = r
-        if sent is False:
-            self.span = None  # the host spoke in its slot: the window is over
+        if sent is False:  # the host spoke in the master slot: what it said (_window_acks, or not) tells
+            span.held = True
+            span.next_round = r
         elif sent and confirms:
             self.confirm_seq = None  # said once; a host that missed it sends the command again (same SEQ)
 
@@ -594,8 +616,8 @@ class Node:
         """Microseconds until this node wants a step to answer in a LISTEN slot (None: nothing planned). The
         Pico's loop steps all the time; a simulator steps a node only when something happens, so it asks."""
         span = self.span
-        if span is None:
-            return None
+        if span is None or span.held:
+            return None  # (held: the frame it heard wakes it)
         if self.wire.pending():
             return self.gap_ms * 1000 + 1000  # a partial frame: after the line has been quiet long enough to drop it
         elapsed = self._in_span(span)
@@ -852,6 +874,9 @@ class Node:
                 return True
             if mtype == _LISTEN:
                 self._listen_fast(buf, at)
+                return True
+            if mtype == _WINDOW_ACKS:
+                self._window_acks(buf, at)
                 return True
             if mtype == _POLL_ALL:
                 self.span = None  # any frame from the host ends a LISTEN window

@@ -263,7 +263,7 @@ def test_a_collision_that_leaves_no_frame_header_still_has_every_seat_asked_by_n
 
 def test_a_cycle_ends_with_its_window_while_a_finger_never_rests(table4: tuple[SimTable, list[InputEvent]]) -> None:
     """Seats 1 to 4 press and let go in turn, one change in every window, and nothing is queued to send: each
-    cycle still ends with its window (the next one opens the new window with the acks). The table's poll thread
+    cycle still ends with its window (acked inside it since firmware 0.9.9, or by the next one). The table's poll thread
     looks for stop() between cycles; when one cycle went from window to window while a finger never rested, the
     benchmark's table polled on two seconds past stop()."""
     sim, _ = table4
@@ -322,5 +322,77 @@ def test_the_master_keeps_the_windows_end_for_a_roll_call_that_answers_late() ->
     late_roll = span.end - slot  # the latest moment the roll call may begin (firmware: Node._roll_latest)
     for now in (span.end - gap - slot, late_roll, span.end):
         assert span.speak_at(now) >= span.end + timeout, "silent while the roll call may still answer"
-    span.heard.add(4)
+    span.roll_answered = True
     assert span.speak_at(late_roll + 0.0001) == late_roll + 0.0001, "heard: at once"
+
+
+def test_seat_3s_press_is_acked_in_the_next_master_slot_and_seat_1_presses_in_the_same_window(
+    table4: tuple[SimTable, list[InputEvent]]
+) -> None:
+    """Firmware 0.9.9 (PROTOCOL.md, "Acks inside the window"): the master acks seat 3's press with WINDOW_ACKS in
+    the master slot after its answer and the window goes on; seat 1, pressing four rounds later, answers in the same
+    window, within a round and its slot, and no seat is asked by name."""
+    sim, _ = table4
+    master = sim.master
+    arrived = asleep_in_a_window(sim)
+    span = master._span
+    assert span is not None and span.window_acks
+    listens, acks_sent, frames = master.stats.listens, master.stats.window_acks, master.stats.frames_sent
+    master.poll_round(hold_until=span.opened + 0.011)
+    sim.press(3, Button.OK)
+    master.poll_round(hold_until=sim.bus.now() + 3 * round_s(sim))
+    assert [(e.seat, e.pressed) for _, e in arrived] == [(3, True)]  # type: ignore[attr-defined]
+    assert master._span is span and master.stats.window_acks == acks_sent + 1
+    assert master.nodes[3].ack_due is False
+    pressed_at = sim.bus.now()
+    sim.press(1, Button.OK)
+    master.poll_round(hold_until=sim.bus.now() + 2 * round_s(sim))
+    assert [(e.seat, e.pressed) for _, e in arrived] == [(3, True), (1, True)]  # type: ignore[attr-defined]
+    assert arrived[1][0] - pressed_at <= round_s(sim) + master.slot_us / 1e6 + 0.0005
+    assert master._span is span, "one window for both presses"
+    assert master.stats.listens == listens and master.stats.window_acks == acks_sent + 2
+    assert master.stats.frames_sent == frames + 2, "two WINDOW_ACKS, nothing by name"
+    assert sim.bus.counters.collisions == 0 and sim.bus.counters.master_collisions == 0
+    master.cycle()  # the window runs out; the seats' events were all acked: nothing is sent again
+    assert [(e.seat, e.pressed) for _, e in arrived] == [(3, True), (1, True)]  # type: ignore[attr-defined]
+
+
+def test_a_table_with_a_seat_before_0_9_9_acks_in_a_new_listen(table4: tuple[SimTable, list[InputEvent]]) -> None:
+    """Seat 4 does not say CAP_WINDOW_ACKS: it would take the acks for a new window it knows nothing of and fall
+    silent, so the master ends the window at the next master slot and acks in its next LISTEN, as before."""
+    sim, _ = table4
+    master = sim.master
+    ident = master.nodes[4].identity
+    assert ident is not None
+    ident["caps"] = int(ident["caps"]) & ~sb.CAP_WINDOW_ACKS  # type: ignore[call-overload]  # firmware 0.9.8
+    master._topology += 1
+    master.abandon_span()
+    arrived = asleep_in_a_window(sim)
+    span = master._span
+    assert span is not None and not span.window_acks
+    listens, acks_sent = master.stats.listens, master.stats.window_acks
+    master.poll_round(hold_until=span.opened + 0.011)
+    sim.press(3, Button.OK)
+    while not arrived:
+        master.cycle()
+    master.cycle()
+    assert master._span is not span and master.stats.listens == listens + 1
+    assert master.stats.window_acks == acks_sent and master.nodes[3].ack_due is False
+
+
+def test_the_roll_calls_press_early_in_a_window_is_not_its_roll_call() -> None:
+    """Seat 4, called by roll, presses in round 2 of a window that acks inside it (firmware 0.9.9): the window goes
+    on, and seat 4 still answers in its last slot, as late as one slot before the end. Found on emulated Picos: a
+    master that took the press for the roll call's answer sent its next LISTEN over seat 4's late one."""
+    seats = [NodeState(NodeSpec(address, address), status="up") for address in (1, 2, 3, 4)]
+    slot, gap, rounds, timeout = 125e-6, 1010e-6, 66, 0.010
+    span = Span(7, 10.0, slot, gap, rounds, seats, seats[-1], timeout, window_acks=True)
+    press = sb.Frame(4, 7, sb.EVENTS, sb.encode_events([sb.encode_event(1, sb.EV_PRESS, 0, bytes([sb.BTN_OK]))]),
+                     True)
+    assert not span.roll_call(press, span.opened + 2 * span.round + 3 * slot)
+    assert not span.roll_heard()
+    for now in (span.end - gap - slot, span.end - slot):
+        assert span.speak_at(now) >= span.end + timeout, "silent while the roll call may still answer"
+    nothing = sb.Frame(4, 7, sb.EVENTS, b"\x00", True)
+    assert span.roll_call(nothing, span.end - slot)  # its answer of the last round, late
+    assert span.roll_call(press, span.end - gap - slot + 0.0001)  # ...or news in that round
