@@ -275,9 +275,9 @@ def main() -> int:
     parser.add_argument("--clean-line", action="store_true",
                         help="long LISTEN windows from the start, as on a line that has been clean for 10 s (the "
                              "master's first 10 s, and 10 s after any garbled frame, use 10 ms windows)")
-    parser.add_argument("--no-window-acks", action="store_true",
-                        help="the host acks news in its next LISTEN, as before firmware 0.9.9 (PROTOCOL.md, \"Acks "
-                             "inside the window\")")
+    parser.add_argument("--window-acks", action="store_true",
+                        help="the host acks news inside the LISTEN window (WINDOW_ACKS, firmware 0.9.9; off on the "
+                             "table: PROTOCOL.md, \"Acks inside the window\")")
     parser.add_argument("--trace", type=int, default=0, metavar="N",
                         help="print the N slowest presses with the line around each and the seats' heap collections")
     args = parser.parse_args()
@@ -292,7 +292,7 @@ def main() -> int:
         master.slot_us = sb.poll_all_slot_us(master.baud, args.guard)
         master.quiet = args.quiet
         master.poll_lead_us = args.lead
-        master.acks_in_windows = not args.no_window_acks
+        master.acks_in_windows = args.window_acks
         if args.clean_line:
             master.noisy_for = 0.0
         if args.min_cycle is not None:

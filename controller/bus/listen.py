@@ -5,7 +5,8 @@ The master's side of the protocol's LISTEN (firmware/PROTOCOL.md): one broadcast
 ``rounds`` rounds, each the listed nodes' slots and then a master slot. The master sleeps in one read until a node
 answers or the window ends, so an idle table wakes the host about ten times a second instead of a hundred; it
 talks only in a master slot, and the first frame it sends there ends the window for every node, but for the acks
-of news (WINDOW_ACKS) while every node in it is on firmware 0.9.9.
+of news (WINDOW_ACKS) while every node in it is on firmware 0.9.9 and the master is told to
+(``BusMaster.acks_in_windows``, off).
 
 The times here are the host's clock. The nodes count from when they read the LISTEN; the host counts from when
 its last byte left (``opened``), so a USB adapter's latency shifts the two apart by a fraction of a millisecond:

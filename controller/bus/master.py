@@ -96,8 +96,11 @@ class BusMaster:
         self.quiet = quiet
         self._quiet_ok = False
         #: Ack news inside a LISTEN window (WINDOW_ACKS) while every node in it says CAP_WINDOW_ACKS, instead of
-        #: ending the window to ack it in the next LISTEN (False: as before firmware 0.9.9; benchmarks compare).
-        self.acks_in_windows = True
+        #: ending the window to ack it in the next LISTEN. Off: on emulated Picos it gave a quiet table of 4 nothing
+        #: (p99 5.5-5.7 ms either way) and one of 16 a longer tail (p99 15.6 ms against 11.9): a seat whose wait
+        #: hears acks for others loses that round, and with every seat pressing there are acks in most master
+        #: slots (firmware/PROTOCOL.md, "Acks inside the window").
+        self.acks_in_windows = False
         #: ...whether the windows opened now do (every node that is up says it).
         self.window_acks = False
         self.gap_us = sb.listen_gap_us(baud)

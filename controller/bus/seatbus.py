@@ -493,9 +493,10 @@ def decode_listen(payload):
 # with fingers on the table a new window began every 5-6 ms, and a press that came near the end of one waited for
 # the new LISTEN, a Pico's 1.2 ms to take it and its 1 ms path to the wait: round 2 of the new window, the quiet
 # table's whole tail over 5 ms (firmware/PROTOCOL.md, "Where the quiet table's tail is"). While every node in the
-# window says CAP_WINDOW_ACKS, the host acks in the master slot instead, with the window's SEQ, and the window goes
-# on. A node whose wait heard it lost that round's slot (it cannot tell the acks from a new LISTEN until it has
-# read them) and answers in a later round of the same window.
+# window says CAP_WINDOW_ACKS (and the master is told to: BusMaster.acks_in_windows, off), the host acks in the
+# master slot instead, with the window's SEQ, and the window goes on. A node whose wait heard it lost that round's
+# slot (it cannot tell the acks from a new LISTEN until it has read them) and answers in a later round of the same
+# window: with every seat pressing that cost more than it saved (PROTOCOL.md, "Acks inside the window").
 
 def encode_window_acks(acks):
     """``acks``: (address, ack) pairs, at least one."""
