@@ -65,6 +65,20 @@ class IO:
         self.wdt = None
 '''
 
+#: Seat 3, identified, in a LISTEN window of seats 1 to 4 (SEQ 7, ten rounds of ``SLOT`` and ``GAP``, begun at the
+#: link's 0), presses OK and answers in its slot of round 0. Needs ``node``, ``link`` (``now``, ``answers``) and
+#: ``io``; prints ``round0 True``.
+SEAT_3_ANSWERS_IN_A_WINDOW = r'''
+link.data = sb.encode_frame(3, 1, sb.IDENTIFY)
+node.step(0)
+link.data = sb.encode_frame(sb.BROADCAST, 7, sb.LISTEN, sb.encode_listen(SLOT, GAP, 10, 0, b"\x01\x02\x03\x04", []))
+node.step(10)  # the window begins at the link's 0
+io.pin.level = 0  # seat 3 presses OK: news for the host
+link.now = 100
+node.step(11)
+print("round0", link.answers == [2 * SLOT])
+'''
+
 
 def node_script(body: str) -> str:
     """A script that runs ``body`` with the firmware's modules importable, ``framing``, ``seatbus`` (as ``sb``) and
