@@ -534,7 +534,7 @@ class Node:
     def _span_step(self, now):
         """Answer in this node's slot of the LISTEN window when it has news (or is called by roll, in the last
         round), once the slot is less than a round away; the wait for it crosses at most one master slot, and
-        bytes heard in that master slot (the host talking) end the window instead."""
+        bytes heard in that master slot (the host talking) hold the answer until the frame is read (Span.held)."""
         span = self.span
         if span is None or span.held or self.wire.pending():
             return  # a partial frame is arriving, or one heard is not read yet: most likely the host
