@@ -50,7 +50,6 @@ class Span:
     #: How long after its slot an answer may still be arriving (the nodes' turnaround, the adapter's latency).
     margin: float = 0.0005
     by_address: dict[int, NodeState] = field(default_factory=dict)
-    heard: set[int] = field(default_factory=set)
     rebooted: list[NodeState] = field(default_factory=list)
     poll_me: list[NodeState] = field(default_factory=list)
     garbled: int = 0
@@ -125,10 +124,14 @@ class Span:
                 if self.roll_heard() and now >= self.end - self.gap - self.slot:
                     return now  # the last slot is the roll call's, and it was heard
                 return max(now, self.roll_due)
-            start = self.opened + k * rnd - self.gap
+            start = self.master_slot(k)
             if now <= start + self.gap - last:
                 return max(now, start + aim)
         return max(now, self.roll_due)
+
+    def master_slot(self, k: int) -> float:
+        """When master slot ``k`` begins (host clock): it ends round ``k - 1``."""
+        return self.opened + k * self.round - self.gap
 
     def mid_window_slot(self, now: float, frame_s: float) -> bool:
         """May a frame of ``frame_s`` seconds begin now and leave the window open: in a master slot before the
@@ -136,7 +139,7 @@ class Span:
         k = int((now - self.opened) // self.round) + 1  # master slot k ends round k - 1
         if k >= self.rounds:
             return False
-        start = self.opened + k * self.round - self.gap
+        start = self.master_slot(k)
         aim = sb.LISTEN_AIM_US / 1e6
         return start + aim <= now + 1e-9 and now + frame_s <= start + self.gap - sb.LISTEN_WATCH_TO_US / 1e6
 
@@ -265,7 +268,6 @@ class ListenWindows:
                 link.late(reply)
                 continue
             link.stats.frames_received += 1
-            span.heard.add(node.spec.address)
             if node is span.roll and span.roll_call(reply, span.heard_at):
                 span.roll_answered = True
             link.heard(node)
