@@ -34,7 +34,8 @@ class Debounced:
             if now_ms - self._quiet_until < 0:
                 return None
             self._quiet_until = None
-        level = self._level()
+        level = self.pin.value()
+        level = (not level) if self.active_low else bool(level)  # (_level, inline: the loop's every pass)
         if level == self.pressed:
             return None
         self.pressed = level

@@ -13,9 +13,10 @@ a native code emitter) seatbus's own code stands in for the viper.
 
 import struct
 import sys
+from array import array
 
 import seatbus as sb
-from mpcompat import micropython
+from mpcompat import const, micropython
 
 # Viper needs MicroPython with a native code emitter: its .mpy format names the machine (0: none). The decorator
 # itself is the compiler's, not an attribute to look for at run time.
@@ -213,6 +214,85 @@ if _viper:
             buf[i] = 0
             i += 1
 
+    @micropython.viper
+    def _next(buf: ptr8, st: ptr32, lo: ptr8, hi: ptr8, bonly: ptr8) -> int:
+        """next_py's search in machine code: the same steps, the reader's numbers in ``st`` (_N ...)."""
+        table = ptr32(_TABLE)
+        n = st[0]
+        pos = st[1]
+        quiet = st[2]
+        dropped = st[5]
+        while True:
+            start = pos
+            while start < n and buf[start] != 0x7E:
+                start += 1
+            if start >= n:
+                dropped += n - pos
+                pos = n
+                break
+            dropped += start - pos
+            pos = start
+            if n - start < 5:
+                if quiet:
+                    dropped += 1
+                    pos = start + 1
+                    continue
+                break
+            length = buf[start + 1]
+            a = buf[start + 2]
+            t = buf[start + 4]
+            ok = 1
+            if length < lo[t] or length > hi[t]:
+                ok = 0
+            if a & 0x80:
+                if t < 0x80:
+                    ok = 0
+            elif t >= 0x80:
+                ok = 0
+            addr = a & 0x7F
+            if addr == 0:
+                ok = 0
+            elif bonly[t]:
+                if addr != 0x7F:
+                    ok = 0
+            elif addr == 0x7F and (a & 0x80 or t != 0x01):  # IDENTIFY: the one frame to every node not a broadcast
+                ok = 0
+            if ok == 0:
+                dropped += 1
+                pos = start + 1
+                continue
+            end = start + 5 + length
+            if n < end + 4:
+                if quiet:
+                    dropped += 1
+                    pos = start + 1
+                    continue
+                break
+            crc = uint(0xFFFFFFFF)
+            i = start + 1
+            while i < end:
+                crc = uint(table[(crc ^ uint(buf[i])) & 0xFF]) ^ (crc >> 8)
+                i += 1
+            crc = crc ^ uint(0xFFFFFFFF)
+            if (uint(buf[end]) != crc >> 24 or uint(buf[end + 1]) != (crc >> 16) & 0xFF
+                    or uint(buf[end + 2]) != (crc >> 8) & 0xFF or uint(buf[end + 3]) != crc & 0xFF):
+                st[4] += 1
+                dropped += 1
+                pos = start + 1
+                continue
+            st[3] += 1
+            st[1] = end + 4
+            st[5] = dropped
+            return start
+        st[2] = 0
+        if pos >= n:
+            pos = 0
+            n = 0
+        st[1] = pos
+        st[0] = n
+        st[5] = dropped
+        return -1
+
     _fill_table(_TABLE)
 else:
     copy = copy_py
@@ -221,6 +301,68 @@ else:
     crc_put = crc_put_py
     rle_apply = rle_apply_py
     same = same_py
+
+
+# The reader's numbers, in one array a viper function reads and writes (st[_N] ...): kept as attributes, the search
+# looked each up in the object's dictionary, some 5 µs apiece on the emulated chip, on the way from a LISTEN's last
+# byte to a seat's slot (firmware/PROTOCOL.md, "Where a LISTEN waits inside a Pico").
+_N = const(0)  # bytes held
+_POS = const(1)  # where the search goes on: buf[pos:n] is undecided
+_QUIET = const(2)  # the line went quiet: what waits for more bytes is dropped
+_FRAMES = const(3)
+_CRC_ERRORS = const(4)
+_DROPPED = const(5)
+
+
+def next_py(buf, st, lo, hi, bonly):
+    """The next whole, valid frame's start in buf[st[_POS]:st[_N]], or -1 (seatbus.Decoder's search); the viper
+    ``_next`` is held to it (tests/firmware/test_fw_framing.py)."""
+    n = st[_N]
+    pos = st[_POS]
+    while True:
+        start = buf.find(b"\x7e", pos, n)
+        if start < 0:
+            st[_DROPPED] += n - pos
+            pos = n
+            break
+        st[_DROPPED] += start - pos
+        pos = start
+        if n - start < sb.HEADER_LEN:
+            if st[_QUIET]:
+                st[_DROPPED] += 1
+                pos = start + 1
+                continue
+            break
+        length = buf[start + 1]
+        if not header_ok(length, buf[start + 2], buf[start + 4]):
+            st[_DROPPED] += 1
+            pos = start + 1
+            continue
+        end = start + sb.HEADER_LEN + length
+        if n < end + sb.CRC_LEN:
+            if st[_QUIET]:
+                st[_DROPPED] += 1
+                pos = start + 1
+                continue
+            break
+        if not crc_matches_py(buf, start + 1, end, buf, end):
+            st[_CRC_ERRORS] += 1
+            st[_DROPPED] += 1
+            pos = start + 1
+            continue
+        st[_FRAMES] += 1
+        st[_POS] = end + sb.CRC_LEN
+        return start
+    st[_QUIET] = 0
+    if pos >= n:
+        pos = n = 0
+    st[_POS] = pos
+    st[_N] = n
+    return -1
+
+
+if not _viper:
+    _next = next_py
 
 
 class FrameReader:
@@ -233,87 +375,57 @@ class FrameReader:
     def __init__(self):
         self.buf = bytearray(RX_BYTES)
         self.scratch = bytearray(RX_BYTES)  # what the link gives, copied on behind what is held
-        self.n = 0  # bytes held
-        self.pos = 0  # where the search goes on: buf[pos:n] is undecided
-        self.quiet = False
-        self.frames = 0
-        self.crc_errors = 0
-        self.dropped_bytes = 0
+        self.st = array("i", bytes(4 * 6))  # n, pos, quiet, frames, crc_errors, dropped_bytes (_N ...)
+
+    @property
+    def frames(self):
+        return self.st[_FRAMES]
+
+    @property
+    def crc_errors(self):
+        return self.st[_CRC_ERRORS]
+
+    @property
+    def dropped_bytes(self):
+        return self.st[_DROPPED]
 
     @micropython.native
     def pending(self):
-        return self.n - self.pos
+        st = self.st
+        return st[_N] - st[_POS]
 
     @micropython.native
     def fill(self, link):
         """Read what the link has into the buffer; the number of bytes read."""
-        if self.pos:
-            rest = self.n - self.pos
+        st = self.st
+        pos = st[_POS]
+        if pos:
+            rest = st[_N] - pos
             if rest:
-                copy(self.buf, 0, self.buf, self.pos, rest)  # rare: a frame and a part
-            self.n = rest
-            self.pos = 0
-        got = link.readinto(self.scratch, RX_BYTES - self.n)
+                copy(self.buf, 0, self.buf, pos, rest)  # rare: a frame and a part
+            st[_N] = rest
+            st[_POS] = 0
+        got = link.readinto(self.scratch, RX_BYTES - st[_N])
         if got:
-            copy(self.buf, self.n, self.scratch, 0, got)
-            self.n += got
+            copy(self.buf, st[_N], self.scratch, 0, got)
+            st[_N] += got
         return got
 
     def feed(self, data):
         """Put bytes in as if read (the tests' and a host-side check's way in)."""
-        if self.pos:
+        st = self.st
+        if st[_POS]:
             self.fill(_Nothing)
-        self.buf[self.n : self.n + len(data)] = data
-        self.n += len(data)
+        n = st[_N]
+        self.buf[n : n + len(data)] = data
+        st[_N] = n + len(data)
 
     def idle(self):
-        self.quiet = True
+        self.st[_QUIET] = 1
 
     @micropython.native
     def next(self):
-        buf = self.buf
-        n = self.n
-        pos = self.pos
-        while True:
-            start = buf.find(b"\x7e", pos, n)
-            if start < 0:
-                self.dropped_bytes += n - pos
-                pos = n
-                break
-            self.dropped_bytes += start - pos
-            pos = start
-            if n - start < sb.HEADER_LEN:
-                if self.quiet:
-                    self.dropped_bytes += 1
-                    pos = start + 1
-                    continue
-                break
-            length = buf[start + 1]
-            if not header_ok(length, buf[start + 2], buf[start + 4]):
-                self.dropped_bytes += 1
-                pos = start + 1
-                continue
-            end = start + sb.HEADER_LEN + length
-            if n < end + sb.CRC_LEN:
-                if self.quiet:
-                    self.dropped_bytes += 1
-                    pos = start + 1
-                    continue
-                break
-            if not crc_matches(buf, start + 1, end, buf, end):
-                self.crc_errors += 1
-                self.dropped_bytes += 1
-                pos = start + 1
-                continue
-            self.frames += 1
-            self.pos = end + sb.CRC_LEN
-            return start
-        self.quiet = False
-        if pos >= n:
-            pos = n = 0
-        self.pos = pos
-        self.n = n
-        return -1
+        return _next(self.buf, self.st, _LO, _HI, _BROADCAST_ONLY)
 
     def frame(self, at):
         """The frame at ``at`` as a seatbus.Frame (allocates: for the rare frames that take the long way)."""

@@ -41,8 +41,13 @@ _ROLE_SEAT = const(1)
 _POLL_ALL_LEAD = const(0x80)
 _LISTEN_WATCH_FROM_US = const(50)
 _LISTEN_WATCH_TO_US = const(100)
+# framing.FrameReader's numbers, read from its array (framing.py's _N ...)
+_WIRE_N = const(0)
+_WIRE_POS = const(1)
+_WIRE_FRAMES = const(3)
+_WIRE_CRC_ERRORS = const(4)
 
-FIRMWARE_VERSION = (0, 9, 9)  # 0.2: seat bus protocol 2 (CRC-32); 0.3: DISPLAY_RLE, POLL_ALL, eager debouncing, AUTH
+FIRMWARE_VERSION = (0, 9, 10)  # 0.2: seat bus protocol 2 (CRC-32); 0.3: DISPLAY_RLE, POLL_ALL, eager debouncing, AUTH
 # counters reserved in blocks (remote); 0.4: LISTEN; 0.5: STAGE and DISPLAY_STAGED; 0.6: slots timed from the frame's
 # end on the line (CAP_SLOT_TIMED); 0.7: answers begun at the slot's microsecond in machine code (CAP_SLOT_EXACT);
 # 0.8: quiet commands, confirmed in a LISTEN slot (CAP_QUIET); 0.9: POLL_ALL's lead (CAP_POLL_LEAD), no drawing while
@@ -57,7 +62,8 @@ FIRMWARE_VERSION = (0, 9, 9)  # 0.2: seat bus protocol 2 (CRC-32); 0.3: DISPLAY_
 # the slot path is quicker (0.82 ms to 0.64 from choosing a slot to the machine-code wait: rs485.py's helpers native)
 # 0.9.8: a wait that finds its LISTEN slot gone by takes the same slot a round on (rp2send.py's AGAIN), the local
 # echo is lit after the bus's work of the step, and the hot path's protocol numbers are compiled in; 0.9.9: the
-# window goes on through the host's WINDOW_ACKS (CAP_WINDOW_ACKS)
+# window goes on through the host's WINDOW_ACKS (CAP_WINDOW_ACKS); 0.9.10: a LISTEN's way to the slot quicker (the
+# frame search in viper, the second copy taken with the first, no card scan while news waits)
 QUEUE_MAX = 32
 # A native answer (rs485.py) not begun by this long after its slot's start is not begun at all: it waits for the
 # next round's slot (or cycle's) instead of eating into the guard, which must hold the nodes' stamps' spread.
@@ -170,6 +176,7 @@ class Node:
         self.pending_reset = False
         self.caps = self._caps()
         self.stats = {"frames": 0, "crc_errors": 0, "replies": 0, "missed_slots": 0, "untimed": 0}
+        self.crc_errors = 0  # the reader's count when the bus was last read (stats' copy is for the host)
         # What the panel shows, byte for byte: DISPLAY_RLE skips over what it leaves as it is, so the node must
         # know it. The panel is cleared at boot, and so is this.
         self.fb = bytearray(sb.SCREEN_BYTES) if io.screen is not None else None
@@ -230,6 +237,9 @@ class Node:
         reader = self.io.reader
         if reader is None or _elapsed(now, self.next_scan) < 0:
             return
+        queue = self.queue
+        if queue and _elapsed(now, queue[0][2]) < HOLD_DRAWING_MS:
+            return  # news first: a scan holds the loop, and a LISTEN read that much later misses its first round
         self.next_scan = now + self.nfc_period_ms
         uid = reader.scan()
         if uid is not None:
@@ -442,6 +452,19 @@ class Node:
         s = self.spare_span
         s.t0 = read_at
         s.skew_us = -(buf[p + 6] << 8 | buf[p + 7])
+        # Its second copy, read in the same burst: the burst's end (read_at) is that copy's, where the window
+        # begins. Taken here, not searched for and handed on as a frame of its own (some 0.2 ms on the chip, on the
+        # way from the LISTEN to this node's first slot: firmware/PROTOCOL.md, "Where a LISTEN waits inside a Pico").
+        twin = at + _OVERHEAD + length
+        st = self.wire.st
+        if (st[_WIRE_POS] == twin and st[_WIRE_N] - twin >= _OVERHEAD + length and buf[twin + 1] == length
+                and buf[twin] == _SYNC and buf[twin + 2] == _BROADCAST and buf[twin + 3] == seq
+                and buf[twin + 4] == _LISTEN and buf[twin + _HEADER_LEN + 6] == 0 and buf[twin + _HEADER_LEN + 7] == 0
+                and framing.crc_matches(buf, twin + 1, twin + _HEADER_LEN + length, buf, twin + _HEADER_LEN + length)):
+            st[_WIRE_POS] = twin + _OVERHEAD + length
+            st[_WIRE_FRAMES] += 1
+            self.stats["frames"] += 1
+            s.skew_us = 0
         s.copy_us = (_OVERHEAD + length) * 1000 // self.baud_10k + _LISTEN_WATCH_FROM_US
         s.offset_us = index * slot_us
         s.slot_us = slot_us
@@ -538,7 +561,14 @@ class Node:
         span = self.span
         if span is None or span.held or self.wire.pending():
             return  # a partial frame is arriving, or one heard is not read yet: most likely the host
-        elapsed = self._in_span(span)
+        if not span.roll and not self.queue and self.confirm_seq is None and self.identified:
+            return  # nothing to say (the loop's every pass comes here: _span_target would say the same, slower)
+        # (_in_span inline here: a call is some 20 µs on the chip, and this path runs from a press or a LISTEN to
+        # the slot, firmware/PROTOCOL.md "Where a LISTEN waits inside a Pico".)
+        link = self.io.link
+        t0 = span.t0
+        skew = span.skew_us
+        elapsed = link.since(t0) + skew
         if elapsed >= span.rounds * span.round_us:
             self.span = None
             return
@@ -549,13 +579,14 @@ class Node:
         if at - elapsed > span.round_us:
             return  # not yet (wake_us says when)
         reply = self._span_reply(span, now, max(0, at - elapsed))
-        elapsed = self._in_span(span)  # building the answer took time: the slot may have begun meanwhile
-        target = self._span_target(span, elapsed)
-        if target is None:
-            return
-        if target[0] != r:
-            r, at = target
-            reply = self._span_reply(span, now, max(0, at - elapsed))
+        elapsed = link.since(t0) + skew  # building the answer took time: the slot may have begun meanwhile
+        if at < elapsed:  # (a slot that has not begun is still the one _span_target chose)
+            target = self._span_target(span, elapsed)
+            if target is None:
+                return
+            if target[0] != r:
+                r, at = target
+                reply = self._span_reply(span, now, max(0, at - elapsed))
         last_roll = span.roll and r == span.rounds - 1  # late, it still answers (_span_target)
         if at - elapsed < -self.guard_us and not last_roll and r + 1 >= span.rounds:
             return  # the slot went by while the answer was made, and it was the window's last
@@ -849,13 +880,15 @@ class Node:
                 self.stats["frames"] += 1
                 if not self._handle_fast(buf, at, now):
                     self._handle(wire.frame(at), now)
-            span = self.span
-            garbage = self.wire.crc_errors != self.stats["crc_errors"]
-            # Garbage in a window (a collision, or the host's frame garbled; not the LISTEN's second copy
-            # garbled): stop until the host speaks again.
-            if span is not None and garbage and self._in_span(span) - span.skew_us > span.copy_us:
-                self.span = None
-            self.stats["crc_errors"] = self.wire.crc_errors
+            crc_errors = wire.st[_WIRE_CRC_ERRORS]
+            if crc_errors != self.crc_errors:
+                # Garbage in a window (a collision, or the host's frame garbled; not the LISTEN's second copy
+                # garbled): stop until the host speaks again.
+                span = self.span
+                if span is not None and self._in_span(span) - span.skew_us > span.copy_us:
+                    self.span = None
+                self.crc_errors = crc_errors
+                self.stats["crc_errors"] = crc_errors
 
     @micropython.native
     def _handle_fast(self, buf, at, now):

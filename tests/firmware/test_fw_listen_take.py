@@ -1,0 +1,108 @@
+"""A LISTEN's way from the line to a seat's slot (firmware 0.9.10), run under the real MicroPython binary with the
+firmware's own modules: its two copies read in one burst are taken as one window, timed from the burst's end, as
+two reads of them would time it; a garbled second copy is not taken for one; and a seat with news to be heard does
+not scan its card reader meanwhile (firmware/PROTOCOL.md, "Where a LISTEN waits inside a Pico")."""
+
+from __future__ import annotations
+
+from tests.firmware.mp_standins import run_node_script
+
+SCRIPT = r"""SLOT, GAP = 250, 1000
+SEATS = b"\x01\x02\x03\x04"
+
+
+class Bus(Link):
+    # The link as a burst reads: its bytes, and where the burst ended on the link's clock (read_at).
+    def __init__(self):
+        super().__init__()
+        self.end = 0
+        self.answers = []
+
+    def read_at(self):
+        return self.end
+
+    def write_at(self, deadline, data, watch=None, latest=None, again=None):
+        self.answers.append(deadline)
+        return True
+
+
+class Reader:
+    # The card reader: how often it was asked for a card (none lies on it).
+    def __init__(self):
+        self.scans = 0
+
+    def scan(self):
+        self.scans += 1
+        return None
+
+
+def copies(seq):
+    second = sb.encode_frame(sb.BROADCAST, seq, sb.LISTEN, sb.encode_listen(SLOT, GAP, 10, 0, SEATS, []))
+    first = sb.encode_frame(sb.BROADCAST, seq, sb.LISTEN,
+                            sb.encode_listen(SLOT, GAP, 10, 0, SEATS, [], len(second) * 10))  # 1 Mbaud
+    return first, second
+
+
+io = IO(Bus(), Pin())
+link = io.link
+node = Node({"role": "seat", "address": 3, "uart": {"baud": 1000000}}, io, 0)
+link.data = sb.encode_frame(3, 1, sb.IDENTIFY)
+node.step(0)
+case = sys.argv[1]
+first, second = copies(7)
+if case == "one_burst":
+    link.data = first + second
+    link.end = 5000  # both copies in one burst: it ended with the second
+    frames = node.stats["frames"]
+    node.step(10)
+    span = node.span
+    print("window", span is not None and span.seq == 7, "begins", span.t0 - span.skew_us,
+          "frames", node.stats["frames"] - frames, "left", node.wire.pending())
+elif case == "two_reads":
+    link.data = first
+    link.end = 5000 - len(second) * 10  # the first copy's end...
+    node.step(10)
+    link.data = second
+    link.end = 5000  # ...and the second's
+    node.step(11)
+    span = node.span
+    print("window", span is not None and span.seq == 7, "begins", span.t0 - span.skew_us)
+elif case == "garbled_twin":
+    bad = bytearray(second)
+    bad[8] ^= 0x01  # a byte of the second copy flipped on the line
+    link.data = first + bytes(bad)
+    link.end = 5000
+    node.step(10)
+    span = node.span
+    # The first copy's timing stands (its after_us counted from the burst's end), and the garbage is counted.
+    print("window", span is not None and span.seq == 7, "begins", span.t0 - span.skew_us,
+          "garbled", node.stats["crc_errors"])
+elif case == "scan":
+    reader = Reader()
+    io.reader = reader
+    node.step(20)
+    before = reader.scans  # the first scan, at once
+    io.pin.level = 0  # seat 3 presses OK: news for the host
+    node.step(130)  # a scan was due at 120
+    held = reader.scans == before
+    node.step(161)  # the press is 31 ms old and still not heard: scan again (a host that does not ask)
+    print("first", before, "held", held, "later", reader.scans == before + 1)
+"""
+
+
+def run(micropython: str, case: str) -> list[str]:
+    return run_node_script(micropython, SCRIPT, case)
+
+
+def test_seat_3_takes_a_listens_two_copies_read_together_as_one_window_from_the_bursts_end(micropython: str) -> None:
+    together = run(micropython, "one_burst")
+    assert together == ["window", "True", "begins", "5000", "frames", "2", "left", "0"]
+    assert run(micropython, "two_reads") == together[:4]
+
+
+def test_a_garbled_second_copy_is_not_taken_for_the_first_ones_twin(micropython: str) -> None:
+    assert run(micropython, "garbled_twin") == ["window", "True", "begins", str(5000 + 220), "garbled", "1"]
+
+
+def test_seat_3_with_a_press_to_be_heard_does_not_scan_its_card_reader_for_30_ms(micropython: str) -> None:
+    assert run(micropython, "scan") == ["first", "1", "held", "True", "later", "True"]
