@@ -79,9 +79,6 @@ HOLD_DRAWING_MS = 30
 ECHO_RGB = (40, 40, 40)
 
 
-def _elapsed(now, then):
-    return now - then
-
 
 class Span:
     """A LISTEN window as this node keeps it: when it began (the link's microseconds), where this node's slot is
@@ -235,10 +232,10 @@ class Node:
     @micropython.native
     def _reader(self, now):
         reader = self.io.reader
-        if reader is None or _elapsed(now, self.next_scan) < 0:
+        if reader is None or (now - self.next_scan) < 0:
             return
         queue = self.queue
-        if queue and _elapsed(now, queue[0][2]) < HOLD_DRAWING_MS:
+        if queue and (now - queue[0][2]) < HOLD_DRAWING_MS:
             return  # news first: a scan holds the loop, and a LISTEN read that much later misses its first round
         self.next_scan = now + self.nfc_period_ms
         uid = reader.scan()
@@ -258,7 +255,7 @@ class Node:
 
     @micropython.native
     def _echo(self, now):
-        if self.echo_until is not None and _elapsed(now, self.echo_until) >= 0:
+        if self.echo_until is not None and (now - self.echo_until) >= 0:
             self.echo_until = None
             if self.io.led is not None:
                 self.io.led.set(self.host_rgb)
@@ -277,7 +274,7 @@ class Node:
             budget = sb.MAX_PAYLOAD - 1 - (5 + sb.MAC_LEN if self.key else 0)
         out = []
         for seq, kind, at, data in self.queue:
-            ev = sb.encode_event(seq, kind, _elapsed(now, at) + later_ms, data)
+            ev = sb.encode_event(seq, kind, (now - at) + later_ms, data)
             if len(ev) > budget:
                 break
             budget -= len(ev)
@@ -836,7 +833,7 @@ class Node:
         """Draw what the panel does not show yet, ``panel_chunk`` bytes at a time, stopping as soon as bus bytes
         are waiting: the host's next frame is answered first, and the drawing goes on at the next step."""
         queue = self.queue
-        if queue and _elapsed(now, queue[0][2]) < HOLD_DRAWING_MS:
+        if queue and (now - queue[0][2]) < HOLD_DRAWING_MS:
             return  # news first (HOLD_DRAWING_MS)
         link = self.io.link
         screen = self.io.screen
@@ -856,18 +853,12 @@ class Node:
         self.dirty_hi = 0
 
     @micropython.native
-    def _bus(self, now):
-        self._take_frames(now)
-        if self.dirty_lo < self.dirty_hi:
-            self._flush(now)
-
-    @micropython.native
     def _take_frames(self, now):
         """Read what the line brought and act on each whole frame in it."""
         wire = self.wire
         if wire.fill(self.io.link):
             self.last_rx = now
-        elif wire.pending() and _elapsed(now, self.last_rx) > self.gap_ms:
+        elif wire.pending() and (now - self.last_rx) > self.gap_ms:
             wire.idle()
         else:
             wire = None  # nothing new: no frame to look for
@@ -961,13 +952,21 @@ class Node:
     @micropython.native
     def step(self, now_ms):
         """One pass of the main loop at time now_ms (milliseconds, from ticks_ms or a test clock)."""
-        if self.io.wdt is not None:
-            self.io.wdt.feed()
+        # (The guards of _echo, _reader, _flush and _span_step are here as well: a call is some 20 µs on the chip,
+        # and a shorter pass reaches a LISTEN sooner, firmware/PROTOCOL.md "Where a LISTEN waits inside a Pico".)
+        wdt = self.io.wdt
+        if wdt is not None:
+            wdt.feed()
         self._buttons(now_ms)
-        self._echo(now_ms)
-        self._reader(now_ms)
-        self._bus(now_ms)
-        self._span_step(now_ms)
+        if self.echo_until is not None:
+            self._echo(now_ms)
+        if now_ms - self.next_scan >= 0:
+            self._reader(now_ms)
+        self._take_frames(now_ms)
+        if self.dirty_lo < self.dirty_hi:
+            self._flush(now_ms)
+        if self.span is not None:
+            self._span_step(now_ms)
         if self.echo_due:
             self.echo_due = False
             self.io.led.set(ECHO_RGB)

@@ -1,3 +1,4 @@
+# ruff: noqa: F821  (ptr32 is viper's own type, known to MicroPython's compiler only)
 """The bus side of the node: a UART plus the RS-485 transceiver's driver-enable pin.
 
 DE is high only while this node transmits: a node that held the line would silence every other seat. Over USB
@@ -6,11 +7,14 @@ or a transparent radio there is no DE pin (``de=None``).
 
 import sys
 import time
+from array import array
 
 from mpcompat import const, micropython
 
-IDLE_VALVE_US = 5000  # read anyway after this long without a receive timeout (one the FIFO's reads defeated)
-NO_MARK = 0x10000  # a stamp taken in a read or a count: counted when that is over (or by the next read)
+_W_VALVE_US = const(5000)
+IDLE_VALVE_US = _W_VALVE_US  # read anyway after this long without a receive timeout (one the FIFO's reads defeated)
+_W_NO_MARK = const(0x10000)
+NO_MARK = _W_NO_MARK  # a stamp taken in a read or a count: counted when that is over (or by the next read)
 DE_LEAD_US = 2  # DE rises this long before the first byte goes into the FIFO (the transceiver's enable time)
 MIN_FRAME_BYTES = 9  # the shortest frame: header and CRC (seatbus.py)
 # rp2send.py's argument block, its words written per answer by number (rp2send.GO ...): compiled in, where a
@@ -24,12 +28,101 @@ _NEXT_FROM = const(13)
 _NEXT_TO = const(14)
 _ADVANCED = const(0x100000)  # send_at's answer for the next round's slot
 
-if sys.platform == "rp2":
-    from array import array
+# The link's numbers, in one array that the receive interrupt and a viper read share (w[_W_IDLE_AT] ...): kept as
+# attributes, a read looked each up in the object's dictionary, some 5 µs apiece on the emulated chip, and a LISTEN's
+# burst took 0.23 ms from the loop's read to its bytes in the frame reader (firmware/PROTOCOL.md, "Where a LISTEN
+# waits inside a Pico").
+_W_IDLE_AT = const(0)  # when the receive timeout's interrupt came
+_W_IDLE_MARK = const(1)  # bytes come in all (mod 2**16) when that stamp was taken, or NO_MARK
+_W_TAKEN = const(2)  # bytes read (mod 2**16)
+_W_READING = const(3)  # 1 while a read or a count empties the UART (a stamp then leaves the count to it)
+_W_IDLES = const(4)  # stamps counted by the interrupt...
+_W_SEEN = const(5)  # ...and by the reads
+_W_MORE = const(6)  # the last read left bytes behind
+_W_MARK = const(7)  # the stamp being read: read up to here
+_W_GOT_AT = const(8)  # when the last read was
+_W_BURST_END = const(9)  # when the bytes just read ended on the line
+_W_TIMED = const(10)  # ...and whether that is known
+_W_IDLE_US = const(11)  # the receive timeout: 32 bit times
+_W_WORDS = const(12)
+_W_TICKS = const(0x3FFFFFFF)  # time.ticks_us() wraps at 2**30 (rp2send.py)
+_W_HALF = const(0x20000000)  # a difference past this is negative (ticks_diff's rule)
 
+# Viper needs MicroPython with a native code emitter (framing.py asks the same way); without one no read is timed.
+_viper = sys.implementation.name == "micropython" and (getattr(sys.implementation, "_mpy", 0) >> 10) != 0
+
+if sys.platform == "rp2":
     import rp2send
 else:
     rp2send = None
+
+if _viper:
+
+    @micropython.viper
+    def _count(w: ptr32, uart) -> int:
+        """All the bytes come so far (mod 2**16), counted now. Asking the UART empties its FIFO into the driver's
+        ring, and a stamp taken meanwhile would miss the bytes on their way (``_W_READING``: it leaves the count to
+        the read that takes it)."""
+        w[_W_READING] = 1
+        mark = (w[_W_TAKEN] + int(uart.any())) & 0xFFFF
+        w[_W_READING] = 0
+        if w[_W_IDLE_MARK] == _W_NO_MARK:
+            # A stamp taken during the count (or left for it): its burst was whole when it was taken, so this
+            # count, microseconds later, holds it and nothing of a later burst's whole frame.
+            w[_W_IDLE_MARK] = mark
+        return mark
+
+    @micropython.viper
+    def _read(w: ptr32, uart, buf, most: int, now: int) -> int:
+        """RS485.readinto's timed read (see there): the number of bytes read, or -1 when nothing was to be read and
+        nothing changed. ``now`` is ticks_us (30 bits: differences as time.ticks_diff takes them)."""
+        if w[_W_MORE] == 0:
+            idles = w[_W_IDLES]
+            mark = 0
+            if idles != w[_W_SEEN]:
+                at = w[_W_IDLE_AT]
+                mark = w[_W_IDLE_MARK]
+                if w[_W_IDLES] != idles:
+                    return -1  # a stamp came meanwhile: take that one, whole, at the next read
+                w[_W_SEEN] = idles
+                w[_W_BURST_END] = (at - w[_W_IDLE_US]) & _W_TICKS
+                w[_W_TIMED] = 1
+                if mark == _W_NO_MARK:
+                    mark = int(_count(w, uart))
+            elif ((((now - w[_W_GOT_AT]) & _W_TICKS) + _W_HALF) & _W_TICKS) - _W_HALF < _W_VALVE_US:
+                return -1  # the line has not gone quiet since the last read
+            else:
+                # A burst the timeout missed (its FIFO emptied at its very end, or read meanwhile): now, then.
+                mark = int(_count(w, uart))
+                w[_W_GOT_AT] = now
+                w[_W_BURST_END] = now
+                w[_W_TIMED] = 0
+            w[_W_MARK] = mark
+        n = (w[_W_MARK] - w[_W_TAKEN]) & 0xFFFF  # the stamped bytes not read yet: all in the driver's ring
+        if n & 0x8000:  # a count behind what was read (it went wrong): count anew
+            w[_W_MARK] = int(_count(w, uart))
+            w[_W_TIMED] = 0
+            n = (w[_W_MARK] - w[_W_TAKEN]) & 0xFFFF
+        if n == 0 or most == 0:
+            w[_W_MORE] = 0
+            return 0
+        want = n if n < most else most
+        w[_W_READING] = 1  # (a stamp taken now cannot count what this read takes: RS485._idle)
+        got = uart.readinto(buf, want)
+        k = 0
+        if got:
+            k = int(got)
+        w[_W_TAKEN] = (w[_W_TAKEN] + k) & 0xFFFF
+        w[_W_READING] = 0
+        if k < want:
+            w[_W_MARK] = w[_W_TAKEN]  # fewer than counted: never wait on a count gone wrong; the next stamp counts anew
+            n = k
+        w[_W_MORE] = 1 if n > k else 0
+        w[_W_GOT_AT] = now
+        return k
+
+else:
+    _read = None
 
 
 class RS485:
@@ -66,17 +159,9 @@ class RS485:
         # more. Nor does it ask the UART how many are waiting (``any()``): that empties the receive FIFO, and
         # bytes emptied within 32 bit times of their burst's end never get a timeout (0.9.1 did, and replies by
         # name waited for the valve below).
-        self.idle_at = 0
-        self.idle_mark = 0  # bytes come in all (mod 2**16), when the stamp was taken
-        self.taken = 0  # bytes read (mod 2**16)
-        self.reading = False
-        self.idles = 0  # counted by the interrupt
-        self.seen = 0  # ...and by the reads
-        self.more = False  # the last read left bytes behind
-        self.mark = 0  # the stamp being read: read up to here
-        self.got_at = time.ticks_us()
-        self.burst_end = self.got_at
-        self.idle_us = 32 * 1000000 // baud
+        self.w = w = array("i", bytes(4 * _W_WORDS))  # (_W_IDLE_AT ...)
+        w[_W_GOT_AT] = w[_W_BURST_END] = time.ticks_us()
+        w[_W_IDLE_US] = self.idle_us = 32 * 1000000 // baud
         self.stamped = False
         # A stamp taken during a read or a count (NO_MARK) was counted when the next read took it, and by then a
         # later burst may have come whose own timeout had not: a LISTEN read with a seat's answer before it, under
@@ -90,28 +175,34 @@ class RS485:
         self.timed = True
         self.fresh_us = MIN_FRAME_BYTES * 10 * 1000000 // baud
         trigger = getattr(uart, "IRQ_RXIDLE", 0)
-        if trigger and hasattr(uart, "irq"):
+        if trigger and hasattr(uart, "irq") and _read is not None:
             uart.irq(handler=self._idle, trigger=trigger, hard=True)
             self.stamped = True
         self.slot_timed = self.stamped  # IDENTITY's CAP_SLOT_TIMED: a stock MicroPython before 1.23 has no RXIDLE
 
+    @micropython.native
     def _idle(self, uart):
         """The receive timeout's interrupt (hard: it must not allocate)."""
-        self.idle_at = time.ticks_us()
+        w = self.w
+        at = time.ticks_us()
+        w[_W_IDLE_AT] = at
         # (The driver has put the FIFO's bytes in its ring.) While the loop reads or counts, the ring may have
-        # given up bytes that ``taken`` does not count yet, or the FIFO may hold some on their way to it: the read
+        # given up bytes that ``_W_TAKEN`` does not count yet, or the FIFO may hold some on their way to it: the read
         # that takes this stamp counts them itself (NO_MARK).
-        self.idle_mark = NO_MARK if self.reading else (self.taken + uart.any()) & 0xFFFF
-        self.idles = (self.idles + 1) & 0xFFFF
+        w[_W_IDLE_MARK] = NO_MARK if w[_W_READING] else (w[_W_TAKEN] + uart.any()) & 0xFFFF
+        w[_W_IDLES] = (w[_W_IDLES] + 1) & 0xFFFF
         p = self.native
         if p is not None:
-            p[rp2send.STAMP_AT] = self.idle_at  # for the machine-code wait's watch (rp2send.send_at)
+            p[rp2send.STAMP_AT] = at  # for the machine-code wait's watch (rp2send.send_at)
 
     @micropython.native
     def readinto(self, buf, most):
         """Put at most ``most`` of the bytes that have arrived at the start of ``buf``; the number of bytes. Only
         what is there: the rp2 port's read() with no size waits for the line to be quiet for its inter-character
-        timeout (at least 1 ms, up to 2 with its millisecond clock) on every frame. Nothing is allocated."""
+        timeout (at least 1 ms, up to 2 with its millisecond clock) on every frame. Nothing is allocated.
+
+        A timed read (``_read``) takes only the bytes that had come when the last receive timeout was stamped, and
+        says when they ended on the line (``read_at``); see ``__init__``."""
         held = self.held
         if held:
             k = min(len(held), most)
@@ -119,83 +210,38 @@ class RS485:
             self.held = held[k:]
             return k
         now = time.ticks_us()
+        w = self.w
         if not self.stamped:
             n = self.uart.any()
             if not n or not most:
                 return 0
             k = self.uart.readinto(buf, min(n, most)) or 0
-            self.more = n > k
-            self.got_at = self.burst_end = now
+            w[_W_MORE] = n > k
+            w[_W_GOT_AT] = w[_W_BURST_END] = now
             return k
-        if not self.more:
-            idles = self.idles
-            if idles != self.seen:
-                at = self.idle_at
-                mark = self.idle_mark
-                if self.idles != idles:
-                    return 0  # a stamp came meanwhile: take that one, whole, at the next read
-                self.seen = idles
-                self.burst_end = time.ticks_add(at, -self.idle_us)
-                self.timed = True
-                if mark == NO_MARK:
-                    mark = self._count()
-            elif time.ticks_diff(now, self.got_at) < IDLE_VALVE_US:
-                return 0  # the line has not gone quiet since the last read
-            else:
-                # A burst the timeout missed (its FIFO emptied at its very end, or read meanwhile): now, then.
-                mark = self._count()
-                self.got_at = self.burst_end = now
-                self.timed = False
-            self.mark = mark
-        n = (self.mark - self.taken) & 0xFFFF  # the stamped bytes not read yet: all in the driver's ring
-        if n & 0x8000:  # a count behind what was read (it went wrong): count anew
-            self.mark = self._count()
-            self.timed = False
-            n = (self.mark - self.taken) & 0xFFFF
-        if not n or not most:
-            self.more = False
+        k = _read(w, self.uart, buf, most, now)
+        if k < 0:
             return 0
-        want = n if n < most else most
-        self.reading = True  # (a stamp taken now cannot count what this read takes: _idle)
-        k = self.uart.readinto(buf, want) or 0
-        self.taken = (self.taken + k) & 0xFFFF
-        self.reading = False
-        if (self.idle_mark == NO_MARK
-                and time.ticks_diff(time.ticks_us(), time.ticks_add(self.idle_at, -self.idle_us)) <= self.fresh_us):
+        self.timed = w[_W_TIMED] != 0
+        if (w[_W_IDLE_MARK] == NO_MARK
+                and time.ticks_diff(time.ticks_us(), time.ticks_add(w[_W_IDLE_AT], -self.idle_us)) <= self.fresh_us):
             # A stamp landed during this read: count for it now (_count), before a later burst can have come
             # whole (``timed``), not when the next read takes it.
-            self._count()
-        if k < want:
-            self.mark = self.taken  # fewer than counted: never wait on a count gone wrong; the next stamp counts anew
-            n = k
-        self.more = n > k
-        self.got_at = now
+            _count(w, self.uart)
         return k
-
-    def _count(self):
-        """All the bytes come so far (mod 2**16), counted now. Asking the UART empties its FIFO into the driver's
-        ring, and a stamp taken meanwhile would miss the bytes on their way (``reading``: it leaves the count to
-        the read that takes it)."""
-        self.reading = True
-        mark = (self.taken + self.uart.any()) & 0xFFFF
-        self.reading = False
-        if self.idle_mark == NO_MARK:
-            # A stamp taken during the count (or left for it): its burst was whole when it was taken, so this
-            # count, microseconds later, holds it and nothing of a later burst's whole frame.
-            self.idle_mark = mark
-        return mark
 
     @micropython.native
     def read_at(self):
         """When the frame just read ended on the line, as near as this node can tell (see ``__init__``; not known
         at all when ``timed`` is False)."""
-        return self.burst_end if self.stamped else self.us()
+        return self.w[_W_BURST_END] if self.stamped else self.us()
 
     @micropython.native
     def waiting(self):
         """True when bus bytes are waiting to be read (the node should read them before slow work)."""
         if self.stamped:
-            return bool(self.held) or self.more or self.idles != self.seen
+            w = self.w
+            return bool(self.held) or w[_W_MORE] != 0 or w[_W_IDLES] != w[_W_SEEN]
         return bool(self.held) or bool(self.uart.any())
 
     def write(self, data):
@@ -241,8 +287,9 @@ class RS485:
         # window then lands in a master slot of the host's new one, and every other node takes it for the host and
         # ends that window too (firmware/PROTOCOL.md, "A stale answer that ended every seat's window"). The stamp
         # says when the bytes not read yet ended: after the master slot began, they were the host.
-        if (watch is not None and self.idles != self.seen
-                and time.ticks_diff(time.ticks_add(self.idle_at, -self.idle_us), watch[0]) >= 0):
+        w = self.w
+        if (watch is not None and w[_W_IDLES] != w[_W_SEEN]
+                and time.ticks_diff(time.ticks_add(w[_W_IDLE_AT], -self.idle_us), watch[0]) >= 0):
             return False
         p = self.native
         if p is not None:
@@ -275,7 +322,7 @@ class RS485:
                 self.held += self.uart.read(n)  # other nodes' answers, before the master slot
             self._sleep_until(watch[1])
             if self.uart.any():
-                self.more = True  # the host's frame: read it at once
+                w[_W_MORE] = 1  # the host's frame: read it at once
                 return False
         self._sleep_until(deadline)
         self.write(data)
