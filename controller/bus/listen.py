@@ -67,6 +67,9 @@ class Span:
     acks_due: bool = False
     #: The node called by roll gave its last round's answer (``roll_heard``).
     roll_answered: bool = False
+    #: News came in the window's first round: the window is closed no sooner than the master slot after the
+    #: second (``first_master_slot``).
+    news_in_first_round: bool = False
 
     def __post_init__(self) -> None:
         self.by_address = {n.spec.address: n for n in self.group}
@@ -109,16 +112,26 @@ class Span:
         so a late answer (a node that read the LISTEN late, a slow adapter) may still come in it."""
         return self.end + self.margin
 
+    @property
+    def first_master_slot(self) -> int:
+        """The first master slot the window may be closed in (1: the one after the first round). News heard in
+        the first round keeps it open through the second: a node on its own chip takes a LISTEN in 1.2-2.3 ms, so
+        only the seats late in the round reach their first slot, and a master that closed the window to ack one
+        of them opened a window in which again only a late seat was heard, while a seat early in the order was
+        not heard in any (16 seats pressing at once on emulated Picos: presses 20 ms late; firmware/PROTOCOL.md,
+        "News in a window's first round")."""
+        return 2 if self.news_in_first_round else 1
+
     def speak_at(self, now: float) -> float:
         """The earliest moment from ``now`` at which the master may talk: within a master slot, ``LISTEN_AIM_US``
-        after its start and while the nodes still listen for it; after the last round at once, or in its last
-        slot once the node called by roll, whose slot that is, was heard in it."""
+        after its start and while the nodes still listen for it (from ``first_master_slot`` on); after the last
+        round at once, or in its last slot once the node called by roll, whose slot that is, was heard in it."""
         aim = sb.LISTEN_AIM_US / 1e6
         last = sb.LISTEN_WATCH_TO_US / 1e6 + aim
         rnd = self.round
         first = int((now - self.opened) // rnd) + 1  # master slot k ends round k - 1
         for k in (first - 1, first, first + 1):
-            if k < 1:
+            if k < self.first_master_slot:
                 continue
             if k >= self.rounds:
                 if self.roll_heard() and now >= self.end - self.gap - self.slot:
@@ -277,6 +290,8 @@ class ListenWindows:
                     link.take_events(node, reply)
                     link.stats.events_in_windows += link.stats.events - before_events
                     node.ack_due = True
+                    if span.heard_at - span.opened < span.round:  # (before round 1's first answer can come)
+                        span.news_in_first_round = True
                     if span.window_acks:
                         span.acks_due = True  # in the next master slot, the window going on
                     else:

@@ -44,7 +44,8 @@ _W_GOT_AT = const(8)  # when the last read was
 _W_BURST_END = const(9)  # when the bytes just read ended on the line
 _W_TIMED = const(10)  # ...and whether that is known
 _W_IDLE_US = const(11)  # the receive timeout: 32 bit times
-_W_WORDS = const(12)
+_W_STAMPS = const(12)  # the last four stamps, (when, mark) each, stamp k at _W_STAMPS + 2 * (k % 4)
+_W_WORDS = const(20)
 _W_TICKS = const(0x3FFFFFFF)  # time.ticks_us() wraps at 2**30 (rp2send.py)
 _W_HALF = const(0x20000000)  # a difference past this is negative (ticks_diff's rule)
 
@@ -70,23 +71,44 @@ if _viper:
             # A stamp taken during the count (or left for it): its burst was whole when it was taken, so this
             # count, microseconds later, holds it and nothing of a later burst's whole frame.
             w[_W_IDLE_MARK] = mark
+        k = w[_W_SEEN]
+        left = (w[_W_IDLES] - k) & 0xFFFF
+        if left > 4:
+            left = 4
+        while left > 0:  # (the stamps not read yet, each as the newest's)
+            i = _W_STAMPS + 2 * (k & 3) + 1
+            if w[i] == _W_NO_MARK:
+                w[i] = mark
+            k += 1
+            left -= 1
         return mark
 
     @micropython.viper
     def _read(w: ptr32, uart, buf, most: int, now: int) -> int:
-        """RS485.readinto's timed read (see there): the number of bytes read, or -1 when nothing was to be read and
-        nothing changed. ``now`` is ticks_us (30 bits: differences as time.ticks_diff takes them)."""
+        """RS485.readinto's timed read (see there): the number of bytes read; -1 when nothing was to be read and
+        nothing changed, -2 when a stamp was taken with nothing to read. ``now`` is ticks_us (30 bits: differences
+        as time.ticks_diff takes them)."""
         if w[_W_MORE] == 0:
             idles = w[_W_IDLES]
+            seen = w[_W_SEEN]
             mark = 0
-            if idles != w[_W_SEEN]:
-                at = w[_W_IDLE_AT]
-                mark = w[_W_IDLE_MARK]
-                if w[_W_IDLES] != idles:
-                    return -1  # a stamp came meanwhile: take that one, whole, at the next read
-                w[_W_SEEN] = idles
+            if idles != seen:
+                # The oldest stamp not read yet, with the bytes that had come by then: a burst read with a later
+                # one (the loop held by a collection, a card scan or its own wait for a slot) is timed by its own
+                # end, not by the later one's (a LISTEN so read put a seat's window 1.7 ms late, and it answered in
+                # a master slot over the host: benchmarks/node_slots.py, 16 seats).
+                timed = 1
+                if ((idles - seen) & 0xFFFF) > 4:  # stamps written over: the newest, and its end known only
+                    seen = (idles - 1) & 0xFFFF
+                    timed = 0
+                i = _W_STAMPS + 2 * (seen & 3)
+                at = w[i]
+                mark = w[i + 1]
+                if ((w[_W_IDLES] - seen) & 0xFFFF) > 4:
+                    return -1  # written over meanwhile: again at the next read
+                w[_W_SEEN] = (seen + 1) & 0xFFFF
                 w[_W_BURST_END] = (at - w[_W_IDLE_US]) & _W_TICKS
-                w[_W_TIMED] = 1
+                w[_W_TIMED] = timed
                 if mark == _W_NO_MARK:
                     mark = int(_count(w, uart))
             elif ((((now - w[_W_GOT_AT]) & _W_TICKS) + _W_HALF) & _W_TICKS) - _W_HALF < _W_VALVE_US:
@@ -105,7 +127,7 @@ if _viper:
             n = (w[_W_MARK] - w[_W_TAKEN]) & 0xFFFF
         if n == 0 or most == 0:
             w[_W_MORE] = 0
-            return 0
+            return -2  # nothing read, but a stamp was taken (``_W_TIMED``)
         want = n if n < most else most
         w[_W_READING] = 1  # (a stamp taken now cannot count what this read takes: RS485._idle)
         got = uart.readinto(buf, want)
@@ -189,8 +211,13 @@ class RS485:
         # (The driver has put the FIFO's bytes in its ring.) While the loop reads or counts, the ring may have
         # given up bytes that ``_W_TAKEN`` does not count yet, or the FIFO may hold some on their way to it: the read
         # that takes this stamp counts them itself (NO_MARK).
-        w[_W_IDLE_MARK] = NO_MARK if w[_W_READING] else (w[_W_TAKEN] + uart.any()) & 0xFFFF
-        w[_W_IDLES] = (w[_W_IDLES] + 1) & 0xFFFF
+        mark = NO_MARK if w[_W_READING] else (w[_W_TAKEN] + uart.any()) & 0xFFFF
+        w[_W_IDLE_MARK] = mark
+        k = w[_W_IDLES]
+        i = _W_STAMPS + 2 * (k & 3)
+        w[i] = at
+        w[i + 1] = mark
+        w[_W_IDLES] = (k + 1) & 0xFFFF
         p = self.native
         if p is not None:
             p[rp2send.STAMP_AT] = at  # for the machine-code wait's watch (rp2send.send_at)
@@ -221,6 +248,8 @@ class RS485:
             return k
         k = _read(w, self.uart, buf, most, now)
         if k < 0:
+            if k == -2:
+                self.timed = w[_W_TIMED] != 0
             return 0
         self.timed = w[_W_TIMED] != 0
         if (w[_W_IDLE_MARK] == NO_MARK

@@ -158,6 +158,24 @@ elif case == "host_in_master_slot":
     print(link.write_at(204000, answer, (202050, 202900), 204008) is False)
     print(bytes(uart.sent) == b"")
     print(read() == (listen, 202400))
+elif case == "two_stamps":
+    # the loop was held (a collection) while the host's LISTEN ended and then a seat answered in the window: both
+    # stamped before the node reads
+    uart.arrive(listen, 202400)
+    uart.timeout()
+    uart.arrive(answer, 204100)
+    uart.timeout()
+    print(read() == (listen, 202400) and link.timed)  # the LISTEN by its own end, not the answer's
+    print(read() == (answer, 204100) and link.timed)
+    print(read()[0] == b"")
+elif case == "stamps_written_over":
+    # six bursts stamped before the node reads (the interrupt keeps four): the earliest ends are gone, and the
+    # bytes are read whole, untimed
+    for k in range(6):
+        uart.arrive(more, 200000 + 1000 * k)
+        uart.timeout()
+    print(read()[0] == more * 6 and not link.timed)
+    print(read()[0] == b"")
 elif case == "others_before_master_slot":
     # another seat's answer ended before the master slot: not the host, the node answers in its slot
     uart.arrive(more, 201900)
@@ -202,3 +220,14 @@ def test_a_stamp_taken_during_a_short_read_is_counted_at_its_end_and_keeps_the_l
 
 def test_a_burst_read_by_the_valve_is_not_timed(micropython: str) -> None:
     assert run(micropython, "valve") == ["True"]
+
+
+def test_a_listen_and_an_answer_stamped_before_the_node_reads_are_read_apart_each_by_its_own_end(
+        micropython: str) -> None:
+    """Read under the later stamp, a seat held by a collection while the LISTEN and another seat's answer came put
+    its window 1.7 ms late and answered in a master slot over the host (benchmarks/node_slots.py, 16 seats)."""
+    assert run(micropython, "two_stamps") == ["True"] * 3
+
+
+def test_bursts_whose_stamps_were_written_over_are_read_untimed(micropython: str) -> None:
+    assert run(micropython, "stamps_written_over") == ["True"] * 2
