@@ -5,6 +5,7 @@ firmware nodes (micropython processes) on the simulated bus, whose clock the mas
 from __future__ import annotations
 
 import os
+import threading
 import time
 import tty
 
@@ -400,3 +401,48 @@ def test_the_roll_calls_press_early_in_a_window_is_not_its_roll_call() -> None:
     nothing = sb.Frame(4, 7, sb.EVENTS, b"\x00", True)
     assert span.roll_call(nothing, span.end - slot)  # its answer of the last round, late
     assert span.roll_call(press, span.end - gap - slot + 0.0001)  # ...or news in that round
+
+
+class _Heard:
+    """What ``ListenWindows._heard`` reads of the master's link: its decoder and counters, and where the news goes."""
+
+    def __init__(self) -> None:
+        self.decoder = sb.Decoder()
+        self.stats = type("Stats", (), {"frames_received": 0, "events": 0, "events_in_windows": 0,
+                                        "corrupt_detected": 0})()
+        self.news: list[int] = []
+
+    def heard(self, node: NodeState) -> None:
+        pass
+
+    def take_events(self, node: NodeState, reply: sb.Frame) -> None:
+        self.news.append(node.spec.address)
+        self.stats.events += 1
+
+
+def test_news_in_a_windows_first_round_keeps_it_open_until_every_seat_had_a_slot_in_the_second() -> None:
+    """Sixteen seats press at once. On emulated Picos (firmware 0.9.10) only the seats late in the window's order
+    reach their first-round slot; a master that closed the window at the next master slot to ack seat 15 opened one
+    in which again only a late seat was heard, and seat 1, early in every window's order, waited seven windows
+    (20 ms). So news in the first round is acked at the master slot after the second round, by when every seat has
+    had a slot; news that comes in the second round is acked at once."""
+    from controller.bus.listen import ListenWindows
+
+    seats = [NodeState(NodeSpec(address, address), status="up") for address in range(1, 17)]
+    slot, gap, rounds, timeout = 125e-6, 1010e-6, 33, 0.010
+    link = _Heard()
+    windows = ListenWindows(link, threading.Lock(), can_wake=True)  # type: ignore[arg-type]
+    press = sb.encode_events([sb.encode_event(1, sb.EV_PRESS, 0, bytes([sb.BTN_OK]))])
+
+    span = Span(7, 10.0, slot, gap, rounds, seats, seats[-1], timeout)
+    span.heard_at = span.opened + 14 * slot + 100e-6  # seat 15's answer in round 0 (index 14), just read
+    windows._heard(span, sb.encode_frame(15, 7, sb.EVENTS, press, True))
+    assert link.news == [15] and span.must_speak and span.news_in_first_round
+    now = span.heard_at
+    assert span.speak_at(now) == span.master_slot(2) + sb.LISTEN_AIM_US / 1e6, "after round 2, not round 1"
+
+    span = Span(8, 20.0, slot, gap, rounds, seats, seats[-1], timeout)
+    span.heard_at = span.opened + span.round + 100e-6  # seat 1's answer in round 1
+    windows._heard(span, sb.encode_frame(1, 8, sb.EVENTS, press, True))
+    assert not span.news_in_first_round
+    assert span.speak_at(span.heard_at) == span.master_slot(2) + sb.LISTEN_AIM_US / 1e6, "the next master slot"
