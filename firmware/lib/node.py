@@ -77,6 +77,8 @@ FLUSH_MARGIN_US = 1500
 # ask) no longer holds the panel.
 HOLD_DRAWING_MS = 30
 ECHO_RGB = (40, 40, 40)
+# The bursts a pass reads at most (rs485.py keeps the stamps of four): the rest wait for the next pass.
+BURSTS_A_PASS = 4
 
 
 
@@ -854,15 +856,20 @@ class Node:
 
     @micropython.native
     def _take_frames(self, now):
-        """Read what the line brought and act on each whole frame in it."""
+        """Read what the line brought and act on each whole frame in it: burst by burst, each read by its own
+        receive-timeout stamp (rs485.py), all that waited in one pass (one a pass, a LISTEN behind other seats'
+        answers was read passes late)."""
         wire = self.wire
-        if wire.fill(self.io.link):
-            self.last_rx = now
-        elif wire.pending() and (now - self.last_rx) > self.gap_ms:
-            wire.idle()
-        else:
-            wire = None  # nothing new: no frame to look for
-        if wire is not None:
+        link = self.io.link
+        bursts = BURSTS_A_PASS
+        while bursts:
+            bursts -= 1
+            if wire.fill(link):
+                self.last_rx = now
+            elif wire.pending() and (now - self.last_rx) > self.gap_ms:
+                wire.idle()
+            else:
+                return  # nothing new: no frame to look for
             buf = wire.buf
             while True:
                 at = wire.next()
@@ -880,6 +887,8 @@ class Node:
                     self.span = None
                 self.crc_errors = crc_errors
                 self.stats["crc_errors"] = crc_errors
+            if not link.waiting():
+                return
 
     @micropython.native
     def _handle_fast(self, buf, at, now):
