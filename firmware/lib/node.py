@@ -77,8 +77,6 @@ FLUSH_MARGIN_US = 1500
 # ask) no longer holds the panel.
 HOLD_DRAWING_MS = 30
 ECHO_RGB = (40, 40, 40)
-# The bursts a pass reads at most (rs485.py keeps the stamps of four): the rest wait for the next pass.
-BURSTS_A_PASS = 4
 
 
 
@@ -124,6 +122,7 @@ class Node:
         self.reservation = counter
         self.counter = counter.boot() if counter is not None else 0  # the last AUTH counter used
         self.wire = framing.FrameReader()  # the bus's bytes, searched for frames in place (no allocation)
+        self.read_at_end = getattr(io.link, "read_at_end", None)  # (rs485.RS485's: each burst's own end)
         # What this node leaves of a slot after its answer, for its own lateness: a link that starts answers at the
         # slot's microsecond (rs485.py's machine code on the rp2 port; the simulator's driver) needs the short
         # guard only.
@@ -366,8 +365,8 @@ class Node:
         if self.role != _ROLE_SEAT:
             return
         link = self.io.link
-        read_at = link.read_at()  # the slots count from the frame's end on the line, not from this moment
         length = buf[at + 1]
+        read_at = self._end_on_line(at + _OVERHEAD + length)  # the slots count from there, not from this moment
         p = at + _HEADER_LEN
         n = buf[p + 3]
         head = 4
@@ -429,7 +428,7 @@ class Node:
             # The second copy of the LISTEN this node is answering in: the window begins at its end, which the
             # node may know better than the first's (both read as one burst, whose end is the second's).
             if span.next_round == 0 and buf[p + 6] == 0 and buf[p + 7] == 0 and link.timed:
-                span.t0 = link.read_at()
+                span.t0 = self._end_on_line(at + _OVERHEAD + length)
                 span.skew_us = 0
             return
         self.span = None  # any other frame from the host ends a LISTEN window
@@ -441,7 +440,6 @@ class Node:
         if index < 0:
             return
         me = self.address
-        read_at = link.read_at()  # the window is counted from the frame's end on the line
         if self.identified:
             self._take_ack(buf, p + 9 + n, p + length)
         if not link.timed:  # its end is not known (rs485.py): its second copy, or the next window, is
@@ -449,21 +447,24 @@ class Node:
             return
         slot_us = buf[p] << 8 | buf[p + 1]
         s = self.spare_span
-        s.t0 = read_at
+        # The window begins ``after_us`` after this copy's end on the line, or at the end of its second copy read
+        # with it: that copy is taken here, not searched for and handed on as a frame of its own (some 0.2 ms on
+        # the chip, on the way from the LISTEN to this node's first slot: firmware/PROTOCOL.md, "Where a LISTEN
+        # waits inside a Pico").
+        end = at + _OVERHEAD + length
         s.skew_us = -(buf[p + 6] << 8 | buf[p + 7])
-        # Its second copy, read in the same burst: the burst's end (read_at) is that copy's, where the window
-        # begins. Taken here, not searched for and handed on as a frame of its own (some 0.2 ms on the chip, on the
-        # way from the LISTEN to this node's first slot: firmware/PROTOCOL.md, "Where a LISTEN waits inside a Pico").
-        twin = at + _OVERHEAD + length
+        twin = end
         st = self.wire.st
         if (st[_WIRE_POS] == twin and st[_WIRE_N] - twin >= _OVERHEAD + length and buf[twin + 1] == length
                 and buf[twin] == _SYNC and buf[twin + 2] == _BROADCAST and buf[twin + 3] == seq
                 and buf[twin + 4] == _LISTEN and buf[twin + _HEADER_LEN + 6] == 0 and buf[twin + _HEADER_LEN + 7] == 0
                 and framing.crc_matches(buf, twin + 1, twin + _HEADER_LEN + length, buf, twin + _HEADER_LEN + length)):
-            st[_WIRE_POS] = twin + _OVERHEAD + length
+            end = twin + _OVERHEAD + length
+            st[_WIRE_POS] = end
             st[_WIRE_FRAMES] += 1
             self.stats["frames"] += 1
             s.skew_us = 0
+        s.t0 = self._end_on_line(end)
         s.copy_us = (_OVERHEAD + length) * 1000 // self.baud_10k + _LISTEN_WATCH_FROM_US
         s.offset_us = index * slot_us
         s.slot_us = slot_us
@@ -476,6 +477,14 @@ class Node:
         s.clear_to = 0
         s.held = False
         self.span = s
+
+    @micropython.native
+    def _end_on_line(self, end):
+        """When the frame that ends at ``end`` in the frame reader's buffer ended on the line: its own burst's end
+        where the link keeps one for each burst of a read (rs485.py's ``read_at_end``), else the read's."""
+        if self.read_at_end is None:
+            return self.io.link.read_at()
+        return self.read_at_end(self.wire.st[_WIRE_N] - end)
 
     @micropython.native
     def _window_acks(self, buf, at):
@@ -856,39 +865,31 @@ class Node:
 
     @micropython.native
     def _take_frames(self, now):
-        """Read what the line brought and act on each whole frame in it: burst by burst, each read by its own
-        receive-timeout stamp (rs485.py), all that waited in one pass (one a pass, a LISTEN behind other seats'
-        answers was read passes late)."""
+        """Read what the line brought and act on each whole frame in it."""
         wire = self.wire
-        link = self.io.link
-        bursts = BURSTS_A_PASS
-        while bursts:
-            bursts -= 1
-            if wire.fill(link):
-                self.last_rx = now
-            elif wire.pending() and (now - self.last_rx) > self.gap_ms:
-                wire.idle()
-            else:
-                return  # nothing new: no frame to look for
-            buf = wire.buf
-            while True:
-                at = wire.next()
-                if at < 0:
-                    break
-                self.stats["frames"] += 1
-                if not self._handle_fast(buf, at, now):
-                    self._handle(wire.frame(at), now)
-            crc_errors = wire.st[_WIRE_CRC_ERRORS]
-            if crc_errors != self.crc_errors:
-                # Garbage in a window (a collision, or the host's frame garbled; not the LISTEN's second copy
-                # garbled): stop until the host speaks again.
-                span = self.span
-                if span is not None and self._in_span(span) - span.skew_us > span.copy_us:
-                    self.span = None
-                self.crc_errors = crc_errors
-                self.stats["crc_errors"] = crc_errors
-            if not link.waiting():
-                return
+        if wire.fill(self.io.link):
+            self.last_rx = now
+        elif wire.pending() and (now - self.last_rx) > self.gap_ms:
+            wire.idle()
+        else:
+            return  # nothing new: no frame to look for
+        buf = wire.buf
+        while True:
+            at = wire.next()
+            if at < 0:
+                break
+            self.stats["frames"] += 1
+            if not self._handle_fast(buf, at, now):
+                self._handle(wire.frame(at), now)
+        crc_errors = wire.st[_WIRE_CRC_ERRORS]
+        if crc_errors != self.crc_errors:
+            # Garbage in a window (a collision, or the host's frame garbled; not the LISTEN's second copy
+            # garbled): stop until the host speaks again.
+            span = self.span
+            if span is not None and self._in_span(span) - span.skew_us > span.copy_us:
+                self.span = None
+            self.crc_errors = crc_errors
+            self.stats["crc_errors"] = crc_errors
 
     @micropython.native
     def _handle_fast(self, buf, at, now):

@@ -45,7 +45,9 @@ _W_BURST_END = const(9)  # when the bytes just read ended on the line
 _W_TIMED = const(10)  # ...and whether that is known
 _W_IDLE_US = const(11)  # the receive timeout: 32 bit times
 _W_STAMPS = const(12)  # the last four stamps, (when, mark) each, stamp k at _W_STAMPS + 2 * (k % 4)
-_W_WORDS = const(20)
+_W_ENDS = const(20)  # the bursts of the last read: (mark, end on the line) each, oldest first...
+_W_ENDS_N = const(28)  # ...this many
+_W_WORDS = const(29)
 _W_TICKS = const(0x3FFFFFFF)  # time.ticks_us() wraps at 2**30 (rp2send.py)
 _W_HALF = const(0x20000000)  # a difference past this is negative (ticks_diff's rule)
 
@@ -93,24 +95,34 @@ if _viper:
             seen = w[_W_SEEN]
             mark = 0
             if idles != seen:
-                # The oldest stamp not read yet, with the bytes that had come by then: a burst read with a later
-                # one (the loop held by a collection, a card scan or its own wait for a slot) is timed by its own
-                # end, not by the later one's (a LISTEN so read put a seat's window 1.7 ms late, and it answered in
-                # a master slot over the host: benchmarks/node_slots.py, 16 seats).
+                # Every stamp not read yet, each burst's end kept with its mark (``_W_ENDS``): the bytes of all are
+                # read at once, and a frame is timed by the end of its own burst (``read_at_end``), not by the
+                # last one's (a seat held by a collection read the host's LISTEN with another seat's answer after
+                # it, put its window 1.7 ms late, and answered in a master slot over the host:
+                # benchmarks/node_slots.py, 16 seats).
                 timed = 1
                 if ((idles - seen) & 0xFFFF) > 4:  # stamps written over: the newest, and its end known only
                     seen = (idles - 1) & 0xFFFF
                     timed = 0
-                i = _W_STAMPS + 2 * (seen & 3)
-                at = w[i]
-                mark = w[i + 1]
-                if ((w[_W_IDLES] - seen) & 0xFFFF) > 4:
+                first = seen
+                ends = 0
+                at = 0
+                while seen != idles:
+                    i = _W_STAMPS + 2 * (seen & 3)
+                    at = w[i]
+                    mark = w[i + 1]
+                    if mark == _W_NO_MARK:
+                        mark = int(_count(w, uart))
+                    w[_W_ENDS + 2 * ends] = mark
+                    w[_W_ENDS + 2 * ends + 1] = (at - w[_W_IDLE_US]) & _W_TICKS
+                    ends += 1
+                    seen = (seen + 1) & 0xFFFF
+                if ((w[_W_IDLES] - first) & 0xFFFF) > 4:
                     return -1  # written over meanwhile: again at the next read
-                w[_W_SEEN] = (seen + 1) & 0xFFFF
+                w[_W_SEEN] = seen
+                w[_W_ENDS_N] = ends
                 w[_W_BURST_END] = (at - w[_W_IDLE_US]) & _W_TICKS
                 w[_W_TIMED] = timed
-                if mark == _W_NO_MARK:
-                    mark = int(_count(w, uart))
             elif ((((now - w[_W_GOT_AT]) & _W_TICKS) + _W_HALF) & _W_TICKS) - _W_HALF < _W_VALVE_US:
                 return -1  # the line has not gone quiet since the last read
             else:
@@ -119,6 +131,7 @@ if _viper:
                 w[_W_GOT_AT] = now
                 w[_W_BURST_END] = now
                 w[_W_TIMED] = 0
+                w[_W_ENDS_N] = 0
             w[_W_MARK] = mark
         n = (w[_W_MARK] - w[_W_TAKEN]) & 0xFFFF  # the stamped bytes not read yet: all in the driver's ring
         if n & 0x8000:  # a count behind what was read (it went wrong): count anew
@@ -264,6 +277,22 @@ class RS485:
         """When the frame just read ended on the line, as near as this node can tell (see ``__init__``; not known
         at all when ``timed`` is False)."""
         return self.w[_W_BURST_END] if self.stamped else self.us()
+
+    @micropython.native
+    def read_at_end(self, left):
+        """When the frame just read ended on the line, the frame being followed by ``left`` bytes of the same read:
+        the end of its own burst (a read takes every burst whose stamp came, ``_read``), or ``read_at``'s."""
+        if not self.stamped:
+            return self.read_at()
+        w = self.w
+        count = (w[_W_TAKEN] - left) & 0xFFFF
+        i = _W_ENDS
+        last = _W_ENDS + 2 * w[_W_ENDS_N]
+        while i < last:
+            if ((w[i] - count) & 0xFFFF) < 0x8000:  # this burst's mark is at or past the frame's end
+                return w[i + 1]
+            i += 2
+        return w[_W_BURST_END]
 
     @micropython.native
     def waiting(self):

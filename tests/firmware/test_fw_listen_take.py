@@ -77,6 +77,18 @@ elif case == "garbled_twin":
     # The first copy's timing stands (its after_us counted from the burst's end), and the garbage is counted.
     print("window", span is not None and span.seq == 7, "begins", span.t0 - span.skew_us,
           "garbled", node.stats["crc_errors"])
+elif case == "with_an_answer_after":
+    # seat 3's loop was held (a collection) while the LISTEN came and then seat 4 answered in its first round:
+    # one read holds both bursts, and the link knows each one's end
+    answer = sb.encode_frame(4, 7, sb.EVENTS, b"\x00", True)
+    link.data = first + second + answer
+    link.end = 7000  # the read's last burst: seat 4's answer
+    link.ends = {len(answer): 5000, 0: 7000}  # bytes after a frame -> its burst's end
+    link.read_at_end = lambda left: link.ends[left]
+    node.read_at_end = link.read_at_end
+    node.step(10)
+    span = node.span
+    print("window", span is not None and span.seq == 7, "begins", span.t0 - span.skew_us)
 elif case == "scan":
     reader = Reader()
     io.reader = reader
@@ -98,6 +110,12 @@ def test_seat_3_takes_a_listens_two_copies_read_together_as_one_window_from_the_
     together = run(micropython, "one_burst")
     assert together == ["window", "True", "begins", "5000", "frames", "2", "left", "0"]
     assert run(micropython, "two_reads") == together[:4]
+
+
+def test_a_listen_read_with_a_later_seats_answer_is_timed_by_its_own_burst(micropython: str) -> None:
+    """Timed by the read's last burst, seat 3's window began 2 ms late, and it answered in a master slot over the
+    host (emulated Picos, 16 seats: firmware/PROTOCOL.md, "A LISTEN's way to the slot")."""
+    assert run(micropython, "with_an_answer_after") == ["window", "True", "begins", "5000"]
 
 
 def test_a_garbled_second_copy_is_not_taken_for_the_first_ones_twin(micropython: str) -> None:
