@@ -63,7 +63,8 @@ FIRMWARE_VERSION = (0, 9, 10)  # 0.2: seat bus protocol 2 (CRC-32); 0.3: DISPLAY
 # 0.9.8: a wait that finds its LISTEN slot gone by takes the same slot a round on (rp2send.py's AGAIN), the local
 # echo is lit after the bus's work of the step, and the hot path's protocol numbers are compiled in; 0.9.9: the
 # window goes on through the host's WINDOW_ACKS (CAP_WINDOW_ACKS); 0.9.10: a LISTEN's way to the slot quicker (the
-# frame search in viper, the second copy taken with the first, no card scan while news waits)
+# frame search in viper, the second copy taken with the first, a shorter loop pass), each frame timed by its own
+# burst's end (rs485.py's read_at_end), and no card scan or heap collection while news waits
 QUEUE_MAX = 32
 # A native answer (rs485.py) not begun by this long after its slot's start is not begun at all: it waits for the
 # next round's slot (or cycle's) instead of eating into the guard, which must hold the nodes' stamps' spread.
