@@ -185,12 +185,8 @@ class ListenWindows:
         self._roll = (self._roll + 1) % len(nodes)
         roll = nodes[self._roll]
         # A node just sent a quiet command reads it, and the LISTEN, before it can confirm: the last slots give
-        # it the most time to make its first round (the roll call's stays last, its answer ends the window). The
-        # nodes this LISTEN acks come first: their news was just heard, and a seat on its own chip needs 1.4 ms
-        # or more after the LISTEN to reach its slot, so the first slots of a round are the ones most often missed
-        # by a seat whose press came meanwhile (firmware/PROTOCOL.md, "A LISTEN's way to the slot").
-        group = ([n for n in nodes if n is not roll and not n.in_flight and n.ack_due]
-                 + [n for n in nodes if n is not roll and not n.in_flight and not n.ack_due]
+        # it the most time to make its first round (the roll call's stays last, its answer ends the window).
+        group = ([n for n in nodes if n is not roll and not n.in_flight]
                  + [n for n in nodes if n is not roll and n.in_flight] + [roll])
         acks = [(n.spec.address, n.last_event) for n in group if n.ack_due]
         st = link.stats

@@ -446,25 +446,3 @@ def test_news_in_a_windows_first_round_keeps_it_open_until_every_seat_had_a_slot
     windows._heard(span, sb.encode_frame(1, 8, sb.EVENTS, press, True))
     assert not span.news_in_first_round
     assert span.speak_at(span.heard_at) == span.master_slot(2) + sb.LISTEN_AIM_US / 1e6, "the next master slot"
-
-
-def test_the_seats_a_listen_acks_come_first_in_its_order_and_the_others_later() -> None:
-    """Seat 3's press was heard: the next LISTEN acks it and lists it first. A seat on its own chip reaches its
-    slot some 1.4 ms after a LISTEN's end, and the first slots of a round are the ones a seat whose press came
-    meanwhile misses most often; seat 3 has just been heard and is the least likely to have news again."""
-    from types import SimpleNamespace
-
-    from controller.bus.listen import ListenWindows
-
-    seats = [NodeState(NodeSpec(address, address), status="up") for address in (1, 2, 3, 4)]
-    seats[2].ack_due = True
-    sent: list[bytes] = []
-    link = SimpleNamespace(
-        stats=SimpleNamespace(corrupt_detected=0, collisions=0, frames_sent=0, listens=0),
-        transport=SimpleNamespace(now=lambda: 1.0), slot_us=125, gap_us=1010, baud=2_000_000,
-        next_seq=lambda: 9, put=lambda frame: sent.append(frame) or 1.0, slot_margin=0.0005, reply_timeout=0.01,
-        window_acks=False)
-    windows = ListenWindows(link, threading.Lock(), can_wake=True)  # type: ignore[arg-type]
-    windows.open(seats)  # (seat 1 is called by roll: last)
-    _slot, _gap, _rounds, roll, _after, addresses, acks = sb.decode_listen(sb.Decoder().feed(sent[-1])[0].payload)
-    assert list(addresses) == [3, 2, 4, 1] and roll == 1 and set(acks) == {3}
