@@ -377,18 +377,6 @@ class FrameReader:
         self.scratch = bytearray(RX_BYTES)  # what the link gives, copied on behind what is held
         self.st = array("i", bytes(4 * 6))  # n, pos, quiet, frames, crc_errors, dropped_bytes (_N ...)
 
-    @property
-    def frames(self):
-        return self.st[_FRAMES]
-
-    @property
-    def crc_errors(self):
-        return self.st[_CRC_ERRORS]
-
-    @property
-    def dropped_bytes(self):
-        return self.st[_DROPPED]
-
     @micropython.native
     def pending(self):
         st = self.st
