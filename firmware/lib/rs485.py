@@ -289,7 +289,15 @@ class RS485:
         i = _W_ENDS
         last = _W_ENDS + 2 * w[_W_ENDS_N]
         while i < last:
-            if ((w[i] - count) & 0xFFFF) < 0x8000:  # this burst's mark is at or past the frame's end
+            mark = w[i]
+            if ((mark - count) & 0xFFFF) < 0x8000:  # this burst's mark is at or past the frame's end
+                # A stamp counted late (taken during a read, counted by the read that took it: ``_read``) holds
+                # every byte come by then, a later burst's too, whose own stamp has the same mark: a frame that
+                # ends right there is that later burst's (a seat's wait crossed the host's LISTEN after such a
+                # stamp, and it timed the window from the answer before: firmware/PROTOCOL.md, "A stamp counted
+                # late").
+                while mark == count and i + 2 < last and w[i + 2] == mark:
+                    i += 2
                 return w[i + 1]
             i += 2
         return w[_W_BURST_END]

@@ -168,6 +168,22 @@ elif case == "two_stamps":
     print(read() == (listen + answer, 204100) and link.timed)  # both in one read...
     print(link.read_at_end(len(answer)) == 202400 and link.read_at_end(0) == 204100)  # ...each by its own end
     print(read()[0] == b"")
+elif case == "late_count":
+    # the answer's timeout lands while the node reads what came before it, and the read goes on past the moment
+    # a whole frame could have followed: the count is left to the next read. The node then waits for its slot
+    # while the host's LISTEN comes and is stamped; one read takes both, the answer's stamp counted with all
+    uart.arrive(more, 199000)
+    uart.timeout()
+    def held_read():
+        uart.arrive(answer, 200000)
+        uart.timeout()
+        clock.us += 200
+    uart.during_read = held_read
+    print(read() == (more, 199000))
+    uart.arrive(listen, 200600)
+    uart.timeout()
+    print(read() == (answer + listen, 200600) and link.timed)
+    print(link.read_at_end(0) == 200600 and link.read_at_end(len(listen)) == 200000)
 elif case == "stamps_written_over":
     # six bursts stamped before the node reads (the interrupt keeps four): the earliest ends are gone, and the
     # bytes are read whole, untimed
@@ -216,6 +232,13 @@ def test_a_stamp_taken_during_a_short_read_is_counted_at_its_end_and_keeps_the_l
     """Counted only when the next read took it, the answer's stamp held the LISTEN that had come since: the window
     began 684 µs early (benchmarks/node_slots.py, 4 seats, seed 1: seat 1 answered in the host's master slot)."""
     assert run(micropython, "prompt_count") == ["True"] * 3
+
+
+def test_a_listen_read_with_an_answer_whose_stamp_was_counted_late_is_timed_by_its_own_end(micropython: str) -> None:
+    """Counted when the read took both, the answer's stamp held every byte come by then, the LISTEN's too, and
+    the LISTEN was timed by the answer's end: two seats answered 0.85 ms early, in the master slot (benchmarks/
+    node_slots.py, 16 seats, seed 1; firmware/PROTOCOL.md, "A stamp counted late")."""
+    assert run(micropython, "late_count") == ["True"] * 3
 
 
 def test_a_burst_read_by_the_valve_is_not_timed(micropython: str) -> None:
