@@ -29,6 +29,7 @@ table, as in a vote where the host answers a press with nothing but the seat's o
 
     .venv/bin/python benchmarks/node_slots.py [--seats 4] [--seconds 3] [--guard 40] [--together 12] [--trace 4]
                                               [--screens-every MS] [--min-cycle MS] [--command-slot MS] [--json]
+                                              [--clean-line] [--listen-lead US] [--window-acks]
 """
 
 from __future__ import annotations
@@ -73,8 +74,9 @@ def slot_starts(said: list[tuple[int, bytes]], byte_ns: int
                 ) -> list[tuple[int, int, dict[int, int], int, int, int, int | None]]:
     """Every slotted poll the master sent, as (ns its window begins, slot ns, {address: offset ns}, round ns,
     rounds, message type, the roll call's address): a POLL_ALL's window begins its lead after its last byte; a
-    LISTEN's at its second copy's end (``after_us``)."""
+    LISTEN's at its second copy's end, or its lead after that (the first copy's ``after_us``)."""
     out = []
+    listen_seq = -1
     for done, data in said:
         for frame in sb.Decoder().feed(data):
             if frame.mtype == sb.POLL_ALL:
@@ -82,8 +84,9 @@ def slot_starts(said: list[tuple[int, bytes]], byte_ns: int
                 gap_us, rounds, roll = 0, 1, None
             elif frame.mtype == sb.LISTEN:
                 slot_us, gap_us, rounds, roll, after_us, addresses, _ = sb.decode_listen(frame.payload)
-                if after_us == 0:
+                if frame.seq == listen_seq:
                     continue  # the second copy: the first already said where the window begins
+                listen_seq = frame.seq
             else:
                 continue
             slot = slot_us * 1000
@@ -266,6 +269,9 @@ def main() -> int:
     parser.add_argument("--lead", type=int, default=sb.POLL_ALL_LEAD_US, metavar="US",
                         help="the POLL_ALL's lead: its first slot begins this long after its end (0: at once, as before "
                              "firmware 0.9)")
+    parser.add_argument("--listen-lead", type=int, default=sb.LISTEN_LEAD_US, metavar="US",
+                        help="the LISTEN's lead: its window begins this long after its second copy (0: at its end, as "
+                             "before firmware 0.9.11)")
     parser.add_argument("--min-cycle", type=float, default=None, metavar="MS",
                         help="the master's POLL_ALL cycle while commands go by name (BusMaster.min_cycle)")
     parser.add_argument("--command-slot", type=float, default=None, metavar="MS",
@@ -292,6 +298,7 @@ def main() -> int:
         master.slot_us = sb.poll_all_slot_us(master.baud, args.guard)
         master.quiet = args.quiet
         master.poll_lead_us = args.lead
+        master.listen_lead = args.listen_lead
         master.acks_in_windows = args.window_acks
         if args.clean_line:
             master.noisy_for = 0.0

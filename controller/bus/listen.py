@@ -41,7 +41,8 @@ class Span:
     """One open LISTEN window: who is in it (in slot order, the node called by roll last), and what was heard."""
 
     seq: int
-    opened: float  # host clock when the LISTEN's last byte was on the line (the nodes' time 0, about)
+    #: Host clock when the window began: the LISTEN's last byte on the line, and its lead (the nodes' time 0, about).
+    opened: float
     slot: float  # seconds
     gap: float  # the master slot, seconds
     rounds: int
@@ -119,7 +120,8 @@ class Span:
         only the seats late in the round reach their first slot, and a master that closed the window to ack one
         of them opened a window in which again only a late seat was heard, while a seat early in the order was
         not heard in any (16 seats pressing at once on emulated Picos: presses 20 ms late; firmware/PROTOCOL.md,
-        "News in a window's first round")."""
+        "News in a window's first round"). A LISTEN's lead (CAP_LISTEN_LEAD) gives most of them their first round,
+        not every one: a seat whose wait for its slot was ended by the host's LISTEN takes it in 1.5-2.3 ms."""
         return 2 if self.news_in_first_round else 1
 
     def speak_at(self, now: float) -> float:
@@ -150,8 +152,8 @@ class Span:
         """May a frame of ``frame_s`` seconds begin now and leave the window open: in a master slot before the
         last round's end, ``LISTEN_AIM_US`` into it, and over while the nodes still listen for the host there?"""
         k = int((now - self.opened) // self.round) + 1  # master slot k ends round k - 1
-        if k >= self.rounds:
-            return False
+        if k < 1 or k >= self.rounds:
+            return False  # (k 0: the lead before the first round, which no node watches)
         start = self.master_slot(k)
         aim = sb.LISTEN_AIM_US / 1e6
         return start + aim <= now + 1e-9 and now + frame_s <= start + self.gap - sb.LISTEN_WATCH_TO_US / 1e6
@@ -200,10 +202,12 @@ class ListenWindows:
         seq = link.next_seq()
         addresses = [n.spec.address for n in group]
         # A node that lost the LISTEN to noise could say nothing for the whole window: it goes out twice, back to
-        # back (one more write, no more wake-ups), and the window begins when the second ends, as the first says.
+        # back (one more write, no more wake-ups), and the window begins when the second ends, as the first says,
+        # or the lead after it (seatbus.LISTEN_LEAD_US: time for a node on its own chip to take the LISTEN).
+        lead = link.listen_lead_us
         copy = sb.encode_frame(sb.BROADCAST, seq, sb.LISTEN, sb.encode_listen(
-            link.slot_us, link.gap_us, rounds, roll.spec.address, addresses, acks))
-        after = len(copy) * 10_000_000 // link.baud
+            link.slot_us, link.gap_us, rounds, roll.spec.address, addresses, acks, lead))
+        after = len(copy) * 10_000_000 // link.baud + lead
         frame = sb.encode_frame(sb.BROADCAST, seq, sb.LISTEN, sb.encode_listen(
             link.slot_us, link.gap_us, rounds, roll.spec.address, addresses, acks, after))
         for n in group:
@@ -217,7 +221,7 @@ class ListenWindows:
         # The roll call's answer may come late (a node that read the LISTEN late, an adapter that holds bytes):
         # nobody else talks after the last round, so waiting for it costs nothing while it is on time.
         late = max(link.slot_margin, link.reply_timeout)
-        self.span = Span(seq, opened, link.slot_us / 1e6, link.gap_us / 1e6, rounds, group, roll, late,
+        self.span = Span(seq, opened + lead / 1e6, link.slot_us / 1e6, link.gap_us / 1e6, rounds, group, roll, late,
                          expect={n.spec.address for n in group if n.in_flight}, window_acks=link.window_acks)
         with self.lock:
             self.waiting = True

@@ -83,6 +83,11 @@ class BusMaster:
         self.poll_lead_us = sb.POLL_ALL_LEAD_US
         #: ...the lead of the POLL_ALLs sent now (0 while a node in the group does not take one).
         self.lead_us = 0
+        #: How long after a LISTEN's second copy its window begins, while every node in it says CAP_LISTEN_LEAD:
+        #: a Pico takes a LISTEN in 1.35 ms and more, and the window's first slots went by (seatbus.LISTEN_LEAD_US).
+        self.listen_lead = sb.LISTEN_LEAD_US
+        #: ...the lead of the LISTENs sent now (0 while a node that is up does not ask for one).
+        self.listen_lead_us = 0
         self._ordered = [self.nodes[a] for a in sorted(self.nodes)]
         #: Counts changes of any node's state or identity (what decides who is polled together).
         self._topology = 0
@@ -300,6 +305,8 @@ class BusMaster:
             self._listen_group = (
                 up if self.listen and up and all(self.supports(n.spec.address, sb.CAP_LISTEN) for n in up) else []
             )
+            self.listen_lead_us = self.listen_lead if self._listen_group and all(
+                self.supports(n.spec.address, sb.CAP_LISTEN_LEAD) for n in up) else 0
             self.window_acks = self.acks_in_windows and bool(self._listen_group) and all(
                 self.supports(n.spec.address, sb.CAP_WINDOW_ACKS) for n in up)
             self._quiet_ok = self.quiet and bool(self._listen_group) and all(

@@ -162,6 +162,8 @@ class Link(Protocol):
     slot_us: int
     lead_us: int
     gap_us: int
+    #: The LISTEN windows' lead (seatbus.LISTEN_LEAD_US while every node that is up takes one, else 0).
+    listen_lead_us: int
     #: Every node in the LISTEN windows opened now keeps its window through WINDOW_ACKS (firmware 0.9.9).
     window_acks: bool
     reply_timeout: float

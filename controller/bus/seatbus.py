@@ -124,6 +124,10 @@ CAP_SLOT_EXACT = 0x1000  # starts its slotted answer within a few µs of the slo
 CAP_QUIET = 0x2000  # takes quiet commands (QUIET) and confirms them in its LISTEN slot (firmware 0.8)
 CAP_POLL_LEAD = 0x4000  # takes a POLL_ALL whose slots begin lead_us after its end (POLL_ALL_LEAD, firmware 0.9)
 CAP_WINDOW_ACKS = 0x8000  # keeps its LISTEN window through the host's WINDOW_ACKS in a master slot (firmware 0.9.9)
+# The sixteen bits above are all taken: IDENTITY's last byte, reserved (0) until firmware 0.9.11, holds bits 16-23.
+# Takes a LISTEN whose window begins after_us after either copy, a lead, and asks for one: it is on its own chip,
+# whose interpreted loop needs LISTEN_LEAD_US to take a LISTEN (firmware 0.9.11; it takes a lead without asking too).
+CAP_LISTEN_LEAD = 0x10000
 
 ROLE_SEAT = 1
 ROLE_REMOTE = 2
@@ -455,6 +459,12 @@ def decode_poll_all(payload):
 # noise could say nothing for a whole window, so the host sends it twice, back to back, with the same SEQ: the
 # window begins when the second copy ends, which the first says (``after_us``: the second's wire time), and a node
 # already in that window ignores the second.
+#
+# A node on its own chip needs 1.35 ms and more after a LISTEN before it can answer in a slot, so a window's first
+# slots went by unanswered: at 16 seats those of the first eleven seats, whose next chance was the second round, a
+# round and a master slot later (firmware/PROTOCOL.md, "A LISTEN's lead"). While every node in the window says
+# CAP_LISTEN_LEAD (firmware 0.9.11 on its own chip) the window begins LISTEN_LEAD_US after the second copy's end:
+# the first copy's ``after_us`` is the second's wire time and the lead, the second's the lead.
 
 LISTEN_GAP_US = 1000  # the master slot at the end of each round (the host's timing, USB latency included)
 LISTEN_WATCH_FROM_US = 50  # a node waiting across a master slot listens from here...
@@ -462,6 +472,7 @@ LISTEN_WATCH_TO_US = 100  # ...to this long before the master slot ends: any byt
 LISTEN_AIM_US = 300  # the host starts its frame this far into a master slot
 LISTEN_SPAN_US = 100000  # how long a LISTEN window lasts, about (a whole number of rounds)
 LISTEN_NOISY_SPAN_US = 10000  # ...on a line that garbled or lost a frame lately (a lost LISTEN costs its window)
+LISTEN_LEAD_US = 2000  # the window begins this long after the LISTEN's second copy (CAP_LISTEN_LEAD)
 
 
 def listen_gap_us(baud):
@@ -511,8 +522,10 @@ def decode_window_acks(payload):
 
 
 def encode_identity(fw_version, caps, reset_cause, role, boot, proto=PROTOCOL_VERSION):
+    """Capabilities 16-23 (CAP_LISTEN_LEAD ...) go in the last byte, which firmware before 0.9.11 sends as 0."""
     return struct.pack(
-        ">BBBBHBBHB", proto, fw_version[0], fw_version[1], fw_version[2], caps, reset_cause, role, boot, 0
+        ">BBBBHBBHB", proto, fw_version[0], fw_version[1], fw_version[2], caps & 0xFFFF, reset_cause, role, boot,
+        caps >> 16 & 0xFF
     )
 
 
@@ -520,11 +533,11 @@ def decode_identity(payload):
     """A dict with proto, fw (tuple), caps, reset_cause, role, boot."""
     if len(payload) != 11:
         raise FrameError(f"IDENTITY payload has {len(payload)} bytes, expected 11")
-    proto, major, minor, patch, caps, cause, role, boot, _ = struct.unpack(">BBBBHBBHB", payload)
+    proto, major, minor, patch, caps, cause, role, boot, more_caps = struct.unpack(">BBBBHBBHB", payload)
     return {
         "proto": proto,
         "fw": (major, minor, patch),
-        "caps": caps,
+        "caps": caps | more_caps << 16,
         "reset_cause": cause,
         "role": role,
         "boot": boot,

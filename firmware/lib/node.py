@@ -47,7 +47,7 @@ _WIRE_POS = const(1)
 _WIRE_FRAMES = const(3)
 _WIRE_CRC_ERRORS = const(4)
 
-FIRMWARE_VERSION = (0, 9, 10)  # 0.2: seat bus protocol 2 (CRC-32); 0.3: DISPLAY_RLE, POLL_ALL, eager debouncing, AUTH
+FIRMWARE_VERSION = (0, 9, 11)  # 0.2: seat bus protocol 2 (CRC-32); 0.3: DISPLAY_RLE, POLL_ALL, eager debouncing, AUTH
 # counters reserved in blocks (remote); 0.4: LISTEN; 0.5: STAGE and DISPLAY_STAGED; 0.6: slots timed from the frame's
 # end on the line (CAP_SLOT_TIMED); 0.7: answers begun at the slot's microsecond in machine code (CAP_SLOT_EXACT);
 # 0.8: quiet commands, confirmed in a LISTEN slot (CAP_QUIET); 0.9: POLL_ALL's lead (CAP_POLL_LEAD), no drawing while
@@ -64,7 +64,8 @@ FIRMWARE_VERSION = (0, 9, 10)  # 0.2: seat bus protocol 2 (CRC-32); 0.3: DISPLAY
 # echo is lit after the bus's work of the step, and the hot path's protocol numbers are compiled in; 0.9.9: the
 # window goes on through the host's WINDOW_ACKS (CAP_WINDOW_ACKS); 0.9.10: a LISTEN's way to the slot quicker (the
 # frame search in viper, the second copy taken with the first, a shorter loop pass), each frame timed by its own
-# burst's end (rs485.py's read_at_end), and no card scan or heap collection while news waits
+# burst's end (rs485.py's read_at_end), and no card scan or heap collection while news waits; 0.9.11: the other
+# nodes' answers passed over in the frame search (framing.py's _PASS_NODES); a LISTEN's lead (CAP_LISTEN_LEAD)
 QUEUE_MAX = 32
 # A native answer (rs485.py) not begun by this long after its slot's start is not begun at all: it waits for the
 # next round's slot (or cycle's) instead of eating into the guard, which must hold the nodes' stamps' spread.
@@ -123,6 +124,7 @@ class Node:
         self.reservation = counter
         self.counter = counter.boot() if counter is not None else 0  # the last AUTH counter used
         self.wire = framing.FrameReader()  # the bus's bytes, searched for frames in place (no allocation)
+        self.wire.pass_nodes()  # another node's answer is nothing to this one
         self.read_at_end = getattr(io.link, "read_at_end", None)  # (rs485.RS485's: each burst's own end)
         # What this node leaves of a slot after its answer, for its own lateness: a link that starts answers at the
         # slot's microsecond (rs485.py's machine code on the rp2 port; the simulator's driver) needs the short
@@ -198,6 +200,8 @@ class Node:
         caps = sb.CAP_LISTEN | sb.CAP_QUIET | sb.CAP_WINDOW_ACKS
         if getattr(io.link, "slot_timed", False):  # its slots are timed from the frame's end (rs485.py)
             caps |= sb.CAP_SLOT_TIMED
+        if getattr(io.link, "wants_lead", False):  # ...and it needs time to take a LISTEN (every node takes a lead)
+            caps |= sb.CAP_LISTEN_LEAD
         if self.guard_us == sb.POLL_ALL_SHORT_GUARD_US:  # ...and its answers start at the slot's microsecond
             caps |= sb.CAP_SLOT_EXACT
         caps |= sb.CAP_BUTTONS | sb.CAP_POLL_ALL | sb.CAP_POLL_LEAD if self.role == sb.ROLE_SEAT else (sb.CAP_KEYS5 | sb.CAP_AUTH)
@@ -426,11 +430,11 @@ class Node:
         p = at + _HEADER_LEN
         span = self.span
         if span is not None and span.seq == seq:
-            # The second copy of the LISTEN this node is answering in: the window begins at its end, which the
-            # node may know better than the first's (both read as one burst, whose end is the second's).
-            if span.next_round == 0 and buf[p + 6] == 0 and buf[p + 7] == 0 and link.timed:
+            # The second copy of the LISTEN this node is answering in: the window begins at its end (or its lead,
+            # ``after_us``, after it), which the node may know better than the first's.
+            if span.next_round == 0 and link.timed:
                 span.t0 = self._end_on_line(at + _OVERHEAD + length)
-                span.skew_us = 0
+                span.skew_us = -(buf[p + 6] << 8 | buf[p + 7])
             return
         self.span = None  # any other frame from the host ends a LISTEN window
         n = buf[p + 8]
@@ -448,23 +452,22 @@ class Node:
             return
         slot_us = buf[p] << 8 | buf[p + 1]
         s = self.spare_span
-        # The window begins ``after_us`` after this copy's end on the line, or at the end of its second copy read
-        # with it: that copy is taken here, not searched for and handed on as a frame of its own (some 0.2 ms on
-        # the chip, on the way from the LISTEN to this node's first slot: firmware/PROTOCOL.md, "Where a LISTEN
-        # waits inside a Pico").
+        # The window begins ``after_us`` after this copy's end on the line, or its second copy's ``after_us`` (0,
+        # or the lead: CAP_LISTEN_LEAD) after the end of that copy read with it: that copy is taken here, not
+        # searched for and handed on as a frame of its own (some 0.2 ms on the chip, on the way from the LISTEN to
+        # this node's first slot: firmware/PROTOCOL.md, "Where a LISTEN waits inside a Pico").
         end = at + _OVERHEAD + length
         s.skew_us = -(buf[p + 6] << 8 | buf[p + 7])
         twin = end
         st = self.wire.st
         if (st[_WIRE_POS] == twin and st[_WIRE_N] - twin >= _OVERHEAD + length and buf[twin + 1] == length
                 and buf[twin] == _SYNC and buf[twin + 2] == _BROADCAST and buf[twin + 3] == seq
-                and buf[twin + 4] == _LISTEN and buf[twin + _HEADER_LEN + 6] == 0 and buf[twin + _HEADER_LEN + 7] == 0
+                and buf[twin + 4] == _LISTEN
                 and framing.crc_matches(buf, twin + 1, twin + _HEADER_LEN + length, buf, twin + _HEADER_LEN + length)):
             end = twin + _OVERHEAD + length
             st[_WIRE_POS] = end
             st[_WIRE_FRAMES] += 1
-            self.stats["frames"] += 1
-            s.skew_us = 0
+            s.skew_us = -(buf[twin + _HEADER_LEN + 6] << 8 | buf[twin + _HEADER_LEN + 7])
         s.t0 = self._end_on_line(end)
         s.copy_us = (_OVERHEAD + length) * 1000 // self.baud_10k + _LISTEN_WATCH_FROM_US
         s.offset_us = index * slot_us
@@ -876,12 +879,12 @@ class Node:
             return  # nothing new: no frame to look for
         buf = wire.buf
         while True:
-            at = wire.next()
+            at = wire.next()  # (the other nodes' answers are passed over: FrameReader.pass_nodes)
             if at < 0:
                 break
-            self.stats["frames"] += 1
             if not self._handle_fast(buf, at, now):
                 self._handle(wire.frame(at), now)
+        self.stats["frames"] = wire.st[_WIRE_FRAMES]
         crc_errors = wire.st[_WIRE_CRC_ERRORS]
         if crc_errors != self.crc_errors:
             # Garbage in a window (a collision, or the host's frame garbled; not the LISTEN's second copy

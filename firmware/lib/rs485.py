@@ -214,6 +214,9 @@ class RS485:
             uart.irq(handler=self._idle, trigger=trigger, hard=True)
             self.stamped = True
         self.slot_timed = self.stamped  # IDENTITY's CAP_SLOT_TIMED: a stock MicroPython before 1.23 has no RXIDLE
+        # IDENTITY's CAP_LISTEN_LEAD: the chip takes a LISTEN in 1.35 ms and more, and asks for a window that
+        # begins that much later (seatbus.LISTEN_LEAD_US), timed from the frame's end as every slot is.
+        self.wants_lead = self.stamped
 
     @micropython.native
     def _idle(self, uart):

@@ -446,3 +446,49 @@ def test_news_in_a_windows_first_round_keeps_it_open_until_every_seat_had_a_slot
     windows._heard(span, sb.encode_frame(1, 8, sb.EVENTS, press, True))
     assert not span.news_in_first_round
     assert span.speak_at(span.heard_at) == span.master_slot(2) + sb.LISTEN_AIM_US / 1e6, "the next master slot"
+
+
+class _Line:
+    """What ``ListenWindows.open`` uses of the master's link: the line's numbers, its clock, and what was put on it
+    (each frame's last byte leaves at the clock's moment plus its wire time, one after the other)."""
+
+    def __init__(self, lead_us: int) -> None:
+        self.stats = type("Stats", (), {"corrupt_detected": 0, "collisions": 0, "frames_sent": 0, "listens": 0})()
+        self.transport = type("Clock", (), {"now": staticmethod(lambda: 5.0)})()
+        self.baud, self.slot_us, self.gap_us = 2_000_000, 125, 1010
+        self.slot_margin, self.reply_timeout, self.window_acks = 0.0005, 0.010, False
+        self.listen_lead_us = lead_us
+        self.sent: list[bytes] = []
+        self.ends = 5.0
+
+    def next_seq(self) -> int:
+        return 9
+
+    def put(self, frame: bytes) -> float:
+        self.sent.append(frame)
+        self.ends += len(frame) * 10 / self.baud
+        return self.ends
+
+
+@pytest.mark.parametrize("lead_us", [0, sb.LISTEN_LEAD_US])
+def test_a_listens_lead_puts_the_window_that_long_after_its_second_copy(lead_us: int) -> None:
+    """Sixteen seats on their own chips ask for a lead (CAP_LISTEN_LEAD, firmware 0.9.11): a Pico takes a LISTEN in
+    1.35 ms and more, and the first round's slots that begin sooner go by unanswered. Each copy says how long after
+    its own end the window begins, and the master counts the window from there too (firmware/PROTOCOL.md, "A
+    LISTEN's lead")."""
+    from controller.bus.listen import ListenWindows
+
+    seats = [NodeState(NodeSpec(address, address), status="up") for address in range(1, 17)]
+    line = _Line(lead_us)
+    windows = ListenWindows(line, threading.Lock(), can_wake=True)  # type: ignore[arg-type]
+    windows.noisy_for = 0.0
+    windows.open(seats)
+    first, second = (sb.Decoder().feed(frame)[0] for frame in line.sent)
+    assert first.seq == second.seq == 9
+    after_first = sb.decode_listen(first.payload)[4]
+    after_second = sb.decode_listen(second.payload)[4]
+    assert after_second == lead_us
+    assert after_first == len(line.sent[1]) * 10_000_000 // line.baud + lead_us
+    span = windows.span
+    assert span is not None and span.opened == pytest.approx(line.ends + lead_us / 1e6)
+    assert span.master_slot(1) == pytest.approx(span.opened + 16 * 125e-6), "the first master slot after round 0"

@@ -36,10 +36,10 @@ class Reader:
         return None
 
 
-def copies(seq):
-    second = sb.encode_frame(sb.BROADCAST, seq, sb.LISTEN, sb.encode_listen(SLOT, GAP, 10, 0, SEATS, []))
+def copies(seq, lead=0):
+    second = sb.encode_frame(sb.BROADCAST, seq, sb.LISTEN, sb.encode_listen(SLOT, GAP, 10, 0, SEATS, [], lead))
     first = sb.encode_frame(sb.BROADCAST, seq, sb.LISTEN,
-                            sb.encode_listen(SLOT, GAP, 10, 0, SEATS, [], len(second) * 10))  # 1 Mbaud
+                            sb.encode_listen(SLOT, GAP, 10, 0, SEATS, [], len(second) * 10 + lead))  # 1 Mbaud
     return first, second
 
 
@@ -49,7 +49,9 @@ node = Node({"role": "seat", "address": 3, "uart": {"baud": 1000000}}, io, 0)
 link.data = sb.encode_frame(3, 1, sb.IDENTIFY)
 node.step(0)
 case = sys.argv[1]
-first, second = copies(7)
+lead = 1500 if case.endswith("_lead") else 0
+first, second = copies(7, lead)
+case = case[:-5] if lead else case
 if case == "one_burst":
     link.data = first + second
     link.end = 5000  # both copies in one burst: it ended with the second
@@ -67,6 +69,22 @@ elif case == "two_reads":
     node.step(11)
     span = node.span
     print("window", span is not None and span.seq == 7, "begins", span.t0 - span.skew_us)
+elif case == "first_only":
+    link.data = first  # the second copy lost to noise
+    link.end = 5000 - len(second) * 10
+    node.step(10)
+    span = node.span
+    print("window", span is not None and span.seq == 7, "begins", span.t0 - span.skew_us)
+elif case == "answer":
+    link.data = first + second
+    link.end = 5000
+    node.step(10)
+    io.pin.level = 0  # seat 3 presses OK at once: news for the host
+    link.now = 5100
+    link.since = lambda then: link.now - then
+    node.step(11)
+    node.step(12)
+    print("answers", link.answers)
 elif case == "garbled_twin":
     bad = bytearray(second)
     bad[8] ^= 0x01  # a byte of the second copy flipped on the line
@@ -110,6 +128,24 @@ def test_seat_3_takes_a_listens_two_copies_read_together_as_one_window_from_the_
     together = run(micropython, "one_burst")
     assert together == ["window", "True", "begins", "5000", "frames", "2", "left", "0"]
     assert run(micropython, "two_reads") == together[:4]
+
+
+def test_a_listens_lead_puts_the_window_after_either_copy_by_its_own_after_us(micropython: str) -> None:
+    """A seat on its own chip asks for a lead (CAP_LISTEN_LEAD, firmware 0.9.11): the second copy says 1.5 ms, the
+    first its own wire time and 1.5 ms, and the window begins 1.5 ms after the second copy's end however the copies
+    are read (firmware/PROTOCOL.md, "A LISTEN's lead")."""
+    assert run(micropython, "one_burst_lead") == ["window", "True", "begins", "6500", "frames", "2", "left", "0"]
+    assert run(micropython, "two_reads_lead") == ["window", "True", "begins", "6500"]
+    assert run(micropython, "first_only_lead") == ["window", "True", "begins", "6500"]
+    assert run(micropython, "first_only") == ["window", "True", "begins", "5000"]
+
+
+def test_seat_3_pressing_as_a_led_window_opens_answers_in_its_first_rounds_slot(micropython: str) -> None:
+    """Seat 3 (the third slot) presses 0.1 ms after the LISTEN: its slot of the first round begins 1.5 ms and two
+    slots after the second copy's end, which the node takes (at 1 Mbaud); without a lead the first round's slot
+    would have begun 0.5 ms after that end, before a Pico reaches its wait."""
+    assert run(micropython, "answer_lead") == ["answers", f"[{5000 + 1500 + 2 * 250}]"]
+    assert run(micropython, "answer") == ["answers", f"[{5000 + 2 * 250}]"]
 
 
 def test_a_listen_read_with_a_later_seats_answer_is_timed_by_its_own_burst(micropython: str) -> None:

@@ -73,6 +73,9 @@ def run(vectors_path, seatbus_dir):
         ok = d["proto"] == ident["proto"] and list(d["fw"]) == ident["fw"] and d["caps"] == ident["caps"]
         ok = ok and d["reset_cause"] == ident["reset_cause"] and d["role"] == ident["role"]
         check("identity", ok and d["boot"] == ident["boot"], repr(d))
+        enc = s.encode_identity(ident["fw"], ident["caps"], ident["reset_cause"], ident["role"], ident["boot"],
+                                ident["proto"])
+        check("encode identity (capabilities past 16 bits in its last byte)", hx(enc) == ident["payload"], hx(enc))
     for r in v["rle"]:
         fb = bytearray(bytes([r["fill"]]) * s.SCREEN_BYTES)
         lo, hi = s.decode_rle_into(fb, r["offset"], unhexlify(r["stream"]))

@@ -60,14 +60,16 @@ def driven(edges: dict[str, list]) -> list[tuple[int, int]]:
 
 def test_three_seats_pressing_at_once_answer_at_their_slots_microsecond_in_the_short_guard_slots(three_seats) -> None:
     """PROTOCOL.md, "Slot timing" (firmware 0.7): each seat's answer is begun at its slot's start in machine code,
-    so the master gives slots the 40 µs guard; three seats pressing at once, again and again, answer in their
-    slots of the LISTEN windows without a garbled frame; DE rises just before the first start bit and falls just
-    after the last stop bit (interpreted, it rose 17-24 µs before and fell 10-11 µs after), and never two
-    seats drive the line at once."""
+    so the master gives slots the 40 µs guard (and, since 0.9.11, its LISTEN windows a lead); three seats pressing
+    at once, again and again, answer in their slots of the LISTEN windows without a garbled frame; DE rises just
+    before the first start bit and falls just after the last stop bit (interpreted, it rose 17-24 µs before and
+    fell 10-11 µs after), and never two seats drive the line at once."""
     bus, picos, bus_table, events = three_seats
     master = bus_table.master
     assert all(master.supports(a, sb.CAP_SLOT_EXACT) for a in SEATS), "firmware 0.7 on the chip"
     assert master.slot_us == sb.poll_all_slot_us(1_000_000, sb.POLL_ALL_SHORT_GUARD_US) == 210
+    assert all(master.supports(a, sb.CAP_LISTEN_LEAD) for a in SEATS), "firmware 0.9.11 on the chip asks for a lead"
+    assert master.listen_lead_us == sb.LISTEN_LEAD_US, "its windows begin a lead after the LISTEN"
     for pico in picos:
         bus.call({"op": "edges", "pico": pico.index, "gpio": pico.config["uart"]["de"]})
     garbled = master.stats.corrupt_detected + master.stats.collisions
