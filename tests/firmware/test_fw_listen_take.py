@@ -69,6 +69,18 @@ elif case == "two_reads":
     node.step(11)
     span = node.span
     print("window", span is not None and span.seq == 7, "begins", span.t0 - span.skew_us)
+elif case == "partial_twin":
+    # a read under a stamp counted late: the first copy and part of the second, the read's end the answer's before
+    link.data = first + second[:10]
+    link.end = 3000
+    untimed = node.stats["untimed"]
+    node.step(10)
+    print("window", node.span is not None, "untimed", node.stats["untimed"] - untimed)
+    link.data = second[10:]
+    link.end = 5000  # the rest of the second copy, under the LISTEN's own stamp
+    node.step(11)
+    span = node.span
+    print("window", span is not None and span.seq == 7, "begins", span.t0 - span.skew_us)
 elif case == "first_only":
     link.data = first  # the second copy lost to noise
     link.end = 5000 - len(second) * 10
@@ -138,6 +150,15 @@ def test_a_listens_lead_puts_the_window_after_either_copy_by_its_own_after_us(mi
     assert run(micropython, "two_reads_lead") == ["window", "True", "begins", "6500"]
     assert run(micropython, "first_only_lead") == ["window", "True", "begins", "6500"]
     assert run(micropython, "first_only") == ["window", "True", "begins", "5000"]
+
+
+def test_a_listen_read_with_part_of_its_second_copy_waits_for_that_copy_to_time_the_window(micropython: str) -> None:
+    """The copies are one burst, so a read that holds the first and part of the second went by a stamp counted
+    late, whose end is the burst's before: timed from there, a seat answered 550 µs early (emulated Picos, 4 seats,
+    seed 1). It waits for the second copy, read under its own stamp (firmware/PROTOCOL.md, "A stamp counted late")."""
+    assert run(micropython, "partial_twin_lead") == ["window", "False", "untimed", "1",
+                                                     "window", "True", "begins", "6500"]
+    assert run(micropython, "partial_twin") == ["window", "False", "untimed", "1", "window", "True", "begins", "5000"]
 
 
 def test_seat_3_pressing_as_a_led_window_opens_answers_in_its_first_rounds_slot(micropython: str) -> None:
