@@ -317,7 +317,7 @@ _CRC_ERRORS = const(4)
 _DROPPED = const(5)
 # Frames from nodes are counted and passed over, not returned: a seat has nothing to do with another's answer, and
 # one whose wait crossed a round of sixteen seats' answers found, read and handed on each (some 50 µs apiece on the
-# emulated chip) before it came to the host's new LISTEN (firmware/PROTOCOL.md, "A round of answers read").
+# emulated chip) before it came to the host's new LISTEN (firmware/PROTOCOL.md, "The other seats' answers passed over").
 _PASS_NODES = const(6)
 
 

@@ -461,9 +461,10 @@ class Node:
         twin = end
         st = self.wire.st
         if st[_WIRE_POS] == twin and 0 < st[_WIRE_N] - twin < _OVERHEAD + length:
-            # Part of the second copy came in the same read. A read takes the bytes of the bursts stamped so far,
-            # and the copies are one burst: so this read went by a stamp counted late (rs485.py), whose count held
-            # the bytes come since, and the burst end it gives is the one before the LISTEN's. A seat that timed
+            # Part of the second copy came in the same read. On the chip a read takes the bytes of the bursts
+            # stamped so far, and the copies are one burst: so this read went by a stamp counted late (rs485.py),
+            # whose count held the bytes come since, and the burst end it gives is the one before the LISTEN's (a
+            # link without stamps just read the line in pieces: its second copy times the window as well). A seat that timed
             # its window from there answered 550 µs early (benchmarks/node_slots.py, 4 seats, seed 1: firmware/
             # PROTOCOL.md, "A stamp counted late"). The second copy, read under its own stamp, opens the window.
             self.stats["untimed"] += 1
