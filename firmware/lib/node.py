@@ -47,7 +47,7 @@ _WIRE_POS = const(1)
 _WIRE_FRAMES = const(3)
 _WIRE_CRC_ERRORS = const(4)
 
-FIRMWARE_VERSION = (0, 9, 11)  # 0.2: seat bus protocol 2 (CRC-32); 0.3: DISPLAY_RLE, POLL_ALL, eager debouncing, AUTH
+FIRMWARE_VERSION = (0, 9, 12)  # 0.2: seat bus protocol 2 (CRC-32); 0.3: DISPLAY_RLE, POLL_ALL, eager debouncing, AUTH
 # counters reserved in blocks (remote); 0.4: LISTEN; 0.5: STAGE and DISPLAY_STAGED; 0.6: slots timed from the frame's
 # end on the line (CAP_SLOT_TIMED); 0.7: answers begun at the slot's microsecond in machine code (CAP_SLOT_EXACT);
 # 0.8: quiet commands, confirmed in a LISTEN slot (CAP_QUIET); 0.9: POLL_ALL's lead (CAP_POLL_LEAD), no drawing while
@@ -65,7 +65,8 @@ FIRMWARE_VERSION = (0, 9, 11)  # 0.2: seat bus protocol 2 (CRC-32); 0.3: DISPLAY
 # window goes on through the host's WINDOW_ACKS (CAP_WINDOW_ACKS); 0.9.10: a LISTEN's way to the slot quicker (the
 # frame search in viper, the second copy taken with the first, a shorter loop pass), each frame timed by its own
 # burst's end (rs485.py's read_at_end), and no card scan or heap collection while news waits; 0.9.11: the other
-# nodes' answers passed over in the frame search (framing.py's _PASS_NODES); a LISTEN's lead (CAP_LISTEN_LEAD)
+# nodes' answers passed over in the frame search (framing.py's _PASS_NODES); a LISTEN's lead (CAP_LISTEN_LEAD);
+# 0.9.12: a press that comes after a POLL_ALL was taken, before this node's slot, is answered in that slot (Span.poll)
 QUEUE_MAX = 32
 # A native answer (rs485.py) not begun by this long after its slot's start is not begun at all: it waits for the
 # next round's slot (or cycle's) instead of eating into the guard, which must hold the nodes' stamps' spread.
@@ -102,6 +103,9 @@ class Span:
         # The host spoke in a master slot this node's wait watched: acks (WINDOW_ACKS), and the window goes on, or
         # a new window or a command, which end it. Nothing is said until the frame is read and tells which.
         self.held = False
+        # Not a LISTEN but a POLL_ALL this node had nothing to say to when it took it: one round, no master slot,
+        # kept so that a press before its slot is heard there (_poll_all_fast). Any frame of the host ends it.
+        self.poll = False
 
 
 class Node:
@@ -402,6 +406,27 @@ class Node:
             self.stats["untimed"] += 1
             return
         if not self.queue and roll != me:
+            if self.confirm_seq is None:
+                # Nothing yet, but the slot is up to a lead and fifteen slots away (2-4 ms at 16 seats): a press
+                # made meanwhile is answered there (_span_step), not after the window, the host's commands and
+                # its next poll (6-9 ms: benchmarks/bus_timing.py's slowest presses, firmware/PROTOCOL.md,
+                # "A press after the POLL_ALL").
+                s = self.spare_span
+                s.t0 = read_at
+                s.skew_us = 0
+                s.copy_us = 0
+                s.offset_us = offset
+                s.slot_us = slot_us
+                s.gap_us = 0
+                s.round_us = offset + slot_us
+                s.rounds = 1
+                s.roll = False
+                s.seq = seq
+                s.next_round = 0
+                s.clear_to = 0
+                s.held = False
+                s.poll = True
+                self.span = s
             return
         if link.since(read_at) - offset > self.guard_us:
             self.stats["missed_slots"] += 1
@@ -429,7 +454,7 @@ class Node:
         length = buf[at + 1]
         p = at + _HEADER_LEN
         span = self.span
-        if span is not None and span.seq == seq:
+        if span is not None and span.seq == seq and not span.poll:
             # The second copy of the LISTEN this node is answering in: the window begins at its end (or its lead,
             # ``after_us``, after it), which the node may know better than the first's.
             if span.next_round == 0 and link.timed:
@@ -489,6 +514,7 @@ class Node:
         s.next_round = 0
         s.clear_to = 0
         s.held = False
+        s.poll = False
         self.span = s
 
     @micropython.native
@@ -914,6 +940,9 @@ class Node:
         addr = buf[at + 2]
         if addr & _FROM_NODE:
             return True  # another node's answer
+        span = self.span
+        if span is not None and span.poll:
+            self.span = None  # the host talks after a POLL_ALL's window only: its slot is over
         mtype = buf[at + 4]
         if addr != self.address:
             if addr != _BROADCAST:
