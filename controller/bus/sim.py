@@ -23,7 +23,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
-from collections.abc import Callable, Collection
+from collections.abc import Callable, Collection, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -272,6 +272,10 @@ class SimBus:
         self._next_cut = self._draw_cut()
         self._tick_due: dict[int, float] = {}
         self._node_time: dict[int, float] = {}  # each node's clock at its last step
+        #: The nodes that took a LISTEN or a POLL_ALL and have heard the host say nothing since: on the cable every
+        #: node hears every frame, and any frame of the host ends such a window, so the next frame to one node
+        #: goes to these too (delivering every frame to every node would step 17 firmware processes a frame).
+        self._in_window: set[int] = set()
         for address in nodes:
             self._tick_due[address] = 0.0
             self._schedule(0.0, "tick", address)
@@ -291,8 +295,18 @@ class SimBus:
         self._on_air(start, end)
         self._now = end  # the master waits for its own frame to leave (RS-485: DE drops after the last bit)
         address = data[2] & 0x7F if len(data) > 2 else 0
+        if address == sb.BROADCAST:
+            receivers: Iterable[int] = self.nodes
+            mtype = data[4] if len(data) > 4 else -1
+            if mtype in (sb.LISTEN, sb.POLL_ALL):
+                self._in_window = set(self.nodes)
+            elif mtype != sb.WINDOW_ACKS:  # (the acks keep the window going)
+                self._in_window = set()
+        else:
+            receivers = sorted(self._in_window | {address})
+            self._in_window = set()
         for when, frame in self._faulty(end, data):
-            for to in self.nodes if address == sb.BROADCAST else (address,):
+            for to in receivers:
                 self._schedule(when, "rx", to, frame)
 
     def read(self, timeout: float) -> bytes:

@@ -200,3 +200,23 @@ def test_with_5_percent_faults_no_input_is_lost_or_doubled(seed: int) -> None:
         counters = sim.bus.counters
         assert counters.corrupted + counters.dropped + counters.delayed > 0
         assert sim.master.stats.retransmits > 0
+
+
+def test_seat_4_in_a_window_hears_the_host_talk_to_seat_3_and_leaves_the_window(
+    table4: tuple[SimTable, list[InputEvent]],
+) -> None:
+    """On the cable every node hears every frame, and any frame of the host ends a LISTEN window: seat 4, which
+    took a LISTEN and then heard the host send seat 3 its LED, says nothing in that window's slots when it presses
+    (the host is sending commands there), but waits to be asked. The simulator once gave a frame to its addressee
+    only, and seat 4 answered in a window nobody listened to any more."""
+    sim, _ = table4
+    bus, master = sim.bus, sim.master
+    master.abandon_span()
+    listen = sb.encode_frame(sb.BROADCAST, 200, sb.LISTEN, sb.encode_listen(
+        master.slot_us, master.gap_us, 20, 0, bytes((1, 2, 3, 4)), []))
+    bus.write(listen)
+    bus.read(0.0003)  # the nodes take it
+    bus.write(sb.encode_frame(3, 201, sb.SET_LED, bytes((1, 2, 3))))  # the window is over: seat 3's LED
+    sim.press(4, Button.OK)
+    heard = sb.Decoder().feed(bus.read(0.02) + bus.read(0.02))
+    assert [(f.addr, f.mtype) for f in heard] == [(3, sb.ACK)]
