@@ -40,6 +40,25 @@ class Link:
         return then + us
 '''
 
+#: The link on a clock moved by hand (``now``), keeping each slotted answer's start (``answers``) and bytes (``sent``),
+#: every wait begun. Needs ``Link``.
+CLOCKED_LINK = r'''
+class ClockedLink(Link):
+    def __init__(self):
+        super().__init__()
+        self.now = 0
+        self.answers = []
+        self.sent = []
+
+    def write_at(self, deadline, data, watch=None, latest=None, again=None):
+        self.answers.append(deadline)
+        self.sent.append(bytes(data))
+        return True
+
+    def since(self, then):
+        return self.now - then
+'''
+
 #: A seat's hardware as the node holds it: one OK button on a pin (pulled up: ``level`` 1 is not pressed), a
 #: panel if given, no LED, card reader or watchdog. Needs ``Link`` (or a subclass) for the link.
 SEAT = r'''

@@ -7,28 +7,11 @@ began 684 µs early, and its press went out in the host's master slot of the win
 
 from __future__ import annotations
 
-from tests.firmware.mp_standins import run_node_script
+from tests.firmware.mp_standins import CLOCKED_LINK, run_node_script
 
-SCRIPT = r"""SLOT, GAP = 250, 1000
+SCRIPT = CLOCKED_LINK + r"""SLOT, GAP = 250, 1000
 ADDRESSES = b"\x01\x02\x03\x04"  # seat 3 has the third slot
-
-
-class Bus(Link):
-    # The link on a clock moved by hand, saying whether the frames of the last read are timed.
-    def __init__(self):
-        super().__init__()
-        self.now = 0
-        self.answers = []
-
-    def write_at(self, deadline, data, watch=None, latest=None, again=None):
-        self.answers.append(deadline)
-        return True
-
-    def since(self, then):
-        return self.now - then
-
-
-io = IO(Bus(), Pin())
+io = IO(ClockedLink(), Pin())  # (its ``timed`` says whether the frames of the last read are)
 link = io.link
 node = Node({"role": "seat", "address": 3, "uart": {"baud": 1000000}}, io, 0)
 link.data = sb.encode_frame(3, 1, sb.IDENTIFY)
