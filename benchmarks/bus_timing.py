@@ -31,7 +31,7 @@ LISTEN window fell at moments tied to the window; the figure then was 5.94 ms, a
     python benchmarks/bus_timing.py [--seats 16] [--turnaround-us 100] [--master-us 50]
                                     [--sim-seconds 300] [--seeds 1 2 3 4] [--sim-baud 2000000]
                                     [--links wire uart:0.2 ftdi:1]
-                                    [--press-seconds 10] [--press-every 0.05] [--runs 3]
+                                    [--press-seconds 10] [--press-every 0.05] [--runs 3] [--trace N]
 """
 
 from __future__ import annotations
@@ -221,25 +221,67 @@ def node_replies_file(path: str) -> tuple[float, ...]:
         raise argparse.ArgumentTypeError(f"{path}: not a file of benchmarks/node_reply.py --save-replies ({exc})") from None
 
 
+def frame_words(data: bytes) -> str:
+    """A transmission as a trace shows it: who sent it to whom, its type and size (or ``garbled``)."""
+    frames = sb.Decoder().feed(data)
+    if not frames:
+        return f"garbled {len(data)} B"
+    f = frames[0]
+    who = f"seat {f.addr:3d}" if f.from_node else f"host>{f.addr:3d}"
+    return f"{who}  {TYPE_NAMES.get(f.mtype & ~sb.QUIET, f'0x{f.mtype:02x}')} s{f.seq} {len(data)} B"
+
+
+TYPE_NAMES = {getattr(sb, name): name for name in (
+    "IDENTIFY", "POLL", "POLL_ALL", "LISTEN", "WINDOW_ACKS", "SET_LED", "DISPLAY", "DISPLAY_CMD", "RESET",
+    "DISPLAY_RLE", "STAGE", "DISPLAY_STAGED", "IDENTITY", "EVENTS", "ACK", "NAK", "AUTH")}
+
+
+def print_trace(arrivals: list[tuple[float, int, int, bool, float]],
+                air: dict[int, list[tuple[float, float, bytes]]], slowest: int) -> None:
+    """The ``slowest`` presses and releases, each with the line from 4 ms before the finger to the host hearing
+    it, in ms from the finger (what firmware/PROTOCOL.md's "A press after the POLL_ALL" was found with)."""
+    for took, seed, seat, pressed, heard in sorted(arrivals, reverse=True)[:slowest]:
+        finger = heard - took
+        print(f"--- {took * 1000:.2f} ms: seat {seat} {'press' if pressed else 'release'} at {finger:.6f} s (seed {seed})")
+        for start, end, data in air[seed]:
+            if finger - 0.004 < end and start < heard + 0.0002:
+                print(f"  {(start - finger) * 1000:8.2f} {(end - finger) * 1000:8.2f}  {frame_words(data)}")
+
+
 def press_to_director_simulated(seats: int, seconds: float, seeds: list[int], baud: int,
                                 link: tuple[float, float] = (0.0, 0.0),
                                 node_replies: tuple[float, ...] = (), quiet: bool = False,
-                                lead_us: int | None = None) -> list[float]:
+                                lead_us: int | None = None, trace: int = 0) -> list[float]:
     """Games at the simulated table (``tianhei bus-sim``: the firmware under MicroPython, the wire's time, the
     bots' presses), ``seconds`` of table time each: each press from the finger to the host, in simulated time, so
-    the same on every run and every machine."""
+    the same on every run and every machine. ``trace``: print that many of the slowest with the line around them."""
+    from controller.ports import ButtonEvent
     from controller.rules.setup import configure
     from controller.rules.variant import load_variant
     from controller.sessions.bus_session import BusSession
 
     config = configure(load_variant("standard-2.0"), seats, {})
     lat: list[float] = []
+    arrivals: list[tuple[float, int, int, bool, float]] = []  # (took, seed, seat, pressed, heard at)
+    air: dict[int, list[tuple[float, float, bytes]]] = {}
     for seed in seeds:
         tick, delay = link
         with BusSession(config, seed, "heuristic", baud=baud, adapter_tick=tick, host_delay=delay,
                         node_replies=node_replies, listen_ready=PICO_LISTEN_READY_S if node_replies else 0.0,
                         poll_all_ready=PICO_POLL_ALL_READY_S if node_replies else 0.0,
                         quiet=quiet, poll_lead_us=lead_us) as session:
+            if trace:
+                line = air[seed] = []
+                session.sim.bus.on_air = lambda start, end, data, line=line: line.append((start, end, bytes(data)))
+                noted = session.arrived
+
+                def arrived(event: InputEvent, session: BusSession = session, noted=noted, seed: int = seed) -> None:
+                    before = len(session.latencies)
+                    noted(event)
+                    if len(session.latencies) > before and isinstance(event, ButtonEvent):
+                        arrivals.append((session.latencies[-1], seed, event.seat, event.pressed, session.clock.now()))
+
+                session.arrived = arrived  # type: ignore[method-assign]
             session.start()
             session.run(max_time=seconds)
             lat += [x * 1000 for x in session.latencies]
@@ -258,6 +300,8 @@ def press_to_director_simulated(seats: int, seconds: float, seeds: list[int], ba
           f"max {max(lat):.2f} ms; over 5 ms: {over} ({100 * over / len(lat):.1f} %); over one LISTEN round "
           f"({round_ms:.2f} ms for {listed} nodes): {sum(x > round_ms for x in lat)} "
           f"(target p99 <= 5 ms: {'met' if percentile(lat, 99) <= 5.0 else 'MISSED'})")
+    if trace:
+        print_trace(arrivals, air, trace)
     return lat
 
 
@@ -322,6 +366,9 @@ def main() -> int:
     parser.add_argument("--lead", type=int, default=None, metavar="US",
                         help="the POLL_ALL's lead in µs (firmware/PROTOCOL.md, \"POLL_ALL's lead\"; default "
                              f"{sb.POLL_ALL_LEAD_US}; 0: slots from the frame's end, as before firmware 0.9)")
+    parser.add_argument("--trace", type=int, default=0, metavar="N",
+                        help="after each simulated row, the N slowest presses and releases with the line around "
+                             "each (the master's frames and the nodes' answers, in ms from the finger)")
     args = parser.parse_args()
     node_turn = args.turnaround_us / 1e6
     master_turn = args.master_us / 1e6
@@ -351,7 +398,7 @@ def main() -> int:
             for replies in args.node_replies or [()]:
                 for link in args.links:
                     press_to_director_simulated(args.seats, args.sim_seconds, args.seeds, baud, link, replies,
-                                                args.quiet, args.lead)
+                                                args.quiet, args.lead, args.trace)
     if args.press_seconds > 0:
         press_to_director(args.seats, args.press_seconds, args.press_every, args.runs, args.press_baud)
     return 0

@@ -247,6 +247,9 @@ class SimBus:
         self._awake_until = 0.0
         #: Called when a skip begins (the master forgets its open LISTEN window: nobody listened to it).
         self.on_skip: Callable[[], None] | None = None
+        #: Called with (start, end, bytes) for every transmission on the line, the master's and the nodes': a
+        #: trace of what a slow press waited behind (benchmarks/bus_timing.py --trace).
+        self.on_air: Callable[[float, float, bytes], None] | None = None
         self._queue: list[tuple[float, int, str, int, bytes]] = []
         self._order = itertools.count()
         self._actions: dict[int, Callable[[float], None]] = {}  # what ``at`` scheduled, by its turn in the queue
@@ -292,7 +295,7 @@ class SimBus:
             self.counters.master_collisions += 1  # the master talked over an answer in its slot
             data = bytes(b ^ 0x5A for b in data)
         self._master_air = [(s, e) for s, e in self._master_air if e > self._now - 0.05] + [(start, end)]
-        self._on_air(start, end)
+        self._on_air(start, end, data)
         self._now = end  # the master waits for its own frame to leave (RS-485: DE drops after the last bit)
         address = data[2] & 0x7F if len(data) > 2 else 0
         if address == sb.BROADCAST:
@@ -323,9 +326,11 @@ class SimBus:
         return out
 
     # --- the simulation ----------------------------------------------------------------------------------------
-    def _on_air(self, start: float, end: float) -> None:
+    def _on_air(self, start: float, end: float, data: bytes) -> None:
         """Note a transmission, for telling whether a slotted answer overlaps another one (steps of the nodes
         that answer one POLL_ALL do not come in the order of their slots)."""
+        if self.on_air is not None:
+            self.on_air(start, end, data)
         horizon = self._now - 0.05
         self._air = [(s, e) for s, e in self._air if e > horizon]
         self._air.append((start, end))
@@ -338,7 +343,7 @@ class SimBus:
         if any(s < end and start < e for s, e in self._air):
             self.counters.collisions += 1
             data = bytes(b ^ 0x5A for b in data)
-        self._on_air(start, end)
+        self._on_air(start, end, data)
         self._slot_air = [(s, e) for s, e in self._slot_air if e > self._now - 0.05] + [(start, end)]
         self._line_free = max(self._line_free, end)
         for when, frame in self._faulty(end, data):
@@ -448,7 +453,7 @@ class SimBus:
             turn = self.turnaround_draw() if self.turnaround_draw is not None else self.turnaround
             start = max(at + turn, self._line_free)
             end = start + self.wire_time(len(tx))
-            self._on_air(start, end)
+            self._on_air(start, end, tx)
             self._line_free = max(self._line_free, end)
             for when, frame in self._faulty(end, tx):
                 self._schedule(when, "host", address, frame)

@@ -220,3 +220,16 @@ def test_seat_4_in_a_window_hears_the_host_talk_to_seat_3_and_leaves_the_window(
     sim.press(4, Button.OK)
     heard = sb.Decoder().feed(bus.read(0.02) + bus.read(0.02))
     assert [(f.addr, f.mtype) for f in heard] == [(3, sb.ACK)]
+
+
+def test_the_lines_trace_shows_the_hosts_frame_and_seat_3s_answer(table4: tuple[SimTable, list[InputEvent]]) -> None:
+    """What ``benchmarks/bus_timing.py --trace`` prints the slow presses with: every transmission on the line."""
+    sim, _ = table4
+    line: list[tuple[float, float, bytes]] = []
+    sim.bus.on_air = lambda start, end, data: line.append((start, end, data))
+    sim.master.abandon_span()
+    sim.bus.write(sb.encode_frame(3, 201, sb.SET_LED, bytes((1, 2, 3))))
+    sim.bus.read(0.02)
+    said = [(f.addr, f.mtype, f.from_node) for _, _, data in line for f in sb.Decoder().feed(data)]
+    assert said == [(3, sb.SET_LED, False), (3, sb.ACK, True)]
+    assert all(start < end for start, end, _ in line) and line[0][1] <= line[1][0]
