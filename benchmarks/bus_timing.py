@@ -221,6 +221,11 @@ def node_replies_file(path: str) -> tuple[float, ...]:
         raise argparse.ArgumentTypeError(f"{path}: not a file of benchmarks/node_reply.py --save-replies ({exc})") from None
 
 
+TYPE_NAMES = {getattr(sb, name): name for name in (
+    "IDENTIFY", "POLL", "POLL_ALL", "LISTEN", "WINDOW_ACKS", "SET_LED", "DISPLAY", "DISPLAY_CMD", "RESET",
+    "DISPLAY_RLE", "STAGE", "DISPLAY_STAGED", "IDENTITY", "EVENTS", "ACK", "NAK", "AUTH")}
+
+
 def frame_words(data: bytes) -> str:
     """A transmission as a trace shows it: who sent it to whom, its type and size (or ``garbled``)."""
     frames = sb.Decoder().feed(data)
@@ -229,11 +234,6 @@ def frame_words(data: bytes) -> str:
     f = frames[0]
     who = f"seat {f.addr:3d}" if f.from_node else f"host>{f.addr:3d}"
     return f"{who}  {TYPE_NAMES.get(f.mtype & ~sb.QUIET, f'0x{f.mtype:02x}')} s{f.seq} {len(data)} B"
-
-
-TYPE_NAMES = {getattr(sb, name): name for name in (
-    "IDENTIFY", "POLL", "POLL_ALL", "LISTEN", "WINDOW_ACKS", "SET_LED", "DISPLAY", "DISPLAY_CMD", "RESET",
-    "DISPLAY_RLE", "STAGE", "DISPLAY_STAGED", "IDENTITY", "EVENTS", "ACK", "NAK", "AUTH")}
 
 
 def print_trace(arrivals: list[tuple[float, int, int, bool, float]],
@@ -255,7 +255,6 @@ def press_to_director_simulated(seats: int, seconds: float, seeds: list[int], ba
     """Games at the simulated table (``tianhei bus-sim``: the firmware under MicroPython, the wire's time, the
     bots' presses), ``seconds`` of table time each: each press from the finger to the host, in simulated time, so
     the same on every run and every machine. ``trace``: print that many of the slowest with the line around them."""
-    from controller.ports import ButtonEvent
     from controller.rules.setup import configure
     from controller.rules.variant import load_variant
     from controller.sessions.bus_session import BusSession
@@ -273,18 +272,11 @@ def press_to_director_simulated(seats: int, seconds: float, seeds: list[int], ba
             if trace:
                 line = air[seed] = []
                 session.sim.bus.on_air = lambda start, end, data, line=line: line.append((start, end, bytes(data)))
-                noted = session.arrived
-
-                def arrived(event: InputEvent, session: BusSession = session, noted=noted, seed: int = seed) -> None:
-                    before = len(session.latencies)
-                    noted(event)
-                    if len(session.latencies) > before and isinstance(event, ButtonEvent):
-                        arrivals.append((session.latencies[-1], seed, event.seat, event.pressed, session.clock.now()))
-
-                session.arrived = arrived  # type: ignore[method-assign]
             session.start()
             session.run(max_time=seconds)
             lat += [x * 1000 for x in session.latencies]
+            arrivals += [(took, seed, seat, pressed, at)
+                         for took, (at, seat, pressed) in zip(session.latencies, session.heard, strict=True)]
     listed = seats + 1  # and the judge's remote
     round_ms = listen_round_ms(listed, baud, sb.POLL_ALL_SHORT_GUARD_US)  # the simulated seats say SLOT_EXACT
     over = sum(x > 5.0 for x in lat)

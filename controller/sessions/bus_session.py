@@ -396,6 +396,8 @@ class BusSession:
         self.bots = LookingBots(self.director, self.hands, self.policy, self.seed) if self.policy else None
         self.inputs: list[InputEvent] = []
         self.latencies: list[float] = []
+        #: For each latency, when the host had it and whose it was: (time, seat, pressed).
+        self.heard: list[tuple[float, int, bool]] = []
 
     def arrived(self, event: InputEvent) -> None:
         """In the poll round, the moment the master has the event: on the table its thread hands it to the loop
@@ -405,6 +407,7 @@ class BusSession:
             took = self.hands.latency(event, self.clock.now())
             if took is not None:
                 self.latencies.append(took)
+                self.heard.append((self.clock.now(), event.seat, event.pressed))
 
     def deliver(self, event: InputEvent, sink: Sink) -> None:
         """On the loop: note what the director is about to see, then let it see it."""

@@ -410,7 +410,7 @@ class Node:
             self.stats["untimed"] += 1
             return
         if not self.queue and roll != me:
-            if self.confirm_seq is None:
+            if self.confirm_seq is None:  # (a quiet command's confirmation goes in a LISTEN slot, not here)
                 # Nothing yet, but the slot is up to a lead and fifteen slots away (2-4 ms at 16 seats): a press
                 # made meanwhile is answered there (_span_step), not after the window, the host's commands and
                 # its next poll (6-9 ms: benchmarks/bus_timing.py's slowest presses, firmware/PROTOCOL.md,
@@ -445,7 +445,7 @@ class Node:
         length = buf[at + 1]
         p = at + _HEADER_LEN
         span = self.span
-        if span is not None and span.seq == seq and not span.poll:
+        if span is not None and span.seq == seq:
             # The second copy of the LISTEN this node is answering in: the window begins at its end (or its lead,
             # ``after_us``, after it), which the node may know better than the first's.
             if span.next_round == 0 and link.timed:
