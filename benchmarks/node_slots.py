@@ -30,6 +30,10 @@ table, as in a vote where the host answers a press with nothing but the seat's o
     .venv/bin/python benchmarks/node_slots.py [--seats 4] [--seconds 3] [--guard 40] [--together 12] [--trace 4]
                                               [--screens-every MS] [--min-cycle MS] [--command-slot MS] [--json]
                                               [--clean-line] [--listen-lead US] [--window-acks]
+                                              [--link wire|uart:MS|ftdi:MS]
+
+``--link`` puts the host behind the Pi's UART or a USB adapter (``ftdi:1``: an FTDI chip's 1 ms latency timer, as
+bus-16's adapter is set), as ``benchmarks/bus_timing.py --links`` does for its simulated nodes.
 """
 
 from __future__ import annotations
@@ -47,6 +51,7 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 sys.path.insert(0, str(REPO / "benchmarks"))
 
+from bus_timing import describe_link, host_link  # noqa: E402
 from node_reply import boot_seats, symbol  # noqa: E402
 
 from controller.bus import seatbus as sb  # noqa: E402
@@ -286,6 +291,9 @@ def main() -> int:
                              "table: PROTOCOL.md, \"Acks inside the window\")")
     parser.add_argument("--trace", type=int, default=0, metavar="N",
                         help="print the N slowest presses with the line around each and the seats' heap collections")
+    parser.add_argument("--link", type=host_link, default=(0.0, 0.0), metavar="LINK",
+                        help="how the host hears the line: wire (at once, the default), uart:MS (the Pi's UART, e.g. "
+                             "uart:0.2) or ftdi:MS (a USB adapter's latency timer, e.g. ftdi:1: bus-16's adapter)")
     args = parser.parse_args()
     image = firmware_build.build()
     firmware = image.firmware.read_bytes()
@@ -293,6 +301,7 @@ def main() -> int:
     wall = time.monotonic()
     with EmulatedBus(baud=args.baud) as bus:
         addresses = boot_seats(bus, firmware, args.seats)
+        bus.adapter_tick, bus.host_delay = args.link
         master = BusMaster(bus, [NodeSpec(address=a, seat=a) for a in addresses], baud=args.baud)
         master.short_guard_us = args.guard  # the nodes say CAP_SLOT_EXACT (firmware 0.7): the host's short guard
         master.slot_us = sb.poll_all_slot_us(master.baud, args.guard)
@@ -377,7 +386,7 @@ def main() -> int:
             result.update(quiet_sent=sent, quiet_confirmed=confirmed, quiet_by_name=by_name,
                           poll_alls=master.stats.poll_alls, listens=master.stats.listens,
                           window_acks=master.stats.window_acks)
-        result.update(seats=args.seats, emulated_s=round(bus.now() - began, 2), screens_every_ms=args.screens_every,
+        result.update(link=describe_link(args.link), seats=args.seats, emulated_s=round(bus.now() - began, 2), screens_every_ms=args.screens_every,
                       host_s=round(time.monotonic() - wall, 1), slot_us=master.slot_us, guard_us=args.guard)
     if args.json:
         print(json.dumps(result))

@@ -18,6 +18,7 @@ import json
 import os
 import subprocess
 import tempfile
+from collections import deque
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -123,7 +124,8 @@ class EmulatedBus:
         self.byte_ns = round(10 * NS / baud)
         self.picos: list[EmulatedPico] = []
         self._t_ns = 0
-        #: (time in ns, byte) of every byte that reached the master: the benchmark's reply latencies come from it.
+        #: (time in ns, byte) of every byte towards the master, as it ended on the line: the benchmark's reply latencies
+        #: come from it.
         self.heard: list[tuple[int, int]] = []
         #: (time in ns the last byte is on the line, bytes) of every master write.
         self.said: list[tuple[int, bytes]] = []
@@ -133,6 +135,14 @@ class EmulatedBus:
         #: What ``at`` planned: (ns, order, action), run when the line's time reaches it, inside a read or a run.
         self._actions: list[tuple[int, int, Callable[[], None]]] = []
         self._order = itertools.count()
+        #: The host's way from the line to the master, as in :class:`~controller.bus.sim.SimBus`: a USB adapter's
+        #: latency timer (seconds; an FTDI chip hands on what it received only when its timer runs out, every 1
+        #: ms with systemd/99-tianhei.rules) and the host's own delay after a byte's end (the Pi's UART, about
+        #: 0.2 ms). Both 0: the master hears each byte as it ends on the line.
+        self.adapter_tick = 0.0
+        self.host_delay = 0.0
+        #: Bytes on their way to the master: (ns they reach it, byte).
+        self._held: deque[tuple[int, int]] = deque()
         self.call({"op": "hello", "baud": baud, "bootrom": words})
 
     # --- the process ------------------------------------------------------------------------------------------
@@ -232,6 +242,31 @@ class EmulatedBus:
         return got + self._run_to(until_ns, stop_on_rx)
 
     def _run_to(self, until_ns: int, stop_on_rx: bool) -> bytes:
+        if not (self.adapter_tick > 0 or self.host_delay > 0):
+            return bytes(b for _, b in self._emulate(until_ns, stop_on_rx))
+        got = bytearray()
+        while True:
+            while self._held and self._held[0][0] <= self._t_ns:
+                got.append(self._held.popleft()[1])
+            if (got and stop_on_rx) or self._t_ns >= until_ns:
+                return bytes(got)
+            if self._held:  # the Picos run on while the adapter holds what came; what comes meanwhile waits too
+                rx = self._emulate(min(until_ns, self._held[0][0]), stop_on_rx=False)
+            else:
+                rx = self._emulate(until_ns, stop_on_rx)
+            self._held.extend((self._reaches_master(t), b) for t, b in rx)
+
+    def _reaches_master(self, t_ns: int) -> int:
+        """When a byte that ended on the line at ``t_ns`` reaches the master: the host's delay, then the
+        adapter's next tick (the ticks counted from the line's time 0)."""
+        due = t_ns + round(self.host_delay * NS)
+        if self.adapter_tick > 0:
+            tick = round(self.adapter_tick * NS)
+            due = -(-due // tick) * tick
+        return due
+
+    def _emulate(self, until_ns: int, stop_on_rx: bool) -> list[tuple[int, int]]:
+        """Let the Picos run to ``until_ns`` (or the first byte towards the master); the bytes, timed on the line."""
         answer = self.call({"op": "run", "until": until_ns, "stop_on_rx": stop_on_rx})
         self._t_ns = int(answer["t"])
         self.collisions = int(answer.get("collisions", self.collisions))
@@ -248,7 +283,7 @@ class EmulatedBus:
                 self.on_reset(pico, reason)
         rx = [(int(t), int(b)) for t, b in answer["rx"]]
         self.heard.extend(rx)
-        return bytes(b for _, b in rx)
+        return rx
 
     def noise(self, data: bytes, after: float = 0.0) -> float:
         """Put ``data`` on the line from no node, its first byte ``after`` seconds from now (a spike, a node
