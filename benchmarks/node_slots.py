@@ -51,7 +51,7 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 sys.path.insert(0, str(REPO / "benchmarks"))
 
-from bus_timing import describe_link, host_link  # noqa: E402
+from bus_timing import TYPE_NAMES, describe_link, frame_words, host_link  # noqa: E402
 from node_reply import boot_seats, symbol  # noqa: E402
 
 from controller.bus import seatbus as sb  # noqa: E402
@@ -112,6 +112,14 @@ def frames_of(tx: list[int], byte_ns: int) -> list[tuple[int, int]]:
     return out
 
 
+def answers_over_host(bus: EmulatedBus, edges: dict[int, dict[str, list]]) -> list[tuple[int, int]]:
+    """(address, first byte's start in ns) of every answer a node began while a frame of the host's was on the
+    line: a node still in a window the host has ended, which garbles the host's frame for every node."""
+    host = [(done - len(data) * bus.byte_ns, done) for done, data in bus.said]
+    return [(address, start) for address, seen in edges.items() for start, end in frames_of(seen["tx"], bus.byte_ns)
+            if any(start < h_end and h_start < end for h_start, h_end in host)]
+
+
 def measure(bus: EmulatedBus, edges: dict[int, dict[str, list]]) -> dict[str, object]:
     """Each slotted answer against its slot: start error, DE lead and release, overruns. A roll call's answer
     begun after its last slot, and over before the window's end (firmware 0.9.7's late roll call), is counted
@@ -152,10 +160,7 @@ def measure(bus: EmulatedBus, edges: dict[int, dict[str, list]]) -> dict[str, ob
                 release.append((fall - end) / 1000)
                 if fall > ideal + slot:
                     overruns += 1
-    # A node driving the line while the host's frame is on it (a node still in a window the host has ended).
-    host = [(done - len(data) * bus.byte_ns, done) for done, data in bus.said]
-    over_host = sum(1 for seen in edges.values() for start, end in frames_of(seen["tx"], bus.byte_ns)
-                    if any(start < h_end and h_start < end for h_start, h_end in host))
+    over_host = len(answers_over_host(bus, edges))
     # Two nodes driving the line at once (DE high on both): a collision, whatever the slots' arithmetic says.
     driven = sorted((rise, fall, address) for address, seen in edges.items()
                     for rise, fall in zip([t for t, level in seen["pin"] if level],
@@ -223,27 +228,40 @@ def press_records(touches: list[tuple[int, bool, float]],
     return out
 
 
-def trace(bus: EmulatedBus, records: list[tuple[float, int, bool, float]], heard_from: int,
-          collections: dict[int, list[list[int]]], slowest: int) -> None:
-    """The ``slowest`` presses, each with the line around it: the master's frames (type@address, SEQ, bytes), the
-    nodes' answers, and each seat's heap collections, in ms from the finger (what firmware/PROTOCOL.md's "The
-    nodes' own time" was traced with)."""
+def trace_line(bus: EmulatedBus, heard_from: int, collections: dict[int, list[list[int]]]) -> list[tuple[float, str]]:
+    """The line as the traces print it, in seconds: the master's frames (from their first byte: address, type,
+    SEQ, bytes), the nodes' answers (at their last byte: type, SEQ, payload), and each seat's heap collections."""
     line: list[tuple[float, str]] = []
-    for done, data in bus.said:
-        for frame in sb.Decoder().feed(data):
-            line.append(((done - len(data) * bus.byte_ns) / 1e9, f"host  {frame.mtype:02x}@{frame.addr} s{frame.seq} "
-                                                                  f"{len(data)} B"))
+    line += [((done - len(data) * bus.byte_ns) / 1e9, frame_words(data)) for done, data in bus.said]
     decoder = sb.Decoder()
     for at, byte in bus.heard[heard_from:]:
         for frame in decoder.feed(bytes([byte])):
-            line.append((at / 1e9, f"seat  {frame.mtype:02x}@{frame.addr} s{frame.seq} {frame.payload.hex()}"))
+            name = TYPE_NAMES.get(frame.mtype, f"0x{frame.mtype:02x}")
+            line.append((at / 1e9, f"seat {frame.addr:3d}  {name} s{frame.seq} {frame.payload.hex()} (its end)"))
     for address, spans in collections.items():
         line += [(begin / 1e9, f"gc    seat {address} for {(end - begin) / 1e6:.2f} ms") for begin, end in spans]
     line.sort()
+    return line
+
+
+def trace(line: list[tuple[float, str]], records: list[tuple[float, int, bool, float]], slowest: int) -> None:
+    """The ``slowest`` presses, each with the line around it, in ms from the finger (what firmware/PROTOCOL.md's
+    "The nodes' own time" was traced with)."""
     for ms, address, pressed, start in sorted(records, reverse=True)[:slowest]:
         print(f"--- {ms:.1f} ms: seat {address} {'press' if pressed else 'release'} at {start * 1000:.3f} ms")
         for at, what in line:
             if start - 0.012 <= at <= start + ms / 1000 + 0.0005:
+                print(f"  {(at - start) * 1000:8.3f}  {what}")
+
+
+def trace_over_host(line: list[tuple[float, str]], over: list[tuple[int, int]], shown: int) -> None:
+    """The first ``shown`` answers begun over a frame of the host's, each with the line before it, in ms from
+    the answer's first byte: the window the node still thought it was in, and where the host ended it."""
+    for address, start_ns in sorted(over, key=lambda answer: answer[1])[:shown]:
+        start = start_ns / 1e9
+        print(f"--- seat {address} began an answer over the host's frame at {start * 1000:.3f} ms")
+        for at, what in line:
+            if start - 0.008 <= at <= start + 0.0005:
                 print(f"  {(at - start) * 1000:8.3f}  {what}")
 
 
@@ -290,7 +308,8 @@ def main() -> int:
                         help="the host acks news inside the LISTEN window (WINDOW_ACKS, firmware 0.9.9; off on the "
                              "table: PROTOCOL.md, \"Acks inside the window\")")
     parser.add_argument("--trace", type=int, default=0, metavar="N",
-                        help="print the N slowest presses with the line around each and the seats' heap collections")
+                        help="print the N slowest presses with the line around each and the seats' heap collections, "
+                             "and the first N answers begun over a frame of the host's")
     parser.add_argument("--link", type=host_link, default=(0.0, 0.0), metavar="LINK",
                         help="how the host hears the line: wire (at once, the default), uart:MS (the Pi's UART, e.g. "
                              "uart:0.2) or ftdi:MS (a USB adapter's latency timer, e.g. ftdi:1: bus-16's adapter)")
@@ -378,7 +397,9 @@ def main() -> int:
             if args.trace:
                 collections = {pico.config["address"]: bus.call({"op": "watch", "pico": pico.index, "take": True})["gc"]
                                for pico in bus.picos}
-                trace(bus, records, heard_from, collections, args.trace)
+                line = trace_line(bus, heard_from, collections)
+                trace(line, records, args.trace)
+                trace_over_host(line, answers_over_host(bus, edges), args.trace)
             result["screens_ms"] = spread(settle)
             sent, confirmed, by_name = (a - b for a, b in zip(
                 (master.stats.quiet_sent, master.stats.quiet_confirmed, master.stats.quiet_by_name), quiet_before,
