@@ -130,7 +130,8 @@ class EmulatedBus:
         #: (time in ns the last byte is on the line, bytes) of every master write.
         self.said: list[tuple[int, bytes]] = []
         self.on_reset: Callable[[EmulatedPico, int], None] | None = None
-        #: Bytes garbled on the line because two senders (Picos, or a Pico and noise) were on it at once.
+        #: Bytes garbled on the line because two senders (Picos, a Pico and noise, or a Pico and the master) were on it
+        #: at once.
         self.collisions = 0
         #: What ``at`` planned: (ns, order, action), run when the line's time reaches it, inside a read or a run.
         self._actions: list[tuple[int, int, Callable[[], None]]] = []

@@ -25,7 +25,9 @@
 //
 // The line, as one RS-485 pair: two Picos whose bytes are on the wire at the same time (a byte's ten bit times
 // overlap) both reach every receiver garbled (each byte XOR 0x5A, as controller/bus/sim.py garbles a collision),
-// never as two good bytes one after the other; so do noise bytes put on the line ({"op": "noise"}). A Pico with
+// never as two good bytes one after the other; so do noise bytes put on the line ({"op": "noise"}), and a Pico's
+// bytes and the master's when a Pico talks over the master's frame (every Pico that has not yet taken those bytes
+// gets them garbled, the master the Pico's). A Pico with
 // its power off ({"op": "off"}) neither runs, hears nor sends until {"op": "power"} boots it again.
 'use strict';
 
@@ -107,6 +109,7 @@ const bus = {
     picos: [],
     recent: [], // {source, entry}: the bytes of the last few byte times, to find two senders at once
     noise: [], // [time_ns, byte] still to come on the line from no Pico ({"op": "noise"})
+    hostBytes: [], // [time_ns, byte] of the master's latest bytes (one entry shared by every Pico's queue)
     collisions: 0, // bytes garbled by another sender
 };
 
@@ -414,6 +417,14 @@ bus.carry = function (from, byte, at) {
             garble(entry);
         }
     }
+    // A Pico talking while the master's frame is on the line: the master's bytes are garbage for every Pico that
+    // has not taken them yet, and the Pico's for the master (which does not hear itself).
+    for (const host of bus.hostBytes) {
+        if (Math.abs(host[0] - at) < bus.byteNs) {
+            garble(host);
+            garble(entry);
+        }
+    }
     bus.recent = bus.recent.filter((one) => one.entry[0] > at - 4 * bus.byteNs);
     bus.recent.push({ source, entry });
     bus.toMaster.push(entry);
@@ -521,9 +532,12 @@ function handle(req) {
         case 'write': {
             let at = Math.max(now, lineFree);
             const data = Buffer.from(req.data, 'hex');
+            bus.hostBytes = bus.hostBytes.filter((entry) => entry[0] > now - 4 * bus.byteNs);
             for (const byte of data) {
                 at += bus.byteNs;
-                for (const pico of bus.picos) pico.rxQueue.push([at, byte]);
+                const entry = [at, byte];
+                bus.hostBytes.push(entry);
+                for (const pico of bus.picos) pico.rxQueue.push(entry);
             }
             lineFree = at;
             return { done: at };

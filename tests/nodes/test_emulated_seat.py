@@ -113,6 +113,24 @@ def test_poll_with_nothing_to_say_and_set_led_lights_the_pwm(seat):
     assert round(bus.now() * 1e9) == -(-ended // 1_000_000) * 1_000_000 > ended
 
 
+def test_seat_5_answering_while_the_master_still_talks_garbles_both_as_on_the_cable(seat):
+    """A node's answer over a frame of the master's (a seat still in a window the host ended, here made to by a
+    frame the master sends into the slots) is garbage for the master, and the master's bytes under it for every
+    node: neither reaches anyone whole."""
+    bus, _pico = seat
+    assert exchange(bus, 5, 1, sb.IDENTIFY).mtype == sb.IDENTITY
+    slot_us = sb.poll_all_slot_us(bus.baud, sb.POLL_ALL_SHORT_GUARD_US)
+    # seat 5 is called to answer in its POLL_ALL slot, 1.5 ms after the frame; the master talks to seat 6 from
+    # 0.5 ms after it, for 2 ms
+    bus.write(sb.encode_frame(sb.BROADCAST, 2, sb.POLL_ALL, sb.encode_poll_all(slot_us, 5, [5], [], 1500)))
+    before = bus.collisions
+    got = bus.run(0.0005)
+    bus.write(sb.encode_frame(6, 3, sb.DISPLAY_RLE, bytes(200)))
+    heard = sb.Decoder().feed(got + bus.run(0.01))
+    assert not any(frame.addr == 5 for frame in heard)
+    assert bus.collisions > before
+
+
 def test_seat_3_presses_ok_and_the_master_hears_it_through_poll_all(tmp_path, firmware):
     bus, picos = boot(tmp_path, firmware, [3, 4])
     try:
