@@ -60,6 +60,10 @@ class BrokerError(Exception):
     """Mosquitto is missing, or would not start: the message says which and what to do."""
 
 
+class PortInUse(BrokerError):
+    """Another program listens on the broker's port (or took it while Mosquitto started)."""
+
+
 def _tool(candidates: Sequence[str]) -> str:
     for c in candidates:
         found = c if os.path.isabs(c) and os.access(c, os.X_OK) else shutil.which(c)
@@ -323,24 +327,55 @@ def port_open(port: int, host: str = "127.0.0.1") -> bool:
         return s.connect_ex((host, port)) == 0
 
 
+def listens(pid: int, port: int) -> bool | None:
+    """Does process ``pid`` hold the socket listening on TCP ``port``? (Linux's /proc: the listening sockets'
+    inodes in /proc/net/tcp[6], against the process's open files.) None where /proc cannot tell."""
+    inodes = set()
+    for table in ("/proc/net/tcp", "/proc/net/tcp6"):
+        try:
+            rows = Path(table).read_text(encoding="ascii").splitlines()[1:]
+        except OSError:
+            return None
+        for row in rows:
+            fields = row.split()
+            if len(fields) > 9 and fields[3] == "0A" and int(fields[1].rsplit(":", 1)[1], 16) == port:
+                inodes.add(f"socket:[{fields[9]}]")
+    try:
+        fds = os.listdir(f"/proc/{pid}/fd")
+    except OSError:
+        return None
+    for fd in fds:
+        with contextlib.suppress(OSError):
+            if os.readlink(f"/proc/{pid}/fd/{fd}") in inodes:
+                return True
+    return False
+
+
 def launch(conf: Path, port: int, *, timeout: float = 10.0, cwd: Path | str | None = None,
            log: Path | None = None) -> subprocess.Popen[bytes]:
-    """``mosquitto -c CONF``, returned once it listens on 127.0.0.1:``port``; a BrokerError with what it said
-    (its stderr, the tail of ``log``) when it exits first, or when it does not listen within ``timeout`` s."""
+    """``mosquitto -c CONF``, returned once it listens on 127.0.0.1:``port`` itself; a BrokerError with what it
+    said (its stderr, the tail of ``log``) when it exits first, or when it does not listen within ``timeout`` s;
+    PortInUse when another program has the port. (Seeing the port open was not enough: with another program on
+    it, Mosquitto exited on "Address already in use" and its clients waited on the other program.)"""
+    if port_open(port):
+        raise PortInUse(f"127.0.0.1:{port} is in use by another program, so mosquitto cannot listen there: "
+                        f"stop that program or set another port ([mqtt] port)")
     proc = subprocess.Popen([_tool(MOSQUITTO), "-c", str(conf)], cwd=cwd, stdin=subprocess.DEVNULL,
                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     end = time.monotonic() + timeout
-    while not port_open(port):
+    while True:
         if proc.poll() is not None:
             err = proc.stderr.read().decode(errors="replace") if proc.stderr else ""
             err += log.read_text(errors="replace")[-800:] if log is not None and log.is_file() else ""
-            raise BrokerError(f"mosquitto exited at start (port {port}): {err.strip()}")
+            kind = PortInUse if "Address already in use" in err else BrokerError
+            raise kind(f"mosquitto exited at start (port {port}): {err.strip()}")
+        if port_open(port) and listens(proc.pid, port) is not False:
+            return proc
         if time.monotonic() > end:
             proc.kill()
             proc.wait(5)
             raise BrokerError(f"mosquitto did not listen on 127.0.0.1:{port} within {timeout} s")
         time.sleep(0.02)
-    return proc
 
 
 class Mosquitto:
@@ -355,16 +390,31 @@ class Mosquitto:
         self.port = port or free_port()
         self.tls_port = free_port() if tls else TLS_PORT
         (root / "data").mkdir(parents=True, exist_ok=True)
-        self.files = write_files(root, club, rooms, port=self.port, data_dir=root / "data",
-                                 run_as=getpass.getuser(), log_file=root / "mosquitto.log", bridge=bridge,
-                                 tls_port=self.tls_port, tls_binds=["127.0.0.1"] if tls else ())
+        #: The ports were picked here (no port given): a first start that finds one taken picks again.
+        self._picked = port is None
+        self._write = lambda: write_files(root, club, rooms, port=self.port, data_dir=root / "data",
+                                          run_as=getpass.getuser(), log_file=root / "mosquitto.log", bridge=bridge,
+                                          tls_port=self.tls_port, tls_binds=["127.0.0.1"] if tls else ())
+        self.files = self._write()
         self.proc: subprocess.Popen[bytes] | None = None
         self.starts = 0
 
     def start(self, timeout: float = 10.0) -> None:
+        """Start it (again, after :meth:`kill`, on the same port). A free port picked at construction can be taken
+        by another program before Mosquitto binds it (free_port lets it go): the first start then picks another,
+        twice at most; a later start keeps its port, which its clients know."""
         if self.proc is not None and self.proc.poll() is None:
             return
-        self.proc = launch(self.files.conf, self.port, timeout=timeout, log=self.root / "mosquitto.log")
+        for attempt in range(3):
+            try:
+                self.proc = launch(self.files.conf, self.port, timeout=timeout, log=self.root / "mosquitto.log")
+                break
+            except PortInUse:
+                if not self._picked or self.starts or attempt == 2:
+                    raise
+                self.port = free_port()
+                self.tls_port = free_port() if self.tls_port != TLS_PORT else TLS_PORT
+                self.files = self._write()
         self.starts += 1
 
     def kill(self) -> None:

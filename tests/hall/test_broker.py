@@ -6,12 +6,13 @@ from __future__ import annotations
 
 import asyncio
 import json
+import socket
 
 import aiomqtt
 import pytest
 
-from controller.hall.broker import acl, config, write_files
-from tests.hall.conftest import CLUB, until
+from controller.hall.broker import Mosquitto, PortInUse, acl, config, listens, write_files
+from tests.hall.conftest import CLUB, ROOMS, until
 
 
 def client(broker, user: str | None, password: str | None = None, **kw) -> aiomqtt.Client:
@@ -121,3 +122,40 @@ def test_a_new_club_address_gets_a_broker_certificate_naming_it_from_the_same_ca
     assert "IP Address:10.0.0.5" in text and "192.168.8.2" not in text
     assert first.cafile.read_bytes() == ca  # the tables' copies of ca.crt stay good
     assert kept != (tmp_path / "certs" / "broker.crt").read_bytes()
+
+
+def another_program_on(port: int) -> socket.socket:
+    s = socket.socket()
+    s.bind(("127.0.0.1", port))
+    s.listen()
+    return s
+
+
+def test_another_program_on_the_brokers_port_is_named_and_nothing_pretends_to_be_the_broker(tmp_path):
+    """Seeing the port open was once taken for the broker up: Mosquitto had exited on "Address already in use" and
+    the hall waited on the other program (a test failed by chance when another test's server had the port)."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    with another_program_on(port):
+        broker = Mosquitto(tmp_path, CLUB, ROOMS, port=port)
+        with pytest.raises(PortInUse, match=f"127.0.0.1:{port} is in use by another program"):
+            broker.start()
+        assert not broker.running
+
+
+def test_a_picked_port_taken_before_the_broker_starts_moves_the_broker_and_its_clients_reach_it(tmp_path):
+    broker = Mosquitto(tmp_path, CLUB, ROOMS)  # its port picked, then let go until it starts
+    taken = broker.port
+    with another_program_on(taken):
+        broker.start()
+        try:
+            assert broker.port != taken and listens(broker.proc.pid, broker.port)
+
+            async def go():
+                async with client(broker, "hall") as hall:
+                    await hall.publish(f"tianhei/{CLUB}/hall/rooms/1/ack", b"{}", qos=1)
+
+            asyncio.run(go())
+        finally:
+            broker.stop()
