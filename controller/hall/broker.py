@@ -383,6 +383,10 @@ class Mosquitto:
     ``kill()`` is ``kill -9`` (what the broker had not saved is lost); ``start()`` brings it back on the same
     port with the same data."""
 
+    #: Its ports were picked by itself (no port given): a first start that finds one taken picks again. (A
+    #: subclass with files of its own, the league's broker whose port the clubs' bridges know, does not.)
+    _picked = False
+
     def __init__(self, root: Path, club: str, rooms: Sequence[str], port: int | None = None,
                  bridge: Bridge | None = None, tls: bool = False) -> None:
         """``tls``: a TLS listener on loopback too, on :attr:`tls_port` (the club network's, for the tests)."""
@@ -390,14 +394,18 @@ class Mosquitto:
         self.port = port or free_port()
         self.tls_port = free_port() if tls else TLS_PORT
         (root / "data").mkdir(parents=True, exist_ok=True)
-        #: The ports were picked here (no port given): a first start that finds one taken picks again.
         self._picked = port is None
-        self._write = lambda: write_files(root, club, rooms, port=self.port, data_dir=root / "data",
-                                          run_as=getpass.getuser(), log_file=root / "mosquitto.log", bridge=bridge,
-                                          tls_port=self.tls_port, tls_binds=["127.0.0.1"] if tls else ())
+        self._club, self._rooms, self._bridge, self._tls = club, list(rooms), bridge, tls
         self.files = self._write()
         self.proc: subprocess.Popen[bytes] | None = None
         self.starts = 0
+
+    def _write(self) -> BrokerFiles:
+        """The broker's files for its ports (written again when a first start picks others)."""
+        root = self.root
+        return write_files(root, self._club, self._rooms, port=self.port, data_dir=root / "data",
+                           run_as=getpass.getuser(), log_file=root / "mosquitto.log", bridge=self._bridge,
+                           tls_port=self.tls_port, tls_binds=["127.0.0.1"] if self._tls else ())
 
     def start(self, timeout: float = 10.0) -> None:
         """Start it (again, after :meth:`kill`, on the same port). A free port picked at construction can be taken

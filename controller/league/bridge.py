@@ -180,12 +180,20 @@ class LeagueMosquitto(broker.Mosquitto):
     def __init__(self, root: Path, clubs: Sequence[str], certs: Path, tls_port: int | None = None,
                  local_port: int | None = None) -> None:
         self.root = root
+        self.clubs = list(clubs)
+        self.certs = certs
         self.tls_port = tls_port or broker.free_port()
         self.port = local_port or broker.free_port()
         (root / "data").mkdir(parents=True, exist_ok=True)
-        self.league = league_files(root, clubs, certs, tls_port=self.tls_port, local_port=self.port,
-                                   data_dir=root / "data", run_as=getpass.getuser(), log_file=root / "mosquitto.log")
-        self.files = broker.BrokerFiles(root, self.port, "league", [], self.league.conf,
-                                        dict(self.league.passwords))
+        # Ports it picked may be picked again at the first start (Mosquitto.start), before any bridge knows them;
+        # the files are then written again (the service's password is kept).
+        self._picked = tls_port is None and local_port is None
+        self.files = self._write()
         self.proc = None
         self.starts = 0
+
+    def _write(self) -> broker.BrokerFiles:
+        self.league = league_files(self.root, self.clubs, self.certs, tls_port=self.tls_port, local_port=self.port,
+                                   data_dir=self.root / "data", run_as=getpass.getuser(),
+                                   log_file=self.root / "mosquitto.log")
+        return broker.BrokerFiles(self.root, self.port, "league", [], self.league.conf, dict(self.league.passwords))

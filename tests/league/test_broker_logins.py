@@ -7,14 +7,15 @@ from __future__ import annotations
 
 import asyncio
 import json
+import socket
 
-from controller.hall.broker import Mosquitto
+from controller.hall.broker import Mosquitto, listens
 from controller.hall.mqtt import BrokerAddress
-from controller.league.bridge import LEAGUE_USER, Bridge
+from controller.league.bridge import LEAGUE_USER, Bridge, LeagueMosquitto
 from controller.league.service import LeagueService
 from controller.league.store import LeagueStore
 from tests.hall.conftest import until
-from tests.league.conftest import club_tls_client, collect, league_client, message, record
+from tests.league.conftest import CLUBS, club_tls_client, collect, league_client, message, record
 
 
 def club_broker(tmp_path, league_broker, certs, club: str) -> Mosquitto:
@@ -137,3 +138,27 @@ def test_the_league_page_shows_a_bridge_down_when_its_club_broker_is_gone(tmp_pa
         return json.dumps(service.snapshot()["clubs"])
 
     assert '"bridge": "down"' in asyncio.run(go())
+
+
+def test_the_league_broker_whose_picked_port_was_taken_before_it_started_moves_and_the_service_gets_in(tmp_path,
+                                                                                                     certs):
+    """As the club's broker (tests/hall/test_broker.py): a port picked and let go may be another program's by the
+    start; the league's broker picks again, with its files written again and the service's password kept."""
+    broker = LeagueMosquitto(tmp_path / "league", CLUBS, certs[0])
+    password = broker.files.passwords[LEAGUE_USER]
+    taken = broker.port
+    with socket.socket() as other:
+        other.bind(("127.0.0.1", taken))
+        other.listen()
+        broker.start()
+        try:
+            assert broker.port != taken and listens(broker.proc.pid, broker.port)
+            assert broker.files.passwords[LEAGUE_USER] == password
+
+            async def go():
+                async with league_client(broker) as client:
+                    await client.subscribe("league/#")
+
+            asyncio.run(go())
+        finally:
+            broker.stop()
