@@ -383,8 +383,8 @@ class Mosquitto:
     ``kill()`` is ``kill -9`` (what the broker had not saved is lost); ``start()`` brings it back on the same
     port with the same data."""
 
-    #: Its ports were picked by itself (no port given): a first start that finds one taken picks again. (A
-    #: subclass with files of its own, the league's broker whose port the clubs' bridges know, does not.)
+    #: Its ports were picked by itself (no port given): a first start that finds one taken picks again and
+    #: writes its files again (``_write``). A subclass that does not set it keeps its ports.
     _picked = False
 
     def __init__(self, root: Path, club: str, rooms: Sequence[str], port: int | None = None,

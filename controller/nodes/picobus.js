@@ -25,9 +25,9 @@
 //
 // The line, as one RS-485 pair: two Picos whose bytes are on the wire at the same time (a byte's ten bit times
 // overlap) both reach every receiver garbled (each byte XOR 0x5A, as controller/bus/sim.py garbles a collision),
-// never as two good bytes one after the other; so do noise bytes put on the line ({"op": "noise"}), and a Pico's
-// bytes and the master's when a Pico talks over the master's frame (every Pico that has not yet taken those bytes
-// gets them garbled, the master the Pico's). A Pico with
+// never as two good bytes one after the other; so do noise bytes put on the line ({"op": "noise"}), and the
+// master's bytes with a Pico's or noise on the line at the same time (every Pico that has not yet taken those
+// bytes gets them garbled, the master the other's). A Pico with
 // its power off ({"op": "off"}) neither runs, hears nor sends until {"op": "power"} boots it again.
 'use strict';
 
@@ -109,7 +109,9 @@ const bus = {
     picos: [],
     recent: [], // {source, entry}: the bytes of the last few byte times, to find two senders at once
     noise: [], // [time_ns, byte] still to come on the line from no Pico ({"op": "noise"})
-    hostBytes: [], // [time_ns, byte] of the master's latest bytes (one entry shared by every Pico's queue)
+    // [time_ns, byte] of the master's latest bytes, one entry shared by every Pico's queue. Apart from `recent`
+    // (what was carried up to now): the master's bytes are queued ahead, when it writes.
+    hostBytes: [],
     collisions: 0, // bytes garbled by another sender
 };
 
@@ -417,8 +419,8 @@ bus.carry = function (from, byte, at) {
             garble(entry);
         }
     }
-    // A Pico talking while the master's frame is on the line: the master's bytes are garbage for every Pico that
-    // has not taken them yet, and the Pico's for the master (which does not hear itself).
+    // A Pico (or noise) on the line while the master's frame is: the master's bytes are garbage for every Pico
+    // that has not taken them yet, and the other sender's for the master (which does not hear itself).
     for (const host of bus.hostBytes) {
         if (Math.abs(host[0] - at) < bus.byteNs) {
             garble(host);

@@ -94,7 +94,7 @@ def test_seat_5_answers_identify_as_itself_after_power_on(seat):
     assert identify(bus, 6) is None  # another seat's address: silence
 
 
-def test_poll_with_nothing_to_say_and_set_led_lights_the_pwm(seat):
+def test_poll_with_nothing_to_say_and_set_led_lights_the_pwm_on_the_wire_and_through_a_usb_adapter(seat):
     bus, pico = seat
     assert exchange(bus, 5, 1, sb.IDENTIFY).mtype == sb.IDENTITY
     polled = exchange(bus, 5, 2, sb.POLL, sb.encode_poll(0))
