@@ -140,6 +140,9 @@ class Part:
 
     def write(self, page: int, col: int, src: bytes, lo: int = 0, end: int = -1) -> None: ...
 
+    def busy(self) -> bool:
+        return False  # (a write is over when it returns)
+
     def command(self, cmds: bytes) -> None: ...
 
     def scan(self) -> None:

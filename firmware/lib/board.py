@@ -73,7 +73,8 @@ def build(cfg):
         i2c = machine.I2C(
             i["id"], sda=machine.Pin(i["sda"]), scl=machine.Pin(i["scl"]), freq=i.get("freq", 400000)
         )
-        io.screen = SSD1306(i2c, cfg["display"].get("addr", 0x3C))
+        # (background false: every panel write waits for its transfer, as before firmware 0.9.13)
+        io.screen = SSD1306(i2c, cfg["display"].get("addr", 0x3C), i["id"] if i.get("background", True) else None)
         io.screen.init()
     if "nfc" in cfg:
         from mfrc522 import MFRC522

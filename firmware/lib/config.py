@@ -61,6 +61,12 @@ def validate(cfg, where="config.json"):
         _need(cfg, "i2c", where, dict)
         for key in ("id", "sda", "scl"):
             _need(cfg["i2c"], key, where + " [i2c]", int)
+        background = cfg["i2c"].get("background", True)
+        if not isinstance(background, bool):
+            raise ConfigError(
+                f"{where} [i2c]: 'background' must be true (the panel drawn while the loop runs, lib/rp2i2c.py) "
+                f"or false (each write waits for its transfer), got {background!r}"
+            )
     if "nfc" in cfg:
         nfc = _need(cfg, "nfc", where, dict)
         kind = _need(nfc, "type", where + " [nfc]", str)

@@ -47,7 +47,7 @@ _WIRE_POS = const(1)
 _WIRE_FRAMES = const(3)
 _WIRE_CRC_ERRORS = const(4)
 
-FIRMWARE_VERSION = (0, 9, 12)  # 0.2: seat bus protocol 2 (CRC-32); 0.3: DISPLAY_RLE, POLL_ALL, eager debouncing, AUTH
+FIRMWARE_VERSION = (0, 9, 13)  # 0.2: seat bus protocol 2 (CRC-32); 0.3: DISPLAY_RLE, POLL_ALL, eager debouncing, AUTH
 # counters reserved in blocks (remote); 0.4: LISTEN; 0.5: STAGE and DISPLAY_STAGED; 0.6: slots timed from the frame's
 # end on the line (CAP_SLOT_TIMED); 0.7: answers begun at the slot's microsecond in machine code (CAP_SLOT_EXACT);
 # 0.8: quiet commands, confirmed in a LISTEN slot (CAP_QUIET); 0.9: POLL_ALL's lead (CAP_POLL_LEAD), no drawing while
@@ -67,6 +67,7 @@ FIRMWARE_VERSION = (0, 9, 12)  # 0.2: seat bus protocol 2 (CRC-32); 0.3: DISPLAY
 # burst's end (rs485.py's read_at_end), and no card scan or heap collection while news waits; 0.9.11: the other
 # nodes' answers passed over in the frame search (framing.py's _PASS_NODES); a LISTEN's lead (CAP_LISTEN_LEAD);
 # 0.9.12: a press that comes after a POLL_ALL was taken, before this node's slot, is answered in that slot (Span.poll)
+# 0.9.13: the panel's chunks go out of the I2C block's FIFO while the loop runs on (rp2i2c.py), not in a blocking write
 QUEUE_MAX = 32
 # A native answer (rs485.py) not begun by this long after its slot's start is not begun at all: it waits for the
 # next round's slot (or cycle's) instead of eating into the guard, which must hold the nodes' stamps' spread.
@@ -195,6 +196,7 @@ class Node:
         self.dirty_lo = sb.SCREEN_BYTES
         self.dirty_hi = 0
         self.panel_chunk = cfg.get("panel_chunk", 32)
+        self.drawing = False  # a chunk is going out in the background (rp2i2c.py): the loop feeds it
         # The stage (STAGE): a picture kept apart, not shown, until a DISPLAY_STAGED makes it the screen. Its
         # buffer is made now, beside the screen's, not at the first STAGE: a buffer made in the middle of a game
         # lands high in a fragmented heap, and every garbage collection's sweep runs up to the highest block.
@@ -874,11 +876,14 @@ class Node:
     def _flush(self, now):
         """Draw what the panel does not show yet, ``panel_chunk`` bytes at a time, stopping as soon as bus bytes
         are waiting: the host's next frame is answered first, and the drawing goes on at the next step."""
+        screen = self.io.screen
+        if screen.busy():
+            return  # the last chunk is still going out (feeding it costs the loop next to nothing: rp2i2c.py)
+        self.drawing = False
         queue = self.queue
         if queue and (now - queue[0][2]) < HOLD_DRAWING_MS:
             return  # news first (HOLD_DRAWING_MS)
         link = self.io.link
-        screen = self.io.screen
         buttons = self.io.buttons
         while self.dirty_lo < self.dirty_hi:
             if link.waiting() or (self.span is not None and self._slot_near()):
@@ -891,6 +896,9 @@ class Node:
             end = min(self.dirty_hi, (page + 1) << 7, lo + self.panel_chunk)
             screen.write(page, lo & 127, self.fb, lo, end)
             self.dirty_lo = end
+            if screen.busy():  # on the chip: it goes out while the loop runs on (rp2i2c.py)
+                self.drawing = True
+                return
         self.dirty_lo = sb.SCREEN_BYTES
         self.dirty_hi = 0
 
@@ -1007,7 +1015,7 @@ class Node:
         if now_ms - self.next_scan >= 0:
             self._reader(now_ms)
         self._take_frames(now_ms)
-        if self.dirty_lo < self.dirty_hi:
+        if self.dirty_lo < self.dirty_hi or self.drawing:
             self._flush(now_ms)
         if self.span is not None:
             self._span_step(now_ms)

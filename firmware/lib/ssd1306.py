@@ -4,8 +4,17 @@ The node never draws; the controller renders with luma and sends only the bytes 
 and column, which is exactly how the SSD1306's own memory is laid out (horizontal addressing mode).
 """
 
+import sys
+import time
+from array import array
+
 from framing import copy
 from mpcompat import micropython
+
+if sys.platform == "rp2":
+    import rp2i2c  # the chunks go out while the loop runs on
+else:
+    rp2i2c = None
 
 # Commands the host may pass through DISPLAY_CMD, with their argument counts. Addressing and hardware
 # configuration commands are the node's business, so they are not in this list.
@@ -52,12 +61,22 @@ def passthrough_ok(cmds):
 
 DATA = 0x40  # control byte: the rest of the transfer is display data
 MAX_WRITE = 128  # a page's width: the most one write sends
+TIMEOUT_MS = 50  # a background write not over by then is ended with an error, as machine.I2C's timeout does
 
 
 class SSD1306:
-    def __init__(self, i2c, addr=0x3C):
+    def __init__(self, i2c, addr=0x3C, i2c_id=None):
         self.i2c = i2c
         self.addr = addr
+        # On the RP2040 (its I2C block's number known: config.json's [i2c] id) the data of a write goes out in the
+        # background (rp2i2c.py): ``write`` returns at once and ``busy`` feeds the block until the STOP. Elsewhere
+        # (the unix port, tests) ``machine.I2C.writeto`` as before.
+        self.bg = None
+        self._began = 0
+        if rp2i2c is not None and i2c_id in (0, 1):
+            p = array("I", bytes(4 * rp2i2c.WORDS))
+            p[rp2i2c.HW] = rp2i2c.BASES[i2c_id]
+            self.bg = p
         # The column and page window, and the control byte with the data, in buffers made at boot: the node
         # writes the panel between bus frames, and a new object per write would feed the garbage collector on
         # the reply path. (The rp2 port's machine.I2C joins the parts of writevto in a new buffer: one buffer it
@@ -73,7 +92,31 @@ class SSD1306:
         self._next = -1
         self._col0 = 0
 
+    @micropython.native
+    def busy(self):
+        """True while a write's data is still going out in the background: each call puts more of it in the
+        block's FIFO. A target that did not answer raises OSError, as ``machine.I2C.writeto`` does."""
+        p = self.bg
+        if p is None:
+            return False
+        rp2i2c.feed(p, self._data)
+        s = rp2i2c.state(p)
+        if s < 0:
+            self._next = -1
+            raise OSError(5)  # EIO
+        if s and time.ticks_diff(time.ticks_ms(), self._began) > TIMEOUT_MS:
+            rp2i2c.abort(p)
+            self._next = -1
+            raise OSError(110)  # ETIMEDOUT
+        return s > 0
+
+    def _drain(self):
+        """Until the last background write has stopped: the block is ``machine.I2C``'s again."""
+        while self.busy():
+            pass
+
     def command(self, cmds):
+        self._drain()
         self._next = -1  # INIT sets the addressing mode
         self.i2c.writeto(self.addr, b"\x00" + bytes(cmds))
 
@@ -88,6 +131,8 @@ class SSD1306:
         if end < 0:
             end = len(src)
         n = end - lo
+        if self.bg is not None:
+            self._drain()  # (the data buffer is the FIFO's source until then)
         at = page * 128 + col
         if at != self._next:
             self._next = -1  # until this write is done: a transfer that fails leaves the pointer unknown
@@ -99,10 +144,18 @@ class SSD1306:
         else:
             self._next = -1
         copy(self._data, 1, src, lo, n)  # after the control byte
-        view = self._views[n]
-        if view is None:
-            view = self._views[n] = memoryview(self._data)[: n + 1]
-        self.i2c.writeto(self.addr, view)
+        p = self.bg
+        if p is not None:
+            p[rp2i2c.AT] = 0
+            p[rp2i2c.N] = n + 1  # the control byte and the data
+            rp2i2c.begin(p, self.addr)
+            self._began = time.ticks_ms()
+            rp2i2c.feed(p, self._data)
+        else:
+            view = self._views[n]
+            if view is None:
+                view = self._views[n] = memoryview(self._data)[: n + 1]
+            self.i2c.writeto(self.addr, view)
         at += n
         if at & 127 or self._col0 == 0:  # the last column written wraps to the window's first: known if that is 0
             self._next = at

@@ -289,6 +289,21 @@ def test_a_config_typo_names_the_key(tmp_path: Path) -> None:
     assert "[buttons]: missing key 'ok'" in out.stdout + out.stderr  # micropython prints tracebacks on stdout
 
 
+def test_a_panel_setting_that_is_not_true_or_false_is_named_with_both_choices(tmp_path: Path) -> None:
+    import subprocess
+
+    cfg = node_config(3)
+    cfg["i2c"] = {**cfg["i2c"], "background": "no"}
+    path = tmp_path / "config.json"
+    path.write_text(json.dumps(cfg))
+    lib = Path(__file__).resolve().parents[2] / "firmware" / "lib"
+    code = f"import sys; sys.path.insert(0, {str(lib)!r}); import config; config.load({str(path)!r})"
+    out = subprocess.run([find_micropython(), "-c", code], capture_output=True, text=True)
+    assert out.returncode != 0
+    assert "[i2c]: 'background' must be true" in out.stdout + out.stderr
+    assert "or false (each write waits for its transfer), got 'no'" in out.stdout + out.stderr
+
+
 def test_a_hung_node_is_reset_by_its_watchdog_and_says_so(seat3: SimNode) -> None:
     """Issue 5: a watchdog resets a hung node; the node reports why it last reset. The node's config asks for a
     2000 ms watchdog; its main loop hangs at 1 s (nothing fed, nothing answered)."""

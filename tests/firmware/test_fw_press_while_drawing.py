@@ -22,6 +22,9 @@ SCRIPT = r"""class Panel:
         if self.chunks == 3:
             self.pin.level = 0
 
+    def busy(self):
+        return False  # (each write is over when it returns, as machine.I2C's)
+
 
 pin = Pin()
 io = IO(Link(), pin, Panel(pin))
