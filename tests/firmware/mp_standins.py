@@ -98,6 +98,16 @@ node.step(11)
 print("round0", link.answers == [2 * SLOT])
 '''
 
+#: Seat 3 (``node``, on ``io``), identified, is given a whole new picture to draw: 32 chunks of its panel.
+SEAT_3_GETS_A_WHOLE_PICTURE = r'''
+node = Node({"role": "seat", "address": 3, "uart": {"baud": 1000000}}, io, 0)
+io.link.data = sb.encode_frame(3, 1, sb.IDENTIFY)
+node.step(0)
+for i in range(1024):
+    node.fb[i] = 0xFF
+node._dirty(0, 1024)
+'''
+
 
 def node_script(body: str) -> str:
     """A script that runs ``body`` with the firmware's modules importable, ``framing``, ``seatbus`` (as ``sb``) and

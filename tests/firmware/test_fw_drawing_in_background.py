@@ -8,7 +8,7 @@ loop 0.74 ms, and the POLL_ALLs that came meanwhile were taken late enough to mi
 
 from __future__ import annotations
 
-from tests.firmware.mp_standins import run_node_script
+from tests.firmware.mp_standins import SEAT_3_GETS_A_WHOLE_PICTURE, run_node_script
 
 SCRIPT = r"""class Panel:
     # An SSD1306 written in the background: each chunk is still going out for the next two looks at it.
@@ -30,12 +30,7 @@ SCRIPT = r"""class Panel:
 
 
 io = IO(Link(), Pin(), Panel())
-node = Node({"role": "seat", "address": 3, "uart": {"baud": 1000000}}, io, 0)
-io.link.data = sb.encode_frame(3, 1, sb.IDENTIFY)
-node.step(0)
-for i in range(1024):
-    node.fb[i] = 0xFF  # a whole new picture: 32 chunks
-node._dirty(0, 1024)
+""" + SEAT_3_GETS_A_WHOLE_PICTURE + r"""
 node.step(10)
 print("chunks", len(io.screen.chunks))
 io.link.data = sb.encode_frame(3, 2, sb.POLL, sb.encode_poll(0))  # the host asks while the chunk goes out

@@ -275,33 +275,31 @@ def test_rs485_driver_enable_is_high_whenever_the_node_talks(seat3: SimNode) -> 
     assert seat3.errors == []
 
 
-def test_a_config_typo_names_the_key(tmp_path: Path) -> None:
+def config_refusal(tmp_path: Path, cfg: dict[str, object]) -> str:
+    """What the firmware's config loader says of ``cfg`` under MicroPython (it must refuse it)."""
     import subprocess
 
-    cfg = node_config(3)
-    cfg["buttons"] = {"prev": 10, "next": 11, "okk": 12}
     path = tmp_path / "config.json"
     path.write_text(json.dumps(cfg))
     lib = Path(__file__).resolve().parents[2] / "firmware" / "lib"
     code = f"import sys; sys.path.insert(0, {str(lib)!r}); import config; config.load({str(path)!r})"
     out = subprocess.run([find_micropython(), "-c", code], capture_output=True, text=True)
     assert out.returncode != 0
-    assert "[buttons]: missing key 'ok'" in out.stdout + out.stderr  # micropython prints tracebacks on stdout
+    return out.stdout + out.stderr  # micropython prints tracebacks on stdout
+
+
+def test_a_config_typo_names_the_key(tmp_path: Path) -> None:
+    cfg = node_config(3)
+    cfg["buttons"] = {"prev": 10, "next": 11, "okk": 12}
+    assert "[buttons]: missing key 'ok'" in config_refusal(tmp_path, cfg)
 
 
 def test_a_panel_setting_that_is_not_true_or_false_is_named_with_both_choices(tmp_path: Path) -> None:
-    import subprocess
-
     cfg = node_config(3)
     cfg["i2c"] = {**cfg["i2c"], "background": "no"}
-    path = tmp_path / "config.json"
-    path.write_text(json.dumps(cfg))
-    lib = Path(__file__).resolve().parents[2] / "firmware" / "lib"
-    code = f"import sys; sys.path.insert(0, {str(lib)!r}); import config; config.load({str(path)!r})"
-    out = subprocess.run([find_micropython(), "-c", code], capture_output=True, text=True)
-    assert out.returncode != 0
-    assert "[i2c]: 'background' must be true" in out.stdout + out.stderr
-    assert "or false (each write waits for its transfer), got 'no'" in out.stdout + out.stderr
+    said = config_refusal(tmp_path, cfg)
+    assert "[i2c]: 'background' must be true" in said
+    assert "or false (each write waits for its transfer), got 'no'" in said
 
 
 def test_a_hung_node_is_reset_by_its_watchdog_and_says_so(seat3: SimNode) -> None:

@@ -9,7 +9,7 @@ host 20-30 ms late."""
 
 from __future__ import annotations
 
-from tests.firmware.mp_standins import run_node_script
+from tests.firmware.mp_standins import SEAT_3_GETS_A_WHOLE_PICTURE, run_node_script
 
 SCRIPT = r"""class Panel:
     # An SSD1306 as the node drives it; the finger lands while the third chunk is being written.
@@ -28,12 +28,7 @@ SCRIPT = r"""class Panel:
 
 pin = Pin()
 io = IO(Link(), pin, Panel(pin))
-node = Node({"role": "seat", "address": 3, "uart": {"baud": 1000000}}, io, 0)
-io.link.data = sb.encode_frame(3, 1, sb.IDENTIFY)
-node.step(0)
-for i in range(1024):
-    node.fb[i] = 0xFF  # a whole new picture: 32 chunks
-node._dirty(0, 1024)
+""" + SEAT_3_GETS_A_WHOLE_PICTURE + r"""
 node.step(10)
 print("drawn", io.screen.chunks)
 node.step(11)
