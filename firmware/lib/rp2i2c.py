@@ -34,7 +34,8 @@ import micropython
 
 BASES = (0x40044000, 0x40048000)
 
-# The block's words (an array("I") made once: a write allocates nothing).
+# The block's words (an array("I") made once: a write allocates nothing). The viper functions below index them by
+# number, as rp2send.py does (a module name read in viper is a Python object's lookup); ssd1306.py by these names.
 HW = 0  # the I2C block's base
 AT = 1  # the next byte of the transfer to go into the FIFO
 N = 2  # the transfer's length (0: none going on)
@@ -46,7 +47,8 @@ def begin(p: ptr32, addr: int) -> int:
     """Ready the block for a transfer to ``addr``: the last one's STOP and any abort cleared, the target set
     (with the block disabled for it, as the sdk does). The caller then feeds the bytes (``feed``)."""
     hw = ptr32(p[0])
-    seen = hw[24] | hw[21]  # read to clear: STOP_DET, TX_ABRT
+    # Read to clear: STOP_DET, TX_ABRT (the value is used, ``& 0``, so that the reads stay).
+    seen = hw[24] | hw[21]
     if (hw[1] & 0x3FF) != addr:
         hw[27] = 0
         hw[1] = addr
