@@ -16,6 +16,7 @@ three slowest exchanges with the collection time inside each.
         benchmarks/data/pico-replies.json                             # what bus_timing.py --node-replies draws from
     .venv/bin/python benchmarks/node_reply.py --seconds 1 --profile   # where seat 1's time goes, who allocates
     NODE_REPLY_ALLOC=m_malloc ... --profile                           # the allocator's callers one level up
+    .venv/bin/python benchmarks/node_reply.py --seconds 1 --profile-replies  # only from a frame to seat 1 to its answer
 """
 
 from __future__ import annotations
@@ -227,6 +228,8 @@ def main() -> int:
     parser.add_argument("--remote", action="store_true",
                         help="the judge's remote on the line too (bus-16's image): its POLL answers are sealed (AUTH)")
     parser.add_argument("--profile", action="store_true", help="sample seat 1's PC and print where its time goes")
+    parser.add_argument("--profile-replies", action="store_true",
+                        help="the same, only from the last byte of a frame to seat 1 to its answer's first byte")
     parser.add_argument("--baud", type=int, default=1_000_000, help="the line's speed (default 1000000)")
     parser.add_argument("--save-replies", type=Path, metavar="FILE",
                         help="write every answered exchange's reply latency (ms) of both stretches to FILE (JSON), "
@@ -250,11 +253,13 @@ def main() -> int:
         table = BusTable(master, threaded=False)
         table.start(lambda event: None)
         table.run_for(0.1)
-        if args.profile:
+        if args.profile_replies:
+            bus.call({"op": "profile", "pico": 0, "every_ns": 1_000, "to_address": addresses[0]})
+        elif args.profile:
             bus.call({"op": "profile", "pico": 0, "every_ns": 20_000, "alloc_entry": symbol(image.elf, ALLOC)})
         busy = stretch(bus, table, args.seconds, True, gc_entry)
         quiet = stretch(bus, table, args.seconds, False, gc_entry)
-        profile = bus.call({"op": "profile", "pico": 0, "take": True}) if args.profile else {}
+        profile = bus.call({"op": "profile", "pico": 0, "take": True}) if args.profile or args.profile_replies else {}
     host_s = time.monotonic() - wall
     result = {"seats": args.seats, "emulated_s": args.seconds, "host_s": round(host_s, 1),
               # the host's seconds per emulated second of the whole line (boot and both stretches)

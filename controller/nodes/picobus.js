@@ -149,6 +149,7 @@ class Pico {
         this.i2cOut = [];
         this.i2cCurrent = null;
         this.pins = {};
+        this.hits = null; // {at: Set(PC), seen: [[nanos, PC], ...]} while a benchmark times a path through functions
         this.profile = null; // {every, next, counts: Map(PC -> samples)} while the benchmark samples the PC
         this.gcWatch = null; // {entry, back, from, pauses: [[start_ns, end_ns]]} while the benchmark times GC
         this.feeds = null; // [ns] of every watchdog feed (one a main-loop pass) while the benchmark counts them
@@ -376,7 +377,7 @@ class Pico {
                 } else {
                     clock.tick(core.executeInstruction() * CYCLE_NS);
                     const prof = this.profile;
-                    if (prof !== null && clock.nanos >= prof.next) {
+                    if (prof !== null && clock.nanos >= prof.next && (prof.open === undefined || prof.open(clock.nanos))) {
                         prof.next = clock.nanos + prof.every;
                         prof.counts.set(core.PC, (prof.counts.get(core.PC) || 0) + 1);
                     }
@@ -384,6 +385,16 @@ class Pico {
                         // A heap allocation: who asked (the return address) and for how many bytes (r0).
                         const key = `${core.LR & ~1}:${core.registers[0]}`;
                         prof.allocs.set(key, (prof.allocs.get(key) || 0) + 1);
+                    }
+                    const hits = this.hits;
+                    if (hits !== null) {
+                        const pc = core.PC;
+                        let inside = -1;
+                        for (let i = 0; i < hits.ranges.length; i++) {
+                            if (pc >= hits.ranges[i][0] && pc < hits.ranges[i][1]) { inside = i; break; }
+                        }
+                        if (inside !== hits.last && inside >= 0) hits.seen.push([clock.nanos, hits.ranges[inside][0]]);
+                        hits.last = inside;
                     }
                     const gc = this.gcWatch;
                     if (gc !== null) {
@@ -411,6 +422,7 @@ bus.carry = function (from, byte, at) {
     if (from !== null && from.off) return; // a byte still shifting out when the power went
     const entry = [at, byte];
     const source = from === null ? -1 : from.index;
+    if (from !== null && from.profile !== null && from.profile.window) from.profile.openAt = null; // its answer began
     // Another sender's byte on the wire at the same time: both are garbage for every receiver. The Picos run a
     // slice each in turn, so the overlapping byte may have been carried just before or just after this one.
     for (const other of bus.recent) {
@@ -541,6 +553,12 @@ function handle(req) {
                 bus.hostBytes.push(entry);
                 for (const pico of bus.picos) pico.rxQueue.push(entry);
             }
+            for (const pico of bus.picos) {
+                const prof = pico.profile;
+                if (prof !== null && prof.window && data.length > 2 && (data[2] & 0x7f) === prof.window.address) {
+                    prof.openAt = at; // a frame to it: sampled from its last byte to the answer's first
+                }
+            }
             lineFree = at;
             return { done: at };
         }
@@ -595,6 +613,14 @@ function handle(req) {
             }
             pico.profile = { every: req.every_ns || 10000, next: 0, counts: new Map(), allocs: new Map(),
                 alloc: req.alloc_entry === undefined ? undefined : req.alloc_entry & ~1 };
+            if (req.to_address !== undefined) {
+                // Only the time from the last byte of a frame addressed to it to its answer's first byte (at most
+                // 10 ms): where a reply's latency goes (benchmarks/node_reply.py --profile-replies).
+                const prof = pico.profile;
+                prof.window = { address: req.to_address };
+                prof.openAt = null;
+                prof.open = (nanos) => prof.openAt !== null && nanos >= prof.openAt && nanos < prof.openAt + 10e6;
+            }
             return { ok: true };
         }
         case 'watch': {
@@ -609,6 +635,18 @@ function handle(req) {
             }
             pico.gcWatch = { entry: req.gc_entry & ~1, back: null, from: 0, pauses: [] };
             pico.feeds = [];
+            return { ok: true };
+        }
+        case 'hits': {
+            // When the core entered each of `ranges` ([start, end) of functions, from the firmware's symbols): the
+            // steps of a path in emulated time; `take` returns [[nanos, start], ...] and stops.
+            const pico = bus.picos[req.pico];
+            if (req.take) {
+                const out = pico.hits ? pico.hits.seen : [];
+                pico.hits = null;
+                return { seen: out };
+            }
+            pico.hits = { ranges: req.ranges, seen: [], last: -1 };
             return { ok: true };
         }
         case 'edges': {

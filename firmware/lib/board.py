@@ -5,8 +5,9 @@ before this module is imported; nothing else changes.
 """
 
 import machine
+import rs485
 import seatbus as sb
-from buttons import Debounced
+from buttons import Bank, Debounced
 from rs485 import RS485
 
 SEAT_IDS = {"prev": sb.BTN_PREV, "next": sb.BTN_NEXT, "ok": sb.BTN_OK}
@@ -31,6 +32,7 @@ class IO:
         self.screen = None
         self.reader = None
         self.wdt = None
+        self.bank = None  # the buttons read at once (buttons.Bank), where the chip allows
         self.reset = machine.reset
 
 
@@ -51,7 +53,7 @@ def build(cfg):
     u = cfg["uart"]
     # rxbuf: the node reads the bus once the line has gone quiet (rs485.py), so a burst of back-to-back frames
     # (a stage's STAGE parts, up to 8 of 249 bytes) must fit in the receive buffer (256 bytes by default).
-    uart = machine.UART(u["id"], baudrate=u["baud"], tx=machine.Pin(u["tx"]), rx=machine.Pin(u["rx"]), rxbuf=4096)
+    uart = machine.UART(u["id"], baudrate=u["baud"], tx=machine.Pin(u["tx"]), rx=machine.Pin(u["rx"]), rxbuf=rs485.RXBUF)
     de = machine.Pin(u["de"], machine.Pin.OUT) if u.get("de") is not None else None
     io.link = RS485(uart, de, u["baud"], u["id"], u.get("de"))
     ids = SEAT_IDS if cfg["role"] == "seat" else REMOTE_IDS
@@ -60,6 +62,7 @@ def build(cfg):
     for name in sorted(pins):
         pin = machine.Pin(pins[name], machine.Pin.IN, machine.Pin.PULL_UP)
         io.buttons.append(Debounced(pin, ids[name], debounce))
+    io.bank = Bank.of(io.buttons, [pins[name] for name in sorted(pins)])
     if "led" in cfg:
         from rgbled import RGBLed
 

@@ -11,7 +11,15 @@ noise on an idle line counts as a press; the seat's wiring (internal pull-ups, s
 spurious press is one a player could have made (the director checks every press against the game).
 """
 
+import sys
+from array import array
+
 from mpcompat import micropython
+
+if sys.platform == "rp2":
+    import rp2pins
+else:
+    rp2pins = None
 
 
 class Debounced:
@@ -52,3 +60,49 @@ class Debounced:
         """True while the bounce after an edge is being ignored (the node should be stepped again soon, to
         look at the pin once it is over)."""
         return self._quiet_until is not None
+
+
+class Bank:
+    """A node's buttons read at once (rp2pins.py), so that a pass of the loop in which none moved and none is in its
+    quiet time costs one read of the port, not a look at each button. ``settle`` says, after the buttons were looked
+    at, what the port should read while nothing happens. Only on the RP2040 with every pin's number known
+    (``Bank.of``: else None, and every pass looks at each button as before)."""
+
+    def __init__(self, buttons, gpios):
+        self.buttons = buttons
+        self.bits = [1 << g for g in gpios]
+        self.mask = 0
+        for bit in self.bits:
+            self.mask |= bit
+        self.words = array("I", bytes(4 * rp2pins.WORDS))
+        self.words[rp2pins.REG] = rp2pins.GPIO_IN
+        self.settle()
+
+    @staticmethod
+    def of(buttons, gpios):
+        if rp2pins is None or not buttons or len(gpios) != len(buttons):
+            return None
+        return Bank(buttons, gpios)
+
+    @micropython.native
+    def calm(self):
+        """No button left the level last reported, and none is in its quiet time."""
+        return rp2pins.same(self.words)
+
+    @micropython.native
+    def settle(self):
+        expect = 0
+        calm = True
+        bits = self.bits
+        for i, b in enumerate(self.buttons):
+            if b._quiet_until is not None:
+                calm = False  # its bounce is being waited out: look at it each pass until it is over
+            if b.pressed != b.active_low:  # (the pin reads high: released and pulled up, or pressed, active high)
+                expect |= bits[i]
+        w = self.words
+        if calm:
+            w[rp2pins.MASK] = self.mask
+            w[rp2pins.EXPECT] = expect
+        else:
+            w[rp2pins.MASK] = 0
+            w[rp2pins.EXPECT] = 1

@@ -47,7 +47,7 @@ _WIRE_POS = const(1)
 _WIRE_FRAMES = const(3)
 _WIRE_CRC_ERRORS = const(4)
 
-FIRMWARE_VERSION = (0, 9, 13)  # 0.2: seat bus protocol 2 (CRC-32); 0.3: DISPLAY_RLE, POLL_ALL, eager debouncing, AUTH
+FIRMWARE_VERSION = (0, 9, 14)  # 0.2: seat bus protocol 2 (CRC-32); 0.3: DISPLAY_RLE, POLL_ALL, eager debouncing, AUTH
 # counters reserved in blocks (remote); 0.4: LISTEN; 0.5: STAGE and DISPLAY_STAGED; 0.6: slots timed from the frame's
 # end on the line (CAP_SLOT_TIMED); 0.7: answers begun at the slot's microsecond in machine code (CAP_SLOT_EXACT);
 # 0.8: quiet commands, confirmed in a LISTEN slot (CAP_QUIET); 0.9: POLL_ALL's lead (CAP_POLL_LEAD), no drawing while
@@ -68,6 +68,8 @@ FIRMWARE_VERSION = (0, 9, 13)  # 0.2: seat bus protocol 2 (CRC-32); 0.3: DISPLAY
 # nodes' answers passed over in the frame search (framing.py's _PASS_NODES); a LISTEN's lead (CAP_LISTEN_LEAD);
 # 0.9.12: a press that comes after a POLL_ALL was taken, before this node's slot, is answered in that slot (Span.poll)
 # 0.9.13: the panel's chunks go out of the I2C block's FIFO while the loop runs on (rp2i2c.py), not in a blocking write
+# 0.9.14: a long frame's read, CRC and screen code in Thumb machine code (rp2bytes.py), the buttons read at once
+# (rp2pins.py), the bus skipped while nothing came, a press after the POLL_ALL answered without the window's rounds
 QUEUE_MAX = 32
 # A native answer (rs485.py) not begun by this long after its slot's start is not begun at all: it waits for the
 # next round's slot (or cycle's) instead of eating into the guard, which must hold the nodes' stamps' spread.
@@ -80,7 +82,12 @@ FLUSH_MARGIN_US = 1500
 # ms at 4 seats, about 100 at 16: firmware/PROTOCOL.md, "The nodes' own time"). Older news (a host that does not
 # ask) no longer holds the panel.
 HOLD_DRAWING_MS = 30
+PANEL_CHUNK_BLOCKING = 32  # bytes of the panel a write of machine.I2C sends (0.74 ms holding the loop)
+PANEL_CHUNK_BACKGROUND = 128  # ...and one in the background (a page row: ssd1306.MAX_WRITE)
 ECHO_RGB = (40, 40, 40)
+# The bus is read at least this often even with no burst stamped (rs485.py's valve: a burst whose receive timeout
+# was missed).
+TAKE_VALVE_MS = 5
 
 
 
@@ -152,6 +159,7 @@ class Node:
         self.prep_fits = -1  # the events' room it was made for (-1: to be made again)
         self.prep_len = 0
         self.prep_view = None
+        self.prep_views = [None] * (sb.OVERHEAD + sb.MAX_PAYLOAD + 1)
         self.prep_n = 0
         self.prep_off = array("H", bytes(2 * QUEUE_MAX))  # where each event's age is in it
         self.prep_at = array("i", bytes(4 * QUEUE_MAX))  # ...and when the event happened (ms)
@@ -184,6 +192,15 @@ class Node:
         self.spare_span = Span()
         self.baud_10k = max(1, self.baud // 10000)  # for a frame's wire time in µs without a long integer
         self.pending_reset = False
+        self.bank = getattr(io, "bank", None)
+        self.wdt = io.wdt
+        # The link's and the frame reader's counts, looked at before the bus is read at all: a pass with no new
+        # burst stamped, nothing left over and no frame half read skips the read (rs485.quiet), but for the valve's
+        # (a burst the receive timeout missed is read within TAKE_VALVE_MS). Only where the link stamps its bursts.
+        self.link_quiet = getattr(io.link, "quiet", None)
+        self.link_w = getattr(io.link, "w", None)
+        self.wire_st = self.wire.st
+        self.last_take = now_ms
         self.caps = self._caps()
         self.stats = {"frames": 0, "crc_errors": 0, "replies": 0, "missed_slots": 0, "untimed": 0}
         self.crc_errors = 0  # the reader's count when the bus was last read (stats' copy is for the host)
@@ -195,7 +212,10 @@ class Node:
         # byte: a 240-byte DISPLAY_RLE drawn before its ACK kept the host waiting past its 10 ms reply timeout.
         self.dirty_lo = sb.SCREEN_BYTES
         self.dirty_hi = 0
-        self.panel_chunk = cfg.get("panel_chunk", 32)
+        # A chunk goes out while the loop runs on where the chip allows (rp2i2c.py), and each costs the loop its start
+        # (some 0.2 ms on the emulated chip): a page row at a time there. Blocking writes elsewhere: 32 bytes.
+        background = getattr(io.screen, "bg", None) is not None
+        self.panel_chunk = cfg.get("panel_chunk", PANEL_CHUNK_BACKGROUND if background else PANEL_CHUNK_BLOCKING)
         self.drawing = False  # a chunk is going out in the background (rp2i2c.py): the loop feeds it
         # The stage (STAGE): a picture kept apart, not shown, until a DISPLAY_STAGED makes it the screen. Its
         # buffer is made now, beside the screen's, not at the first STAGE: a buffer made in the middle of a game
@@ -226,6 +246,7 @@ class Node:
         return caps
 
     # --- inputs -----------------------------------------------------------------------------------------
+    @micropython.native
     def _queue(self, kind, now, data):
         self.prep_fits = -1
         if len(self.queue) >= QUEUE_MAX:
@@ -236,6 +257,9 @@ class Node:
 
     @micropython.native
     def _buttons(self, now):
+        bank = self.bank
+        if bank is not None and bank.calm():
+            return  # (one read of the port: buttons.Bank)
         for b in self.io.buttons:
             edge = b.update(now)
             if edge is None:
@@ -244,6 +268,8 @@ class Node:
             if edge and self.io.led is not None:
                 self.echo_due = True  # local echo: the player sees the press before the Pi answers (step)
                 self.echo_until = now + self.echo_ms
+        if bank is not None:
+            bank.settle()
 
     @micropython.native
     def _reader(self, now):
@@ -333,7 +359,10 @@ class Node:
         buf[_HEADER_LEN] = n
         self.prep_n = n
         self.prep_len = at + _CRC_LEN
-        self.prep_view = memoryview(buf)[: self.prep_len]  # what _stamp answers (a view made at every answer cost it)
+        view = self.prep_views[self.prep_len]
+        if view is None:  # (one view per length, made once: a view made at every answer cost it)
+            view = self.prep_views[self.prep_len] = memoryview(buf)[: self.prep_len]
+        self.prep_view = view  # what _stamp answers
         self.prep_fits = fits
 
     @micropython.native
@@ -604,6 +633,9 @@ class Node:
             return  # a partial frame is arriving, or one heard is not read yet: most likely the host
         if not span.roll and not self.queue and self.confirm_seq is None and self.identified:
             return  # nothing to say (the loop's every pass comes here: _span_target would say the same, slower)
+        if span.poll:
+            self._poll_slot(span, now)
+            return
         # (_in_span inline here: a call is some 20 µs on the chip, and this path runs from a press or a LISTEN to
         # the slot, firmware/PROTOCOL.md "Where a LISTEN waits inside a Pico".)
         link = self.io.link
@@ -632,6 +664,31 @@ class Node:
         if at - elapsed < -self.guard_us and not last_roll and r + 1 >= span.rounds:
             return  # the slot went by while the answer was made, and it was the window's last
         self._span_send(span, r, at, elapsed, reply, last_roll, now)
+
+    @micropython.native
+    def _poll_slot(self, span, now):
+        """A press made after the POLL_ALL was taken, before this node's slot (Span.poll): the answer in that slot,
+        as _poll_all_fast makes it, without the LISTEN window's rounds and master slots (a POLL_ALL has one round
+        and none). The window's way took the emulated chip 0.65 ms from the press to the machine-code wait, and
+        a press 1.4 ms before its slot missed it two times in three (firmware/PROTOCOL.md, "Bytes in machine
+        code")."""
+        self.span = None  # one answer, or none: the slot is this POLL_ALL's only one
+        if not self.queue:
+            return
+        link = self.io.link
+        t0 = span.t0
+        at = span.offset_us
+        if link.since(t0) - at > LATE_START_US:
+            self.stats["missed_slots"] += 1
+            return  # begun while the loop was busy (talking now would run into the next seat's): the next poll
+        fits = (span.slot_us - self.guard_us) * self.baud_10k // 1000 - _OVERHEAD - 1
+        if fits != self.prep_fits:
+            self._prepare(fits)
+        # (a card's UID longer than a slot: NAK_POLL_ME, and the host asks by name)
+        reply = self._stamp(span.seq, now, 0) if self.prep_n else self.nak.ready(span.seq, _NAK_POLL_ME)
+        start = link.after(t0, at)
+        link.write_at(start, reply, None, link.after(start, LATE_START_US))
+        self.stats["replies"] += 1
 
     @micropython.native
     def _span_send(self, span, r, at, elapsed, reply, last_roll, now):
@@ -815,7 +872,7 @@ class Node:
             self.stage_parts = 0
             self.stage_whole = (1 << parts) - 1
         at = p + 4 + n
-        if framing.rle_apply(self.stage, buf, at + 2, end, buf[at] << 8 | buf[at + 1]) < 0:
+        if framing.rle_into(self.stage, buf, (at + 2) | end << 16, buf[at] << 8 | buf[at + 1]) < 0:
             return
         self.stage_parts |= 1 << part
 
@@ -828,17 +885,19 @@ class Node:
         self.io.led.set(self.host_rgb)
         return 0
 
+    @micropython.native
     def _display_rle(self, buf, p, end):
         """DISPLAY_RLE, its payload at buf[p:end]: the changed bytes onto the screen's buffer."""
         if self.io.screen is None:
             return sb.NAK_UNSUPPORTED
-        span = framing.rle_apply(self.fb, buf, p + 2, end, buf[p] << 8 | buf[p + 1])
+        span = framing.rle_into(self.fb, buf, (p + 2) | end << 16, buf[p] << 8 | buf[p + 1])
         if span < 0:
             return sb.NAK_BAD_PAYLOAD
         if span:
             self._dirty(span >> 11, span & 2047)
         return 0
 
+    @micropython.native
     def _display_staged(self, buf, p, end):
         """DISPLAY_STAGED, its payload at buf[p:end]: this node's own changes onto the whole stage, which becomes
         the screen; the panel is written only where it changes, a page row at a time."""
@@ -848,7 +907,7 @@ class Node:
             return sb.NAK_NO_STAGE
         if not framing.crc_matches(self.stage, 0, sb.SCREEN_BYTES, buf, p + 1):
             return sb.NAK_NO_STAGE  # not the picture the host staged (a stage of the same number from before)
-        if framing.rle_apply(self.stage, buf, p + 7, end, buf[p + 5] << 8 | buf[p + 6]) < 0:
+        if framing.rle_into(self.stage, buf, (p + 7) | end << 16, buf[p + 5] << 8 | buf[p + 6]) < 0:
             return sb.NAK_BAD_PAYLOAD
         old = self.fb
         self.fb = self.stage
@@ -859,6 +918,7 @@ class Node:
                 self._dirty(lo, lo + 128)
         return 0
 
+    @micropython.native
     def _dirty(self, lo, hi):
         if lo < self.dirty_lo:
             self.dirty_lo = lo
@@ -888,9 +948,11 @@ class Node:
         while self.dirty_lo < self.dirty_hi:
             if link.waiting() or (self.span is not None and self._slot_near()):
                 return
-            for b in buttons:  # a press first: the next step takes it, and then the drawing waits (news first)
-                if b.changed(now):
-                    return
+            bank = self.bank
+            if bank is None or not bank.calm():  # (bank: every pin at once, buttons.Bank)
+                for b in buttons:  # a press first: the next step takes it, and then the drawing waits (news first)
+                    if b.changed(now):
+                        return
             lo = self.dirty_lo
             page = lo >> 7
             end = min(self.dirty_hi, (page + 1) << 7, lo + self.panel_chunk)
@@ -976,9 +1038,10 @@ class Node:
         if mtype == _POLL:
             if self.key is not None:
                 return False
-            self._ack_events(buf[p] << 8 | buf[p + 1])
-            if self.queue:
-                return False
+            if self.queue:  # (nothing to take an ack for, most polls)
+                self._ack_events(buf[p] << 8 | buf[p + 1])
+                if self.queue:
+                    return False
             link.write(self.no_events.ready(seq))
             self.stats["replies"] += 1
             return True
@@ -1006,7 +1069,7 @@ class Node:
         """One pass of the main loop at time now_ms (milliseconds, from ticks_ms or a test clock)."""
         # (The guards of _echo, _reader, _flush and _span_step are here as well: a call is some 20 µs on the chip,
         # and a shorter pass reaches a LISTEN sooner, firmware/PROTOCOL.md "Where a LISTEN waits inside a Pico".)
-        wdt = self.io.wdt
+        wdt = self.wdt
         if wdt is not None:
             wdt.feed()
         self._buttons(now_ms)
@@ -1014,7 +1077,11 @@ class Node:
             self._echo(now_ms)
         if now_ms - self.next_scan >= 0:
             self._reader(now_ms)
-        self._take_frames(now_ms)
+        quiet = self.link_quiet
+        st = self.wire_st
+        if quiet is None or not quiet(self.link_w) or st[0] != st[1] or now_ms - self.last_take >= TAKE_VALVE_MS:
+            self.last_take = now_ms
+            self._take_frames(now_ms)
         if self.dirty_lo < self.dirty_hi or self.drawing:
             self._flush(now_ms)
         if self.span is not None:

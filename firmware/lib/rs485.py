@@ -17,6 +17,7 @@ _W_NO_MARK = const(0x10000)
 NO_MARK = _W_NO_MARK  # a stamp taken in a read or a count: counted when that is over (or by the next read)
 DE_LEAD_US = 2  # DE rises this long before the first byte goes into the FIFO (the transceiver's enable time)
 MIN_FRAME_BYTES = 9  # the shortest frame: header and CRC (seatbus.py)
+RXBUF = 4096  # the UART driver's receive ring (board.py): a stage's parts, back to back, fit in it
 # rp2send.py's argument block, its words written per answer by number (rp2send.GO ...): compiled in, where a
 # lookup of rp2send's names cost write_at a dozen attribute lookups (tests/firmware/test_fw_compiled_numbers.py).
 _GO = const(5)
@@ -26,6 +27,8 @@ _LATEST = const(8)
 _AGAIN = const(12)
 _NEXT_FROM = const(13)
 _NEXT_TO = const(14)
+_SHORT_READ = const(24)  # a read of no more bytes than this stays in viper (_read)
+_FIFO_BYTES = const(32)  # the UART's transmit FIFO: a longer answer goes through the driver (its interrupts stay on)
 _ADVANCED = const(0x100000)  # send_at's answer for the next round's slot
 
 # The link's numbers, in one array that the receive interrupt and a viper read share (w[_W_IDLE_AT] ...): kept as
@@ -47,17 +50,32 @@ _W_IDLE_US = const(11)  # the receive timeout: 32 bit times
 _W_STAMPS = const(12)  # the last four stamps, (when, mark) each, stamp k at _W_STAMPS + 2 * (k % 4)
 _W_ENDS = const(20)  # the bursts of the last read: (mark, end on the line) each, oldest first...
 _W_ENDS_N = const(28)  # ...this many
-_W_WORDS = const(29)
+_W_RING = const(29)  # the UART driver's receive ring, read in place (_ring_at): its object's address, or 0
+_W_VALVE_PUT = const(30)  # the ring's iput at the valve's last look...
+_W_VALVE_LOOK = const(31)  # ...and 1 while it waits for the ring to stand still
+_W_WORDS = const(32)
 _W_TICKS = const(0x3FFFFFFF)  # time.ticks_us() wraps at 2**30 (rp2send.py)
 _W_HALF = const(0x20000000)  # a difference past this is negative (ticks_diff's rule)
+
+# The rp2 port's UART object (ports/rp2/machine_uart.c, MicroPython 1.25 as firmware_build.py builds it, short enums
+# as arm-none-eabi lays them out): its id byte, rxbuf length, and receive ring (py/ringbuf.h: buf, size, iget, iput),
+# in words (_RING_BUF) and half-words from the object's start. _ring_at checks three of them before trusting any.
+_UART_ID_BYTE = const(8)
+_RXBUF_HALF = const(15)
+_RING_BUF = const(8)
+_RING_SIZE = const(18)
+_RING_GET = const(19)
+_RING_PUT = const(20)
 
 # Viper needs MicroPython with a native code emitter (framing.py asks the same way); without one no read is timed.
 _viper = sys.implementation.name == "micropython" and (getattr(sys.implementation, "_mpy", 0) >> 10) != 0
 
 if sys.platform == "rp2":
     import rp2send
+    from rp2bytes import ring_take as _ring_take
 else:
     rp2send = None
+    _ring_take = None
 
 if _viper:
 
@@ -95,6 +113,7 @@ if _viper:
             seen = w[_W_SEEN]
             mark = 0
             if idles != seen:
+                w[_W_VALVE_LOOK] = 0  # (a stamp: the valve's look, if any, is over)
                 # Every stamp not read yet, each burst's end kept with its mark (``_W_ENDS``): the bytes of all are
                 # read at once, and a frame is timed by the end of its own burst (``read_at_end``), not by the
                 # last one's (a seat held by a collection read the host's LISTEN with another seat's answer after
@@ -126,7 +145,19 @@ if _viper:
             elif ((((now - w[_W_GOT_AT]) & _W_TICKS) + _W_HALF) & _W_TICKS) - _W_HALF < _W_VALVE_US:
                 return -1  # the line has not gone quiet since the last read
             else:
-                # A burst the timeout missed (its FIFO emptied at its very end, or read meanwhile): now, then.
+                # A burst the timeout missed (its FIFO emptied at its very end, or read meanwhile): now, then. But
+                # not in the middle of a burst: a valve read half a LISTEN's second copy, the window went untimed,
+                # and a press waited a whole window (benchmarks/node_slots.py, 4 seats: 13 ms). Where the ring is
+                # known, the valve reads once its iput stood still from one look to the next (a loop pass apart:
+                # the receive interrupt moves bytes in every few byte times while a burst comes).
+                ring = w[_W_RING]
+                if ring:
+                    put = int(ptr16(ring)[_RING_PUT])
+                    if w[_W_VALVE_LOOK] == 0 or put != w[_W_VALVE_PUT]:
+                        w[_W_VALVE_PUT] = put
+                        w[_W_VALVE_LOOK] = 1
+                        return -1
+                    w[_W_VALVE_LOOK] = 0
                 mark = int(_count(w, uart))
                 w[_W_GOT_AT] = now
                 w[_W_BURST_END] = now
@@ -143,10 +174,37 @@ if _viper:
             return -2  # nothing read, but a stamp was taken (``_W_TIMED``)
         want = n if n < most else most
         w[_W_READING] = 1  # (a stamp taken now cannot count what this read takes: RS485._idle)
-        got = uart.readinto(buf, want)
         k = 0
-        if got:
-            k = int(got)
+        ring = w[_W_RING]
+        if ring and want > _SHORT_READ:
+            # Straight out of the driver's ring (_ring_at) in machine code (rp2bytes.py): its read() costs the chip
+            # 1.2 µs a byte (a 64-bit division for its millisecond clock at every byte), 0.3 ms for a screen frame
+            # that every seat reads.
+            k = int(_ring_take(ring, buf, want))
+        elif ring:
+            # A short burst (a poll, an answer): the call into machine code costs more than this loop. The interrupt
+            # only ever moves iput, and this only iget (the ring's own rule, py/ringbuf.h).
+            half = ptr16(ring)
+            src = ptr8(ptr32(ring)[_RING_BUF])
+            dst = ptr8(buf)
+            size = half[_RING_SIZE]
+            get = half[_RING_GET]
+            have = half[_RING_PUT] - get
+            if have < 0:
+                have += size
+            if have > want:
+                have = want
+            while k < have:
+                dst[k] = src[get]
+                get += 1
+                if get >= size:
+                    get = 0
+                k += 1
+            half[_RING_GET] = get
+        else:
+            got = uart.readinto(buf, want)
+            if got:
+                k = int(got)
         w[_W_TAKEN] = (w[_W_TAKEN] + k) & 0xFFFF
         w[_W_READING] = 0
         if k < want:
@@ -156,8 +214,29 @@ if _viper:
         w[_W_GOT_AT] = now
         return k
 
+    @micropython.viper
+    def quiet(w: ptr32) -> bool:
+        """Nothing to read: no burst stamped since the last read, that read left nothing behind, and the valve is
+        not looking (the node's loop then skips the bus, node.py's step; the valve's due time is the caller's)."""
+        return w[_W_IDLES] == w[_W_SEEN] and w[_W_MORE] == 0 and w[_W_VALVE_LOOK] == 0
+
+    @micropython.viper
+    def _ring_at(address: int, uart_id: int, rxbuf: int) -> int:
+        """``address`` (the UART object's) when the object is laid out as _RING_BUF and the rest say: its id, its
+        rxbuf and its ring's size (rxbuf + 1) where they should be, and a ring there; else 0 (read() then)."""
+        if ptr8(address)[_UART_ID_BYTE] != uart_id:
+            return 0
+        half = ptr16(address)
+        if half[_RXBUF_HALF] != rxbuf or half[_RING_SIZE] != rxbuf + 1:
+            return 0
+        if ptr32(address)[_RING_BUF] == 0:
+            return 0
+        return address
+
 else:
     _read = None
+    _ring_at = None
+    quiet = None
 
 
 class RS485:
@@ -198,6 +277,9 @@ class RS485:
         w[_W_GOT_AT] = w[_W_BURST_END] = time.ticks_us()
         w[_W_IDLE_US] = self.idle_us = 32 * 1000000 // baud
         self.stamped = False
+        if rp2send is not None and _ring_at is not None and uart_id in (0, 1):
+            w[_W_RING] = int(_ring_at(id(uart), uart_id, RXBUF))
+        self.ring_direct = w[_W_RING] != 0  # (the tests on emulated Picos hold it: a layout change would be silent)
         # A stamp taken during a read or a count (NO_MARK) was counted when the next read took it, and by then a
         # later burst may have come whose own timeout had not: a LISTEN read with a seat's answer before it, under
         # the answer's stamp, put the window 684 µs early and the node answered in the host's master slot
@@ -213,6 +295,7 @@ class RS485:
         if trigger and hasattr(uart, "irq") and _read is not None:
             uart.irq(handler=self._idle, trigger=trigger, hard=True)
             self.stamped = True
+        self.quiet = quiet if self.stamped else None  # (node.py's step looks before it reads)
         self.slot_timed = self.stamped  # IDENTITY's CAP_SLOT_TIMED: a stock MicroPython before 1.23 has no RXIDLE
         # IDENTITY's CAP_LISTEN_LEAD: the chip takes a LISTEN in 1.35 ms and more, and asks for a window that
         # begins that much later (seatbus.LISTEN_LEAD_US), timed from the frame's end as every slot is.
@@ -313,7 +396,21 @@ class RS485:
             return bool(self.held) or w[_W_MORE] != 0 or w[_W_IDLES] != w[_W_SEEN]
         return bool(self.held) or bool(self.uart.any())
 
+    @micropython.native
     def write(self, data):
+        """Send ``data`` now (an answer by name): on the chip a short one goes out of the machine-code send
+        (rp2send.py) as a slot's answer does, where Pin.value, UART.write and UART.flush took the emulated chip
+        tens of µs more of the reply's way."""
+        p = self.native
+        if p is not None and len(data) <= _FIFO_BYTES:
+            self.uart.flush()  # the driver's ring empty: the FIFO is ours (rp2send.py)
+            now = time.ticks_us()
+            p[_GO] = now
+            p[_LATEST] = time.ticks_add(now, 1000000)
+            p[_WATCH_FROM] = p[_WATCH_TO] = now
+            p[_AGAIN] = 0
+            rp2send.send_at(p, data, len(data))
+            return
         if self.de is not None:
             self.de.value(1)
         self.uart.write(data)

@@ -1,0 +1,51 @@
+"""Seat 5 on its own chip takes the bus's long frames in Thumb machine code (firmware 0.9.14, lib/rp2bytes.py) and
+looks at its buttons with one read of the port (lib/rp2pins.py).
+
+Each has a fallback that works, only slower, and says nothing: ``UART.readinto`` when the UART driver's object is
+not laid out as ``rs485._ring_at`` checks (another MicroPython), viper's loops elsewhere, a look at each button.
+So this holds that the chip's image takes the quick way: a MicroPython whose UART object changed would otherwise
+cost every seat 0.3 ms of every screen frame without a word (firmware/PROTOCOL.md, "Bytes in machine code")."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from controller.nodes import firmware_build
+from controller.nodes.symbols import functions
+from controller.ports import ButtonEvent
+from controller.screens.render import render
+from controller.screens.views import RoleReveal
+from tests.nodes.test_emulated_seat import boot, table
+
+LIB = Path(__file__).resolve().parents[2] / "firmware" / "lib"
+
+
+def machine_code(module: str) -> list[str]:
+    """The frozen symbols of a module's machine-code functions, by name: mpy-cross names them by their place in
+    the module (``<module>_dot_py``, ``..._dot_py2`` ...), in the order of their ``def``s."""
+    names = re.findall(r"^@micropython\.(?:asm_thumb|viper)\ndef (\w+)", (LIB / f"{module}.py").read_text(), re.M)
+    return [(name, f"fun_data_{module}_{module}_dot_py{'' if i == 0 else i + 1}") for i, name in enumerate(names)]
+
+
+def test_seat_5_takes_a_role_screen_through_the_machine_code_and_a_press_through_one_read_of_the_port(
+        tmp_path, firmware):
+    symbols = functions(firmware_build.build().elf)
+    watched = dict(machine_code("rp2bytes") + machine_code("rp2pins"))
+    assert set(watched) == {"ring_take", "crc_ok", "rle_apply", "same"}
+    bus, picos = boot(tmp_path, firmware, [5])
+    try:
+        ranges = {name: symbols[symbol] for name, symbol in watched.items()}
+        bus.call({"op": "hits", "pico": 0, "ranges": [list(r) for r in ranges.values()]})
+        bus_table, events = table(bus, [5])
+        bus_table.run_for(0.1)
+        bus_table.seats[5].display(render(RoleReveal(seat=5, role="killer", partners=(2, 9))))
+        bus_table.run_for(0.3)
+        picos[0].button("ok", True)
+        bus_table.run_for(0.1)
+        entered = {pc for _at, pc in bus.call({"op": "hits", "pico": 0, "take": True})["seen"]}
+    finally:
+        bus.close()
+    assert [e for e in events if isinstance(e, ButtonEvent) and e.pressed], "seat 5's press was not heard"
+    missed = [name for name, (start, _end) in ranges.items() if start not in entered]
+    assert not missed, f"seat 5 never ran {missed} (a fallback took over: rs485.py's _ring_at, framing.py, buttons.py)"
