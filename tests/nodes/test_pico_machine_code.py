@@ -8,20 +8,27 @@ cost every seat 0.3 ms of every screen frame without a word (firmware/PROTOCOL.m
 
 from __future__ import annotations
 
+import json
 import re
+import struct
+from binascii import unhexlify
 from pathlib import Path
 
+from controller.bus import seatbus as sb
+from controller.bus.display import rle_payloads
 from controller.nodes import firmware_build
 from controller.nodes.symbols import functions
 from controller.ports import ButtonEvent
 from controller.screens.render import render
 from controller.screens.views import RoleReveal
-from tests.nodes.test_emulated_seat import boot, table
+from tests.nodes.test_emulated_seat import boot, exchange, table
 
-LIB = Path(__file__).resolve().parents[2] / "firmware" / "lib"
+REPO = Path(__file__).resolve().parents[2]
+LIB = REPO / "firmware" / "lib"
+VECTORS = json.loads((REPO / "tests" / "firmware" / "vectors.json").read_text())
 
 
-def machine_code(module: str) -> list[str]:
+def machine_code(module: str) -> list[tuple[str, str]]:
     """The frozen symbols of a module's machine-code functions, by name: mpy-cross names them by their place in
     the module (``<module>_dot_py``, ``..._dot_py2`` ...), in the order of their ``def``s."""
     names = re.findall(r"^@micropython\.(?:asm_thumb|viper)\ndef (\w+)", (LIB / f"{module}.py").read_text(), re.M)
@@ -49,3 +56,36 @@ def test_seat_5_takes_a_role_screen_through_the_machine_code_and_a_press_through
     assert [e for e in events if isinstance(e, ButtonEvent) and e.pressed], "seat 5's press was not heard"
     missed = [name for name, (start, _end) in ranges.items() if start not in entered]
     assert not missed, f"seat 5 never ran {missed} (a fallback took over: rs485.py's _ring_at, framing.py, buttons.py)"
+
+
+def test_seat_5_decodes_every_run_length_vector_on_its_chip_as_the_reference_does(tmp_path, firmware):
+    """tests/firmware/vectors.json's run-length cases, which hold seatbus.py and framing.py's viper to each other
+    under the unix port, sent to the chip as DISPLAY_RLE: its machine code draws what they say and refuses what
+    they refuse, the panel untouched."""
+    bus, picos = boot(tmp_path, firmware, [5])
+    panel = picos[0].screen
+    try:
+        assert exchange(bus, 5, 1, sb.IDENTIFY).mtype == sb.IDENTITY
+        shown = bytearray(sb.SCREEN_BYTES)  # cleared at boot
+        seq = 2
+        for case in VECTORS["rle"]:
+            filled = bytes([case["fill"]]) * sb.SCREEN_BYTES
+            for payload in rle_payloads(shown, filled):
+                assert exchange(bus, 5, seq, sb.DISPLAY_RLE, payload).mtype == sb.ACK
+                seq += 1
+            shown = bytearray(filled)
+            payload = struct.pack(">H", case["offset"]) + unhexlify(case["stream"])
+            assert exchange(bus, 5, seq, sb.DISPLAY_RLE, payload).mtype == sb.ACK, case["name"]
+            seq += 1
+            shown[case["lo"]:case["hi"]] = unhexlify(case["written"])
+            bus.run(0.08)  # drawn
+            assert bytes(panel.ram) == bytes(shown), case["name"]
+        for case in VECTORS["rle_rejected"]:
+            payload = struct.pack(">H", case["offset"]) + unhexlify(case["stream"])
+            answer = exchange(bus, 5, seq, sb.DISPLAY_RLE, payload)
+            seq += 1
+            assert (answer.mtype, answer.payload[:1]) == (sb.NAK, bytes((sb.NAK_BAD_PAYLOAD,))), case["name"]
+            bus.run(0.03)
+            assert bytes(panel.ram) == bytes(shown), case["name"]
+    finally:
+        bus.close()
