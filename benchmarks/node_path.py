@@ -30,7 +30,6 @@ from controller.nodes import firmware_build  # noqa: E402
 from controller.nodes.check import identify_when_up  # noqa: E402
 from controller.nodes.emulated_bus import EmulatedBus  # noqa: E402
 from controller.nodes.node_image import node_uf2  # noqa: E402
-from controller.nodes.symbols import functions  # noqa: E402
 
 BAUD = 2_000_000
 PATHS = {
@@ -56,7 +55,7 @@ def main() -> int:
     parser.add_argument("--times", type=int, default=40, help="frames (or presses) sent")
     args = parser.parse_args()
     image = firmware_build.build()
-    symbols = functions(image.elf)
+    symbols = firmware_build.functions(image.elf)
     names = args.functions.split(",") if args.functions else PATHS[args.path]
     unknown = [n for n in names if n not in symbols]
     if unknown:

@@ -124,14 +124,10 @@ def spread(values: list[float]) -> dict[str, object]:
 
 def symbol(elf: Path, name: str) -> int:
     """The address of a function of the firmware (its Thumb bit cleared)."""
-    import subprocess
-
-    for line in subprocess.run(["arm-none-eabi-nm", "--defined-only", str(elf)], capture_output=True, text=True,
-                               check=True).stdout.splitlines():
-        parts = line.split()
-        if len(parts) == 3 and parts[2] == name and parts[1] in "tT":
-            return int(parts[0], 16) & ~1
-    raise SystemExit(f"node_reply: the firmware has no function {name} (arm-none-eabi-nm {elf})")
+    found = firmware_build.functions(elf).get(name)
+    if found is None:
+        raise SystemExit(f"node_reply: the firmware has no function {name} (arm-none-eabi-nm -S {elf})")
+    return found[0] & ~1
 
 
 def stretch(bus: EmulatedBus, table: BusTable, seconds: float, screens: bool, gc_entry: int) -> dict[str, object]:

@@ -304,11 +304,24 @@ def _check_native_alignment(elf: Path) -> None:
 def _native_functions(elf: Path) -> list[tuple[str, int, int]]:
     """(name, address, size) of every frozen native function: its code in .text, a ``t`` symbol named
     ``fun_data_…`` (bytecode's are read-only data, ``r``)."""
+    return [(name, start, end - start) for name, (start, end) in functions(elf).items()
+            if name.startswith("fun_data_")]
+
+
+def functions(elf: Path) -> dict[str, tuple[int, int]]:
+    """Every function of the image (a sized symbol in .text, ``t`` or ``T``) as its [start, end): where the
+    emulator's ``hits`` watch and PC samples are told to look (benchmarks/node_path.py, tests/nodes). A frozen
+    native method is ``fun_data_<module>_<class>_<name>``; a viper or assembler function
+    ``fun_data_<module>_<module>_dot_py<n>``, by its place in its module (mpy-cross gives it no name of its own)."""
     done = subprocess.run(["arm-none-eabi-nm", "-S", str(elf)], capture_output=True, text=True, check=False)
     if done.returncode != 0:
         raise BuildError(f"arm-none-eabi-nm could not read {elf}: {done.stderr.strip()}")
-    return [(words[3], int(words[0], 16), int(words[1], 16)) for words in (line.split() for line in
-            done.stdout.splitlines()) if len(words) == 4 and words[2] == "t" and words[3].startswith("fun_data_")]
+    found = {}
+    for words in (line.split() for line in done.stdout.splitlines()):
+        if len(words) == 4 and words[2] in ("t", "T"):
+            start = int(words[0], 16)
+            found[words[3]] = (start, start + int(words[1], 16))
+    return found
 
 
 def ensure_toolchain() -> None:

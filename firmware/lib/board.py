@@ -5,10 +5,9 @@ before this module is imported; nothing else changes.
 """
 
 import machine
-import rs485
 import seatbus as sb
 from buttons import Bank, Debounced
-from rs485 import RS485
+from rs485 import RS485, RXBUF
 
 SEAT_IDS = {"prev": sb.BTN_PREV, "next": sb.BTN_NEXT, "ok": sb.BTN_OK}
 REMOTE_IDS = {
@@ -53,7 +52,7 @@ def build(cfg):
     u = cfg["uart"]
     # rxbuf: the node reads the bus once the line has gone quiet (rs485.py), so a burst of back-to-back frames
     # (a stage's STAGE parts, up to 8 of 249 bytes) must fit in the receive buffer (256 bytes by default).
-    uart = machine.UART(u["id"], baudrate=u["baud"], tx=machine.Pin(u["tx"]), rx=machine.Pin(u["rx"]), rxbuf=rs485.RXBUF)
+    uart = machine.UART(u["id"], baudrate=u["baud"], tx=machine.Pin(u["tx"]), rx=machine.Pin(u["rx"]), rxbuf=RXBUF)
     de = machine.Pin(u["de"], machine.Pin.OUT) if u.get("de") is not None else None
     io.link = RS485(uart, de, u["baud"], u["id"], u.get("de"))
     ids = SEAT_IDS if cfg["role"] == "seat" else REMOTE_IDS

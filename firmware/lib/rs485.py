@@ -27,7 +27,6 @@ _LATEST = const(8)
 _AGAIN = const(12)
 _NEXT_FROM = const(13)
 _NEXT_TO = const(14)
-_SHORT_READ = const(24)  # a read of no more bytes than this stays in viper (_read)
 _FIFO_BYTES = const(32)  # the UART's transmit FIFO: a longer answer goes through the driver (its interrupts stay on)
 _ADVANCED = const(0x100000)  # send_at's answer for the next round's slot
 
@@ -64,7 +63,6 @@ _UART_ID_BYTE = const(8)
 _RXBUF_HALF = const(15)
 _RING_BUF = const(8)
 _RING_SIZE = const(18)
-_RING_GET = const(19)
 _RING_PUT = const(20)
 
 # Viper needs MicroPython with a native code emitter (framing.py asks the same way); without one no read is timed.
@@ -176,31 +174,11 @@ if _viper:
         w[_W_READING] = 1  # (a stamp taken now cannot count what this read takes: RS485._idle)
         k = 0
         ring = w[_W_RING]
-        if ring and want > _SHORT_READ:
+        if ring:
             # Straight out of the driver's ring (_ring_at) in machine code (rp2bytes.py): its read() costs the chip
             # 1.2 µs a byte (a 64-bit division for its millisecond clock at every byte), 0.3 ms for a screen frame
-            # that every seat reads.
+            # that every seat reads. (A poll's 11 bytes take as long this way as in a viper loop.)
             k = int(_ring_take(ring, buf, want))
-        elif ring:
-            # A short burst (a poll, an answer): the call into machine code costs more than this loop. The interrupt
-            # only ever moves iput, and this only iget (the ring's own rule, py/ringbuf.h).
-            half = ptr16(ring)
-            src = ptr8(ptr32(ring)[_RING_BUF])
-            dst = ptr8(buf)
-            size = half[_RING_SIZE]
-            get = half[_RING_GET]
-            have = half[_RING_PUT] - get
-            if have < 0:
-                have += size
-            if have > want:
-                have = want
-            while k < have:
-                dst[k] = src[get]
-                get += 1
-                if get >= size:
-                    get = 0
-                k += 1
-            half[_RING_GET] = get
         else:
             got = uart.readinto(buf, want)
             if got:
@@ -279,7 +257,6 @@ class RS485:
         self.stamped = False
         if rp2send is not None and _ring_at is not None and uart_id in (0, 1):
             w[_W_RING] = int(_ring_at(id(uart), uart_id, RXBUF))
-        self.ring_direct = w[_W_RING] != 0  # (the tests on emulated Picos hold it: a layout change would be silent)
         # A stamp taken during a read or a count (NO_MARK) was counted when the next read took it, and by then a
         # later burst may have come whose own timeout had not: a LISTEN read with a seat's answer before it, under
         # the answer's stamp, put the window 684 µs early and the node answered in the host's master slot
@@ -403,6 +380,8 @@ class RS485:
         tens of µs more of the reply's way."""
         p = self.native
         if p is not None and len(data) <= _FIFO_BYTES:
+            # (write_at's own setting of the block, inline: through write_at the reply by name came 30-50 µs later,
+            # benchmarks/node_path.py poll)
             self.uart.flush()  # the driver's ring empty: the FIFO is ours (rp2send.py)
             now = time.ticks_us()
             p[_GO] = now

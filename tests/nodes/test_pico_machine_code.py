@@ -17,7 +17,6 @@ from pathlib import Path
 from controller.bus import seatbus as sb
 from controller.bus.display import rle_payloads
 from controller.nodes import firmware_build
-from controller.nodes.symbols import functions
 from controller.ports import ButtonEvent
 from controller.screens.render import render
 from controller.screens.views import RoleReveal
@@ -37,7 +36,7 @@ def machine_code(module: str) -> list[tuple[str, str]]:
 
 def test_seat_5_takes_a_role_screen_through_the_machine_code_and_a_press_through_one_read_of_the_port(
         tmp_path, firmware):
-    symbols = functions(firmware_build.build().elf)
+    symbols = firmware_build.functions(firmware_build.build().elf)
     watched = dict(machine_code("rp2bytes") + machine_code("rp2pins"))
     assert set(watched) == {"ring_take", "crc_ok", "rle_apply", "same"}
     bus, picos = boot(tmp_path, firmware, [5])
