@@ -149,7 +149,7 @@ class Pico {
         this.i2cOut = [];
         this.i2cCurrent = null;
         this.pins = {};
-        this.hits = null; // {at: Set(PC), seen: [[nanos, PC], ...]} while a benchmark times a path through functions
+        this.hits = null; // {ranges: [[start, end]], seen: [[nanos, start]], last} while a benchmark times a path through functions
         this.profile = null; // {every, next, counts: Map(PC -> samples)} while the benchmark samples the PC
         this.gcWatch = null; // {entry, back, from, pauses: [[start_ns, end_ns]]} while the benchmark times GC
         this.feeds = null; // [ns] of every watchdog feed (one a main-loop pass) while the benchmark counts them
