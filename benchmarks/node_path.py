@@ -5,6 +5,9 @@ last byte (or the finger), in emulated time. What firmware/PROTOCOL.md's "Bytes 
     .venv/bin/python benchmarks/node_path.py poll     # a POLL by name with nothing to say, to the answer
     .venv/bin/python benchmarks/node_path.py screen   # a 180-byte DISPLAY_RLE, to its ACK
     .venv/bin/python benchmarks/node_path.py press    # a press 0.3 ms after a POLL_ALL (its slot 1.75 ms after it)
+    .venv/bin/python benchmarks/node_path.py listen   # presses in a 16-seat LISTEN window, 0.3-2.0 ms before a slot
+    .venv/bin/python benchmarks/node_path.py take     # a press waiting for a LISTEN, its slot 0.5-2.0 ms after it
+    .venv/bin/python benchmarks/node_path.py take-all # ...for a POLL_ALL
     .venv/bin/python benchmarks/node_path.py press --functions fun_data_node_Node__buttons,fun_data_node_Node__queue
 
 Each function is named by its symbol in the image (``arm-none-eabi-nm``: a native method is
@@ -39,6 +42,16 @@ PATHS = {
     "screen": ["fun_data_node_Node__take_frames", "fun_data_rs485_rs485_dot_py2", "fun_data_framing_FrameReader_next",
                "fun_data_node_Node__handle_fast", "fun_data_node_Node__display_rle", "fun_data_framing_Reply_ready",
                "fun_data_rs485_RS485_write", "fun_data_rp2send_rp2send_dot_py"],
+    "listen": ["fun_data_node_Node__buttons", "fun_data_node_Node__queue", "fun_data_node_Node__span_step",
+               "fun_data_node_Node__span_target", "fun_data_node_Node__span_reply", "fun_data_node_Node__prepare",
+               "fun_data_node_Node__stamp", "fun_data_node_Node__span_send", "fun_data_rs485_RS485_write_at",
+               "fun_data_rp2send_rp2send_dot_py"],
+    "take": ["fun_data_node_Node__take_frames", "fun_data_framing_FrameReader_next", "fun_data_node_Node__listen_fast",
+             "fun_data_node_Node__span_step", "fun_data_node_Node__news_step", "fun_data_node_Node__stamp",
+             "fun_data_node_Node__span_send", "fun_data_rs485_RS485_write_at", "fun_data_rp2send_rp2send_dot_py"],
+    "take-all": ["fun_data_node_Node__take_frames", "fun_data_framing_FrameReader_next",
+                 "fun_data_node_Node__poll_all_fast", "fun_data_node_Node__stamp", "fun_data_rs485_RS485_write_at",
+                 "fun_data_rp2send_rp2send_dot_py"],
     "press": ["fun_data_node_Node__buttons", "fun_data_node_Node__queue", "fun_data_node_Node__span_step",
               "fun_data_node_Node__poll_slot", "fun_data_node_Node__prepare", "fun_data_node_Node__stamp",
               "fun_data_rs485_RS485_write_at", "fun_data_rp2send_rp2send_dot_py"],
@@ -46,6 +59,9 @@ PATHS = {
 SCREEN = bytes([0, 0, 0x7F]) + bytes([0x55]) * 128 + bytes([0x2F]) + bytes([0xAA]) * 48  # 180 bytes changed
 PRESS_AFTER_S = 0.0003
 LEAD_US = 1500
+LISTEN_SEATS = 16  # the listen path's window: seat 1 in the 11th slot of 16, 20 rounds
+LISTEN_INDEX = 10
+LISTEN_ROUNDS = 20
 
 
 def main() -> int:
@@ -75,19 +91,38 @@ def main() -> int:
         bus.write(sb.encode_frame(1, 1, sb.IDENTIFY))
         bus.run(0.3)
         bus.call({"op": "hits", "pico": 0, "ranges": [list(symbols[n]) for n in names]})
-        moments, answered = run(bus, pico, args.path, args.times)
+        if args.path == "listen":
+            moments, early, landed = run_listen(bus, pico, args.times)
+            answered = sum(landed)
+        elif args.path in ("take", "take-all"):
+            moments, early, landed = run_take(bus, pico, args.times, args.path == "take-all")
+            answered = sum(landed)
+        else:
+            moments, answered = run(bus, pico, args.path, args.times)
         seen = bus.call({"op": "hits", "pico": 0, "take": True})["seen"]
-    print(f"{args.path}: {args.times} at {BAUD} baud, µs after the {'finger' if args.path == 'press' else 'frame'}"
+    finger = args.path in ("press", "listen")  # (take: after the LISTEN's second copy)
+    print(f"{args.path}: {args.times} at {BAUD} baud, µs after the {'finger' if finger else 'frame'}"
           + (f"; answered in the slot {answered} times" if args.path == "press" else ""))
-    for name in names:
-        after = []
-        for at in moments:
-            hits = [t / 1e9 - at for t, pc in seen if starts[pc] == name and 0 <= t / 1e9 - at < 0.004]
+    if args.path in ("listen", "take", "take-all"):
+        what = ("a press {:.2f} ms before its slot" if args.path == "listen"
+                else "a slot {:.2f} ms after the " + ("LISTEN" if args.path == "take" else "POLL_ALL"))
+        for ahead in sorted(set(early)):
+            made = [ok for a, ok in zip(early, landed) if a == ahead]
+            print(f"  {what.format(ahead / 1000)}: made it {sum(made)} of {len(made)}")
+    # Each step counted from the one before it: a function the loop passes through before the finger (the window's
+    # step on every pass) is counted where the path comes to it.
+    after: dict[str, list[float]] = {name: [] for name in names}
+    for at in moments:
+        since = 0.0
+        for name in names:
+            hits = [t / 1e9 - at for t, pc in seen if starts[pc] == name and since <= t / 1e9 - at < 0.004]
             if hits:
-                after.append(min(hits) * 1e6)
-        if after:
-            print(f"  {name:42s} p50 {statistics.median(after):7.1f}  min {min(after):7.1f}  max {max(after):7.1f}"
-                  f"  ({len(after)})")
+                since = min(hits)
+                after[name].append(since * 1e6)
+    for name, took in after.items():
+        if took:
+            print(f"  {name:42s} p50 {statistics.median(took):7.1f}  min {min(took):7.1f}  max {max(took):7.1f}"
+                  f"  ({len(took)})")
         else:
             print(f"  {name:42s} not entered")
     return 0
@@ -131,6 +166,92 @@ def run(bus: EmulatedBus, pico, path: str, times: int) -> tuple[list[float], int
                     if events:
                         last = events[-1][0]
     return moments, answered
+
+
+def run_listen(bus: EmulatedBus, pico, times: int) -> tuple[list[float], list[int], list[bool]]:
+    """Presses in a LISTEN window of 16 seats (seat 1's slot the 11th), each made ``ahead`` µs before seat 1's
+    slot in the window's third round (0.3 to 2.0 ms, in turn); whether the answer came in that slot."""
+    slot = sb.poll_all_slot_us(BAUD, sb.POLL_ALL_SHORT_GUARD_US)
+    gap = sb.listen_gap_us(BAUD)
+    round_us = LISTEN_SEATS * slot + gap
+    addresses = [a for a in range(2, LISTEN_SEATS + 1)]
+    addresses.insert(LISTEN_INDEX, 1)
+    aheads = list(range(300, 2001, 100))
+    moments: list[float] = []
+    early: list[int] = []
+    landed: list[bool] = []
+    last = 0
+    for i in range(times):
+        seq = (2 + 4 * i) & 0xFF
+        frame = sb.encode_frame(sb.BROADCAST, seq, sb.LISTEN,
+                                sb.encode_listen(slot, gap, LISTEN_ROUNDS, 0, addresses, [], sb.LISTEN_LEAD_US))
+        bus.write(frame)
+        begins = bus.now() + len(frame) * 10 / BAUD + sb.LISTEN_LEAD_US / 1e6
+        due = begins + (2 * round_us + LISTEN_INDEX * slot) / 1e6  # seat 1's slot in round 3
+        ahead = aheads[i % len(aheads)]
+        moment = due - ahead / 1e6
+        bus.at(moment, lambda: pico.button("ok", True))
+        heard_from = len(bus.heard)
+        bus.run(moment - bus.now() + 0.004)
+        mine = [t / 1e9 for t, _ in bus.heard[heard_from:]]
+        landed.append(bool(mine) and abs(mine[0] - 10 / BAUD - due) < slot / 1e6)
+        moments.append(moment)
+        early.append(ahead)
+        pico.button("ok", False)
+        bus.run(0.05)
+        for k in range(1, 4):  # the host's POLL ends the window; every event acked, so the next press is the only news
+            bus.write(sb.encode_frame(1, (seq + k) & 0xFF, sb.POLL, sb.encode_poll(last)))
+            for f in sb.Decoder().feed(bus.run(0.01)):
+                if f.from_node and f.mtype == sb.EVENTS and f.addr == 1:
+                    events = sb.decode_events(f.payload)
+                    if events:
+                        last = events[-1][0]
+    return moments, early, landed
+
+
+def run_take(bus: EmulatedBus, pico, times: int, poll_all: bool) -> tuple[list[float], list[int], list[bool]]:
+    """A press made while no window is open, then a LISTEN as the master sends it (two copies; or a POLL_ALL) with
+    seat 1's first slot 0.5 to 2.0 ms after it, in turn (a lead of 0.5 ms and seat 1 further down the list);
+    whether the answer came in that slot. What a lead must cover (seatbus.LISTEN_LEAD_US, POLL_ALL_LEAD_US)."""
+    slot = sb.poll_all_slot_us(BAUD, sb.POLL_ALL_SHORT_GUARD_US)
+    gap = sb.listen_gap_us(BAUD)
+    lead = 500
+    moments: list[float] = []
+    early: list[int] = []
+    landed: list[bool] = []
+    last = 0
+    for i in range(times):
+        seq = (2 + 4 * i) & 0xFF
+        index = i % 13
+        addresses = [a for a in range(2, 15)]
+        addresses.insert(index, 1)
+        pico.button("ok", True)
+        bus.run(0.002 + (i % 5) * 0.0003)
+        if poll_all:
+            frames = sb.encode_frame(sb.BROADCAST, seq, sb.POLL_ALL, sb.encode_poll_all(slot, 0, addresses, [], lead))
+        else:
+            copy = sb.encode_frame(sb.BROADCAST, seq, sb.LISTEN, sb.encode_listen(slot, gap, 20, 0, addresses, [], lead))
+            frames = sb.encode_frame(sb.BROADCAST, seq, sb.LISTEN, sb.encode_listen(
+                slot, gap, 20, 0, addresses, [], len(copy) * 10_000_000 // BAUD + lead)) + copy
+        bus.write(frames)
+        end = bus.now() + len(frames) * 10 / BAUD
+        due = end + (lead + index * slot) / 1e6
+        heard_from = len(bus.heard)
+        bus.run(due - bus.now() + 0.002)
+        mine = [t / 1e9 for t, _ in bus.heard[heard_from:]]
+        landed.append(bool(mine) and abs(mine[0] - 10 / BAUD - due) < slot / 1e6)
+        moments.append(end)
+        early.append(lead + index * slot)
+        pico.button("ok", False)
+        bus.run(0.05)
+        for k in range(1, 4):  # the host's POLL ends the window; every event acked
+            bus.write(sb.encode_frame(1, (seq + k) & 0xFF, sb.POLL, sb.encode_poll(last)))
+            for f in sb.Decoder().feed(bus.run(0.01)):
+                if f.from_node and f.mtype == sb.EVENTS and f.addr == 1:
+                    events = sb.decode_events(f.payload)
+                    if events:
+                        last = events[-1][0]
+    return moments, early, landed
 
 
 if __name__ == "__main__":

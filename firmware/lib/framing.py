@@ -95,6 +95,14 @@ def clear_py(buf, n):
         buf[i] = 0
 
 
+def index_of_py(buf, start, n, value):
+    """Where ``value`` is among the ``n`` bytes at buf[start:], or -1 (a node's place in a slotted poll's list)."""
+    for i in range(n):
+        if buf[start + i] == value:
+            return i
+    return -1
+
+
 def same_py(a, b, lo, hi):
     """True when a[lo:hi] and b[lo:hi] hold the same bytes."""
     return all(a[i] == b[i] for i in range(lo, hi))
@@ -208,6 +216,15 @@ if _viper:
         return True
 
     @micropython.viper
+    def index_of(buf: ptr8, start: int, n: int, value: int) -> int:
+        i = 0
+        while i < n:
+            if buf[start + i] == value:
+                return i
+            i += 1
+        return -1
+
+    @micropython.viper
     def copy(dst: ptr8, at: int, src: ptr8, frm: int, n: int):
         i = 0
         while i < n:
@@ -315,6 +332,7 @@ if _viper:
 else:
     copy = copy_py
     clear = clear_py
+    index_of = index_of_py
     crc_matches = crc_matches_py
     crc_put = crc_put_py
     rle_apply = rle_apply_py

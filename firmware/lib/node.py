@@ -14,6 +14,7 @@ from array import array
 
 import framing
 import seatbus as sb
+from framing import index_of
 from mpcompat import const, micropython
 
 # The protocol's numbers the loop reads at every frame and answer, compiled in (seatbus's names with a _ before):
@@ -35,6 +36,8 @@ _DISPLAY_RLE = const(0x14)
 _STAGE = const(0x15)
 _DISPLAY_STAGED = const(0x16)
 _EVENTS = const(0x82)
+_EV_PRESS = const(0x1)
+_EV_RELEASE = const(0x2)
 _QUIET = const(0x40)
 _NAK_POLL_ME = const(4)
 _ROLE_SEAT = const(1)
@@ -157,6 +160,7 @@ class Node:
         # the SEQ and the CRC are written (_stamp).
         self.prep = bytearray(sb.OVERHEAD + sb.MAX_PAYLOAD)
         self.prep_fits = -1  # the events' room it was made for (-1: to be made again)
+        self.prep_last = 0  # ...and the room of the last slot answered (what the next slot will most likely have)
         self.prep_len = 0
         self.prep_view = None
         self.prep_views = [None] * (sb.OVERHEAD + sb.MAX_PAYLOAD + 1)
@@ -198,6 +202,7 @@ class Node:
         # burst stamped, nothing left over and no frame half read skips the read (rs485.quiet), but for the valve's
         # (a burst the receive timeout missed is read within TAKE_VALVE_MS). Only where the link stamps its bursts.
         self.link_quiet = getattr(io.link, "quiet", None)
+        self.ticks_mask = getattr(io.link, "ticks_mask", -1)  # (a link whose clock does not wrap: -1, all bits)
         self.link_w = getattr(io.link, "w", None)
         self.wire_st = self.wire.st
         self.last_take = now_ms
@@ -254,20 +259,37 @@ class Node:
             self.dropped_events += 1
         self.queue.append((self.next_event_seq, kind, now, bytes(data)))
         self.next_event_seq = (self.next_event_seq + 1) & 0xFFFF or 1
+        if self.span is None and self.prep_last:
+            # Made now, while no slot is open: the next POLL_ALL or LISTEN finds the answer ready and only stamps
+            # it (0.13 ms less on its way from the frame to the slot: benchmarks/node_path.py take).
+            self._prepare(self.prep_last)
 
     @micropython.native
     def _buttons(self, now):
         bank = self.bank
-        if bank is not None and bank.calm():
+        if bank is not None and bank.calm(now):
             return  # (one read of the port: buttons.Bank)
         for b in self.io.buttons:
             edge = b.update(now)
             if edge is None:
                 continue
-            self._queue(sb.EV_PRESS if edge else sb.EV_RELEASE, now, bytes((b.button_id,)))
+            self._queue(_EV_PRESS if edge else _EV_RELEASE, now, bytes((b.button_id,)))
             if edge and self.io.led is not None:
                 self.echo_due = True  # local echo: the player sees the press before the Pi answers (step)
                 self.echo_until = now + self.echo_ms
+            if self.span is not None:
+                # Straight to the slot: the other buttons, the bank's settling and the rest of the pass (the echo's
+                # clock, the reader's, the panel) cost a press 0.3 ms on its way to a LISTEN slot (benchmarks/
+                # node_path.py listen). What the line brought first: the host's frame may have ended the window.
+                # The echo is lit after the answer's wait, a round at most (firmware/PROTOCOL.md, "A press's way
+                # to its slot").
+                quiet = self.link_quiet
+                st = self.wire_st
+                if quiet is None or not quiet(self.link_w) or st[0] != st[1]:
+                    self.last_take = now
+                    self._take_frames(now)
+                if self.span is not None:
+                    self._span_step(now)
         if bank is not None:
             bank.settle()
 
@@ -363,7 +385,7 @@ class Node:
         if view is None:  # (one view per length, made once: a view made at every answer cost it)
             view = self.prep_views[self.prep_len] = memoryview(buf)[: self.prep_len]
         self.prep_view = view  # what _stamp answers
-        self.prep_fits = fits
+        self.prep_fits = self.prep_last = fits
 
     @micropython.native
     def _stamp(self, seq, now, later_ms):
@@ -379,16 +401,6 @@ class Node:
         buf[3] = seq
         framing.crc_put(buf, 1, self.prep_len - _CRC_LEN)
         return self.prep_view
-
-    @micropython.native
-    def _slot_of(self, buf, start, n):
-        """This node's place among the ``n`` addresses of a slotted poll (POLL_ALL, LISTEN) at buf[start:]; -1: not
-        listed."""
-        me = self.address
-        for i in range(n):
-            if buf[start + i] == me:
-                return i
-        return -1
 
     @micropython.native
     def _take_ack(self, buf, q, end):
@@ -422,7 +434,7 @@ class Node:
         rest = length - head - n
         if rest < 0 or rest % 3:
             return  # (decode_poll_all refuses it too)
-        index = self._slot_of(buf, p + head, n)
+        index = index_of(buf, p + head, n, self.address)  # (this node's place in the list)
         if index < 0:
             return
         me = self.address
@@ -488,7 +500,7 @@ class Node:
         rest = length - 9 - n
         if buf[p + 4] < 1 or rest < 0 or rest % 3:
             return  # (decode_listen refuses it too)
-        index = self._slot_of(buf, p + 9, n)
+        index = index_of(buf, p + 9, n, self.address)  # (viper: a native loop took 60 µs)
         if index < 0:
             return
         me = self.address
@@ -645,6 +657,8 @@ class Node:
         if elapsed >= span.rounds * span.round_us:
             self.span = None
             return
+        if self.queue and self.identified and self.key is None and self._news_step(span, elapsed, now):
+            return
         target = self._span_target(span, elapsed)
         if target is None:
             return
@@ -664,6 +678,35 @@ class Node:
         if at - elapsed < -self.guard_us and not last_roll and r + 1 >= span.rounds:
             return  # the slot went by while the answer was made, and it was the window's last
         self._span_send(span, r, at, elapsed, reply, last_roll, now)
+
+    @micropython.native
+    def _news_step(self, span, elapsed, now):
+        """News in a LISTEN window, the common case of _span_step's (a press, its slot this round or the next):
+        _span_target's and _span_reply's choices inline, a call and a dozen lookups fewer on the way from the
+        finger to the wait (firmware/PROTOCOL.md, "A press's way to its slot"). False: the long way decides (the
+        window's last slot gone by, a card's UID longer than a slot, the slot begun while the answer was made)."""
+        round_us = span.round_us
+        offset = span.offset_us
+        need = elapsed - offset  # a slot is still ours if it has not begun
+        r = 0 if need <= 0 else (need + round_us - 1) // round_us
+        if r < span.next_round:
+            r = span.next_round
+        if r >= span.rounds:
+            return False
+        at = r * round_us + offset
+        if at - elapsed > round_us:
+            return True  # not yet (wake_us says when)
+        fits = (span.slot_us - self.guard_us) * self.baud_10k // 1000 - _OVERHEAD - 1
+        if fits != self.prep_fits:
+            self._prepare(fits)
+        if not self.prep_n:
+            return False
+        reply = self._stamp(span.seq, now, (at - elapsed) // 1000)
+        elapsed = self.io.link.since(span.t0) + span.skew_us  # building the answer took time
+        if at < elapsed:
+            return False
+        self._span_send(span, r, at, elapsed, reply, False, now)
+        return True
 
     @micropython.native
     def _poll_slot(self, span, now):
@@ -686,8 +729,8 @@ class Node:
             self._prepare(fits)
         # (a card's UID longer than a slot: NAK_POLL_ME, and the host asks by name)
         reply = self._stamp(span.seq, now, 0) if self.prep_n else self.nak.ready(span.seq, _NAK_POLL_ME)
-        start = link.after(t0, at)
-        link.write_at(start, reply, None, link.after(start, LATE_START_US))
+        mask = self.ticks_mask
+        link.write_at((t0 + at) & mask, reply, None, (t0 + at + LATE_START_US) & mask)
         self.stats["replies"] += 1
 
     @micropython.native
@@ -698,14 +741,16 @@ class Node:
         often the next round too (firmware/PROTOCOL.md, "The slot path")."""
         link = self.io.link
         # The slot's start and the watched master slot as moments on the link's clock, counted from the window's
-        # start: the wait ends at the slot's microsecond, however long this took (rs485.py's write_at).
-        t0, skew = span.t0, span.skew_us
+        # start: the wait ends at the slot's microsecond, however long this took (rs485.py's write_at). Each
+        # moment is t0 and an offset on the link's wrapping clock (``ticks_mask``: link.after's sum, inline).
+        t0 = span.t0 - span.skew_us
+        mask = self.ticks_mask
         watch = None
         round_us = span.round_us
         gap_start = r * round_us - span.gap_us  # the master slot just before round r
         watch_to = gap_start + span.gap_us - _LISTEN_WATCH_TO_US
         if r > 0 and watch_to > elapsed:
-            watch = (link.after(t0, gap_start + _LISTEN_WATCH_FROM_US - skew), link.after(t0, watch_to - skew))
+            watch = ((t0 + gap_start + _LISTEN_WATCH_FROM_US) & mask, (t0 + watch_to) & mask)
             unwatched = r > span.clear_to + 1
         else:
             unwatched = r > span.clear_to
@@ -715,21 +760,40 @@ class Node:
             # Bytes waiting may be the host's new window: read them first, here (the rest of a loop pass first
             # cost the answer a round), and answer if they were only other seats' answers (firmware/PROTOCOL.md,
             # "A stale answer two rounds on").
-            if not self.rereading:
-                self.rereading = True
+            if self.rereading:
+                return
+            # Then on to the wait with the answer made, if the window goes on and the slot has not begun: made again
+            # (another _span_step) it cost 0.3 ms, and a round's other answers, stamped meanwhile, made the second
+            # look give up, so a press in a busy round missed its slot (benchmarks/node_slots.py --trace: 16 seats).
+            seq = span.seq
+            start = span.t0
+            self.rereading = True
+            for _ in range(4):  # (while the slot is a round away, the others' answers may keep coming)
                 self._take_frames(now)
-                self._span_step(now)  # in this window, or in the host's new one
+                if self.span is not span or span.seq != seq or span.t0 != start or span.held:
+                    self._span_step(now)  # the host spoke: in its new window, if any
+                    self.rereading = False
+                    return
+                if not link.waiting():
+                    break
+            if link.waiting():
                 self.rereading = False
-            return
+                return  # still unread: the next pass
+            elapsed = link.since(span.t0) + span.skew_us
+            if at - elapsed < LATE_START_US:
+                self._span_step(now)  # the slot began meanwhile: the next one
+                self.rereading = False
+                return
+            self.rereading = False
         again = None
         if not last_roll and r + 1 < span.rounds:  # the same slot a round on, and the master slot before it
-            again = (round_us, link.after(t0, gap_start + round_us + _LISTEN_WATCH_FROM_US - skew),
-                     link.after(t0, watch_to + round_us - skew))
+            again = (round_us, (t0 + gap_start + round_us + _LISTEN_WATCH_FROM_US) & mask,
+                     (t0 + watch_to + round_us) & mask)
         span.next_round = r + 1
         self.stats["replies"] += 1
         confirms = self.identified and not self.queue and self.confirm_seq is not None  # as _span_reply chose
-        latest = (self._roll_latest(span) if last_roll else at + LATE_START_US) - skew
-        sent = link.write_at(link.after(t0, at - skew), reply, watch, link.after(t0, latest), again)
+        latest = self._roll_latest(span) if last_roll else at + LATE_START_US
+        sent = link.write_at((t0 + at) & mask, reply, watch, (t0 + latest) & mask, again)
         if sent == 2:  # in the next round's slot
             r += 1
             span.next_round = r + 1
@@ -949,7 +1013,7 @@ class Node:
             if link.waiting() or (self.span is not None and self._slot_near()):
                 return
             bank = self.bank
-            if bank is None or not bank.calm():  # (bank: every pin at once, buttons.Bank)
+            if bank is None or not bank.calm(now):  # (bank: every pin at once, buttons.Bank)
                 for b in buttons:  # a press first: the next step takes it, and then the drawing waits (news first)
                     if b.changed(now):
                         return
@@ -1012,6 +1076,10 @@ class Node:
                 return True
             if mtype == _LISTEN:
                 self._listen_fast(buf, at)
+                if self.queue and self.span is not None:
+                    # News waiting for this window: straight on to the slot, not through the rest of the read and
+                    # of the pass (0.1 ms of the 1.4 from the LISTEN's end to the wait: benchmarks/node_path.py take).
+                    self._span_step(now)
                 return True
             if mtype == _WINDOW_ACKS:
                 self._window_acks(buf, at)

@@ -410,6 +410,11 @@ class RS485:
     def since(self, then):
         return time.ticks_diff(time.ticks_us(), then)
 
+    # ``after`` as a mask, for the slot path to add with (a call of ``after`` is some 25 µs on the chip, and a
+    # LISTEN slot's wait took six of them: firmware/PROTOCOL.md, "A press's way to its slot"). ticks_us wraps at a
+    # power of two, so ``(then + offset_us) & ticks_mask`` is ``time.ticks_add(then, offset_us)``.
+    ticks_mask = time.ticks_add(0, -1)
+
     @micropython.native
     def after(self, then, offset_us):
         """The moment ``offset_us`` after ``then`` on this link's clock (it wraps)."""
