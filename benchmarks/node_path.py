@@ -107,7 +107,7 @@ def main() -> int:
         what = ("a press {:.2f} ms before its slot" if args.path == "listen"
                 else "a slot {:.2f} ms after the " + ("LISTEN" if args.path == "take" else "POLL_ALL"))
         for ahead in sorted(set(early)):
-            made = [ok for a, ok in zip(early, landed) if a == ahead]
+            made = [ok for a, ok in zip(early, landed, strict=True) if a == ahead]
             print(f"  {what.format(ahead / 1000)}: made it {sum(made)} of {len(made)}")
     # Each step counted from the one before it: a function the loop passes through before the finger (the window's
     # step on every pass) is counted where the path comes to it.
