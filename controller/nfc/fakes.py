@@ -491,6 +491,20 @@ def crc_with_preset(data: bytes | list[int], preset: int) -> bytes:
     return bytes([crc & 0xFF, crc >> 8])
 
 
+# ISO/IEC 14443-2/-3 at 106 kbit/s: a bit is 128 carrier periods (13.56 MHz), a byte goes out as 9 bits (its parity),
+# and a card answers the frame-delay time after the reader's frame ends (1236 / fc for a WUPA's ATQA, n = 9, and at
+# least that for the rest: §6.2.1.1). What a stepped scan (firmware/lib/mfrc522.py) waits through.
+CARRIER_HZ = 13_560_000
+BIT_NS = 128 * 1_000_000_000 // CARRIER_HZ
+FDT_NS = 1236 * 1_000_000_000 // CARRIER_HZ
+
+
+def air_ns(frame: bytes, last_bits: int) -> int:
+    """A frame's time on the air: its bits (a short frame's 7, else 9 a byte) and start and end of frame."""
+    bits = last_bits if last_bits and len(frame) == 1 else 9 * len(frame)
+    return (bits + 2) * BIT_NS
+
+
 class FakeMfrc522:
     """An MFRC522 register file with a FIFO, the Transceive and CalcCRC commands, and one card in the field.
 
@@ -498,7 +512,12 @@ class FakeMfrc522:
     is the next address to read (the last one 00) and MISO carries the value of the address sent one byte
     earlier; in a write every following byte goes to the same register. The card follows ISO/IEC 14443-3: REQA
     (idle cards) and WUPA (halted ones too), anticollision and SELECT per cascade level in order, HLTA; a frame
-    with a bad CRC_A is ignored. :data:`IMPLEMENTED` lists the commands (CommandReg) it carries out."""
+    with a bad CRC_A is ignored. :data:`IMPLEMENTED` lists the commands (CommandReg) it carries out.
+
+    With ``now_ns`` kept up to date (the emulated Pico's clock: controller/nodes/emulated_bus.py), a Transceive
+    takes its time as on the chip: the answer's RxIRq comes after the frame, the frame-delay time and the answer
+    on the air, and with no answer the timer's TimerIRq (TAuto: §8.5, started at the frame's end) after its
+    period, (2 * TPrescaler + 1) * (TReload + 1) / 13.56 MHz. Without it (None) every exchange is over at once."""
 
     IMPLEMENTED: ClassVar[dict[int, str]] = {0x00: "Idle", 0x03: "CalcCRC", 0x0C: "Transceive", 0x0F: "SoftReset"}
 
@@ -512,6 +531,9 @@ class FakeMfrc522:
         self.corrupt_bcc = 0
         self.frames: list[bytes] = []
         self.unknown: list[int] = []  # CommandReg values it does not implement (it goes idle, as the chip does)
+        self.now_ns: int | None = None
+        # An exchange still on the air: when it ends, its ComIrqReg bits and the FIFO it leaves.
+        self._pending: tuple[int, int, list[int]] | None = None
 
     def _reset(self) -> None:
         self.regs = [0] * 0x40
@@ -529,7 +551,24 @@ class FakeMfrc522:
             self._write(reg, value)
         return [0] * len(data)
 
+    def _settle(self) -> None:
+        """An exchange on the air whose time has come is over: its interrupt bits set, its answer in the FIFO."""
+        pending = self._pending
+        if pending is not None and (self.now_ns is None or self.now_ns >= pending[0]):
+            self._pending = None
+            self.regs[m.COM_IRQ] |= pending[1]
+            self.fifo = pending[2]
+
+    def _timer_ns(self) -> int | None:
+        """The timer's period when it starts by itself at a frame's end (TModeReg's TAuto), else None."""
+        if not self.regs[m.T_MODE] & 0x80:
+            return None
+        prescaler = (self.regs[m.T_MODE] & 0x0F) << 8 | self.regs[m.T_PRESCALER]
+        reload = self.regs[m.T_RELOAD_H] << 8 | self.regs[m.T_RELOAD_L]
+        return (2 * prescaler + 1) * (reload + 1) * 1_000_000_000 // CARRIER_HZ
+
     def _read(self, reg: int) -> int:
+        self._settle()
         if reg == m.FIFO_DATA:
             return self.fifo.pop(0) if self.fifo else 0
         if reg == m.FIFO_LEVEL:
@@ -537,6 +576,9 @@ class FakeMfrc522:
         return self.regs[reg]
 
     def _write(self, reg: int, value: int) -> None:
+        if reg == m.COMMAND and value & 0x0F == 0:
+            self._pending = None  # Idle ends an exchange on the air (its answer, if any, is not kept)
+        self._settle()
         if reg == m.FIFO_DATA:
             if len(self.fifo) < 64:
                 self.fifo.append(value)
@@ -581,6 +623,15 @@ class FakeMfrc522:
         answer = self._card_answer(frame, last_bits)
         self.regs[m.ERROR] = 0
         self.regs[m.CONTROL] = self.regs[m.CONTROL] & ~0x07  # RxLastBits 0: whole bytes received
+        if self.now_ns is not None:  # on the air: over later (_settle)
+            sent = self.now_ns + air_ns(frame, last_bits)
+            if answer is not None:
+                self._pending = (sent + FDT_NS + air_ns(answer, 0), TX_IRQ | m.RX_IRQ, list(answer))
+                return
+            timer = self._timer_ns()
+            if timer is not None:
+                self._pending = (sent + timer, TX_IRQ | m.TIMER_IRQ, [])
+            return  # (no timer: nothing ends the exchange but the next command)
         if answer is None:  # sent, nobody answered: the timer runs out (TAuto)
             self.regs[m.COM_IRQ] |= TX_IRQ | m.TIMER_IRQ
             return

@@ -30,6 +30,7 @@ from . import emulator_setup
 
 HARNESS = Path(__file__).with_name("picobus.js")
 NS = 1_000_000_000
+NFC_SPI_BAUD = 4_000_000  # firmware/lib/board.py's: the card reader's SPI clock, which the harness's fake keeps
 
 
 class EmulatorError(RuntimeError):
@@ -58,8 +59,10 @@ class EmulatedPico:
     def chip_select(self, selected: bool) -> None:
         self._sent = []
 
-    def spi_byte(self, mosi: int) -> int:
-        """The MFRC522's MISO for this byte (§8.1.2: in a read, each byte answers the address sent before it)."""
+    def spi_byte(self, mosi: int, at_ns: int | None = None) -> int:
+        """The MFRC522's MISO for this byte (§8.1.2: in a read, each byte answers the address sent before it), at
+        ``at_ns`` on the Pico's clock (the card's answer and the chip's timer take their time on the air)."""
+        self.reader.now_ns = at_ns
         sent = self._sent
         sent.append(mosi)
         if len(sent) == 1:
@@ -159,8 +162,8 @@ class EmulatedBus:
                     raise EmulatorError(f"the emulator stopped: {self._stderr_tail()}")
                 answer = json.loads(line)
                 if "spi" in answer:
-                    pico, mosi = answer["spi"]
-                    stdin.write(b'{"miso": %d}\n' % self.picos[pico].spi_byte(mosi))
+                    pico, mosi, at_ns = answer["spi"]
+                    stdin.write(b'{"miso": %d}\n' % self.picos[pico].spi_byte(mosi, int(at_ns)))
                     stdin.flush()
                 elif "cs" in answer:
                     pico, selected = answer["cs"]
@@ -216,7 +219,7 @@ class EmulatedBus:
             spec.update(i2c=config["i2c"]["id"], i2c_hz=config["i2c"].get("freq", 400_000),
                         i2c_devices=[config.get("display", {}).get("addr", 0x3C)])
         if "nfc" in config:
-            spec.update(spi=config["nfc"]["spi"], spi_cs=config["nfc"]["cs"], spi_hz=1_000_000)
+            spec.update(spi=config["nfc"]["spi"], spi_cs=config["nfc"]["cs"], spi_hz=NFC_SPI_BAUD)
         pico = EmulatedPico(self, len(self.picos), config)
         self.picos.append(pico)
         answer = self.call(spec)

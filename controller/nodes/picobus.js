@@ -340,7 +340,7 @@ class Pico {
             });
         }
         spi.onTransmit = (value) => {
-            send({ spi: [pico.index, value] });
+            send({ spi: [pico.index, value, pico.clock.nanos] }); // (the time: the card reader's air time)
             const answer = readLine();
             if (answer === null) process.exit(0);
             miso = JSON.parse(answer).miso & 0xff;

@@ -88,6 +88,9 @@ HOLD_DRAWING_MS = 30
 PANEL_CHUNK_BLOCKING = 32  # bytes of the panel a write of machine.I2C sends (0.74 ms holding the loop)
 PANEL_CHUNK_BACKGROUND = 128  # ...and one in the background (a page row: ssd1306.MAX_WRITE)
 ECHO_RGB = (40, 40, 40)
+# A stepped card scan (mfrc522.py) the chip has not ended after this long is over: no card this time (its timer
+# ends a try after 15.5 ms, and a scan is two tries and a few exchanges).
+SCAN_MS = 50
 # The bus is read at least this often even with no burst stamped (rs485.py's valve: a burst whose receive timeout
 # was missed).
 TAKE_VALVE_MS = 5
@@ -186,6 +189,9 @@ class Node:
         self.nfc_period_ms = cfg.get("nfc_period_ms", 100)
         self.card_gone_after = cfg.get("card_gone_scans", 2)
         self.next_scan = now_ms
+        self.stepped = hasattr(io.reader, "begin")  # a scan the loop steps through (mfrc522.py), or one waited for
+        self.scanning = False
+        self.scan_looked = self.scan_since = now_ms
         self.echo_ms = cfg.get("echo_ms", 200)
         self.gap_ms = cfg.get("frame_gap_ms", 5)
         self.baud = cfg.get("uart", {}).get("baud", 1000000)
@@ -296,13 +302,40 @@ class Node:
     @micropython.native
     def _reader(self, now):
         reader = self.io.reader
-        if reader is None or (now - self.next_scan) < 0:
+        if reader is None:
+            return
+        if self.scanning:
+            if now == self.scan_looked:
+                return  # (once a millisecond: each look is an SPI exchange, and the air takes that long anyway)
+            self.scan_looked = now
+            uid = reader.poll()
+            if uid is None:
+                if now - self.scan_since < SCAN_MS:
+                    return
+                uid = b""  # the chip never said (unplugged, or its timer not running): no card this time
+            self.scanning = False
+            self._scanned(now, uid or None)
+            return
+        if (now - self.next_scan) < 0:
             return
         queue = self.queue
         if queue and (now - queue[0][2]) < HOLD_DRAWING_MS:
-            return  # news first: a scan holds the loop, and a LISTEN read that much later misses its first round
+            return  # news first: even a step of a scan holds the loop a little, and a slot is near
         self.next_scan = now + self.nfc_period_ms
-        uid = reader.scan()
+        if self.stepped:  # the card's answer, or the chip's timer, comes while the loop runs on (mfrc522.py)
+            reader.begin()
+            uid = reader.poll()  # (a reader that answers at once is done now)
+            if uid is None:
+                self.scanning = True
+                self.scan_looked = self.scan_since = now
+                return
+            self._scanned(now, uid or None)
+            return
+        self._scanned(now, reader.scan())
+
+    @micropython.native
+    def _scanned(self, now, uid):
+        """A scan's end: the card on the reader (its UID), or None."""
         if uid is not None:
             self.card_misses = 0
             if uid != self.card:
@@ -1143,7 +1176,7 @@ class Node:
         self._buttons(now_ms)
         if self.echo_until is not None:
             self._echo(now_ms)
-        if now_ms - self.next_scan >= 0:
+        if self.scanning or now_ms - self.next_scan >= 0:
             self._reader(now_ms)
         quiet = self.link_quiet
         st = self.wire_st
@@ -1162,7 +1195,7 @@ class Node:
             self.io.reset()
 
     def busy(self):
-        """True while something needs the node stepped again soon (debounce, local echo)."""
-        if self.echo_until is not None:
+        """True while something needs the node stepped again soon (debounce, local echo, a scan under way)."""
+        if self.echo_until is not None or self.scanning:
             return True
         return any(b.waiting() for b in self.io.buttons)

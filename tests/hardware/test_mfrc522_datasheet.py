@@ -171,3 +171,60 @@ def test_each_fake_says_which_commands_it_carries_out() -> None:
             assert chip.regs[m.COMMAND] & 0x0F == m.IDLE and chip.regs[m.COM_IRQ] & m.IDLE_IRQ, (
                 f"command {command:#x}: not carried out, so back to Idle with IdleIRq, never stuck")
     assert FakeMfrc522().unknown == []
+
+
+def stepped_reader(fake: FakeMfrc522) -> Any:
+    """The firmware's driver on the emulator's fake (controller/nfc/fakes.py), whose exchanges take air time."""
+
+    class Spi:
+        def write(self, buf: bytes) -> None:
+            fake.xfer(list(buf))
+
+        def write_readinto(self, wbuf: bytes, rbuf: bytearray) -> None:
+            rbuf[:] = bytes(fake.xfer(list(wbuf)))
+
+    class Cs:
+        def value(self, v: int) -> None:
+            pass
+
+    reader = firmware_module("mfrc522").MFRC522(Spi(), Cs())
+    reader.init()
+    return reader
+
+
+def test_with_no_card_each_try_of_a_seats_scan_ends_on_the_chips_timer_while_the_loop_runs_on() -> None:
+    """§8.5: TAuto starts the timer at the WUPA's end, and it runs out after (2 * 0xD3E + 1) * 31 / 13.56 MHz =
+    15.5 ms; until then the seat's loop looks (poll) and goes on. Two tries, then no card."""
+    fake = FakeMfrc522()
+    fake.now_ns = 0
+    reader = stepped_reader(fake)
+    reader.begin()
+    assert reader.poll() is None, "the WUPA is on the air: nothing to say yet"
+    fake.now_ns = 15_000_000
+    assert reader.poll() is None
+    fake.now_ns = 15_700_000
+    assert reader.poll() is None, "the first try ran out; the second WUPA is on the air"
+    assert [f.hex() for f in fake.frames] == ["52", "52"]
+    fake.now_ns = 31_500_000
+    assert reader.poll() == b"", "both tries ran out: no card"
+
+
+def test_a_card_laid_on_a_seat_is_read_over_a_few_exchanges_of_air_time() -> None:
+    """ISO/IEC 14443-3 at 106 kbit/s: the ATQA comes the frame-delay time (91 µs) after the WUPA, and a 7-byte UID
+    takes two cascade levels of anticollision and SELECT: 0.4 ms for the WUPA and its answer, 0.7 for each
+    anticollision, 1.2 for each SELECT (9 bytes out), about 4.1 ms in all; the seat looks once a pass, here every
+    50 µs."""
+    fake = FakeMfrc522()
+    fake.card = bytes.fromhex("04E7C200000001")
+    fake.now_ns = 0
+    reader = stepped_reader(fake)
+    reader.begin()
+    looks = 0
+    uid = None
+    while uid is None and looks < 1000:
+        fake.now_ns += 50_000
+        looks += 1
+        uid = reader.poll()
+    assert uid == fake.card
+    assert 4.0 < fake.now_ns / 1e6 < 4.5, "five exchanges' air time, not the 15.5 ms timer"
+    assert fake.frames[-1].hex() == "5000" + m.crc_a(b"\x50\x00").hex(), "HLTA, so the next scan's WUPA finds it"
