@@ -70,10 +70,11 @@ def writes(p: ptr32, pairs: ptr8, n: int) -> int:
     clr = ptr32(p[CLR])
     put = ptr32(p[SET])
     done = 0
+    drained = 0  # (what came in is read to empty the FIFO, and not kept)
     i = 0
     while i + 1 < n:
         while ssp[_SR] & _RNE:
-            got = ssp[_DR]
+            drained ^= ssp[_DR]
         clr[0] = cs
         ssp[_DR] = pairs[i]
         ssp[_DR] = pairs[i + 1]
@@ -81,7 +82,7 @@ def writes(p: ptr32, pairs: ptr8, n: int) -> int:
         spin = 0
         while k < 2 and spin < _SPIN:
             if ssp[_SR] & _RNE:
-                got = ssp[_DR]
+                drained ^= ssp[_DR]
                 k += 1
             else:
                 spin += 1
