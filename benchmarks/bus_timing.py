@@ -201,14 +201,14 @@ def describe_link(link: tuple[float, float]) -> str:
     return "on the wire (no host delay)"
 
 
-#: On their own chip nodes take a while over a LISTEN: an emulated Pico (firmware 0.8, 2 Mbaud) confirmed a quiet
-#: command first in its slot 2.65 ms after the LISTEN's end, never in the one at 1.39 ms (firmware/PROTOCOL.md, "The
-#: nodes' own time"): with --node-replies a simulated node is not ready for a window's slots before this, a little
-#: later than seen (a loop pass with a card scan or a drawing chunk in it is longer).
-PICO_LISTEN_READY_S = 0.0029
-#: ...and over a POLL_ALL: an idle emulated Pico (firmware 0.9, 2 Mbaud) answered in slots from 1.0-1.25 ms after
-#: its end, never earlier (firmware/PROTOCOL.md, "POLL_ALL's lead"); a little later than seen, as above.
-PICO_POLL_ALL_READY_S = 0.0014
+#: On their own chip nodes take a while over a LISTEN: an emulated Pico (firmware 0.9.15, 2 Mbaud, a press waiting)
+#: answered in every slot that began 1.25 ms after the LISTEN's end or later, in one of three at 1.12 ms, never
+#: sooner (benchmarks/node_path.py take; firmware/PROTOCOL.md, "A press's way to its slot"): with --node-replies a
+#: simulated node is not ready for a window's slots before this, a little later than seen (a pass with a card scan's
+#: step or a drawing chunk in it is longer).
+PICO_LISTEN_READY_S = 0.0015
+#: ...and over a POLL_ALL: from 0.88 ms after its end, in two of three at 0.75 (node_path.py take-all); as above.
+PICO_POLL_ALL_READY_S = 0.0011
 
 
 def node_replies_file(path: str) -> tuple[float, ...]:

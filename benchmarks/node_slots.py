@@ -292,9 +292,9 @@ def main() -> int:
     parser.add_argument("--lead", type=int, default=sb.POLL_ALL_LEAD_US, metavar="US",
                         help="the POLL_ALL's lead: its first slot begins this long after its end (0: at once, as before "
                              "firmware 0.9)")
-    parser.add_argument("--listen-lead", type=int, default=sb.LISTEN_LEAD_US, metavar="US",
+    parser.add_argument("--listen-lead", type=int, default=None, metavar="US",
                         help="the LISTEN's lead: its window begins this long after its second copy (0: at its end, as "
-                             "before firmware 0.9.11)")
+                             "before firmware 0.9.11; default: the master's, 1500 µs for firmware 0.9.15)")
     parser.add_argument("--min-cycle", type=float, default=None, metavar="MS",
                         help="the master's POLL_ALL cycle while commands go by name (BusMaster.min_cycle)")
     parser.add_argument("--command-slot", type=float, default=None, metavar="MS",
@@ -326,7 +326,8 @@ def main() -> int:
         master.slot_us = sb.poll_all_slot_us(master.baud, args.guard)
         master.quiet = args.quiet
         master.poll_lead_us = args.lead
-        master.listen_lead = args.listen_lead
+        if args.listen_lead is not None:  # (else the master's own: a shorter one for firmware 0.9.15)
+            master.listen_lead = master.listen_quick_lead = args.listen_lead
         master.acks_in_windows = args.window_acks
         if args.clean_line:
             master.noisy_for = 0.0

@@ -86,6 +86,9 @@ class BusMaster:
         #: How long after a LISTEN's second copy its window begins, while every node in it says CAP_LISTEN_LEAD:
         #: a Pico takes a LISTEN in 1.35 ms and more, and the window's first slots went by (seatbus.LISTEN_LEAD_US).
         self.listen_lead = sb.LISTEN_LEAD_US
+        #: ...and while every node says it takes one sooner (CAP_QUICK_LEAD, firmware 0.9.15): a Pico takes a LISTEN
+        #: in 1.25 ms (benchmarks/node_path.py take), and a shorter lead is a press's shorter wait after a new window.
+        self.listen_quick_lead = sb.LISTEN_QUICK_LEAD_US
         #: ...the lead of the LISTENs sent now (0 while a node that is up does not ask for one).
         self.listen_lead_us = 0
         self._ordered = [self.nodes[a] for a in sorted(self.nodes)]
@@ -305,8 +308,10 @@ class BusMaster:
             self._listen_group = (
                 up if self.listen and up and all(self.supports(n.spec.address, sb.CAP_LISTEN) for n in up) else []
             )
-            self.listen_lead_us = self.listen_lead if self._listen_group and all(
-                self.supports(n.spec.address, sb.CAP_LISTEN_LEAD) for n in up) else 0
+            self.listen_lead_us = 0
+            if self._listen_group and all(self.supports(n.spec.address, sb.CAP_LISTEN_LEAD) for n in up):
+                quick = all(self.supports(n.spec.address, sb.CAP_QUICK_LEAD) for n in up)
+                self.listen_lead_us = self.listen_quick_lead if quick else self.listen_lead
             self.window_acks = self.acks_in_windows and bool(self._listen_group) and all(
                 self.supports(n.spec.address, sb.CAP_WINDOW_ACKS) for n in up)
             self._quiet_ok = self.quiet and bool(self._listen_group) and all(

@@ -128,6 +128,8 @@ CAP_WINDOW_ACKS = 0x8000  # keeps its LISTEN window through the host's WINDOW_AC
 # Takes a LISTEN whose window begins after_us after either copy, a lead, and asks for one: it is on its own chip,
 # whose interpreted loop needs LISTEN_LEAD_US to take a LISTEN (firmware 0.9.11; it takes a lead without asking too).
 CAP_LISTEN_LEAD = 0x10000
+# ...and takes one within LISTEN_QUICK_LEAD_US (firmware 0.9.15: its slot path shorter, its card scan stepped).
+CAP_QUICK_LEAD = 0x20000
 
 ROLE_SEAT = 1
 ROLE_REMOTE = 2
@@ -473,6 +475,7 @@ LISTEN_AIM_US = 300  # the host starts its frame this far into a master slot
 LISTEN_SPAN_US = 100000  # how long a LISTEN window lasts, about (a whole number of rounds)
 LISTEN_NOISY_SPAN_US = 10000  # ...on a line that garbled or lost a frame lately (a lost LISTEN costs its window)
 LISTEN_LEAD_US = 2000  # the window begins this long after the LISTEN's second copy (CAP_LISTEN_LEAD)
+LISTEN_QUICK_LEAD_US = 1500  # ...this long while every node says CAP_QUICK_LEAD (firmware 0.9.15)
 
 
 def listen_gap_us(baud):

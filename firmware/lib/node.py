@@ -50,7 +50,7 @@ _WIRE_POS = const(1)
 _WIRE_FRAMES = const(3)
 _WIRE_CRC_ERRORS = const(4)
 
-FIRMWARE_VERSION = (0, 9, 14)  # 0.2: seat bus protocol 2 (CRC-32); 0.3: DISPLAY_RLE, POLL_ALL, eager debouncing, AUTH
+FIRMWARE_VERSION = (0, 9, 15)  # 0.2: seat bus protocol 2 (CRC-32); 0.3: DISPLAY_RLE, POLL_ALL, eager debouncing, AUTH
 # counters reserved in blocks (remote); 0.4: LISTEN; 0.5: STAGE and DISPLAY_STAGED; 0.6: slots timed from the frame's
 # end on the line (CAP_SLOT_TIMED); 0.7: answers begun at the slot's microsecond in machine code (CAP_SLOT_EXACT);
 # 0.8: quiet commands, confirmed in a LISTEN slot (CAP_QUIET); 0.9: POLL_ALL's lead (CAP_POLL_LEAD), no drawing while
@@ -73,6 +73,8 @@ FIRMWARE_VERSION = (0, 9, 14)  # 0.2: seat bus protocol 2 (CRC-32); 0.3: DISPLAY
 # 0.9.13: the panel's chunks go out of the I2C block's FIFO while the loop runs on (rp2i2c.py), not in a blocking write
 # 0.9.14: a long frame's read, CRC and screen code in Thumb machine code (rp2bytes.py), the buttons read at once
 # (rp2pins.py), the bus skipped while nothing came, a press after the POLL_ALL answered without the window's rounds
+# 0.9.15: a press steps to its slot from the buttons, a LISTEN's slot path inline (_news_step), the card scan stepped
+# by the loop (mfrc522.py's begin and poll) with its register writes in one viper call (rp2spi.py)
 QUEUE_MAX = 32
 # A native answer (rs485.py) not begun by this long after its slot's start is not begun at all: it waits for the
 # next round's slot (or cycle's) instead of eating into the guard, which must hold the nodes' stamps' spread.
@@ -242,7 +244,7 @@ class Node:
         if getattr(io.link, "slot_timed", False):  # its slots are timed from the frame's end (rs485.py)
             caps |= sb.CAP_SLOT_TIMED
         if getattr(io.link, "wants_lead", False):  # ...and it needs time to take a LISTEN (every node takes a lead)
-            caps |= sb.CAP_LISTEN_LEAD
+            caps |= sb.CAP_LISTEN_LEAD | sb.CAP_QUICK_LEAD  # (0.9.15: within LISTEN_QUICK_LEAD_US)
         if self.guard_us == sb.POLL_ALL_SHORT_GUARD_US:  # ...and its answers start at the slot's microsecond
             caps |= sb.CAP_SLOT_EXACT
         caps |= sb.CAP_BUTTONS | sb.CAP_POLL_ALL | sb.CAP_POLL_LEAD if self.role == sb.ROLE_SEAT else (sb.CAP_KEYS5 | sb.CAP_AUTH)

@@ -492,3 +492,29 @@ def test_a_listens_lead_puts_the_window_that_long_after_its_second_copy(lead_us:
     span = windows.span
     assert span is not None and span.opened == pytest.approx(line.ends + lead_us / 1e6)
     assert span.master_slot(1) == pytest.approx(span.opened + 16 * 125e-6), "the first master slot after round 0"
+
+
+@pytest.mark.parametrize(("firmware", "lead_us"), [
+    ([(0, 9, 15)] * 16, sb.LISTEN_QUICK_LEAD_US),
+    ([(0, 9, 15)] * 15 + [(0, 9, 14)], sb.LISTEN_LEAD_US),
+], ids=["sixteen seats on 0.9.15", "one seat still on 0.9.14"])
+def test_a_table_of_quick_seats_gets_the_shorter_lead_and_one_older_seat_keeps_the_longer(
+    firmware: list[tuple[int, int, int]], lead_us: int,
+) -> None:
+    """Firmware 0.9.15 takes a LISTEN within 1.25 ms on its own chip (benchmarks/node_path.py take) and says so
+    (CAP_QUICK_LEAD): the window begins 1.5 ms after the second copy, not 2 ms. A seat that does not say it keeps
+    the table's lead at 2 ms (firmware/PROTOCOL.md, "A press's way to its slot")."""
+    from controller.bus.master import BusMaster
+
+    master = BusMaster(type("Line", (), {"now": staticmethod(lambda: 0.0)})(),  # type: ignore[arg-type]
+                       [NodeSpec(address=a, seat=a) for a in range(1, 17)], baud=2_000_000)
+    for address, version in zip(range(1, 17), firmware, strict=True):
+        caps = sb.CAP_BUTTONS | sb.CAP_POLL_ALL | sb.CAP_LISTEN | sb.CAP_SLOT_EXACT | sb.CAP_LISTEN_LEAD
+        if version >= (0, 9, 15):
+            caps |= sb.CAP_QUICK_LEAD
+        node = master.nodes[address]
+        node.identity = sb.decode_identity(sb.encode_identity(version, caps, sb.RESET_POWER_ON, sb.ROLE_SEAT, 1))
+        node.status = "up"
+    master._topology += 1  # (what a node's IDENTITY does)
+    master._split()
+    assert master.listen_lead_us == lead_us

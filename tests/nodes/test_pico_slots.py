@@ -69,7 +69,8 @@ def test_three_seats_pressing_at_once_answer_at_their_slots_microsecond_in_the_s
     assert all(master.supports(a, sb.CAP_SLOT_EXACT) for a in SEATS), "firmware 0.7 on the chip"
     assert master.slot_us == sb.poll_all_slot_us(1_000_000, sb.POLL_ALL_SHORT_GUARD_US) == 210
     assert all(master.supports(a, sb.CAP_LISTEN_LEAD) for a in SEATS), "firmware 0.9.11 on the chip asks for a lead"
-    assert master.listen_lead_us == sb.LISTEN_LEAD_US, "its windows begin a lead after the LISTEN"
+    assert all(master.supports(a, sb.CAP_QUICK_LEAD) for a in SEATS), "firmware 0.9.15 takes one within 1.5 ms"
+    assert master.listen_lead_us == sb.LISTEN_QUICK_LEAD_US, "its windows begin a lead after the LISTEN"
     for pico in picos:
         bus.call({"op": "edges", "pico": pico.index, "gpio": pico.config["uart"]["de"]})
     garbled = master.stats.corrupt_detected + master.stats.collisions
