@@ -91,14 +91,15 @@ def main() -> int:
         bus.write(sb.encode_frame(1, 1, sb.IDENTIFY))
         bus.run(0.3)
         bus.call({"op": "hits", "pico": 0, "ranges": [list(symbols[n]) for n in names]})
+        tries: list[tuple[float, int, bool]] = []
         if args.path == "listen":
-            moments, early, landed = run_listen(bus, pico, args.times)
-            answered = sum(landed)
+            tries = run_listen(bus, pico, args.times)
         elif args.path in ("take", "take-all"):
-            moments, early, landed = run_take(bus, pico, args.times, args.path == "take-all")
-            answered = sum(landed)
+            tries = run_take(bus, pico, args.times, args.path == "take-all")
         else:
             moments, answered = run(bus, pico, args.path, args.times)
+        if tries:
+            moments = [moment for moment, _, _ in tries]
         seen = bus.call({"op": "hits", "pico": 0, "take": True})["seen"]
     finger = args.path in ("press", "listen")  # (take: after the LISTEN's second copy)
     print(f"{args.path}: {args.times} at {BAUD} baud, µs after the {'finger' if finger else 'frame'}"
@@ -106,8 +107,8 @@ def main() -> int:
     if args.path in ("listen", "take", "take-all"):
         what = ("a press {:.2f} ms before its slot" if args.path == "listen"
                 else "a slot {:.2f} ms after the " + ("LISTEN" if args.path == "take" else "POLL_ALL"))
-        for ahead in sorted(set(early)):
-            made = [ok for a, ok in zip(early, landed, strict=True) if a == ahead]
+        for ahead in sorted({distance for _, distance, _ in tries}):
+            made = [ok for _, distance, ok in tries if distance == ahead]
             print(f"  {what.format(ahead / 1000)}: made it {sum(made)} of {len(made)}")
     # Each step counted from the one before it: a function the loop passes through before the finger (the window's
     # step on every pass) is counted where the path comes to it.
@@ -156,30 +157,42 @@ def run(bus: EmulatedBus, pico, path: str, times: int) -> tuple[list[float], int
         if path != "press":
             continue
         answered += any(f.from_node and f.addr == 1 and f.mtype == sb.EVENTS for f in heard)
-        pico.button("ok", False)
-        bus.run(0.05)
-        for k in range(1, 4):  # every event acked by name, so that the next press is the only news
-            bus.write(sb.encode_frame(1, (seq + k) & 0xFF, sb.POLL, sb.encode_poll(last)))
-            for f in sb.Decoder().feed(bus.run(0.01)):
-                if f.from_node and f.mtype == sb.EVENTS and f.addr == 1:
-                    events = sb.decode_events(f.payload)
-                    if events:
-                        last = events[-1][0]
+        last = lift_and_ack(bus, pico, seq, last)
     return moments, answered
 
 
-def run_listen(bus: EmulatedBus, pico, times: int) -> tuple[list[float], list[int], list[bool]]:
+def lift_and_ack(bus: EmulatedBus, pico, seq: int, last: int) -> int:
+    """The finger lifted, then POLLs by name until every event is acked (the host's frame also ends a window), so
+    that the next press is the only news; the last event's number."""
+    pico.button("ok", False)
+    bus.run(0.05)
+    for k in range(1, 4):
+        bus.write(sb.encode_frame(1, (seq + k) & 0xFF, sb.POLL, sb.encode_poll(last)))
+        for f in sb.Decoder().feed(bus.run(0.01)):
+            if f.from_node and f.mtype == sb.EVENTS and f.addr == 1:
+                events = sb.decode_events(f.payload)
+                if events:
+                    last = events[-1][0]
+    return last
+
+
+def in_its_slot(bus: EmulatedBus, heard_from: int, due: float, slot_us: int) -> bool:
+    """Did seat 1's first byte heard since ``heard_from`` begin in the slot that begins at ``due``?"""
+    mine = [t / 1e9 for t, _ in bus.heard[heard_from:]]
+    return bool(mine) and abs(mine[0] - 10 / BAUD - due) < slot_us / 1e6
+
+
+def run_listen(bus: EmulatedBus, pico, times: int) -> list[tuple[float, int, bool]]:
     """Presses in a LISTEN window of 16 seats (seat 1's slot the 11th), each made ``ahead`` µs before seat 1's
-    slot in the window's third round (0.3 to 2.0 ms, in turn); whether the answer came in that slot."""
+    slot in the window's third round (0.3 to 2.0 ms, in turn); (the finger's moment, how far ahead, whether the
+    answer came in that slot) for each."""
     slot = sb.poll_all_slot_us(BAUD, sb.POLL_ALL_SHORT_GUARD_US)
     gap = sb.listen_gap_us(BAUD)
     round_us = LISTEN_SEATS * slot + gap
     addresses = [a for a in range(2, LISTEN_SEATS + 1)]
     addresses.insert(LISTEN_INDEX, 1)
     aheads = list(range(300, 2001, 100))
-    moments: list[float] = []
-    early: list[int] = []
-    landed: list[bool] = []
+    tries = []
     last = 0
     for i in range(times):
         seq = (2 + 4 * i) & 0xFF
@@ -193,32 +206,20 @@ def run_listen(bus: EmulatedBus, pico, times: int) -> tuple[list[float], list[in
         bus.at(moment, lambda: pico.button("ok", True))
         heard_from = len(bus.heard)
         bus.run(moment - bus.now() + 0.004)
-        mine = [t / 1e9 for t, _ in bus.heard[heard_from:]]
-        landed.append(bool(mine) and abs(mine[0] - 10 / BAUD - due) < slot / 1e6)
-        moments.append(moment)
-        early.append(ahead)
-        pico.button("ok", False)
-        bus.run(0.05)
-        for k in range(1, 4):  # the host's POLL ends the window; every event acked, so the next press is the only news
-            bus.write(sb.encode_frame(1, (seq + k) & 0xFF, sb.POLL, sb.encode_poll(last)))
-            for f in sb.Decoder().feed(bus.run(0.01)):
-                if f.from_node and f.mtype == sb.EVENTS and f.addr == 1:
-                    events = sb.decode_events(f.payload)
-                    if events:
-                        last = events[-1][0]
-    return moments, early, landed
+        tries.append((moment, ahead, in_its_slot(bus, heard_from, due, slot)))
+        last = lift_and_ack(bus, pico, seq, last)
+    return tries
 
 
-def run_take(bus: EmulatedBus, pico, times: int, poll_all: bool) -> tuple[list[float], list[int], list[bool]]:
+def run_take(bus: EmulatedBus, pico, times: int, poll_all: bool) -> list[tuple[float, int, bool]]:
     """A press made while no window is open, then a LISTEN as the master sends it (two copies; or a POLL_ALL) with
     seat 1's first slot 0.5 to 2.0 ms after it, in turn (a lead of 0.5 ms and seat 1 further down the list);
-    whether the answer came in that slot. What a lead must cover (seatbus.LISTEN_LEAD_US, POLL_ALL_LEAD_US)."""
+    (the frame's end, the slot's distance, whether the answer came in that slot) for each. What a lead must cover
+    (seatbus.LISTEN_LEAD_US, POLL_ALL_LEAD_US)."""
     slot = sb.poll_all_slot_us(BAUD, sb.POLL_ALL_SHORT_GUARD_US)
     gap = sb.listen_gap_us(BAUD)
     lead = 500
-    moments: list[float] = []
-    early: list[int] = []
-    landed: list[bool] = []
+    tries = []
     last = 0
     for i in range(times):
         seq = (2 + 4 * i) & 0xFF
@@ -238,20 +239,9 @@ def run_take(bus: EmulatedBus, pico, times: int, poll_all: bool) -> tuple[list[f
         due = end + (lead + index * slot) / 1e6
         heard_from = len(bus.heard)
         bus.run(due - bus.now() + 0.002)
-        mine = [t / 1e9 for t, _ in bus.heard[heard_from:]]
-        landed.append(bool(mine) and abs(mine[0] - 10 / BAUD - due) < slot / 1e6)
-        moments.append(end)
-        early.append(lead + index * slot)
-        pico.button("ok", False)
-        bus.run(0.05)
-        for k in range(1, 4):  # the host's POLL ends the window; every event acked
-            bus.write(sb.encode_frame(1, (seq + k) & 0xFF, sb.POLL, sb.encode_poll(last)))
-            for f in sb.Decoder().feed(bus.run(0.01)):
-                if f.from_node and f.mtype == sb.EVENTS and f.addr == 1:
-                    events = sb.decode_events(f.payload)
-                    if events:
-                        last = events[-1][0]
-    return moments, early, landed
+        tries.append((end, lead + index * slot, in_its_slot(bus, heard_from, due, slot)))
+        last = lift_and_ack(bus, pico, seq, last)
+    return tries
 
 
 if __name__ == "__main__":
