@@ -1178,8 +1178,8 @@ class Node:
         self._buttons(now_ms)
         if self.echo_until is not None:
             self._echo(now_ms)
-        if self.scanning or now_ms - self.next_scan >= 0:
-            self._reader(now_ms)
+        if now_ms - self.next_scan >= 0 or (self.scanning and now_ms != self.scan_looked):
+            self._reader(now_ms)  # (a scan under way is looked at once a millisecond: _reader)
         quiet = self.link_quiet
         st = self.wire_st
         if quiet is None or not quiet(self.link_w) or st[0] != st[1] or now_ms - self.last_take >= TAKE_VALVE_MS:
