@@ -193,7 +193,7 @@ class Node:
         self.next_scan = now_ms
         self.stepped = hasattr(io.reader, "begin")  # a scan the loop steps through (mfrc522.py), or one waited for
         self.scanning = False
-        self.scan_looked = self.scan_since = now_ms
+        self.scan_since = self.scan_due = now_ms
         self.echo_ms = cfg.get("echo_ms", 200)
         self.gap_ms = cfg.get("frame_gap_ms", 5)
         self.baud = cfg.get("uart", {}).get("baud", 1000000)
@@ -304,21 +304,20 @@ class Node:
     @micropython.native
     def _reader(self, now):
         reader = self.io.reader
-        if reader is None:
+        if reader is None or (now - self.next_scan) < 0:
             return
         if self.scanning:
-            if now == self.scan_looked:
-                return  # (once a millisecond: each look is an SPI exchange, and the air takes that long anyway)
-            self.scan_looked = now
+            # (looked at once a millisecond: each look is an SPI exchange, and the air takes that long anyway; the
+            # step's one clock, next_scan, says when)
+            self.next_scan = now + 1
             uid = reader.poll()
             if uid is None:
                 if now - self.scan_since < SCAN_MS:
                     return
                 uid = b""  # the chip never said (unplugged, or its timer not running): no card this time
             self.scanning = False
+            self.next_scan = self.scan_due
             self._scanned(now, uid or None)
-            return
-        if (now - self.next_scan) < 0:
             return
         queue = self.queue
         if queue and (now - queue[0][2]) < HOLD_DRAWING_MS:
@@ -329,7 +328,9 @@ class Node:
             uid = reader.poll()  # (a reader that answers at once is done now)
             if uid is None:
                 self.scanning = True
-                self.scan_looked = self.scan_since = now
+                self.scan_since = now
+                self.scan_due = self.next_scan
+                self.next_scan = now + 1
                 return
             self._scanned(now, uid or None)
             return
@@ -1178,8 +1179,8 @@ class Node:
         self._buttons(now_ms)
         if self.echo_until is not None:
             self._echo(now_ms)
-        if now_ms - self.next_scan >= 0 or (self.scanning and now_ms != self.scan_looked):
-            self._reader(now_ms)  # (a scan under way is looked at once a millisecond: _reader)
+        if now_ms - self.next_scan >= 0:
+            self._reader(now_ms)
         quiet = self.link_quiet
         st = self.wire_st
         if quiet is None or not quiet(self.link_w) or st[0] != st[1] or now_ms - self.last_take >= TAKE_VALVE_MS:
