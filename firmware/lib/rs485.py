@@ -46,13 +46,19 @@ _W_GOT_AT = const(8)  # when the last read was
 _W_BURST_END = const(9)  # when the bytes just read ended on the line
 _W_TIMED = const(10)  # ...and whether that is known
 _W_IDLE_US = const(11)  # the receive timeout: 32 bit times
-_W_STAMPS = const(12)  # the last four stamps, (when, mark) each, stamp k at _W_STAMPS + 2 * (k % 4)
-_W_ENDS = const(20)  # the bursts of the last read: (mark, end on the line) each, oldest first...
-_W_ENDS_N = const(28)  # ...this many
-_W_RING = const(29)  # the UART driver's receive ring, read in place (_ring_at): its object's address, or 0
-_W_VALVE_PUT = const(30)  # the ring's iput at the valve's last look...
-_W_VALVE_LOOK = const(31)  # ...and 1 while it waits for the ring to stand still
-_W_WORDS = const(32)
+# The last sixteen stamps, (when, mark) each, stamp k at _W_STAMPS + 2 * (k % 16). Four were kept until firmware
+# 0.9.15: a seat whose wait for its slot held its loop 1.2 ms through a round of sixteen seats' answers came back to
+# more bursts than that, read them untimed (the newest's end known only), the host's new LISTEN among them, and kept
+# no window: a press waited for the next one, 14 ms (benchmarks/node_slots.py --seats 16 --seed 3, traced).
+_W_STAMPS = const(12)
+_W_STAMPS_N = const(16)
+_W_STAMPS_MASK = const(15)
+_W_ENDS = const(44)  # the bursts of the last read: (mark, end on the line) each, oldest first...
+_W_ENDS_N = const(76)  # ...this many
+_W_RING = const(77)  # the UART driver's receive ring, read in place (_ring_at): its object's address, or 0
+_W_VALVE_PUT = const(78)  # the ring's iput at the valve's last look...
+_W_VALVE_LOOK = const(79)  # ...and 1 while it waits for the ring to stand still
+_W_WORDS = const(80)
 _W_TICKS = const(0x3FFFFFFF)  # time.ticks_us() wraps at 2**30 (rp2send.py)
 _W_HALF = const(0x20000000)  # a difference past this is negative (ticks_diff's rule)
 
@@ -91,10 +97,10 @@ if _viper:
             w[_W_IDLE_MARK] = mark
         k = w[_W_SEEN]
         left = (w[_W_IDLES] - k) & 0xFFFF
-        if left > 4:
-            left = 4
+        if left > _W_STAMPS_N:
+            left = _W_STAMPS_N
         while left > 0:  # (the stamps not read yet, each as the newest's)
-            i = _W_STAMPS + 2 * (k & 3) + 1
+            i = _W_STAMPS + 2 * (k & _W_STAMPS_MASK) + 1
             if w[i] == _W_NO_MARK:
                 w[i] = mark
             k += 1
@@ -118,14 +124,14 @@ if _viper:
                 # it, put its window 1.7 ms late, and answered in a master slot over the host:
                 # benchmarks/node_slots.py, 16 seats).
                 timed = 1
-                if ((idles - seen) & 0xFFFF) > 4:  # stamps written over: the newest, and its end known only
+                if ((idles - seen) & 0xFFFF) > _W_STAMPS_N:  # stamps written over: the newest, its end known only
                     seen = (idles - 1) & 0xFFFF
                     timed = 0
                 first = seen
                 ends = 0
                 at = 0
                 while seen != idles:
-                    i = _W_STAMPS + 2 * (seen & 3)
+                    i = _W_STAMPS + 2 * (seen & _W_STAMPS_MASK)
                     at = w[i]
                     mark = w[i + 1]
                     if mark == _W_NO_MARK:
@@ -134,7 +140,7 @@ if _viper:
                     w[_W_ENDS + 2 * ends + 1] = (at - w[_W_IDLE_US]) & _W_TICKS
                     ends += 1
                     seen = (seen + 1) & 0xFFFF
-                if ((w[_W_IDLES] - first) & 0xFFFF) > 4:
+                if ((w[_W_IDLES] - first) & 0xFFFF) > _W_STAMPS_N:
                     return -1  # written over meanwhile: again at the next read
                 w[_W_SEEN] = seen
                 w[_W_ENDS_N] = ends
@@ -290,7 +296,7 @@ class RS485:
         mark = NO_MARK if w[_W_READING] else (w[_W_TAKEN] + uart.any()) & 0xFFFF
         w[_W_IDLE_MARK] = mark
         k = w[_W_IDLES]
-        i = _W_STAMPS + 2 * (k & 3)
+        i = _W_STAMPS + 2 * (k & _W_STAMPS_MASK)
         w[i] = at
         w[i + 1] = mark
         w[_W_IDLES] = (k + 1) & 0xFFFF
