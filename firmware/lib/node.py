@@ -74,7 +74,7 @@ FIRMWARE_VERSION = (0, 9, 15)  # 0.2: seat bus protocol 2 (CRC-32); 0.3: DISPLAY
 # 0.9.14: a long frame's read, CRC and screen code in Thumb machine code (rp2bytes.py), the buttons read at once
 # (rp2pins.py), the bus skipped while nothing came, a press after the POLL_ALL answered without the window's rounds
 # 0.9.15: a press steps to its slot from the buttons, a LISTEN's slot path inline (_news_step), the card scan stepped
-# by the loop (mfrc522.py's begin and poll) with its register writes in one viper call (rp2spi.py)
+# by the loop (mfrc522.py), its register writes in one viper call (rp2spi.py), 16 stamps kept (rs485.py), QUICK_LEAD
 QUEUE_MAX = 32
 # A native answer (rs485.py) not begun by this long after its slot's start is not begun at all: it waits for the
 # next round's slot (or cycle's) instead of eating into the guard, which must hold the nodes' stamps' spread.
