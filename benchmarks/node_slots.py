@@ -72,6 +72,7 @@ FAR_OFF_US = 100
 # A roll call's answer begun later than this after its last slot's start came late on purpose (firmware 0.9.7):
 # counted apart (an answer in its slot begins 20-40 µs after the slot's ideal start, the stamp's latency).
 ROLL_LATE_NS = sb.POLL_ALL_SHORT_GUARD_US * 1000
+ENTRY_GAP_NS = 100_000  # --hits: a function entered again after this long is a new entry, not a helper's return
 DEBOUNCE_S = 0.020  # the firmware's debounce_ms: an edge within it of the one before is read when it ends
 
 
@@ -244,14 +245,27 @@ def trace_line(bus: EmulatedBus, heard_from: int, collections: dict[int, list[li
     return line
 
 
-def trace(line: list[tuple[float, str]], records: list[tuple[float, int, bool, float]], slowest: int) -> None:
+def trace(line: list[tuple[float, str]], records: list[tuple[float, int, bool, float]], slowest: int,
+          entries: dict[int, list[tuple[float, str]]] | None = None) -> None:
     """The ``slowest`` presses, each with the line around it, in ms from the finger (what firmware/PROTOCOL.md's
-    "The nodes' own time" was traced with)."""
+    "The nodes' own time" was traced with), and the pressing seat's entries into the ``--hits`` functions."""
     for ms, address, pressed, start in sorted(records, reverse=True)[:slowest]:
         print(f"--- {ms:.1f} ms: seat {address} {'press' if pressed else 'release'} at {start * 1000:.3f} ms")
-        for at, what in line:
+        for at, what in sorted(line + (entries or {}).get(address, [])):
             if start - 0.012 <= at <= start + ms / 1000 + 0.0005:
                 print(f"  {(at - start) * 1000:8.3f}  {what}")
+
+
+def entered(seen: list[tuple[int, int]], names: dict[int, str], address: int) -> list[tuple[float, str]]:
+    """The emulator's ``hits`` (ns, function start) as trace lines: a function's first entry, not each return into
+    it from the runtime's helpers (a native method comes back into its range after every call it makes)."""
+    out: list[tuple[float, str]] = []
+    last: dict[int, int] = {}
+    for nanos, start in seen:
+        if start not in last or nanos - last[start] > ENTRY_GAP_NS:
+            out.append((nanos / 1e9, f"seat {address:3d} enters {names[start]}"))
+        last[start] = nanos
+    return out
 
 
 def trace_over_host(line: list[tuple[float, str]], over: list[tuple[int, int]], shown: int) -> None:
@@ -310,12 +324,23 @@ def main() -> int:
     parser.add_argument("--trace", type=int, default=0, metavar="N",
                         help="print the N slowest presses with the line around each and the seats' heap collections, "
                              "and the first N answers begun over a frame of the host's")
+    parser.add_argument("--hits", default="", metavar="SYMBOLS",
+                        help="with --trace: comma-separated functions of the image (firmware_build.functions, as "
+                             "benchmarks/node_path.py --functions takes them); each seat's entries into them are "
+                             "put in the traces of its presses (the emulator slows while it watches)")
     parser.add_argument("--link", type=host_link, default=(0.0, 0.0), metavar="LINK",
                         help="how the host hears the line: wire (at once, the default), uart:MS (the Pi's UART, e.g. "
                              "uart:0.2) or ftdi:MS (a USB adapter's latency timer, e.g. ftdi:1: bus-16's adapter)")
     args = parser.parse_args()
     image = firmware_build.build()
     firmware = image.firmware.read_bytes()
+    symbols = firmware_build.functions(image.elf) if args.hits else {}
+    watched = [n for n in args.hits.split(",") if n]
+    unknown = [n for n in watched if n not in symbols]
+    if unknown:
+        print(f"node_slots: the image has no function {', '.join(unknown)} (arm-none-eabi-nm -S {image.elf})")
+        return 2
+    names = {symbols[n][0]: n.removeprefix("fun_data_") for n in watched}
     rng = random.Random(args.seed)
     wall = time.monotonic()
     with EmulatedBus(baud=args.baud) as bus:
@@ -350,6 +375,8 @@ def main() -> int:
             gc_entry = symbol(image.elf, "gc_collect")
             for pico in bus.picos:
                 bus.call({"op": "watch", "pico": pico.index, "gc_entry": gc_entry})
+                if watched:
+                    bus.call({"op": "hits", "pico": pico.index, "ranges": [list(symbols[n]) for n in watched]})
         views = [TapCard(seat=1), RoleReveal(seat=1, role="killer", partners=(2,)), RoleReveal(seat=1, role="police")]
         step, held = 0.01, set()
         every = args.screens_every / 1000
@@ -399,7 +426,10 @@ def main() -> int:
                 collections = {pico.config["address"]: bus.call({"op": "watch", "pico": pico.index, "take": True})["gc"]
                                for pico in bus.picos}
                 line = trace_line(bus, heard_from, collections)
-                trace(line, records, args.trace)
+                entries = {pico.config["address"]: entered(
+                    bus.call({"op": "hits", "pico": pico.index, "take": True})["seen"], names, pico.config["address"])
+                    for pico in bus.picos} if watched else {}
+                trace(line, records, args.trace, entries)
                 trace_over_host(line, answers_over_host(bus, edges), args.trace)
             result["screens_ms"] = spread(settle)
             sent, confirmed, by_name = (a - b for a, b in zip(
