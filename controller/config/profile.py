@@ -109,6 +109,10 @@ class BusSpec:
     #: the port's RTS wired to the transceiver's DE and /RE, raised by Linux's RS-485 mode (the Pi's own PL011
     #: UART: no USB latency timer between an answer and the master; docs/hardware.md).
     direction: str = "auto"
+    #: The card reader's SPI clock on every seat node (written into each node's config.json by ``tianhei nodes
+    #: image``): 4 MHz, what the widely used Arduino MFRC522 library clocks the chip at (it takes up to 10). A seat
+    #: whose reader sits on long or poor wires and stops reporting cards is tried at 1000000.
+    reader_spi_hz: int = 4_000_000
 
 
 #: The values of ``[bus] direction``.
@@ -405,7 +409,7 @@ def _check_seats(r: _Reader, seats: list[SeatSpec], adapter: str) -> None:
 def _bus(r: _Reader, data: Mapping[str, Any]) -> BusSpec:
     bus = r.table(data, "bus", "")
     r.problems += unknown_keys(bus, ("port", "baud", "remote_address", "board", "reply_timeout_ms", "slot_guard_us",
-                                     "direction"), "bus", r.file)
+                                     "direction", "reader_spi_hz"), "bus", r.file)
     port = r.str_(bus, "port", "bus.", "")
     if not port:
         r.report("bus.port", "the seat bus needs a serial port",
@@ -418,7 +422,9 @@ def _bus(r: _Reader, data: Mapping[str, Any]) -> BusSpec:
     reply = r.int_(bus, "reply_timeout_ms", "bus.", 10, 1, 1000) or 10
     guard = r.int_(bus, "slot_guard_us", "bus.", 40, 40, 400) or 40
     direction = r.str_(bus, "direction", "bus.", "auto", BUS_DIRECTIONS)
-    return BusSpec(port, baud, remote, board, reply, guard, direction)
+    # (the MFRC522 takes up to 10 Mbit/s, data sheet §8.1.2; below 100 kHz a scan's steps outlast the loop's)
+    reader = r.int_(bus, "reader_spi_hz", "bus.", 4_000_000, 100_000, 10_000_000) or 4_000_000
+    return BusSpec(port, baud, remote, board, reply, guard, direction, reader)
 
 
 def _check_remote_address(r: _Reader, bus: BusSpec, seats: list[SeatSpec]) -> None:

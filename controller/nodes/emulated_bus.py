@@ -30,6 +30,10 @@ from . import emulator_setup
 
 HARNESS = Path(__file__).with_name("picobus.js")
 NS = 1_000_000_000
+SPI_BASES = (0x4003C000, 0x40040000)  # SPI0, SPI1 (RP2040 datasheet §2.2.4)
+# The rp2 port's clk_peri once its system clock is set: the USB PLL's 48 MHz (pico-sdk's set_sys_clock_pll, without
+# PICO_CLOCK_ADJUST_PERI_CLOCK_WITH_SYS_CLOCK), which the SPI's divisors are worked out from.
+CLK_PERI_HZ = 48_000_000
 NFC_SPI_BAUD = 4_000_000  # firmware/lib/board.py's: the card reader's SPI clock, which the harness's fake keeps
 
 
@@ -71,6 +75,14 @@ class EmulatedPico:
             return self.reader.xfer([sent[-2], 0])[1]
         self.reader.xfer([sent[0], mosi])
         return 0
+
+    def reader_spi_hz(self) -> float:
+        """The card reader's SPI clock as the chip's PL022 is set (RP2040 datasheet §4.4.4: clk_peri / (CPSDVSR x
+        (1 + SCR))), clk_peri at 48 MHz: what ``[nfc] baud`` in the node's config.json gave."""
+        base = SPI_BASES[self.config["nfc"]["spi"]]
+        scr = (self.bus.call({"op": "peek", "pico": self.index, "address": base})["value"] >> 8) & 0xFF
+        cpsdvsr = self.bus.call({"op": "peek", "pico": self.index, "address": base + 0x10})["value"] & 0xFF
+        return CLK_PERI_HZ / (cpsdvsr * (1 + scr)) if cpsdvsr else 0.0
 
     # --- a player's side ---------------------------------------------------------------------------------------
     def button(self, name: str, pressed: bool) -> None:
@@ -219,7 +231,7 @@ class EmulatedBus:
             spec.update(i2c=config["i2c"]["id"], i2c_hz=config["i2c"].get("freq", 400_000),
                         i2c_devices=[config.get("display", {}).get("addr", 0x3C)])
         if "nfc" in config:
-            spec.update(spi=config["nfc"]["spi"], spi_cs=config["nfc"]["cs"], spi_hz=NFC_SPI_BAUD)
+            spec.update(spi=config["nfc"]["spi"], spi_cs=config["nfc"]["cs"], spi_hz=config["nfc"].get("baud", NFC_SPI_BAUD))
         pico = EmulatedPico(self, len(self.picos), config)
         self.picos.append(pico)
         answer = self.call(spec)

@@ -39,6 +39,8 @@ def plan(profile: Profile, remote_key: bytes | None) -> list[NodeImage]:
         config = _example("config.example.json")
         config["address"] = address
         config["uart"]["baud"] = profile.bus.baud  # the line's speed is the profile's, on every node
+        if "nfc" in config:
+            config["nfc"]["baud"] = profile.bus.reader_spi_hz
         images.append(NodeImage(f"seat-{seat.number:02d}", address, config))
     if profile.bus.remote_address is not None:
         config = _example("config.remote.example.json")

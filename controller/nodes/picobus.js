@@ -671,6 +671,11 @@ function handle(req) {
             });
             return { ok: true };
         }
+        case 'peek': {
+            // A 32-bit word of the chip's address space as its core would read it (a peripheral's register: the
+            // tests read the card reader's SPI clock divisors).
+            return { value: bus.picos[req.pico].mcu.readUint32(req.address) >>> 0 };
+        }
         case 'pc': {
             // Where each core's PC is now: the benchmark samples it to find where the time goes.
             return { pc: bus.picos[req.pico].mcu.core.PC };

@@ -89,7 +89,7 @@ def build(cfg):
         n = cfg["nfc"]
         spi = machine.SPI(
             n["spi"],
-            baudrate=NFC_SPI_BAUD,
+            baudrate=n.get("baud", NFC_SPI_BAUD),
             sck=machine.Pin(n["sck"]),
             mosi=machine.Pin(n["mosi"]),
             miso=machine.Pin(n["miso"]),

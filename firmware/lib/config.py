@@ -74,6 +74,13 @@ def validate(cfg, where="config.json"):
             raise ConfigError(f"{where} [nfc]: 'type' {kind!r} is not supported; use 'mfrc522'")
         for key in ("spi", "sck", "mosi", "miso", "cs"):
             _need(nfc, key, where + " [nfc]", int)
+        if "baud" in nfc:
+            baud = _need(nfc, "baud", where + " [nfc]", int)
+            if not 100000 <= baud <= 10000000:
+                raise ConfigError(
+                    f"{where} [nfc]: 'baud' is the reader's SPI clock, 100000..10000000 (the MFRC522 takes up to "
+                    f"10 MHz; 4000000 is the default, 1000000 for a reader on long wires), got {baud}"
+                )
     if role == "remote":
         key = _need(cfg, "key", where, str)
         hexdigits = "0123456789abcdefABCDEF"

@@ -164,3 +164,12 @@ def test_a_misspelt_direction_is_refused_with_the_two_it_can_be() -> None:
     data["bus"]["direction"] = "RTS"
     [problem] = problems(data)
     assert "bus.direction" in problem and "auto" in problem and "rts" in problem
+
+
+def test_a_reader_clock_beyond_the_mfrc522s_10_mhz_is_refused_with_the_range() -> None:
+    """``[bus] reader_spi_hz``: the seats' card reader SPI clock (tianhei nodes image writes it into each node)."""
+    data = tomllib.loads((profiles_dir() / "bus-16.toml").read_text(encoding="utf-8"))
+    assert parse_profile(data, "bus-16.toml").bus.reader_spi_hz == 4_000_000  # type: ignore[union-attr]
+    data["bus"]["reader_spi_hz"] = 20_000_000
+    [problem] = problems(data)
+    assert "reader_spi_hz" in problem and "20000000 is out of range" in problem and "100000..10000000" in problem

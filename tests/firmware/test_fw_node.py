@@ -302,6 +302,13 @@ def test_a_panel_setting_that_is_not_true_or_false_is_named_with_both_choices(tm
     assert "or false (each write waits for its transfer), got 'no'" in said
 
 
+def test_a_reader_clock_the_mfrc522_cannot_take_is_named_with_its_range(tmp_path: Path) -> None:
+    cfg = node_config(3)
+    cfg["nfc"] = {**cfg["nfc"], "baud": 40_000_000}
+    said = config_refusal(tmp_path, cfg)
+    assert "[nfc]: 'baud' is the reader's SPI clock, 100000..10000000" in said and "got 40000000" in said
+
+
 def test_a_hung_node_is_reset_by_its_watchdog_and_says_so(seat3: SimNode) -> None:
     """Issue 5: a watchdog resets a hung node; the node reports why it last reset. The node's config asks for a
     2000 ms watchdog; its main loop hangs at 1 s (nothing fed, nothing answered)."""

@@ -9,6 +9,7 @@ set up, these tests fail and say why — a seat firmware that never ran on its c
 from __future__ import annotations
 
 import json
+import tomllib
 from pathlib import Path
 
 import pytest
@@ -19,7 +20,7 @@ from controller.bus.display import ssd1306_bytes
 from controller.bus.master import BusMaster
 from controller.bus.nodes import NodeSpec
 from controller.bus.table import BusTable
-from controller.config.profile import load_profile
+from controller.config.profile import load_profile, parse_profile, profiles_dir
 from controller.nodes import emulator_setup
 from controller.nodes import flash_layout as fl
 from controller.nodes.check import check_images, identify, identify_when_up
@@ -162,6 +163,38 @@ def test_seat_5_taps_a_7_byte_killer_card_and_lifts_it(seat):
     bus_table.run_for(0.6)
     cards = [e for e in events if isinstance(e, CardEvent)]
     assert [(e.seat, e.uid, e.present) for e in cards] == [(5, uid.hex(), True), (5, uid.hex(), False)]
+
+
+def test_a_club_with_readers_on_long_wires_clocks_them_at_1_mhz_from_its_profile_and_cards_still_read(
+        tmp_path, firmware):
+    """``[bus] reader_spi_hz`` in the club's profile goes into every seat's image (``tianhei nodes image``) and
+    sets the chip's SPI clock; the default is 4 MHz (firmware/lib/board.py)."""
+    data = tomllib.loads((profiles_dir() / "bus-16.toml").read_text(encoding="utf-8"))
+    data["bus"]["reader_spi_hz"] = 1_000_000
+    seat5 = plan(parse_profile(data, "ours.toml"), remote_key=b"\x11" * 32)[4]
+    assert seat5.config["nfc"]["baud"] == 1_000_000
+    default5 = plan(load_profile("bus-16"), remote_key=b"\x11" * 32)[4]
+    bus = EmulatedBus()
+    try:
+        picos = []
+        for image, address in ((seat5, 5), (default5, 6)):
+            config = dict(image.config, address=address)
+            path = tmp_path / f"seat-{address:02d}.uf2"
+            path.write_bytes(node_uf2(firmware, config))
+            picos.append(bus.add(path, config))
+        for address in (5, 6):
+            assert identify_when_up(bus, address) is not None, f"seat {address} did not boot"
+        slow, default = picos
+        assert slow.reader_spi_hz() == pytest.approx(1_000_000, rel=0.05)
+        assert default.reader_spi_hz() == pytest.approx(4_000_000, rel=0.05)
+        bus_table, events = table(bus, [5, 6])
+        bus_table.run_for(0.1)
+        uid = bytes.fromhex("04a1b2c3d4e5f6")
+        slow.card(uid)
+        bus_table.run_for(0.4)
+    finally:
+        bus.close()
+    assert [(e.seat, e.uid, e.present) for e in events if isinstance(e, CardEvent)] == [(5, uid.hex(), True)]
 
 
 def test_a_whole_role_screen_arrives_pixel_for_pixel(seat):
