@@ -229,6 +229,25 @@ def press_records(touches: list[tuple[int, bool, float]],
     return out
 
 
+def ack_times(bus: EmulatedBus, heard_from: int) -> dict[str, list[float]]:
+    """For each command by name that a seat acked (``DISPLAY_STAGED``, ``DISPLAY_RLE``, ``SET_LED``): µs from the
+    host frame's last byte to the ACK's last byte. A Pico's time to take a frame is what the master's command slot
+    waits for, and what a short cycle cannot shorten."""
+    sent: dict[tuple[int, int], tuple[int, str]] = {}
+    for done, data in bus.said:
+        for frame in sb.Decoder().feed(data):
+            if not frame.from_node and frame.addr != sb.BROADCAST:
+                sent[(frame.addr, frame.seq)] = (done, TYPE_NAMES.get(frame.mtype, f"0x{frame.mtype:02x}"))
+    out: dict[str, list[float]] = {}
+    decoder = sb.Decoder()
+    for at, byte in bus.heard[heard_from:]:
+        for frame in decoder.feed(bytes([byte])):
+            asked = sent.pop((frame.addr, frame.seq), None)
+            if frame.mtype == sb.ACK and asked is not None and asked[0] <= at:
+                out.setdefault(asked[1], []).append((at - asked[0]) / 1e3)
+    return out
+
+
 def trace_line(bus: EmulatedBus, heard_from: int, collections: dict[int, list[list[int]]]) -> list[tuple[float, str]]:
     """The line as the traces print it, in seconds: the master's frames (from their first byte: address, type,
     SEQ, bytes), the nodes' answers (at their last byte: type, SEQ, payload), and each seat's heap collections."""
@@ -432,6 +451,8 @@ def main() -> int:
                 trace(line, records, args.trace, entries)
                 trace_over_host(line, answers_over_host(bus, edges), args.trace)
             result["screens_ms"] = spread(settle)
+            for name, took in sorted(ack_times(bus, heard_from).items()):
+                result[f"{name.lower()}_ack_us"] = spread(took)
             sent, confirmed, by_name = (a - b for a, b in zip(
                 (master.stats.quiet_sent, master.stats.quiet_confirmed, master.stats.quiet_by_name), quiet_before,
                 strict=True))
