@@ -50,10 +50,12 @@ def run(path="config.json"):
         node.step(now)
         if stats["replies"] != replies:
             replies = stats["replies"]
-            if not node.queue:
-                # News first: a collection (about 2 ms) right after an answer whose news the host has not acked yet
-                # held the next LISTEN 2 ms, and the press missed its rounds (firmware/PROTOCOL.md, "A LISTEN's
-                # way to the slot").
+            bank = node.bank
+            if not node.queue and (bank is None or bank.calm(now)):
+                # News first: a collection (about 2.7 ms) right after an answer whose news the host has not acked
+                # yet held the next LISTEN, and the press missed its rounds (firmware/PROTOCOL.md, "A LISTEN's
+                # way to the slot"). That holds for a press the loop has not read yet too: one made while the
+                # answer waited for its slot (0.9.16).
                 heap.replied(now)
 
 

@@ -109,6 +109,7 @@ class MFRC522:
         self._out = bytearray(2)
         self._buf = bytearray(2)
         self.phase = _WAKE  # (begin: a stepped scan's state)
+        self.looks = 0  # looks that found the exchange under way still going (unanswered)
         self.tries_left = 0
         self.level = 0
         self.found = b""
@@ -161,6 +162,7 @@ class MFRC522:
     def _start(self, data, last_bits=0):
         """Put ``data`` on the air and return at once: the card's answer, or the chip's timer (15.5 ms), comes
         while the node's loop runs on (``_done`` says when)."""
+        self.looks = 0
         fast = self.fast
         if fast is not None:  # every write in one call (rp2spi.writes); a WUPA's, made once
             pairs = self._wupa if data is _WUPA_FRAME else _pairs(data, last_bits)
@@ -220,6 +222,7 @@ class MFRC522:
         while True:
             done = self._done()
             if done == 0:
+                self.looks += 1
                 return None
             answer = self._answer() if done > 0 else None
             phase = self.phase
@@ -268,6 +271,14 @@ class MFRC522:
                     self.phase = _HALT
                     self._start(_HLTA_FRAME)
                     return self.found
+
+    @micropython.native
+    def unanswered(self):
+        """A WUPA still unanswered at a look after the one made as it began (the node's next, a millisecond on): a
+        card answers one within a tenth of a millisecond (its ATQA after the frame-delay time), so this exchange
+        ends only on the chip's timer, 15.5 ms after it began. The node looks again then, not once a millisecond: each look is a pass's SPI exchange (0.26 ms of
+        an emulated chip's loop, in a press's way to its slot: firmware/PROTOCOL.md, "A frame's way to its ACK")."""
+        return self.phase == _WAKE and self.looks > 1
 
     @micropython.native
     def _again(self):

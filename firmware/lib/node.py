@@ -16,6 +16,7 @@ import framing
 import seatbus as sb
 from framing import index_of
 from mpcompat import const, micropython
+from roomy import roomy
 
 # The protocol's numbers the loop reads at every frame and answer, compiled in (seatbus's names with a _ before):
 # in native code each ``sb.NAME`` is two dictionary lookups at run time, some 10 µs on the emulated chip, and the
@@ -50,7 +51,7 @@ _WIRE_POS = const(1)
 _WIRE_FRAMES = const(3)
 _WIRE_CRC_ERRORS = const(4)
 
-FIRMWARE_VERSION = (0, 9, 15)  # 0.2: seat bus protocol 2 (CRC-32); 0.3: DISPLAY_RLE, POLL_ALL, eager debouncing, AUTH
+FIRMWARE_VERSION = (0, 9, 16)  # 0.2: seat bus protocol 2 (CRC-32); 0.3: DISPLAY_RLE, POLL_ALL, eager debouncing, AUTH
 # counters reserved in blocks (remote); 0.4: LISTEN; 0.5: STAGE and DISPLAY_STAGED; 0.6: slots timed from the frame's
 # end on the line (CAP_SLOT_TIMED); 0.7: answers begun at the slot's microsecond in machine code (CAP_SLOT_EXACT);
 # 0.8: quiet commands, confirmed in a LISTEN slot (CAP_QUIET); 0.9: POLL_ALL's lead (CAP_POLL_LEAD), no drawing while
@@ -75,6 +76,9 @@ FIRMWARE_VERSION = (0, 9, 15)  # 0.2: seat bus protocol 2 (CRC-32); 0.3: DISPLAY
 # (rp2pins.py), the bus skipped while nothing came, a press after the POLL_ALL answered without the window's rounds
 # 0.9.15: a press steps to its slot from the buttons, a LISTEN's slot path inline (_news_step), the card scan stepped
 # by the loop (mfrc522.py), its register writes in one viper call (rp2spi.py), 16 stamps kept (rs485.py), QUICK_LEAD
+# 0.9.16: a DISPLAY_STAGED's stage checked in machine code (framing.crc_behind) and its changes looked for after the
+# ACK (_staged_dirty); no heap collection while a press waits unread; a WUPA no card answered looked at again when
+# the chip's timer runs out, not every millisecond (mfrc522.unanswered); attribute tables with room (roomy.py)
 QUEUE_MAX = 32
 # A native answer (rs485.py) not begun by this long after its slot's start is not begun at all: it waits for the
 # next round's slot (or cycle's) instead of eating into the guard, which must hold the nodes' stamps' spread.
@@ -93,6 +97,7 @@ ECHO_RGB = (40, 40, 40)
 # A stepped card scan (mfrc522.py) the chip has not ended after this long is over: no card this time (its timer
 # ends a try after 15.5 ms, and a scan is two tries and a few exchanges).
 SCAN_MS = 50
+WUPA_TIMER_MS = 15  # a WUPA nobody answered at the look 1 ms after it: its timer runs out 15.5 ms after it began
 # The bus is read at least this often even with no burst stamped (rs485.py's valve: a burst whose receive timeout
 # was missed).
 TAKE_VALVE_MS = 5
@@ -219,7 +224,9 @@ class Node:
         self.crc_errors = 0  # the reader's count when the bus was last read (stats' copy is for the host)
         # What the panel shows, byte for byte: DISPLAY_RLE skips over what it leaves as it is, so the node must
         # know it. The panel is cleared at boot, and so is this.
-        self.fb = bytearray(sb.SCREEN_BYTES) if io.screen is not None else None
+        # (four bytes more than the screen, here and in the stage: room for the CRC that framing.crc_behind checks
+        # a stage against, as the two buffers swap at each DISPLAY_STAGED)
+        self.fb = bytearray(sb.SCREEN_BYTES + 4) if io.screen is not None else None
         # The part of fb the panel does not show yet ([dirty_lo, dirty_hi)): a screen command is answered first
         # and drawn after, in chunks between bus reads (_flush), because on the Pico the panel's I2C takes 23 µs a
         # byte: a 240-byte DISPLAY_RLE drawn before its ACK kept the host waiting past its 10 ms reply timeout.
@@ -233,10 +240,21 @@ class Node:
         # The stage (STAGE): a picture kept apart, not shown, until a DISPLAY_STAGED makes it the screen. Its
         # buffer is made now, beside the screen's, not at the first STAGE: a buffer made in the middle of a game
         # lands high in a fragmented heap, and every garbage collection's sweep runs up to the highest block.
-        self.stage = bytearray(sb.SCREEN_BYTES) if io.screen is not None else None
+        self.stage = bytearray(sb.SCREEN_BYTES + 4) if io.screen is not None else None
+        # The stage's number (0: none). -1: a DISPLAY_STAGED was taken and what it changed is not marked yet
+        # (_staged_dirty). (Not an attribute of its own: two more filled this object's attribute table before
+        # roomy.py, and the way from a screen frame to its ACK took 20 % longer.)
         self.stage_id = 0
         self.stage_parts = 0  # which parts arrived (bit i: part i)
         self.stage_whole = 0  # the mask of all its parts
+        # Last: a quarter of each attribute table empty, this object's and those the loop calls into every pass
+        # (a method's name is looked for in its object's own table first, and missed: roomy.py).
+        for obj in (self, self.spare_span, self.wire, self.ack, self.nak, self.no_events, io.link, io.screen,
+                    io.reader, self.bank):
+            if obj is not None:
+                roomy(obj)
+        for b in io.buttons:
+            roomy(b)
 
     def _caps(self):
         io = self.io
@@ -313,6 +331,8 @@ class Node:
             uid = reader.poll()
             if uid is None:
                 if now - self.scan_since < SCAN_MS:
+                    if reader.unanswered():
+                        self.next_scan = now + WUPA_TIMER_MS  # (mfrc522.unanswered)
                     return
                 uid = b""  # the chip never said (unplugged, or its timer not running): no card this time
             self.scanning = False
@@ -966,6 +986,8 @@ class Node:
                 break
         if not listed:
             return
+        if self.stage_id < 0:
+            self._staged_dirty()  # (the old screen, in the buffer this stage is drawn on, is compared first)
         if stage != self.stage_id:  # a new stage: it starts blank
             framing.clear(self.stage, sb.SCREEN_BYTES)
             self.stage_id = stage
@@ -1005,18 +1027,26 @@ class Node:
             return sb.NAK_UNSUPPORTED
         if not self.stage_id or buf[p] != self.stage_id or self.stage_parts != self.stage_whole:
             return sb.NAK_NO_STAGE
-        if not framing.crc_matches(self.stage, 0, sb.SCREEN_BYTES, buf, p + 1):
+        if not framing.crc_behind(self.stage, sb.SCREEN_BYTES, buf, p + 1):
             return sb.NAK_NO_STAGE  # not the picture the host staged (a stage of the same number from before)
         if framing.rle_into(self.stage, buf, (p + 7) | end << 16, buf[p + 5] << 8 | buf[p + 6]) < 0:
             return sb.NAK_BAD_PAYLOAD
         old = self.fb
         self.fb = self.stage
         self.stage = old  # the old screen's buffer is the next stage's (no allocation)
-        self.stage_id = 0
-        for lo in range(0, sb.SCREEN_BYTES, 128):
-            if not framing.same(self.fb, old, lo, lo + 128):
-                self._dirty(lo, lo + 128)
+        self.stage_id = -1  # what changed is looked for once the answer is on its way (_staged_dirty)
         return 0
+
+    @micropython.native
+    def _staged_dirty(self):
+        """After a DISPLAY_STAGED's answer: the panel is written only where the new screen differs from the old
+        one, whose buffer is the next stage's until a STAGE comes. One viper pass after the ACK, not a
+        comparison a page row at a time before it (eight calls and eight more to _dirty: 0.45 ms of the 2.4 from
+        the frame's end to the ACK on the emulated chip, benchmarks/node_slots.py --hits)."""
+        self.stage_id = 0
+        span = framing.differ(self.fb, self.stage, sb.SCREEN_BYTES)
+        if span:
+            self._dirty(span >> 11, span & 2047)
 
     @micropython.native
     def _dirty(self, lo, hi):
@@ -1081,6 +1111,8 @@ class Node:
                 break
             if not self._handle_fast(buf, at, now):
                 self._handle(wire.frame(at), now)
+        if self.stage_id < 0:
+            self._staged_dirty()
         self.stats["frames"] = wire.st[_WIRE_FRAMES]
         crc_errors = wire.st[_WIRE_CRC_ERRORS]
         if crc_errors != self.crc_errors:

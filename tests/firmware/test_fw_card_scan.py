@@ -22,6 +22,9 @@ SCRIPT = r"""class Reader:
         self.looks += 1
         return self.ready
 
+    def unanswered(self):
+        return False
+
 
 reader = Reader()
 link = Link()
@@ -62,3 +65,42 @@ def test_a_reader_that_never_answers_ends_its_scan_after_50_ms_as_no_card(microp
     event, and the next scan comes at its time."""
     assert run(micropython, "none") == ["begun", "1", "looks", "6", "scanning", "True",
                                         "scanning", "False", "looks", "51", "card", "None"]
+
+
+WUPA_SCRIPT = r"""class Reader:
+    # A reader whose WUPA nobody answers: it says so (unanswered) from the second look on, and its timer ends the
+    # try 15.5 ms after it began.
+    def __init__(self):
+        self.looks = []
+
+    def begin(self, tries=2):
+        self.began = 0
+
+    def poll(self):
+        self.looks.append(now[0])
+        return b"" if now[0] - self.began >= 16 else None
+
+    def unanswered(self):
+        return len(self.looks) > 1
+
+
+now = [0]
+reader = Reader()
+link = Link()
+io = IO(link, Pin())
+io.reader = reader
+node = Node({"role": "seat", "address": 3, "uart": {"baud": 1000000}}, io, 0)
+link.data = sb.encode_frame(3, 1, sb.IDENTIFY)
+for t in range(0, 40):
+    now[0] = t
+    node.step(t)
+print("looks", ",".join(str(t) for t in reader.looks), "scanning", node.scanning, "card", node.card)
+"""
+
+
+def test_a_wupa_no_card_answered_is_looked_at_again_when_the_chips_timer_runs_out_not_every_millisecond(
+        micropython: str) -> None:
+    """mfrc522.unanswered (firmware 0.9.16): the look as the scan began, one a millisecond later, and the next at
+    the chip's 15.5 ms timer, which ends the try: three looks, not sixteen, each a pass's SPI exchange."""
+    assert run_node_script(micropython, WUPA_SCRIPT, "") == ["looks", "0,1,16", "scanning", "False", "card",
+                                                             "None"]

@@ -181,6 +181,19 @@ def check_framing(v, s, check):
         ok = (lo, hi) == (r["lo"], r["hi"]) and hx(fb[lo:hi]) == r["written"]
         untouched = bytes(fb[:lo]) + bytes(fb[hi:]) == bytes([r["fill"]]) * (s.SCREEN_BYTES - (hi - lo))
         check("framing rle " + r["name"], ok and untouched, repr(span))
+        filled = bytearray(bytes([r["fill"]]) * s.SCREEN_BYTES)
+        got = fr.differ(filled, fb, s.SCREEN_BYTES)
+        check("framing differ " + r["name"], got == fr.differ_py(filled, fb, s.SCREEN_BYTES), repr(got))
+    a = bytearray(s.SCREEN_BYTES)
+    check("framing differ: the same screen", fr.differ(a, bytearray(a), s.SCREEN_BYTES) == 0, "")
+    for at in (0, 1, 700, s.SCREEN_BYTES - 1):
+        b = bytearray(a)
+        b[at] = 0x3E
+        got = fr.differ(a, b, s.SCREEN_BYTES)
+        check(f"framing differ: byte {at}", got == at * 2048 + at + 1, repr(got))
+    b = bytearray(a)
+    b[3] = b[900] = 1
+    check("framing differ: two bytes apart", fr.differ(a, b, s.SCREEN_BYTES) == 3 * 2048 + 901, "")
     for bad in v["rle_rejected"]:
         stream = unhexlify(bad["stream"])
         fb = bytearray(s.SCREEN_BYTES)

@@ -20,6 +20,7 @@ from controller.nodes import firmware_build
 from controller.ports import ButtonEvent
 from controller.screens.render import render
 from controller.screens.views import RoleReveal
+from tests.firmware.test_fw_stage import deal_layout, stage_frames
 from tests.nodes.test_emulated_seat import boot, exchange, table
 
 REPO = Path(__file__).resolve().parents[2]
@@ -86,5 +87,36 @@ def test_seat_5_decodes_every_run_length_vector_on_its_chip_as_the_reference_doe
             assert (answer.mtype, answer.payload[:1]) == (sb.NAK, bytes((sb.NAK_BAD_PAYLOAD,))), case["name"]
             bus.run(0.03)
             assert bytes(panel.ram) == bytes(shown), case["name"]
+    finally:
+        bus.close()
+
+
+def test_seat_5_checks_a_stage_against_the_hosts_crc_on_its_chip_and_shows_only_the_one_staged(tmp_path, firmware):
+    """DISPLAY_STAGED names the stage's CRC-32; on the chip the stage is checked by the frames' machine code
+    (framing.crc_behind, firmware 0.9.16). The layout staged and seat 5's own number are shown; a DISPLAY_STAGED
+    naming another picture is refused (NAK "no stage") and the panel keeps what it showed."""
+    base = deal_layout()
+    mine = bytearray(base)
+    mine[700:706] = b"\x3e\x41\x41\x3e\x00\x7f"
+    bus, picos = boot(tmp_path, firmware, [5])
+    panel = picos[0].screen
+    try:
+        assert exchange(bus, 5, 1, sb.IDENTIFY).mtype == sb.IDENTITY
+        for frame in stage_frames(7, base, [4, 5, 6]):
+            bus.write(frame)
+            bus.run(0.01)
+        wrong = bytearray(base)
+        wrong[0] ^= 0xFF  # a picture the seat did not stage
+        own = rle_payloads(base, bytes(mine), sb.STAGED_STREAM_MAX)[0]
+        refused = exchange(bus, 5, 2, sb.DISPLAY_STAGED,
+                           sb.encode_display_staged(7, sb.crc32(bytes(wrong)), *sb.decode_display_rle(own)))
+        assert (refused.mtype, refused.payload[:1]) == (sb.NAK, bytes((sb.NAK_NO_STAGE,)))
+        bus.run(0.05)
+        assert bytes(panel.ram) == bytes(sb.SCREEN_BYTES), "a refused stage is not shown"
+        shown = exchange(bus, 5, 3, sb.DISPLAY_STAGED,
+                         sb.encode_display_staged(7, sb.crc32(base), *sb.decode_display_rle(own)))
+        assert shown.mtype == sb.ACK
+        bus.run(0.1)  # drawn
+        assert bytes(panel.ram) == bytes(mine)
     finally:
         bus.close()
