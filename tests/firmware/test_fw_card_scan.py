@@ -7,6 +7,15 @@ from __future__ import annotations
 
 from tests.firmware.mp_standins import run_node_script
 
+# Seat 3 with the script's Reader on its card reader, identified by the host.
+SEAT_3 = r"""reader = Reader()
+link = Link()
+io = IO(link, Pin())
+io.reader = reader
+node = Node({"role": "seat", "address": 3, "uart": {"baud": 1000000}}, io, 0)
+link.data = sb.encode_frame(3, 1, sb.IDENTIFY)
+"""
+
 SCRIPT = r"""class Reader:
     # A card reader whose chip takes its time: begin() puts the WUPA on the air; poll() says None until the card's
     # UID (or b"": no card) is ``ready``.
@@ -26,13 +35,7 @@ SCRIPT = r"""class Reader:
         return False
 
 
-reader = Reader()
-link = Link()
-io = IO(link, Pin())
-io.reader = reader
-node = Node({"role": "seat", "address": 3, "uart": {"baud": 1000000}}, io, 0)
-link.data = sb.encode_frame(3, 1, sb.IDENTIFY)
-node.step(0)  # the first scan begins at once
+""" + SEAT_3 + r"""node.step(0)  # the first scan begins at once
 for t in range(1, 6):
     node.step(t)
     node.step(t)  # (a second pass in the same millisecond does not look again)
@@ -85,13 +88,7 @@ WUPA_SCRIPT = r"""class Reader:
 
 
 now = [0]
-reader = Reader()
-link = Link()
-io = IO(link, Pin())
-io.reader = reader
-node = Node({"role": "seat", "address": 3, "uart": {"baud": 1000000}}, io, 0)
-link.data = sb.encode_frame(3, 1, sb.IDENTIFY)
-for t in range(0, 40):
+""" + SEAT_3 + r"""for t in range(0, 40):
     now[0] = t
     node.step(t)
 print("looks", ",".join(str(t) for t in reader.looks), "scanning", node.scanning, "card", node.card)
