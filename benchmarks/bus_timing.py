@@ -201,14 +201,13 @@ def describe_link(link: tuple[float, float]) -> str:
     return "on the wire (no host delay)"
 
 
-#: On their own chip nodes take a while over a LISTEN: an emulated Pico (firmware 0.9.15, 2 Mbaud, a press waiting)
-#: answered in every slot that began 1.25 ms after the LISTEN's end or later, in one of three at 1.12 ms, never
-#: sooner (benchmarks/node_path.py take; firmware/PROTOCOL.md, "A press's way to its slot"): with --node-replies a
+#: On their own chip nodes take a while over a LISTEN: an emulated Pico (firmware 0.9.16, 2 Mbaud, a press waiting)
+#: answered in every slot that began 1.12 ms after the LISTEN's end or later, never sooner (benchmarks/node_path.py take; firmware/PROTOCOL.md, "A press's way to its slot"): with --node-replies a
 #: simulated node is not ready for a window's slots before this, a little later than seen (a pass with a card scan's
 #: step or a drawing chunk in it is longer).
 PICO_LISTEN_READY_S = 0.0015
-#: ...and over a POLL_ALL: from 0.88 ms after its end, in two of three at 0.75 (node_path.py take-all); as above.
-PICO_POLL_ALL_READY_S = 0.0011
+#: ...and over a POLL_ALL: from 0.75 ms after its end (node_path.py take-all; 0.88 on 0.9.15); as above.
+PICO_POLL_ALL_READY_S = 0.00095
 
 
 def node_replies_file(path: str) -> tuple[float, ...]:
@@ -281,8 +280,8 @@ def press_to_director_simulated(seats: int, seconds: float, seeds: list[int], ba
     round_ms = listen_round_ms(listed, baud, sb.POLL_ALL_SHORT_GUARD_US)  # the simulated seats say SLOT_EXACT
     over = sum(x > 5.0 for x in lat)
     nodes = (f"nodes answering as emulated Picos do (p50 {statistics.median(node_replies) * 1000:.2f} ms; "
-             f"ready for a LISTEN's slots {PICO_LISTEN_READY_S * 1000:.1f} ms after it, for a POLL_ALL's "
-             f"{PICO_POLL_ALL_READY_S * 1000:.1f} ms)"
+             f"ready for a LISTEN's slots {PICO_LISTEN_READY_S * 1000:.2f} ms after it, for a POLL_ALL's "
+             f"{PICO_POLL_ALL_READY_S * 1000:.2f} ms)"
              if node_replies else "nodes answering in 0.2 ms")
     how = ("quiet commands" if quiet else "commands by name") + (
         f", POLL_ALL lead {sb.POLL_ALL_LEAD_US if lead_us is None else lead_us} µs")
