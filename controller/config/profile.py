@@ -90,6 +90,10 @@ class ExpanderSpec:
     int_pin: PinRef | None = None
 
 
+#: ``[bus] reader_spi_hz``'s default: the seats' card reader SPI clock (BusSpec.reader_spi_hz).
+READER_SPI_HZ = 4_000_000
+
+
 @dataclass(frozen=True, slots=True)
 class BusSpec:
     """The RS-485 seat bus (``bus`` adapter): serial port, speed, and the judge's handheld's node address."""
@@ -112,7 +116,7 @@ class BusSpec:
     #: The card reader's SPI clock on every seat node (written into each node's config.json by ``tianhei nodes
     #: image``): 4 MHz, what the widely used Arduino MFRC522 library clocks the chip at (it takes up to 10). A seat
     #: whose reader sits on long or poor wires and stops reporting cards is tried at 1000000.
-    reader_spi_hz: int = 4_000_000
+    reader_spi_hz: int = READER_SPI_HZ
 
 
 #: The values of ``[bus] direction``.
@@ -423,7 +427,7 @@ def _bus(r: _Reader, data: Mapping[str, Any]) -> BusSpec:
     guard = r.int_(bus, "slot_guard_us", "bus.", 40, 40, 400) or 40
     direction = r.str_(bus, "direction", "bus.", "auto", BUS_DIRECTIONS)
     # (the MFRC522 takes up to 10 Mbit/s, data sheet §8.1.2; below 100 kHz a scan's steps outlast the loop's)
-    reader = r.int_(bus, "reader_spi_hz", "bus.", 4_000_000, 100_000, 10_000_000) or 4_000_000
+    reader = r.int_(bus, "reader_spi_hz", "bus.", READER_SPI_HZ, 100_000, 10_000_000) or READER_SPI_HZ
     return BusSpec(port, baud, remote, board, reply, guard, direction, reader)
 
 

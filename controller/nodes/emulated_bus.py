@@ -231,7 +231,8 @@ class EmulatedBus:
             spec.update(i2c=config["i2c"]["id"], i2c_hz=config["i2c"].get("freq", 400_000),
                         i2c_devices=[config.get("display", {}).get("addr", 0x3C)])
         if "nfc" in config:
-            spec.update(spi=config["nfc"]["spi"], spi_cs=config["nfc"]["cs"], spi_hz=config["nfc"].get("baud", NFC_SPI_BAUD))
+            nfc = config["nfc"]
+            spec.update(spi=nfc["spi"], spi_cs=nfc["cs"], spi_hz=nfc.get("baud", NFC_SPI_BAUD))
         pico = EmulatedPico(self, len(self.picos), config)
         self.picos.append(pico)
         answer = self.call(spec)

@@ -274,10 +274,10 @@ class MFRC522:
 
     @micropython.native
     def unanswered(self):
-        """A WUPA still unanswered at a look after the one made as it began (the node's next, a millisecond on): a
-        card answers one within a tenth of a millisecond (its ATQA after the frame-delay time), so this exchange
-        ends only on the chip's timer, 15.5 ms after it began. The node looks again then, not once a millisecond: each look is a pass's SPI exchange (0.26 ms of
-        an emulated chip's loop, in a press's way to its slot: firmware/PROTOCOL.md, "A frame's way to its ACK")."""
+        """A WUPA unanswered at a look after the one made as it began (the node's next, a millisecond on): a card
+        answers within a tenth of a millisecond (ATQA after the frame-delay time), so it ends only on the chip's
+        15.5 ms timer. The node looks again then, not each millisecond: a look is a pass's SPI exchange (0.26 ms
+        of an emulated chip's loop, in a press's way: firmware/PROTOCOL.md, "A frame's way to its ACK")."""
         return self.phase == _WAKE and self.looks > 1
 
     @micropython.native
